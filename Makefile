@@ -1,0 +1,43 @@
+GO      ?= go
+BIN     ?= bin/agents
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo none)
+DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -s -w -X github.com/agentsctl/agents/internal/version.Version=$(VERSION) \
+           -X github.com/agentsctl/agents/internal/version.Commit=$(COMMIT) \
+           -X github.com/agentsctl/agents/internal/version.Date=$(DATE)
+FUZZTIME ?= 30s
+
+.PHONY: all build install test vet fmt-check bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/agents
+
+install:
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/agents
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+test: vet fmt-check
+	$(GO) test -race ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	@for t in $$($(GO) test -list '^Fuzz' ./... | grep '^Fuzz' ); do :; done
+	@$(GO) list -f '{{.ImportPath}}' ./... | while read pkg; do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	rm -rf bin

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+// Exit codes. This table is the only place they are defined; docs/exit-codes.md
+// and the root help text describe it.
+const (
+	ExitOK          = 0
+	ExitFailure     = 1
+	ExitUsage       = 2
+	ExitInvalid     = 3
+	ExitNotFound    = 4
+	ExitConflict    = 5
+	ExitSafetyPack  = 6
+	ExitApproval    = 10
+	ExitBlocked     = 11
+	ExitLocked      = 75
+	ExitInterrupted = 130
+)
+
+// ExitStatusHelp is the EXIT STATUS section of the root help.
+const ExitStatusHelp = `EXIT STATUS
+  0    success; for check-gate and check-guard: allowed, automatic
+  1    unexpected failure (I/O error, bug)
+  2    usage: bad flag, argument or format; remove without --yes when it cannot prompt
+  3    invalid input: a profile, action or config that fails parsing or validation
+  4    not found: profile, action, plan, or a file named on the command line
+  5    conflict: the name exists (use --update), or a built-in cannot be changed
+  6    safety pack refused (missing, malformed, unratified, tampered), or an
+       enforced safety check found a violation
+  10   check-*: requires human approval
+  11   check-*: blocked, and no approval can unblock it
+  75   the store is locked by another writer past --lock-timeout (retry)
+  130  interrupted`
+
+// exitCode maps an error to the process exit code.
+func exitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ec *cmdutil.ExitCodeError
+	if errors.As(err, &ec) {
+		return ec.Code
+	}
+	switch errs.KindOf(err) {
+	case errs.KindUsage:
+		return ExitUsage
+	case errs.KindInvalid:
+		return ExitInvalid
+	case errs.KindNotFound:
+		return ExitNotFound
+	case errs.KindConflict:
+		return ExitConflict
+	case errs.KindSafetyPack:
+		return ExitSafetyPack
+	case errs.KindLocked:
+		return ExitLocked
+	case errs.KindInterrupted:
+		return ExitInterrupted
+	}
+	return ExitFailure
+}
+
+type jsonProblem struct {
+	File    string `json:"file"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+type jsonError struct {
+	Code     string        `json:"code"`
+	Message  string        `json:"message"`
+	Hint     string        `json:"hint,omitempty"`
+	Problems []jsonProblem `json:"problems,omitempty"`
+}
+
+// printError writes err to w: as one line of JSON when format is json,
+// otherwise as "agents: error: ..." lines with the problems and a hint.
+func printError(w io.Writer, format string, err error) {
+	var e *errs.Error
+	errors.As(err, &e)
+	code := errs.KindOf(err).Code()
+	msg := err.Error()
+	var hint string
+	var problems []errs.Problem
+	if e != nil {
+		hint = e.Hint
+		problems = e.Problems
+	}
+	if format == "json" {
+		je := jsonError{Code: code, Message: msg, Hint: hint}
+		for _, p := range problems {
+			path := p.Path
+			if p.Line > 0 && path == "" {
+				path = fmt.Sprintf("line %d", p.Line)
+			}
+			je.Problems = append(je.Problems, jsonProblem{File: p.File, Path: path, Message: p.Message})
+		}
+		b, mErr := json.Marshal(map[string]jsonError{"error": je})
+		if mErr == nil {
+			fmt.Fprintf(w, "%s\n", b)
+			return
+		}
+	}
+	fmt.Fprintf(w, "agents: error: %s\n", render.Escape(msg))
+	if len(problems) > 1 || (len(problems) == 1 && !strings.Contains(msg, problems[0].Message)) {
+		for _, p := range problems {
+			fmt.Fprintf(w, "  %s\n", render.Escape(p.String()))
+		}
+	}
+	if hint != "" {
+		fmt.Fprintf(w, "agents: hint: %s\n", render.Escape(hint))
+	}
+}

@@ -1,0 +1,274 @@
+// Package cli builds the agents command tree, resolves configuration, and is
+// the one place where errors become exit codes.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+
+	"github.com/agentsctl/agents/internal/cli/automationprofile"
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/iostreams"
+	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/profiles"
+)
+
+// DefaultLockTimeout is how long a mutation waits for the store lock.
+const DefaultLockTimeout = 10 * time.Second
+
+// Main runs agents with the process's arguments and streams and returns the
+// exit code.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	deps := &cmdutil.Deps{
+		IO:        iostreams.System(),
+		Builtins:  profiles.Builtin,
+		Now:       time.Now,
+		Getenv:    os.Getenv,
+		Context:   ctx,
+		OpenStore: openFileStore,
+	}
+	return Run(deps, os.Args[1:])
+}
+
+// Run executes one invocation with the given dependencies and arguments and
+// returns the exit code. Tests call it with their own Deps.
+func Run(deps *cmdutil.Deps, args []string) int {
+	if deps.Getenv == nil {
+		deps.Getenv = func(string) string { return "" }
+	}
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	root := NewRootCmd(deps)
+	root.SetArgs(args)
+	root.SetIn(deps.IO.In)
+	root.SetOut(deps.IO.Out)
+	root.SetErr(deps.IO.ErrOut)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return ExitOK
+	}
+	if deps.Context != nil && deps.Context.Err() != nil && !errs.Is(err, errs.KindInterrupted) {
+		err = &errs.Error{Kind: errs.KindInterrupted, Msg: "interrupted", Err: err}
+	}
+	var ec *cmdutil.ExitCodeError
+	if errors.As(err, &ec) {
+		return ec.Code
+	}
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		// Errors that are not ours come from cobra's own argument and
+		// command parsing: usage errors.
+		if !ranVerb(cmd) {
+			err = &errs.Error{Kind: errs.KindUsage, Msg: err.Error(), Hint: usageHint(cmd)}
+		}
+	}
+	printError(deps.IO.ErrOut, errorFormat(deps, args), err)
+	return exitCode(err)
+}
+
+const ranAnnotation = "agents/ran"
+
+func ranVerb(cmd *cobra.Command) bool {
+	return cmd != nil && cmd.Annotations != nil && cmd.Annotations[ranAnnotation] == "1"
+}
+
+func usageHint(cmd *cobra.Command) string {
+	if cmd == nil {
+		return "run 'agents --help' for usage"
+	}
+	return fmt.Sprintf("run '%s --help' for usage", cmd.CommandPath())
+}
+
+// errorFormat is the format errors are printed in: the configured one when
+// configuration was resolved, else whatever -f/--format the arguments name.
+func errorFormat(deps *cmdutil.Deps, args []string) string {
+	if deps.Config.Format != "" {
+		return deps.Config.Format
+	}
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return ""
+		case (a == "-f" || a == "--format") && i+1 < len(args):
+			return args[i+1]
+		case strings.HasPrefix(a, "--format="):
+			return strings.TrimPrefix(a, "--format=")
+		case strings.HasPrefix(a, "-f") && len(a) > 2:
+			return strings.TrimPrefix(a[2:], "=")
+		}
+	}
+	if f := deps.Getenv("AGENTS_FORMAT"); f != "" {
+		return f
+	}
+	return ""
+}
+
+type globalFlags struct {
+	home        string
+	format      string
+	lockTimeout time.Duration
+	quiet       bool
+}
+
+// NewRootCmd builds the whole command tree.
+func NewRootCmd(deps *cmdutil.Deps) *cobra.Command {
+	g := &globalFlags{}
+	root := &cobra.Command{
+		Use:   "agents <command>",
+		Short: "Decide how much autonomy an AI agent system gets",
+		Long: `agents manages automation profiles: eleven confidence thresholds that gate
+each phase of a plan, a composed safety profile of hard constraints, and
+guards on tool calls. Eight built-in profiles ship inside the binary; custom
+profiles are namespace/name YAML files in the store.`,
+		Example: `  # List the built-in and custom profiles
+  $ agents automation-profile list
+
+  # Register a custom profile, then show it as YAML
+  $ agents automation-profile add -c strict.yaml
+  $ agents automation-profile show acme/strict -f yaml`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := resolveConfig(deps, cmd, g)
+			if err != nil {
+				return err
+			}
+			deps.Config = cfg
+			if cmd.Annotations == nil {
+				cmd.Annotations = map[string]string{}
+			}
+			cmd.Annotations[ranAnnotation] = "1"
+			return nil
+		},
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &errs.Error{Kind: errs.KindUsage, Msg: err.Error(), Hint: usageHint(c)}
+	})
+	root.SetUsageTemplate(root.UsageTemplate() + "\n" + ExitStatusHelp + "\n")
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.home, "home", "", "agents home directory (default $AGENTS_HOME or $XDG_CONFIG_HOME/agents)")
+	pf.StringVarP(&g.format, "format", "f", "", "output format: "+strings.Join(render.Names(), ", ")+" (default rich)")
+	pf.DurationVar(&g.lockTimeout, "lock-timeout", DefaultLockTimeout, "how long a change waits for the store lock")
+	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress or informational messages")
+	_ = root.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return render.Names(), cobra.ShellCompDirectiveNoFileComp
+	})
+
+	root.AddCommand(automationprofile.NewCmd(deps))
+	return root
+}
+
+// resolveConfig works out home, format and lock timeout: flag, then
+// environment, then $AGENTS_HOME/config.yaml, then the default.
+func resolveConfig(deps *cmdutil.Deps, cmd *cobra.Command, g *globalFlags) (cmdutil.Config, error) {
+	home, err := resolveHome(deps, g.home)
+	if err != nil {
+		return cmdutil.Config{}, err
+	}
+	v := viper.New()
+	v.SetDefault("format", render.Default)
+	v.SetDefault("lock_timeout", DefaultLockTimeout)
+	if s := deps.Getenv("AGENTS_FORMAT"); s != "" {
+		v.Set("format", s)
+	}
+	if s := deps.Getenv("AGENTS_LOCK_TIMEOUT"); s != "" {
+		v.Set("lock_timeout", s)
+	}
+	cfgFile := filepath.Join(home, "config.yaml")
+	if _, statErr := os.Stat(cfgFile); statErr == nil {
+		fv := viper.New()
+		fv.SetConfigFile(cfgFile)
+		fv.SetConfigType("yaml")
+		if err := fv.ReadInConfig(); err != nil {
+			return cmdutil.Config{}, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
+				WithHint("fix the YAML in %s", cfgFile)
+		}
+		for _, key := range []string{"format", "lock_timeout"} {
+			if fv.IsSet(key) && deps.Getenv("AGENTS_"+strings.ToUpper(key)) == "" {
+				v.Set(key, fv.Get(key))
+			}
+		}
+	}
+	flags := cmd.Flags()
+	if flags.Changed("format") {
+		v.Set("format", g.format)
+	}
+	if flags.Changed("lock-timeout") {
+		v.Set("lock_timeout", g.lockTimeout)
+	}
+	cfg := cmdutil.Config{Home: home, Format: v.GetString("format"), Quiet: g.quiet}
+	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
+		cfg.Format = ""
+		return cfg, err
+	}
+	lt, err := durationOf(v.Get("lock_timeout"))
+	if err != nil || lt < 0 {
+		return cfg, errs.Usage("invalid lock timeout %v", v.Get("lock_timeout")).
+			WithHint("give a duration such as 10s or 2m")
+	}
+	cfg.LockTimeout = lt
+	return cfg, nil
+}
+
+func durationOf(v any) (time.Duration, error) {
+	switch t := v.(type) {
+	case time.Duration:
+		return t, nil
+	case string:
+		return time.ParseDuration(t)
+	case int:
+		return time.Duration(t) * time.Second, nil
+	case float64:
+		return time.Duration(t * float64(time.Second)), nil
+	}
+	return 0, fmt.Errorf("not a duration")
+}
+
+// resolveHome returns the home directory from --home, AGENTS_HOME, or
+// $XDG_CONFIG_HOME/agents (~/.config/agents).
+func resolveHome(deps *cmdutil.Deps, flag string) (string, error) {
+	home := flag
+	if home == "" {
+		home = deps.Getenv("AGENTS_HOME")
+	}
+	if home == "" {
+		if x := deps.Getenv("XDG_CONFIG_HOME"); x != "" {
+			home = filepath.Join(x, "agents")
+		}
+	}
+	if home == "" {
+		h := deps.Getenv("HOME")
+		if h == "" {
+			var err error
+			if h, err = os.UserHomeDir(); err != nil {
+				return "", errs.Usage("cannot find the agents home directory").
+					WithHint("set AGENTS_HOME or pass --home")
+			}
+		}
+		home = filepath.Join(h, ".config", "agents")
+	}
+	abs, err := filepath.Abs(home)
+	if err != nil {
+		return "", errs.Wrap(errs.KindUsage, err, "bad home directory %q", home)
+	}
+	return abs, nil
+}
+
+func openFileStore(cfg cmdutil.Config) (store.Store, error) {
+	return store.OpenFile(cfg.Home, store.FileOptions{LockTimeout: cfg.LockTimeout})
+}

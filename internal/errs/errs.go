@@ -1,0 +1,154 @@
+// Package errs defines the typed errors that every layer of agents returns and
+// that the command layer maps, in one place, to exit codes and JSON error codes.
+package errs
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Kind classifies an error by what the user must do about it.
+type Kind int
+
+// The kinds of error, each with its own exit code (see internal/cli).
+const (
+	KindInternal    Kind = iota // unexpected failure: I/O, a bug
+	KindUsage                   // a bad flag, argument or format
+	KindInvalid                 // input that fails parsing or validation
+	KindNotFound                // a profile, action, plan or file that does not exist
+	KindConflict                // a name that exists, or a built-in that cannot change
+	KindSafetyPack              // the safety pack refused to load or verify
+	KindLocked                  // the store lock was not acquired in time
+	KindInterrupted             // the user interrupted the command
+)
+
+// Code is the stable machine-readable name of the kind, used in JSON errors.
+func (k Kind) Code() string {
+	switch k {
+	case KindUsage:
+		return "usage"
+	case KindInvalid:
+		return "invalid"
+	case KindNotFound:
+		return "not_found"
+	case KindConflict:
+		return "conflict"
+	case KindSafetyPack:
+		return "safety_pack"
+	case KindLocked:
+		return "locked"
+	case KindInterrupted:
+		return "interrupted"
+	default:
+		return "internal"
+	}
+}
+
+// Problem is one thing wrong with an input file, located by its field path.
+type Problem struct {
+	File    string `json:"file,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+// String formats the problem as "file:line: path: message", leaving out what
+// is unknown.
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.File != "" {
+		b.WriteString(p.File)
+		if p.Line > 0 {
+			fmt.Fprintf(&b, ":%d", p.Line)
+		}
+		b.WriteString(": ")
+	}
+	if p.Path != "" {
+		b.WriteString(p.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// Error is an error with a kind, an optional hint saying how to fix it, and
+// optional problems (one per field) for invalid input.
+type Error struct {
+	Kind     Kind
+	Msg      string
+	Hint     string
+	Problems []Problem
+	Err      error // wrapped cause, may be nil
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Msg != "" && e.Err != nil:
+		return e.Msg + ": " + e.Err.Error()
+	case e.Msg != "":
+		return e.Msg
+	case e.Err != nil:
+		return e.Err.Error()
+	}
+	return e.Kind.Code()
+}
+
+// Unwrap returns the wrapped cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// WithHint returns e with its hint set.
+func (e *Error) WithHint(format string, a ...any) *Error {
+	e.Hint = fmt.Sprintf(format, a...)
+	return e
+}
+
+// New returns an error of the given kind.
+func New(k Kind, format string, a ...any) *Error {
+	return &Error{Kind: k, Msg: fmt.Sprintf(format, a...)}
+}
+
+// Wrap returns an error of the given kind that wraps err with a message.
+func Wrap(k Kind, err error, format string, a ...any) *Error {
+	return &Error{Kind: k, Msg: fmt.Sprintf(format, a...), Err: err}
+}
+
+// Usage returns a usage error.
+func Usage(format string, a ...any) *Error { return New(KindUsage, format, a...) }
+
+// Invalid returns an invalid-input error.
+func Invalid(format string, a ...any) *Error { return New(KindInvalid, format, a...) }
+
+// NotFound returns a not-found error.
+func NotFound(format string, a ...any) *Error { return New(KindNotFound, format, a...) }
+
+// Conflict returns a conflict error.
+func Conflict(format string, a ...any) *Error { return New(KindConflict, format, a...) }
+
+// InvalidProblems returns an invalid-input error listing problems; its message
+// summarises them.
+func InvalidProblems(subject string, problems []Problem) *Error {
+	msg := subject + " is invalid"
+	if n := len(problems); n == 1 {
+		msg += ": " + problems[0].String()
+	} else if n > 1 {
+		msg += fmt.Sprintf(" (%d problems)", n)
+	}
+	return &Error{Kind: KindInvalid, Msg: msg, Problems: problems}
+}
+
+// KindOf reports the kind of err: that of the outermost *Error in its chain,
+// or KindInternal.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return KindInternal
+}
+
+// Is reports whether err is an *Error of kind k.
+func Is(err error, k Kind) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == k
+}

@@ -1,0 +1,83 @@
+// Package iostreams carries a command's standard streams and what is known
+// about them: whether they are terminals, whether colour is wanted, and
+// whether the user can be asked a question.
+package iostreams
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+)
+
+// IOStreams are the streams a command reads and writes.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	stdinTTY  bool
+	stdoutTTY bool
+	stderrTTY bool
+	noColor   bool
+	ci        bool
+}
+
+// System returns the process's own streams, inspecting the environment once.
+func System() *IOStreams {
+	return &IOStreams{
+		In:        os.Stdin,
+		Out:       os.Stdout,
+		ErrOut:    os.Stderr,
+		stdinTTY:  isTerminal(os.Stdin),
+		stdoutTTY: isTerminal(os.Stdout),
+		stderrTTY: isTerminal(os.Stderr),
+		noColor:   os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb",
+		ci:        os.Getenv("CI") != "",
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	fd := f.Fd()
+	return isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
+}
+
+// Test returns streams backed by buffers: stdin, stdout, stderr, none a
+// terminal.
+func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
+	in, out, errOut := &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+}
+
+// IsStdinTTY reports whether standard input is a terminal.
+func (s *IOStreams) IsStdinTTY() bool { return s.stdinTTY }
+
+// IsStdoutTTY reports whether standard output is a terminal.
+func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
+
+// IsStderrTTY reports whether standard error is a terminal.
+func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
+
+// SetStdinTTY overrides terminal detection of standard input (for tests).
+func (s *IOStreams) SetStdinTTY(v bool) { s.stdinTTY = v }
+
+// SetStdoutTTY overrides terminal detection of standard output (for tests).
+func (s *IOStreams) SetStdoutTTY(v bool) { s.stdoutTTY = v }
+
+// SetStderrTTY overrides terminal detection of standard error (for tests).
+func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
+
+// SetNoColor overrides the NO_COLOR/TERM=dumb detection (for tests).
+func (s *IOStreams) SetNoColor(v bool) { s.noColor = v }
+
+// SetCI overrides the CI detection (for tests).
+func (s *IOStreams) SetCI(v bool) { s.ci = v }
+
+// ColorEnabled reports whether standard output may carry escape codes: it
+// must be a terminal, NO_COLOR must be unset and TERM must not be dumb.
+func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.noColor }
+
+// CanPrompt reports whether the user can be asked a question: stdin and
+// stdout are terminals and CI is not set.
+func (s *IOStreams) CanPrompt() bool { return s.stdinTTY && s.stdoutTTY && !s.ci }
