@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/iostreams"
+	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
 )
@@ -44,6 +45,7 @@ type Deps struct {
 	// replace it.
 	OpenStore func(cfg Config) (store.Store, error)
 	store     store.Store
+	builtins  []*profile.AutomationProfile
 }
 
 // Store returns the store, opening it on first use.
