@@ -19,6 +19,13 @@ func NewCmd(deps *cmdutil.Deps) *cobra.Command {
 hard constraints, and optional guards on tool calls. The eight built-ins are
 always present; custom profiles are named namespace/name.`,
 	}
-	cmd.AddCommand(newListCmd(deps, nil))
+	cmd.AddCommand(
+		newAddCmd(deps, nil),
+		newRemoveCmd(deps, nil),
+		newListCmd(deps, nil),
+		newShowCmd(deps, nil),
+		newValidateCmd(deps, nil),
+		newMigrateCmd(deps, nil),
+	)
 	return cmd
 }
