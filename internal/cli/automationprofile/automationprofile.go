@@ -26,6 +26,8 @@ always present; custom profiles are named namespace/name.`,
 		newShowCmd(deps, nil),
 		newValidateCmd(deps, nil),
 		newMigrateCmd(deps, nil),
+		newCheckGateCmd(deps, nil),
+		newCheckGuardCmd(deps, nil),
 	)
 	return cmd
 }

@@ -1,0 +1,489 @@
+package automationprofile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+// callFlags describe one tool call; sessionFlags describe the setting the
+// calls run in, so they may also accompany --hook.
+var (
+	callFlags    = []string{"tool", "calls", "cost", "plan-cost", "total-cost", "write", "unsafe", "attempt"}
+	sessionFlags = []string{"category", "no-sandbox", "no-checkpoint"}
+)
+
+type checkGuardOptions struct {
+	deps    *cmdutil.Deps
+	profile string
+	// input is the call from the flags; used when neither stdinJSON nor
+	// hook is set, and as the session settings with hook.
+	input     profile.GuardInput
+	stdinJSON bool
+	hook      string
+}
+
+func newCheckGuardCmd(deps *cmdutil.Deps, runF func(*checkGuardOptions) error) *cobra.Command {
+	opts := &checkGuardOptions{deps: deps}
+	var f struct {
+		tool, category                         string
+		calls, attempt                         int
+		cost, planCost, totalCost              float64
+		write, unsafe, noSandbox, noCheckpoint bool
+	}
+	cmd := &cobra.Command{
+		Use:   "check-guard <profile> --tool <name> [flags]",
+		Short: "Decide whether one tool call may proceed",
+		Long: `Decide whether one tool call may proceed under a profile's safety profile
+and guards, and name the rule that decided.
+
+Rules are evaluated in this order; the first that matches decides.
+Safety constraints block outright (exit 11):
+  safety.require_sandbox           --no-sandbox when a sandbox is required
+  safety.allow_unsafe_tools        --unsafe when unsafe tools are not allowed
+  safety.allowed_skill_categories  --category outside a non-empty list, or none
+  safety.max_retries_per_step      --attempt beyond max_retries_per_step + 1
+  safety.require_checkpoints       --write with --no-checkpoint
+  safety.max_cost_per_plan         the plan's cost reached the cap
+  safety.max_total_cost            the cost of all plans reached the cap
+Guards, in the specification's order, need approval (exit 10):
+  guards.tool_denylist             the tool is on the denylist
+  guards.tool_allowlist            an allowlist is set and the tool is not on it
+  guards.max_tool_calls_per_step   --calls reached the limit
+  guards.max_total_cost            --cost reached the budget
+  guards.require_approval_for_writes  --write
+  guards.require_approval_for_apply   the tool is __apply__
+Then safety.require_human_approval needs approval (exit 10); otherwise the
+call is allowed (rule "default"), with the conditions it must still meet
+(sandbox, checkpoint_before_write).
+
+A limit is reached when the figure equals or exceeds it. Costs nest: the
+invocation's cost (--cost) is part of the plan's (--plan-cost), which is part
+of all plans' (--total-cost); an outer cost left out is taken as the inner
+one, so a call can reach a plan cap on --cost alone.
+
+--stdin-json reads the call as one JSON object instead of flags, with the
+keys tool, calls, cost, plan_cost, total_cost, write, unsafe, category,
+attempt, no_sandbox and no_checkpoint. --hook claude-code answers a Claude
+Code PreToolUse hook; see docs/hooks.md. With --hook, only --category,
+--no-sandbox and --no-checkpoint may be given, for the whole session.
+
+EXIT STATUS
+  0    allowed
+  10   needs a person's approval (allowed: false, requires_approval: true)
+  11   blocked; no approval can unblock it (requires_approval: false)
+  2    usage: a missing --tool, a negative figure, conflicting flags
+  3    invalid input on stdin (--stdin-json, --hook)
+  4    the profile does not exist
+With --hook, a decision always exits 0 and is given in the hook's answer.`,
+		Example: `  # May the agent call shell_exec under the seed's guarded profile?
+  $ agents automation-profile check-guard acme/guarded --tool shell_exec
+
+  # The eleventh call of a step, writing, after 4.20 USD spent
+  $ agents automation-profile check-guard acme/guarded --tool edit --calls 10 --write --cost 4.2
+
+  # From a program: the call as JSON on stdin
+  $ echo '{"tool": "edit", "write": true}' | agents automation-profile check-guard ci --stdin-json -f json
+
+  # As a Claude Code PreToolUse hook (see docs/hooks.md)
+  $ agents automation-profile check-guard acme/guarded --hook claude-code`,
+		Args:              cmdutil.ExactArgs(1, "a profile name"),
+		ValidArgsFunction: cmdutil.CompleteProfileNames(deps, true),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.profile = args[0]
+			flags := cmd.Flags()
+			if opts.stdinJSON && opts.hook != "" {
+				return errs.Usage("--stdin-json and --hook cannot be combined").
+					WithHint("--hook reads the agent's own input; use one or the other")
+			}
+			if opts.stdinJSON {
+				if set := changed(flags, append(callFlags, sessionFlags...)); len(set) > 0 {
+					return errs.Usage("--stdin-json cannot be combined with %s", set).
+						WithHint("put every figure of the call in the JSON object")
+				}
+			}
+			if opts.hook != "" {
+				if opts.hook != hookClaudeCode {
+					return errs.Usage("unknown hook %q", opts.hook).WithHint("the supported hooks are: %s", hookClaudeCode)
+				}
+				if set := changed(flags, callFlags); len(set) > 0 {
+					return errs.Usage("--hook cannot be combined with %s", set).
+						WithHint("the call comes from the hook's input; only --category, --no-sandbox and --no-checkpoint may be given")
+				}
+			}
+			if !opts.stdinJSON && opts.hook == "" && !flags.Changed("tool") {
+				return errs.Usage("missing --tool").
+					WithHint("name the tool to be called, or pass the call as JSON with --stdin-json")
+			}
+			in := profile.GuardInput{
+				Tool: f.tool, Calls: f.calls, Cost: f.cost,
+				PlanCost: f.planCost, HasPlanCost: flags.Changed("plan-cost"),
+				TotalCost: f.totalCost, HasTotalCost: flags.Changed("total-cost"),
+				Write: f.write, Unsafe: f.unsafe, Category: f.category, Attempt: f.attempt,
+				NoSandbox: f.noSandbox, NoCheckpoint: f.noCheckpoint,
+			}
+			stated := stateSet{category: flags.Changed("category"), attempt: flags.Changed("attempt"), tool: flags.Changed("tool")}
+			if opts.hook == "" && !opts.stdinJSON {
+				if msgs := checkGuardInput(in, stated, flagNames); len(msgs) > 0 {
+					return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
+				}
+			} else if msgs := checkSession(in, stated); len(msgs) > 0 {
+				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
+			}
+			opts.input = in
+			if runF != nil {
+				return runF(opts)
+			}
+			return checkGuardRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.tool, "tool", "", "the tool to be called (required unless --stdin-json or --hook)")
+	fl.IntVar(&f.calls, "calls", 0, "tool calls the step has made before this one")
+	fl.Float64Var(&f.cost, "cost", 0, "USD this invocation has spent so far")
+	fl.Float64Var(&f.planCost, "plan-cost", 0, "USD the plan has spent so far (default: --cost)")
+	fl.Float64Var(&f.totalCost, "total-cost", 0, "USD all plans have spent (default: the plan's cost)")
+	fl.BoolVar(&f.write, "write", false, "the call writes")
+	fl.BoolVar(&f.unsafe, "unsafe", false, "the tool is flagged unsafe")
+	fl.StringVar(&f.category, "category", "", "the call's skill category")
+	fl.IntVar(&f.attempt, "attempt", 1, "which try of the step this is; the first is 1")
+	fl.BoolVar(&f.noSandbox, "no-sandbox", false, "the call would run outside a sandbox")
+	fl.BoolVar(&f.noCheckpoint, "no-checkpoint", false, "no checkpoint would be taken before a write")
+	fl.BoolVar(&opts.stdinJSON, "stdin-json", false, "read the call as one JSON object on stdin")
+	fl.StringVar(&opts.hook, "hook", "", "answer an agent's hook on stdin/stdout: claude-code")
+	_ = cmd.RegisterFlagCompletionFunc("hook", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{hookClaudeCode}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+func changed(flags *pflag.FlagSet, names []string) string {
+	var set []string
+	for _, n := range names {
+		if flags.Changed(n) {
+			set = append(set, "--"+n)
+		}
+	}
+	return strings.Join(set, ", ")
+}
+
+const inputHint = "counts are whole numbers from 0, --attempt from 1, costs are USD from 0; costs nest, so --plan-cost is at least --cost and --total-cost at least the plan's cost"
+
+// stateSet records which fields of a call were given at all, where their
+// zero value would be ambiguous.
+type stateSet struct{ tool, category, attempt bool }
+
+// The names fields go by in messages: flags, or JSON keys.
+var (
+	flagNames = map[string]string{
+		"tool": "--tool", "calls": "--calls", "cost": "--cost", "plan_cost": "--plan-cost",
+		"total_cost": "--total-cost", "category": "--category", "attempt": "--attempt",
+	}
+	jsonNames = map[string]string{
+		"tool": "tool", "calls": "calls", "cost": "cost", "plan_cost": "plan_cost",
+		"total_cost": "total_cost", "category": "category", "attempt": "attempt",
+	}
+)
+
+// checkGuardInput returns what is wrong with a call's figures, naming each
+// field as names says.
+func checkGuardInput(in profile.GuardInput, stated stateSet, names map[string]string) []string {
+	var msgs []string
+	add := func(format string, a ...any) { msgs = append(msgs, fmt.Sprintf(format, a...)) }
+	switch {
+	case !stated.tool:
+		add("%s is required", names["tool"])
+	case strings.TrimSpace(in.Tool) == "":
+		add("%s must not be blank", names["tool"])
+	case strings.TrimSpace(in.Tool) != in.Tool:
+		add("%s %q must not start or end with spaces: tools are matched exactly", names["tool"], in.Tool)
+	}
+	if in.Calls < 0 {
+		add("%s must be 0 or more, got %d", names["calls"], in.Calls)
+	}
+	for _, c := range []struct {
+		key   string
+		v     float64
+		given bool
+	}{{"cost", in.Cost, true}, {"plan_cost", in.PlanCost, in.HasPlanCost}, {"total_cost", in.TotalCost, in.HasTotalCost}} {
+		if c.given && (math.IsNaN(c.v) || math.IsInf(c.v, 0) || c.v < 0) {
+			add("%s must be a finite number of USD from 0, got %s", names[c.key], strconv.FormatFloat(c.v, 'g', -1, 64))
+		}
+	}
+	if len(msgs) == 0 {
+		if in.HasPlanCost && in.PlanCost < in.Cost {
+			add("%s %s is less than %s %s, but the plan's cost includes this invocation's",
+				names["plan_cost"], render.FormatFloat(in.PlanCost), names["cost"], render.FormatFloat(in.Cost))
+		}
+		if in.HasTotalCost && in.TotalCost < in.EffectivePlanCost() {
+			add("%s %s is less than the plan's cost %s, but the total includes every plan's",
+				names["total_cost"], render.FormatFloat(in.TotalCost), render.FormatFloat(in.EffectivePlanCost()))
+		}
+	}
+	if stated.attempt && in.Attempt < 1 {
+		add("%s must be 1 or more (the first try is 1), got %d", names["attempt"], in.Attempt)
+	}
+	msgs = append(msgs, checkCategory(in, stated, names)...)
+	return msgs
+}
+
+func checkCategory(in profile.GuardInput, stated stateSet, names map[string]string) []string {
+	switch {
+	case !stated.category:
+	case strings.TrimSpace(in.Category) == "":
+		return []string{names["category"] + " must not be blank"}
+	case strings.TrimSpace(in.Category) != in.Category:
+		return []string{fmt.Sprintf("%s %q must not start or end with spaces: categories are matched exactly", names["category"], in.Category)}
+	}
+	return nil
+}
+
+// checkSession checks the flags that may accompany --hook or --stdin-json.
+func checkSession(in profile.GuardInput, stated stateSet) []string {
+	return checkCategory(in, stated, flagNames)
+}
+
+func checkGuardRun(opts *checkGuardOptions) error {
+	deps := opts.deps
+	if opts.hook != "" {
+		return claudeCodeHookRun(opts)
+	}
+	in := opts.input
+	if opts.stdinJSON {
+		var err error
+		if in, err = readStdinCall(deps.IO.In); err != nil {
+			return err
+		}
+	}
+	subj, err := subjectForProfile(deps, opts.profile)
+	if err != nil {
+		return err
+	}
+	r := profile.CheckGuard(subj.Profile, subj.Safety, in)
+	if err := deps.Render(render.GuardDecisionView{Result: r, Profile: subj.Profile.Name, Level: subj.Level}); err != nil {
+		return err
+	}
+	return decisionExit(r.Verdict)
+}
+
+// maxStdin bounds what --stdin-json reads.
+const maxStdin = 1 << 20
+
+// stdinCall is the JSON form of a call. Pointers tell a key that is absent
+// from one given its zero value.
+type stdinCall struct {
+	Tool         *string  `json:"tool"`
+	Calls        *int     `json:"calls"`
+	Cost         *float64 `json:"cost"`
+	PlanCost     *float64 `json:"plan_cost"`
+	TotalCost    *float64 `json:"total_cost"`
+	Write        *bool    `json:"write"`
+	Unsafe       *bool    `json:"unsafe"`
+	Category     *string  `json:"category"`
+	Attempt      *int     `json:"attempt"`
+	NoSandbox    *bool    `json:"no_sandbox"`
+	NoCheckpoint *bool    `json:"no_checkpoint"`
+}
+
+var stdinKeys = []string{"tool", "calls", "cost", "plan_cost", "total_cost", "write", "unsafe", "category", "attempt", "no_sandbox", "no_checkpoint"}
+
+// readStdinCall reads exactly one JSON object describing a call. Unknown or
+// repeated keys, nulls, wrong types, a second value and bad figures are
+// invalid input, each reported.
+func readStdinCall(r io.Reader) (profile.GuardInput, error) {
+	const src = "stdin"
+	data, err := io.ReadAll(io.LimitReader(r, maxStdin+1))
+	if err != nil {
+		return profile.GuardInput{}, errs.Wrap(errs.KindInternal, err, "cannot read stdin")
+	}
+	if len(data) > maxStdin {
+		return profile.GuardInput{}, invalidCall(errs.Problem{File: src, Message: fmt.Sprintf("larger than %d bytes", maxStdin)})
+	}
+	fields, problems := decodeObject(data, src, stdinKeys)
+	if len(problems) > 0 {
+		return profile.GuardInput{}, invalidCall(problems...)
+	}
+	var c stdinCall
+	// Each key was checked to be known, once and not null; decoding the
+	// fields one by one names the field whose type is wrong.
+	targets := map[string]any{
+		"tool": &c.Tool, "calls": &c.Calls, "cost": &c.Cost, "plan_cost": &c.PlanCost, "total_cost": &c.TotalCost,
+		"write": &c.Write, "unsafe": &c.Unsafe, "category": &c.Category, "attempt": &c.Attempt,
+		"no_sandbox": &c.NoSandbox, "no_checkpoint": &c.NoCheckpoint,
+	}
+	for _, f := range fields {
+		if err := json.Unmarshal(f.raw, targets[f.key]); err != nil {
+			problems = append(problems, errs.Problem{File: src, Path: f.key, Message: "must be " + keyType(f.key) + ", got " + jsonKind(f.raw)})
+		}
+	}
+	if len(problems) > 0 {
+		return profile.GuardInput{}, invalidCall(problems...)
+	}
+	in := profile.GuardInput{
+		Tool: deref(c.Tool), Calls: deref(c.Calls), Cost: deref(c.Cost),
+		PlanCost: deref(c.PlanCost), HasPlanCost: c.PlanCost != nil,
+		TotalCost: deref(c.TotalCost), HasTotalCost: c.TotalCost != nil,
+		Write: deref(c.Write), Unsafe: deref(c.Unsafe), Category: deref(c.Category), Attempt: deref(c.Attempt),
+		NoSandbox: deref(c.NoSandbox), NoCheckpoint: deref(c.NoCheckpoint),
+	}
+	stated := stateSet{tool: c.Tool != nil, category: c.Category != nil, attempt: c.Attempt != nil}
+	for _, m := range checkGuardInput(in, stated, jsonNames) {
+		problems = append(problems, errs.Problem{File: src, Message: m})
+	}
+	if len(problems) > 0 {
+		return profile.GuardInput{}, invalidCall(problems...)
+	}
+	return in, nil
+}
+
+func invalidCall(problems ...errs.Problem) error {
+	e := errs.InvalidProblems("the call", problems)
+	e.Hint = `give one JSON object such as {"tool": "edit", "calls": 3, "write": true}; the keys are ` + strings.Join(stdinKeys, ", ")
+	return e
+}
+
+func keyType(key string) string {
+	switch key {
+	case "tool", "category":
+		return "a string"
+	case "calls", "attempt":
+		return "a whole number"
+	case "cost", "plan_cost", "total_cost":
+		return "a number"
+	}
+	return "true or false"
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+type rawField struct {
+	key string
+	raw json.RawMessage
+}
+
+// decodeObject splits data, which must hold exactly one JSON object, into
+// its fields. With known set, a key not in it is a problem (suggesting the
+// nearest known key), and so are a repeated key and a null value; with
+// known nil, every field is returned as it is.
+func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.Problem) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, []errs.Problem{{File: src, Message: "nothing was given; expected one JSON object"}}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, []errs.Problem{{File: src, Message: "not JSON: " + jsonErr(err)}}
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, []errs.Problem{{File: src, Message: "expected one JSON object, got " + tokenKind(tok)}}
+	}
+	var fields []rawField
+	var problems []errs.Problem
+	seen := map[string]bool{}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, []errs.Problem{{File: src, Message: "not valid JSON: " + jsonErr(err)}}
+		}
+		key, _ := kt.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, []errs.Problem{{File: src, Path: key, Message: "is not valid JSON: " + jsonErr(err)}}
+		}
+		switch {
+		case known == nil:
+		case seen[key]:
+			problems = append(problems, errs.Problem{File: src, Path: key, Message: "is given more than once"})
+			continue
+		case !contains(known, key):
+			msg := "is not a known key"
+			if s := closest(key, known); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			problems = append(problems, errs.Problem{File: src, Path: key, Message: msg})
+			continue
+		case string(raw) == "null":
+			problems = append(problems, errs.Problem{File: src, Path: key, Message: "must not be null; leave the key out instead"})
+			continue
+		}
+		seen[key] = true
+		fields = append(fields, rawField{key, raw})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, []errs.Problem{{File: src, Message: "not valid JSON: " + jsonErr(err)}}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, []errs.Problem{{File: src, Message: "more than one JSON value; expected exactly one object"}}
+	}
+	return fields, problems
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonErr(err error) string {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "it ends too early"
+	}
+	return err.Error()
+}
+
+func tokenKind(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '[' {
+			return "an array"
+		}
+	case string:
+		return "a string"
+	case json.Number, float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "something else"
+}
+
+func jsonKind(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return "something else"
+	}
+	if d, ok := tok.(json.Delim); ok && d == '{' {
+		return "an object"
+	}
+	if n, ok := tok.(json.Number); ok {
+		return "the number " + n.String()
+	}
+	return tokenKind(tok)
+}

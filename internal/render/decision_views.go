@@ -1,0 +1,253 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/agentsctl/agents/internal/profile"
+)
+
+// decisionDoc is the canonical document of a check-guard answer: the
+// specification's GuardResult fields, then the rule that decided, the
+// profile it was decided under, the level that profile came from (null when
+// a profile was named directly) and the conditions an allowed call must
+// still meet.
+type decisionDoc struct {
+	Allowed          bool     `json:"allowed"`
+	Reason           *string  `json:"reason"`
+	RequiresApproval bool     `json:"requires_approval"`
+	Rule             string   `json:"rule"`
+	Profile          string   `json:"profile"`
+	Level            *string  `json:"level"`
+	Conditions       []string `json:"conditions"`
+}
+
+// gateDoc is the canonical document of a check-gate answer: the same shape,
+// with the threshold and the confidence it was compared with.
+type gateDoc struct {
+	decisionDoc
+	Threshold  float64 `json:"threshold"`
+	Confidence float64 `json:"confidence"`
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// GuardDecisionView renders the answer to check-guard.
+type GuardDecisionView struct {
+	Result profile.GuardResult
+	// Profile is the name of the automation profile decided under.
+	Profile string
+	// Level is where the profile came from (plan, action, project,
+	// global), or "" when it was named directly.
+	Level string
+}
+
+// Data implements View.
+func (v GuardDecisionView) Data() any {
+	r := v.Result
+	return decisionDoc{
+		Allowed:          r.Allowed(),
+		Reason:           optional(r.Reason()),
+		RequiresApproval: r.RequiresApproval(),
+		Rule:             string(r.Rule),
+		Profile:          v.Profile,
+		Level:            optional(v.Level),
+		Conditions:       r.Conditions.Names(),
+	}
+}
+
+func (v GuardDecisionView) fields() [][2]string {
+	r := v.Result
+	return [][2]string{
+		{"decision", r.Verdict.String()},
+		{"allowed", strconv.FormatBool(r.Allowed())},
+		{"requires_approval", strconv.FormatBool(r.RequiresApproval())},
+		{"rule", string(r.Rule)},
+		{"reason", orDash(r.Reason())},
+		{"tool", r.Input().Tool},
+		{"profile", v.Profile},
+		{"level", orDash(v.Level)},
+		{"conditions", orDash(strings.Join(r.Conditions.Names(), ", "))},
+	}
+}
+
+// Plain implements View: one "key: value" line per field, "-" for none.
+func (v GuardDecisionView) Plain(w *Writer) { plainFields(w, v.fields()) }
+
+// Tables implements View.
+func (v GuardDecisionView) Tables() []Table { return fieldTable(v.fields()) }
+
+// Rich implements RichView: a verdict line, then what decided it.
+func (v GuardDecisionView) Rich(t *Theme) string {
+	r := v.Result
+	subject := "tool " + strconv.Quote(r.Input().Tool) + " under " + profilePhrase(v.Profile, v.Level)
+	rows := [][2]string{
+		{"rule", string(r.Rule)},
+		{"reason", orDash(r.Reason())},
+	}
+	for _, c := range r.Conditions.Names() {
+		rows = append(rows, [2]string{"condition", conditionText(c)})
+	}
+	return richDecision(t, r.Verdict, subject, rows)
+}
+
+// GateDecisionView renders the answer to check-gate.
+type GateDecisionView struct {
+	Decision profile.GateDecision
+	// Profile is the name of the automation profile decided under.
+	Profile string
+	// Level is where the profile came from, or "" when it was named
+	// directly.
+	Level string
+}
+
+// Data implements View.
+func (v GateDecisionView) Data() any {
+	d := v.Decision
+	return gateDoc{
+		decisionDoc: decisionDoc{
+			Allowed:          d.Automatic,
+			Reason:           optional(d.Reason()),
+			RequiresApproval: !d.Automatic,
+			Rule:             d.Gate,
+			Profile:          v.Profile,
+			Level:            optional(v.Level),
+			Conditions:       []string{},
+		},
+		Threshold:  d.Threshold,
+		Confidence: d.Confidence,
+	}
+}
+
+func (v GateDecisionView) fields() [][2]string {
+	d := v.Decision
+	return [][2]string{
+		{"decision", d.Verdict().String()},
+		{"allowed", strconv.FormatBool(d.Automatic)},
+		{"requires_approval", strconv.FormatBool(!d.Automatic)},
+		{"rule", d.Gate},
+		{"reason", orDash(d.Reason())},
+		{"threshold", FormatFloat(d.Threshold)},
+		{"confidence", FormatFloat(d.Confidence)},
+		{"profile", v.Profile},
+		{"level", orDash(v.Level)},
+	}
+}
+
+// Plain implements View: one "key: value" line per field, "-" for none.
+func (v GateDecisionView) Plain(w *Writer) { plainFields(w, v.fields()) }
+
+// Tables implements View.
+func (v GateDecisionView) Tables() []Table { return fieldTable(v.fields()) }
+
+// Rich implements RichView: a verdict line, then the figures compared.
+func (v GateDecisionView) Rich(t *Theme) string {
+	d := v.Decision
+	subject := "gate " + d.Gate + " under " + profilePhrase(v.Profile, v.Level)
+	why := d.Reason()
+	if why == "" {
+		why = gateAllowedWhy(d)
+	}
+	rows := [][2]string{
+		{"rule", d.Gate},
+		{"threshold", FormatFloat(d.Threshold)},
+		{"confidence", FormatFloat(d.Confidence)},
+		{"reason", why},
+	}
+	return richDecision(t, d.Verdict(), subject, rows)
+}
+
+// gateAllowedWhy says why a gate passed; the canonical reason is null then,
+// as the specification keeps reasons for refusals.
+func gateAllowedWhy(d profile.GateDecision) string {
+	if d.Threshold == 0 {
+		return "the " + d.Gate + " threshold is 0.0, so this step is always automatic"
+	}
+	return "confidence " + FormatFloat(d.Confidence) + " exceeds the " + d.Gate + " threshold of " + FormatFloat(d.Threshold)
+}
+
+func profilePhrase(name, level string) string {
+	if level == "" {
+		return "profile " + name
+	}
+	return "profile " + name + " (from the " + level + " level)"
+}
+
+func conditionText(c string) string {
+	switch c {
+	case "sandbox":
+		return "sandbox: run the call in a sandbox"
+	case "checkpoint_before_write":
+		return "checkpoint_before_write: take a checkpoint before the write"
+	}
+	return c
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func plainFields(w *Writer, fields [][2]string) {
+	for _, f := range fields {
+		w.Field(f[0], f[1])
+	}
+}
+
+func fieldTable(fields [][2]string) []Table {
+	t := Table{Header: []string{"FIELD", "VALUE"}}
+	for _, f := range fields {
+		t.Rows = append(t.Rows, []string{f[0], f[1]})
+	}
+	return []Table{t}
+}
+
+var (
+	verdictMarks = map[profile.Verdict]string{
+		profile.VerdictAllowed:       "✔ ALLOWED",
+		profile.VerdictNeedsApproval: "⚠ NEEDS APPROVAL",
+		profile.VerdictBlocked:       "✘ BLOCKED",
+	}
+	verdictColors = map[profile.Verdict]lipgloss.Color{
+		profile.VerdictAllowed:       lipgloss.Color("2"),
+		profile.VerdictNeedsApproval: lipgloss.Color("3"),
+		profile.VerdictBlocked:       lipgloss.Color("1"),
+	}
+)
+
+// richDecision lays out a verdict line and labelled rows. Every value is
+// escaped; styles are applied only when colour is on.
+func richDecision(t *Theme, v profile.Verdict, subject string, rows [][2]string) string {
+	mark := verdictMarks[v]
+	label := func(s string) string { return s }
+	if t != nil && t.Color {
+		mark = lipgloss.NewStyle().Bold(true).Foreground(verdictColors[v]).Render(mark)
+		label = func(s string) string { return lipgloss.NewStyle().Faint(true).Render(s) }
+	}
+	var b strings.Builder
+	b.WriteString(mark)
+	b.WriteString("  ")
+	b.WriteString(Escape(subject))
+	b.WriteString("\n")
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r[0]))
+	}
+	for _, r := range rows {
+		b.WriteString("  ")
+		b.WriteString(label(r[0] + strings.Repeat(" ", width-len(r[0]))))
+		b.WriteString("  ")
+		b.WriteString(Escape(r[1]))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
