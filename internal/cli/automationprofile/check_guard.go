@@ -143,6 +143,15 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
 			} else if msgs := checkSession(in, stated); len(msgs) > 0 {
 				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
 			}
+			if (opts.stdinJSON || opts.hook != "") && deps.IO.IsStdinTTY() {
+				// Waiting on a terminal for JSON nobody will type helps no one.
+				mode := "--stdin-json"
+				if opts.hook != "" {
+					mode = "--hook"
+				}
+				return errs.Usage("stdin is a terminal, but %s reads the call from stdin", mode).
+					WithHint("pipe the JSON in, for example: echo '{\"tool\": \"read\"}' | agents automation-profile check-guard %s --stdin-json", opts.profile)
+			}
 			opts.input = in
 			if runF != nil {
 				return runF(opts)

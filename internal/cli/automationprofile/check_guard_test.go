@@ -250,3 +250,16 @@ func TestClosest(t *testing.T) {
 }
 
 func nan() float64 { return math.NaN() }
+
+func TestCheckGuardStdinTerminal(t *testing.T) {
+	for _, mode := range [][]string{{"--stdin-json"}, {"--hook", "claude-code"}} {
+		ios, _, _, _ := iostreams.Test()
+		ios.SetStdinTTY(true)
+		cmd := newCheckGuardCmd(&cmdutil.Deps{IO: ios}, func(*checkGuardOptions) error { return nil })
+		cmd.SetArgs(append([]string{"ci"}, mode...))
+		cmd.SilenceErrors, cmd.SilenceUsage = true, true
+		if _, err := cmd.ExecuteC(); !errs.Is(err, errs.KindUsage) || !strings.Contains(err.Error(), "stdin is a terminal") {
+			t.Errorf("%v: error %v, want a usage error about the terminal", mode, err)
+		}
+	}
+}
