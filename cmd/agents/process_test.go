@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -122,7 +123,7 @@ func TestConcurrentAddUpdate(t *testing.T) {
 	}
 	for i := 0; i < n; i++ {
 		want := fmt.Sprintf("team/p%d", i)
-		if !containsString(names, want) {
+		if !slices.Contains(names, want) {
 			t.Errorf("profile %s is missing", want)
 		}
 	}
@@ -159,13 +160,4 @@ func writeFile(t testing.TB, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
