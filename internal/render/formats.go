@@ -3,8 +3,10 @@ package render
 import (
 	"bytes"
 	"io"
+	"strings"
 
 	"github.com/agentsctl/agents/internal/canon"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 )
@@ -66,6 +68,14 @@ func (r tableRenderer) renderOne(buf *bytes.Buffer, t Table) error {
 	if len(t.Header) == 0 && len(t.Rows) == 0 {
 		return nil
 	}
+	header := escapeAll(t.Header)
+	rows := make([][]string, len(t.Rows))
+	for i, row := range t.Rows {
+		rows[i] = escapeAll(row)
+	}
+	if r.opts.Width > 0 {
+		fitColumns(header, rows, r.opts.Width)
+	}
 	opts := []tablewriter.Option{
 		// Headers are written as the view spells them, left-aligned like
 		// their columns; tablewriter would otherwise upper-case, re-space
@@ -73,24 +83,72 @@ func (r tableRenderer) renderOne(buf *bytes.Buffer, t Table) error {
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignment(tw.AlignLeft),
+		// Cells are wrapped by fitColumns, which knows the terminal width;
+		// tablewriter's own wrapping shares the width out evenly instead.
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 	}
-	if r.opts.Width > 0 {
-		opts = append(opts,
-			tablewriter.WithMaxWidth(r.opts.Width),
-			tablewriter.WithRowAutoWrap(tw.WrapNormal))
-	}
 	tbl := tablewriter.NewTable(buf, opts...)
-	if len(t.Header) > 0 {
-		tbl.Header(escapeAll(t.Header))
+	if len(header) > 0 {
+		tbl.Header(header)
 	}
-	for _, row := range t.Rows {
-		if err := tbl.Append(escapeAll(row)); err != nil {
+	for _, row := range rows {
+		if err := tbl.Append(row); err != nil {
 			return err
 		}
 	}
 	return tbl.Render()
+}
+
+// fitColumns wraps data cells at spaces, in place, so the table drawn from
+// them is at most width columns wide where the words allow it: the widest
+// column that can still shrink gives up a column at a time. Cells must be
+// escaped already: the newlines it inserts are the only ones they hold.
+func fitColumns(header []string, rows [][]string, width int) {
+	cols := len(header)
+	for _, row := range rows {
+		cols = max(cols, len(row))
+	}
+	cur := make([]int, cols)   // the column's width now
+	floor := make([]int, cols) // its longest word, or its header
+	for i, h := range header {
+		cur[i], floor[i] = lipgloss.Width(h), lipgloss.Width(h)
+	}
+	for _, row := range rows {
+		for i, c := range row {
+			cur[i] = max(cur[i], lipgloss.Width(c))
+			for _, w := range strings.Fields(c) {
+				floor[i] = max(floor[i], lipgloss.Width(w))
+			}
+		}
+	}
+	// Each column adds a border and a space either side; one border closes
+	// the row.
+	total := 1
+	for _, w := range cur {
+		total += w + 3
+	}
+	limit := append([]int(nil), cur...)
+	for total > width {
+		widest := -1
+		for i := range limit {
+			if limit[i] > floor[i] && (widest < 0 || limit[i] > limit[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			break
+		}
+		limit[widest]--
+		total--
+	}
+	for _, row := range rows {
+		for i, c := range row {
+			if limit[i] < cur[i] {
+				row[i] = strings.Join(wrapWords(c, limit[i]), "\n")
+			}
+		}
+	}
 }
 
 // richRenderer draws views that implement RichView with their own layout

@@ -37,10 +37,11 @@ const (
 // its colour profile comes from Options.Color alone: with Color false every
 // helper returns text without a single escape code, in the same layout.
 //
-// Every helper that takes text (Paint, Title, Muted, Good, Bad, Warn,
-// Accent, Strong, Badge, Table) escapes it with Escape first, so values
-// from profiles can be passed as they are. Grid and Indent take text that a
-// helper has already rendered, and do not escape it again.
+// Every helper that takes text (Paint, Title, Heading, Muted, Good, Bad,
+// Warn, Accent, Strong, Badge, Wrap, Table, Tables) escapes it with Escape
+// first, so values from profiles can be passed as they are. Grid takes cells
+// that a helper has already rendered and does not escape them again: pass
+// it only helper output or Escape'd text.
 type Theme struct {
 	// Color reports whether escape codes are allowed.
 	Color bool

@@ -128,7 +128,7 @@ func (v TablesView) Plain(w *Writer) {
 func (v TablesView) Tables() []Table { return v.List }
 
 // Truncate shortens s to at most width terminal columns, ending it with "…"
-// when it was cut. Escape s first: a cut must not fall inside text that
+// (after no space) when it was cut. Escape s first: a cut must not fall inside text that
 // would still be interpreted by the terminal, and the width of escaped text
 // is what the reader sees.
 func Truncate(s string, width int) string {
@@ -147,7 +147,7 @@ func Truncate(s string, width int) string {
 		used += cw
 		i += size
 	}
-	return b.String() + "…"
+	return strings.TrimRight(b.String(), " ") + "…"
 }
 
 // JoinList formats a list of values for human formats: "null" for an absent
