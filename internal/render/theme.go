@@ -181,10 +181,9 @@ func (t *Theme) Ladder(v float64) string {
 	return t.Bar(v, GaugeCells, "▮", "▯")
 }
 
-// Bar renders a value in [0, 1] as cells filled cells out of cells, filled
-// in the accent tone and the rest muted. The number of filled cells is v ×
-// cells rounded to the nearest whole cell, so a value above zero may still
-// show no filled cell.
+// Bar renders a value in [0, 1] as a bar of the given number of cells, the
+// filled ones in the accent tone and the rest muted. v × cells is rounded to
+// the nearest whole cell, so a small value above zero may fill none.
 func (t *Theme) Bar(v float64, cells int, full, empty string) string {
 	n := filledCells(v, cells)
 	var b strings.Builder
