@@ -25,7 +25,9 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitCode},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": cmdExits,
+		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, ".agents")
 			env.Setenv("AGENTS_HOME", home)
@@ -38,25 +40,27 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// cmdExitCode implements "exitcode N program [args...]": it runs the program
-// as exec does and requires exit status N, since exec only tells zero from
-// non-zero and agents gives each outcome its own code.
-func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+// cmdExits runs a program and checks its exit status:
+//
+//	exits 4 agents automation-profile show acme/none
+//
+// Its stdout and stderr are kept for the stdout and stderr commands.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
-		ts.Fatalf("unsupported: ! exitcode")
+		ts.Fatalf("unsupported: ! exits")
 	}
 	if len(args) < 2 {
-		ts.Fatalf("usage: exitcode N program [args...]")
+		ts.Fatalf("usage: exits <status> <program> [args...]")
 	}
 	want, err := strconv.Atoi(args[0])
 	if err != nil {
-		ts.Fatalf("exitcode: %q is not a number", args[0])
+		ts.Fatalf("exits: bad status %q", args[0])
 	}
 	got := 0
 	if err := ts.Exec(args[1], args[2:]...); err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
-			ts.Fatalf("exitcode: %v", err)
+			ts.Fatalf("exits: %v", err)
 		}
 		got = ee.ExitCode()
 	}

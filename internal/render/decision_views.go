@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/agentsctl/agents/internal/profile"
 )
 
@@ -211,43 +209,22 @@ func fieldTable(fields [][2]string) []Table {
 	return []Table{t}
 }
 
-var (
-	verdictMarks = map[profile.Verdict]string{
-		profile.VerdictAllowed:       "✔ ALLOWED",
-		profile.VerdictNeedsApproval: "⚠ NEEDS APPROVAL",
-		profile.VerdictBlocked:       "✘ BLOCKED",
-	}
-	verdictColors = map[profile.Verdict]lipgloss.Color{
-		profile.VerdictAllowed:       lipgloss.Color("2"),
-		profile.VerdictNeedsApproval: lipgloss.Color("3"),
-		profile.VerdictBlocked:       lipgloss.Color("1"),
-	}
-)
+var verdictMarks = map[profile.Verdict]struct {
+	tone Tone
+	text string
+}{
+	profile.VerdictAllowed:       {ToneGood, "✔ ALLOWED"},
+	profile.VerdictNeedsApproval: {ToneWarn, "⚠ NEEDS APPROVAL"},
+	profile.VerdictBlocked:       {ToneBad, "✘ BLOCKED"},
+}
 
-// richDecision lays out a verdict line and labelled rows. Every value is
-// escaped; styles are applied only when colour is on.
+// richDecision lays out a verdict line and labelled rows. The theme escapes
+// every value and styles only when colour is on.
 func richDecision(t *Theme, v profile.Verdict, subject string, rows [][2]string) string {
-	mark := verdictMarks[v]
-	label := func(s string) string { return s }
-	if t != nil && t.Color {
-		mark = lipgloss.NewStyle().Bold(true).Foreground(verdictColors[v]).Render(mark)
-		label = func(s string) string { return lipgloss.NewStyle().Faint(true).Render(s) }
+	m := verdictMarks[v]
+	grid := make([][]string, len(rows))
+	for i, r := range rows {
+		grid[i] = []string{t.Muted(r[0]), Escape(r[1])}
 	}
-	var b strings.Builder
-	b.WriteString(mark)
-	b.WriteString("  ")
-	b.WriteString(Escape(subject))
-	b.WriteString("\n")
-	width := 0
-	for _, r := range rows {
-		width = max(width, len(r[0]))
-	}
-	for _, r := range rows {
-		b.WriteString("  ")
-		b.WriteString(label(r[0] + strings.Repeat(" ", width-len(r[0]))))
-		b.WriteString("  ")
-		b.WriteString(Escape(r[1]))
-		b.WriteString("\n")
-	}
-	return b.String()
+	return t.Paint(m.tone, m.text) + "  " + Escape(subject) + "\n" + t.Grid(2, grid)
 }

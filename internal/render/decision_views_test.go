@@ -84,16 +84,6 @@ profile: ci
 level: -
 conditions: sandbox, checkpoint_before_write
 `},
-		{"table approval", "table", denied(), "FIELD\tVALUE\n" +
-			"decision\tneeds approval\n" +
-			"allowed\tfalse\n" +
-			"requires_approval\ttrue\n" +
-			"rule\tguards.tool_denylist\n" +
-			"reason\ttool \"shell_exec\" is on the profile's denylist\n" +
-			"tool\tshell_exec\n" +
-			"profile\tacme/guarded\n" +
-			"level\t-\n" +
-			"conditions\t-\n"},
 		{"rich approval", "rich", denied(), `⚠ NEEDS APPROVAL  tool "shell_exec" under profile acme/guarded
   rule    guards.tool_denylist
   reason  tool "shell_exec" is on the profile's denylist
@@ -164,16 +154,6 @@ confidence: 1.0
 profile: cautious
 level: project
 `},
-		{"table above", "table", above, "FIELD\tVALUE\n" +
-			"decision\tallowed\n" +
-			"allowed\ttrue\n" +
-			"requires_approval\tfalse\n" +
-			"rule\tauto_execute\n" +
-			"reason\t-\n" +
-			"threshold\t0.7\n" +
-			"confidence\t0.75\n" +
-			"profile\tcautious\n" +
-			"level\t-\n"},
 		{"rich above", "rich", above, `✔ ALLOWED  gate auto_execute under profile cautious
   rule        auto_execute
   threshold   0.7
@@ -224,9 +204,58 @@ func TestDecisionViewsEscape(t *testing.T) {
 
 func TestRichDecisionKeepsTextWithColor(t *testing.T) {
 	got := renderAs(t, "rich", true, denied())
+	if !strings.Contains(got, "\x1b[") {
+		t.Errorf("rich output with colour has no escape codes: %q", got)
+	}
 	for _, want := range []string{"NEEDS APPROVAL", "guards.tool_denylist", "acme/guarded", `tool "shell_exec" is on the profile's denylist`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("rich output with colour lacks %q: %q", want, got)
 		}
+	}
+}
+
+// TestDecisionViewTables checks the cells the table format lays out; the
+// layout itself is the table renderer's.
+func TestDecisionViewTables(t *testing.T) {
+	p := &profile.AutomationProfile{Name: "cautious", AutoExecute: 0.7}
+	g, _ := profile.LookupGate("auto_execute")
+	tests := []struct {
+		name string
+		view View
+		want [][]string
+	}{
+		{"guard approval", denied(), [][]string{
+			{"decision", "needs approval"}, {"allowed", "false"}, {"requires_approval", "true"},
+			{"rule", "guards.tool_denylist"}, {"reason", `tool "shell_exec" is on the profile's denylist`},
+			{"tool", "shell_exec"}, {"profile", "acme/guarded"}, {"level", "-"}, {"conditions", "-"},
+		}},
+		{"gate allowed", GateDecisionView{Decision: profile.DecideGate(p, g, 0.75), Profile: "cautious", Level: "global"}, [][]string{
+			{"decision", "allowed"}, {"allowed", "true"}, {"requires_approval", "false"},
+			{"rule", "auto_execute"}, {"reason", "-"}, {"threshold", "0.7"}, {"confidence", "0.75"},
+			{"profile", "cautious"}, {"level", "global"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tables := tt.view.Tables()
+			if len(tables) != 1 {
+				t.Fatalf("%d tables, want 1", len(tables))
+			}
+			tb := tables[0]
+			if strings.Join(tb.Header, ",") != "FIELD,VALUE" || len(tb.Rows) != len(tt.want) {
+				t.Fatalf("header %q, %d rows; want FIELD, VALUE and %d rows", tb.Header, len(tb.Rows), len(tt.want))
+			}
+			for i, row := range tb.Rows {
+				if strings.Join(row, "|") != strings.Join(tt.want[i], "|") {
+					t.Errorf("row %d = %q, want %q", i, row, tt.want[i])
+				}
+			}
+			out := renderAs(t, "table", false, tt.view)
+			for _, row := range tt.want {
+				if !strings.Contains(out, row[1]) {
+					t.Errorf("table output lacks %q:\n%s", row[1], out)
+				}
+			}
+		})
 	}
 }

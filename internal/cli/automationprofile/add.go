@@ -69,14 +69,15 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	if _, err := st.PutProfile(deps.Ctx(), p, opts.update); err != nil {
+	res, err := st.PutProfile(deps.Ctx(), p, opts.update)
+	if err != nil {
 		return err
 	}
 	stored, err := st.GetProfile(deps.Ctx(), p.Name)
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.ProfileView{Profile: stored})
+	return deps.Render(render.StoredView{Profile: stored, Replaced: res.Replaced != nil})
 }
 
 // readProfileFile reads and decodes a profile file, printing its warnings.

@@ -18,6 +18,8 @@ func NewCmd(deps *cmdutil.Deps) *cobra.Command {
 [0, 1] (0 = automatic, 1 = always ask a person), a composed safety profile of
 hard constraints, and optional guards on tool calls. The eight built-ins are
 always present; custom profiles are named namespace/name.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: cmdutil.GroupRunE,
 	}
 	cmd.AddCommand(
 		newAddCmd(deps, nil),

@@ -77,7 +77,7 @@ func removeRun(opts *removeOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.ProfileView{Profile: removed})
+	return deps.Render(render.RemovedView{Profile: removed})
 }
 
 // confirm asks a yes/no question on stderr and reads the answer from stdin.

@@ -31,3 +31,13 @@ func MinimumArgs(n int, what string) cobra.PositionalArgs {
 		return errs.Usage("missing %s", what).WithHint("usage: %s", cmd.UseLine())
 	}
 }
+
+// GroupRunE is the RunE of a command group: with no arguments it prints the
+// group's help; an argument that names no verb is a usage error.
+func GroupRunE(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return cmd.Help()
+	}
+	return errs.Usage("unknown command %q for %q", args[0], cmd.CommandPath()).
+		WithHint("run '%s --help' to see its commands", cmd.CommandPath())
+}
