@@ -147,8 +147,17 @@ func nodeFrom(dec *json.Decoder) (*yaml.Node, error) {
 
 func strNode(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if strings.Contains(s, "\n") {
+	switch {
+	case strings.Contains(s, "\n"):
 		n.Style = yaml.LiteralStyle
+	case yaml11Special[strings.ToLower(s)]:
+		// YAML 1.2 reads these as strings, but YAML 1.1 parsers (and
+		// people) read them as booleans: quote them.
+		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
+}
+
+var yaml11Special = map[string]bool{
+	"y": true, "n": true, "yes": true, "no": true, "on": true, "off": true,
 }

@@ -1,0 +1,68 @@
+package canon
+
+import (
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+type inner struct {
+	Z bool     `json:"z"`
+	A []string `json:"a"`
+}
+
+type doc struct {
+	Name  string   `json:"name"`
+	Value float64  `json:"value"`
+	Count int      `json:"count"`
+	Cap   *float64 `json:"cap"`
+	In    inner    `json:"in"`
+	Text  string   `json:"text"`
+}
+
+func TestYAMLKeepsFieldOrderAndTypes(t *testing.T) {
+	d := doc{Name: "yes", Value: 0.5, Count: 3, In: inner{A: []string{}}, Text: "a\nb"}
+	got, err := YAML(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `name: "yes"
+value: 0.5
+count: 3
+cap: null
+in:
+  z: false
+  a: []
+text: |-
+  a
+  b
+`
+	if string(got) != want {
+		t.Errorf("YAML:\n%s\nwant:\n%s", got, want)
+	}
+	// The string "yes" must come back as a string, not a boolean.
+	var back map[string]any
+	if err := yaml.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back["name"] != "yes" {
+		t.Errorf("name decoded as %#v, want the string yes", back["name"])
+	}
+}
+
+func TestJSONDoesNotEscapeHTML(t *testing.T) {
+	got, err := CompactJSON(map[string]string{"k": "<a&b>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != `{"k":"<a&b>"}` {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestJSONToNodeRejectsTrailingData(t *testing.T) {
+	if _, err := JSONToNode([]byte(`{} {}`)); err == nil || !strings.Contains(err.Error(), "trailing") {
+		t.Errorf("err = %v, want trailing data error", err)
+	}
+}

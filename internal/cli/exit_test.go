@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{fmt.Errorf("disk on fire"), 1},
+		{errs.Usage("x"), 2},
+		{errs.Invalid("x"), 3},
+		{errs.NotFound("x"), 4},
+		{errs.Conflict("x"), 5},
+		{errs.New(errs.KindSafetyPack, "x"), 6},
+		{&cmdutil.ExitCodeError{Code: 10}, 10},
+		{&cmdutil.ExitCodeError{Code: 11}, 11},
+		{errs.New(errs.KindLocked, "x"), 75},
+		{errs.New(errs.KindInterrupted, "x"), 130},
+		{fmt.Errorf("wrapped: %w", errs.NotFound("x")), 4},
+	}
+	for _, tt := range tests {
+		if got := exitCode(tt.err); got != tt.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestPrintErrorJSON(t *testing.T) {
+	var buf bytes.Buffer
+	err := errs.InvalidProblems("a.yaml", []errs.Problem{
+		{File: "a.yaml", Path: "auto_apply", Message: "must be between 0 and 1, got 1.5"},
+		{File: "a.yaml", Path: "name", Message: "is required"},
+	}).WithHint("fix the file")
+	printError(&buf, "json", err)
+	out := buf.String()
+	if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
+		t.Fatalf("want exactly one line, got %q", out)
+	}
+	var got struct {
+		Error struct {
+			Code     string `json:"code"`
+			Message  string `json:"message"`
+			Hint     string `json:"hint"`
+			Problems []struct {
+				File, Path, Message string
+			} `json:"problems"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Error.Code != "invalid" || got.Error.Hint != "fix the file" || len(got.Error.Problems) != 2 {
+		t.Errorf("unexpected error document: %+v", got)
+	}
+	if got.Error.Problems[0].Path != "auto_apply" || got.Error.Problems[1].Message != "is required" {
+		t.Errorf("problems not carried over: %+v", got.Error.Problems)
+	}
+}
+
+func TestPrintErrorText(t *testing.T) {
+	var buf bytes.Buffer
+	printError(&buf, "rich", errs.Conflict("profile %q already exists", "acme/x\x1b[2J").WithHint("pass --update to replace it"))
+	want := "agents: error: profile \"acme/x\\x1b[2J\" already exists\nagents: hint: pass --update to replace it\n"
+	if buf.String() != want {
+		t.Errorf("got %q\nwant %q", buf.String(), want)
+	}
+}
+
+func TestErrorFormatFromArgs(t *testing.T) {
+	deps := &cmdutil.Deps{Getenv: func(string) string { return "" }}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"x", "-f", "json"}, "json"},
+		{[]string{"x", "--format=yaml"}, "yaml"},
+		{[]string{"x", "-fjson"}, "json"},
+		{[]string{"x", "--", "-f", "json"}, ""},
+		{[]string{"x"}, ""},
+	} {
+		if got := errorFormat(deps, tt.args); got != tt.want {
+			t.Errorf("errorFormat(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}
