@@ -304,7 +304,7 @@ func Parse(data []byte, file string) (*yaml.Node, []errs.Problem) {
 	}
 	root := doc.Content[0]
 	if root.Kind == yaml.ScalarNode && root.Tag == tagNull && root.Value == "" && root.Style == 0 {
-		return nil, prob(root.Line, "file is empty")
+		return nil, prob(0, "file is empty")
 	}
 	if err != nil {
 		if extra.Kind == yaml.DocumentNode {
