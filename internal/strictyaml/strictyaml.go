@@ -14,7 +14,7 @@
 //	if !ok {
 //		return d.Err()
 //	}
-//	for _, f := range d.Fields(root, known) {
+//	for _, f := range d.Fields(strictyaml.At("", root), known) {
 //		switch f.Key {
 //		case "name":
 //			name, _ = d.String(f)
@@ -80,7 +80,7 @@ func ReadFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, errs.NotFound("file not found: %s", path).WithHint("check the path")
+			return nil, errs.NotFound("file not found: %s", path)
 		}
 		return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
 	}
@@ -193,15 +193,11 @@ func (d *Decoder) File() string { return d.file }
 
 // Addf records a problem at path. n, if not nil, gives the line.
 func (d *Decoder) Addf(path string, n *yaml.Node, format string, a ...any) {
-	if len(d.problems) >= MaxProblems {
-		d.dropped++
-		return
-	}
 	line := 0
 	if n != nil {
 		line = n.Line
 	}
-	d.problems = append(d.problems, errs.Problem{File: d.file, Path: path, Line: line, Message: fmt.Sprintf(format, a...)})
+	d.addAt(path, line, format, a...)
 }
 
 // AddProblems records problems found elsewhere (such as by a value
@@ -380,7 +376,7 @@ func (d *Decoder) Root(data []byte) (*yaml.Node, bool) {
 	if !d.checkTag(At("", root)) {
 		return nil, false
 	}
-	if root.Kind != yaml.MappingNode {
+	if root.Kind != yaml.MappingNode || root.ShortTag() != tagMap {
 		d.addAt("", root.Line, "the document must be a mapping of field names to values, got %s", Describe(root))
 		return nil, false
 	}
@@ -422,7 +418,7 @@ func (d *Decoder) Mapping(f Field) ([]Field, bool) {
 	if !d.checkTag(f) {
 		return nil, false
 	}
-	if f.Value.Kind != yaml.MappingNode {
+	if f.Value.Kind != yaml.MappingNode || f.Value.ShortTag() != tagMap {
 		d.Fieldf(f, "must be a mapping, got %s", Describe(f.Value))
 		return nil, false
 	}
@@ -611,7 +607,7 @@ func (d *Decoder) Seq(f Field) ([]Field, bool) {
 	if f.Value == nil || !d.checkTag(f) {
 		return nil, false
 	}
-	if f.Value.Kind != yaml.SequenceNode {
+	if f.Value.Kind != yaml.SequenceNode || f.Value.ShortTag() != tagSeq {
 		d.Fieldf(f, "must be a list, got %s", Describe(f.Value))
 		return nil, false
 	}
@@ -887,8 +883,14 @@ func Describe(n *yaml.Node) string {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
+		if t := n.ShortTag(); t != tagMap {
+			return "a mapping tagged " + quote(t)
+		}
 		return "a mapping"
 	case yaml.SequenceNode:
+		if t := n.ShortTag(); t != tagSeq {
+			return "a list tagged " + quote(t)
+		}
 		return "a list"
 	case yaml.AliasNode:
 		return "an alias"

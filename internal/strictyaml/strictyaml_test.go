@@ -690,3 +690,22 @@ func TestReadFileFromPipe(t *testing.T) {
 		t.Fatalf("ReadFile(pipe) = %v, want the size limit", err)
 	}
 }
+
+func TestCoreTagsOnTheWrongKind(t *testing.T) {
+	// A core tag that does not match the node's kind is refused too.
+	d, f := decodeOne(t, "!!str {a: 1}")
+	if _, ok := d.Mapping(f); ok {
+		t.Error("mapping tagged !!str accepted as a mapping")
+	}
+	onlyProblem(t, d, `must be a mapping, got a mapping tagged "!!str"`)
+	d, f = decodeOne(t, "!!map [a]")
+	if _, ok := d.Seq(f); ok {
+		t.Error("list tagged !!map accepted as a list")
+	}
+	onlyProblem(t, d, `got a list tagged "!!map"`)
+	d, f = decodeOne(t, "!!seq x")
+	if _, ok := d.String(f); ok {
+		t.Error("scalar tagged !!seq accepted as a string")
+	}
+	onlyProblem(t, d, "must be a string")
+}
