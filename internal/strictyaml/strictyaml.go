@@ -1,0 +1,991 @@
+// Package strictyaml decodes YAML configuration strictly, by walking parsed
+// nodes instead of unmarshalling into Go values. The YAML library is lenient
+// where a safety configuration must not be: it turns quoted "yes" into a
+// bool, truncates 1.5 into an int field, lets .nan through range checks and
+// reads 123 or ~ into a string. A Decoder checks the YAML type of every
+// value, rejects unknown and duplicate keys, bounds alias and merge-key
+// expansion, and collects every problem with its field path and line, so
+// one run reports all that is wrong with a file.
+//
+// A typical decoder:
+//
+//	d := strictyaml.NewDecoder(file)
+//	root, ok := d.Root(data)
+//	if !ok {
+//		return d.Err()
+//	}
+//	for _, f := range d.Fields(strictyaml.At("", root), known) {
+//		switch f.Key {
+//		case "name":
+//			name, _ = d.String(f)
+//		case "enabled":
+//			enabled, _ = d.Bool(f)
+//		}
+//	}
+//	return d.Err()
+package strictyaml
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"go.yaml.in/yaml/v3"
+)
+
+// MaxFileSize is the largest document accepted: 1 MiB.
+const MaxFileSize = 1 << 20
+
+// MaxProblems bounds the problems kept for one file. A hostile file can
+// hold hundreds of thousands of errors; past this many, the rest are only
+// counted.
+const MaxProblems = 100
+
+// MaxAliasUses bounds how many alias resolutions and merged entries one
+// document may need. Ordinary files use a handful; an alias bomb needs
+// billions.
+const MaxAliasUses = 10000
+
+// maxMergeDepth bounds merge keys whose merged mappings hold merge keys.
+const maxMergeDepth = 16
+
+// Short YAML tags.
+const (
+	tagStr       = "!!str"
+	tagInt       = "!!int"
+	tagFloat     = "!!float"
+	tagBool      = "!!bool"
+	tagNull      = "!!null"
+	tagMap       = "!!map"
+	tagSeq       = "!!seq"
+	tagMerge     = "!!merge"
+	tagTimestamp = "!!timestamp"
+	tagBinary    = "!!binary"
+)
+
+// ReadFile reads a file to decode. It reads at most MaxFileSize+1 bytes, so a
+// huge file is refused without being read whole. A missing file is
+// KindNotFound; a directory or a file over MaxFileSize is KindInvalid; other
+// I/O failures are KindInternal.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, errs.NotFound("file not found: %s", path)
+		}
+		return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
+	}
+	if info.IsDir() {
+		return nil, errs.InvalidProblems(path, []errs.Problem{{File: path, Message: "is a directory, not a file"}})
+	}
+	if info.Mode().IsRegular() && info.Size() > MaxFileSize {
+		return nil, tooLarge(path)
+	}
+	// Pipes and devices have no size up front: read one byte past the limit
+	// to tell "exactly at the limit" from "over it".
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
+	}
+	if len(data) > MaxFileSize {
+		return nil, tooLarge(path)
+	}
+	return data, nil
+}
+
+func tooLarge(file string) error {
+	return errs.InvalidProblems(file, []errs.Problem{tooLargeProblem(file)})
+}
+
+func tooLargeProblem(file string) errs.Problem {
+	return errs.Problem{File: file, Message: fmt.Sprintf("file is larger than %d bytes (1 MiB), the limit", MaxFileSize)}
+}
+
+// Field is one entry of a mapping, or one item of a sequence, located by its
+// field path.
+type Field struct {
+	// Key is the mapping key; "" for a sequence item.
+	Key string
+	// Path is the dotted field path, such as safety.max_retries_per_step
+	// or guards.tool_denylist[2].
+	Path string
+	// KeyNode is the key's node; nil for a sequence item.
+	KeyNode *yaml.Node
+	// Node is the value as written, possibly an alias; its line is where
+	// the value is used.
+	Node *yaml.Node
+	// Value is Node with aliases resolved.
+	Value *yaml.Node
+}
+
+// Line returns the line where the field's value is written, or that of its
+// key, or 0.
+func (f Field) Line() int {
+	switch {
+	case f.Node != nil && f.Node.Line > 0:
+		return f.Node.Line
+	case f.KeyNode != nil:
+		return f.KeyNode.Line
+	}
+	return 0
+}
+
+// IsNull reports whether the field's value is YAML null (~, null, or
+// nothing at all).
+func (f Field) IsNull() bool {
+	return f.Value == nil || (f.Value.Kind == yaml.ScalarNode && f.Value.ShortTag() == tagNull)
+}
+
+// At returns a field for a node that is not inside a mapping, such as a
+// document root or an inline value handed over by another decoder.
+func At(path string, n *yaml.Node) Field {
+	f := Field{Path: path, Node: n, Value: n}
+	if n != nil && n.Kind == yaml.AliasNode {
+		f.Value = n.Alias
+	}
+	return f
+}
+
+// Join returns the path of key inside the mapping at path.
+func Join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// Index returns the path of item i of the sequence at path.
+func Index(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
+}
+
+// Decoder walks the nodes of one document, collecting problems. It is not
+// safe for concurrent use. The zero value is not usable; call NewDecoder.
+type Decoder struct {
+	file     string
+	problems []errs.Problem
+	dropped  int
+	aliases  int
+	bombed   bool
+}
+
+// NewDecoder returns a decoder whose problems name file.
+func NewDecoder(file string) *Decoder {
+	return &Decoder{file: file}
+}
+
+// File returns the file name problems carry.
+func (d *Decoder) File() string { return d.file }
+
+// Addf records a problem at path. n, if not nil, gives the line.
+func (d *Decoder) Addf(path string, n *yaml.Node, format string, a ...any) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	d.addAt(path, line, format, a...)
+}
+
+// AddProblems records problems found elsewhere (such as by a value
+// validator), keeping the limit.
+func (d *Decoder) AddProblems(ps []errs.Problem) {
+	for _, p := range ps {
+		if len(d.problems) >= MaxProblems {
+			d.dropped++
+			continue
+		}
+		if p.File == "" {
+			p.File = d.file
+		}
+		d.problems = append(d.problems, p)
+	}
+}
+
+// Fieldf records a problem about the field's value.
+func (d *Decoder) Fieldf(f Field, format string, a ...any) {
+	d.addAt(f.Path, f.Line(), format, a...)
+}
+
+func (d *Decoder) addAt(path string, line int, format string, a ...any) {
+	if len(d.problems) >= MaxProblems {
+		d.dropped++
+		return
+	}
+	d.problems = append(d.problems, errs.Problem{File: d.file, Path: path, Line: line, Message: fmt.Sprintf(format, a...)})
+}
+
+// full reports whether no more problems will be kept, so callers can skip
+// costly messages.
+func (d *Decoder) full() bool { return len(d.problems) >= MaxProblems }
+
+// OK reports whether no problem has been recorded.
+func (d *Decoder) OK() bool { return len(d.problems) == 0 }
+
+// Problems returns the problems recorded so far, with a last one counting
+// those left out past MaxProblems.
+//
+// Problems are in line order (those without a line first), so a reader can
+// walk down the file; problems on one line keep the order they were found.
+func (d *Decoder) Problems() []errs.Problem {
+	out := make([]errs.Problem, len(d.problems), len(d.problems)+1)
+	copy(out, d.problems)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	if d.dropped > 0 {
+		out = append(out, errs.Problem{
+			File:    d.file,
+			Message: fmt.Sprintf("%d more problems not shown", d.dropped),
+		})
+	}
+	return out
+}
+
+// Err returns nil when no problem was recorded, and otherwise an
+// invalid-input error (errs.KindInvalid) listing every problem.
+func (d *Decoder) Err() error {
+	if d.OK() {
+		return nil
+	}
+	return errs.InvalidProblems(d.file, d.Problems())
+}
+
+var yamlErrRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// Parse parses data as exactly one YAML document and returns its root node.
+// It refuses, with a problem each: data over MaxFileSize, NUL bytes, invalid
+// UTF-8, YAML syntax errors, an empty document (nothing, or only comments)
+// and a second document. A UTF-8 byte order mark and CRLF line ends are
+// accepted. It never panics.
+func Parse(data []byte, file string) (*yaml.Node, []errs.Problem) {
+	prob := func(line int, format string, a ...any) []errs.Problem {
+		return []errs.Problem{{File: file, Line: line, Message: fmt.Sprintf(format, a...)}}
+	}
+	if len(data) > MaxFileSize {
+		return nil, []errs.Problem{tooLargeProblem(file)}
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		msg := "file contains a NUL byte (at offset %d); it must be UTF-8 text"
+		if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
+			msg = "file contains a NUL byte (at offset %d); it looks like UTF-16: save it as UTF-8"
+		}
+		return nil, prob(lineAt(data, i), msg, i)
+	}
+	if !utf8.Valid(data) {
+		i := invalidUTF8At(data)
+		return nil, prob(lineAt(data, i), "file is not valid UTF-8 (bad byte at offset %d)", i)
+	}
+	var doc, extra yaml.Node
+	err := safeDecode(data, &doc, &extra)
+	if err != nil && !errors.Is(err, errSecondDocument) {
+		if errors.Is(err, io.EOF) {
+			return nil, prob(0, "file is empty")
+		}
+		return nil, syntaxProblem(file, err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, prob(0, "file is empty")
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == tagNull && root.Value == "" && root.Style == 0 {
+		return nil, prob(0, "file is empty")
+	}
+	if err != nil {
+		if extra.Kind == yaml.DocumentNode {
+			return nil, prob(extra.Line, "file holds more than one YAML document (a second one starts at line %d); it must hold exactly one", extra.Line)
+		}
+		return nil, prob(0, "file holds more than one YAML document; it must hold exactly one")
+	}
+	return root, nil
+}
+
+var errSecondDocument = errors.New("second document")
+
+// safeDecode decodes the first document into doc and tries a second one
+// into extra. A parser panic (a bug in the library) becomes an error, never
+// a crash.
+func safeDecode(data []byte, doc, extra *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: the parser failed on this input: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(doc); err != nil {
+		return err
+	}
+	switch err := dec.Decode(extra); {
+	case err == nil:
+		return errSecondDocument
+	case errors.Is(err, io.EOF):
+		return nil
+	default:
+		// The second document is broken; it is still a second document.
+		*extra = yaml.Node{}
+		return fmt.Errorf("%w: %w", errSecondDocument, err)
+	}
+}
+
+func syntaxProblem(file string, err error) []errs.Problem {
+	msg := err.Error()
+	line := 0
+	if m := yamlErrRE.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	return []errs.Problem{{File: file, Line: line, Message: "invalid YAML: " + msg}}
+}
+
+func lineAt(data []byte, off int) int {
+	return bytes.Count(data[:off], []byte{'\n'}) + 1
+}
+
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+// Root parses data (see Parse) and checks that the root is a mapping,
+// recording problems. It reports false when there is nothing to walk.
+func (d *Decoder) Root(data []byte) (*yaml.Node, bool) {
+	root, ps := Parse(data, d.file)
+	if len(ps) > 0 {
+		d.AddProblems(ps)
+		return nil, false
+	}
+	if !d.checkTag(At("", root)) {
+		return nil, false
+	}
+	if root.Kind != yaml.MappingNode || root.ShortTag() != tagMap {
+		d.addAt("", root.Line, "the document must be a mapping of field names to values, got %s", Describe(root))
+		return nil, false
+	}
+	return root, true
+}
+
+// resolve follows an alias to its anchored node, counting the use against
+// MaxAliasUses. It returns nil once the budget is spent.
+func (d *Decoder) resolve(n *yaml.Node) *yaml.Node {
+	if n == nil || n.Kind != yaml.AliasNode {
+		return n
+	}
+	if !d.spend(n) || n.Alias == nil || n.Alias.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n.Alias
+}
+
+func (d *Decoder) spend(n *yaml.Node) bool {
+	d.aliases++
+	if d.aliases <= MaxAliasUses {
+		return true
+	}
+	if !d.bombed {
+		d.bombed = true
+		d.Addf("", n, "too many alias or merge-key uses (more than %d); the document expands too far", MaxAliasUses)
+	}
+	return false
+}
+
+// Mapping returns every entry of the mapping in f, merge keys (<<) applied,
+// in document order with merged entries after the explicit ones. It records
+// a problem for a value that is not a mapping, a key that is not a string,
+// a duplicate key and a bad merge. It does not judge key names: see Fields.
+func (d *Decoder) Mapping(f Field) ([]Field, bool) {
+	if f.Value == nil {
+		return nil, false
+	}
+	if !d.checkTag(f) {
+		return nil, false
+	}
+	if f.Value.Kind != yaml.MappingNode || f.Value.ShortTag() != tagMap {
+		d.Fieldf(f, "must be a mapping, got %s", Describe(f.Value))
+		return nil, false
+	}
+	var stack [maxMergeDepth]*yaml.Node
+	return d.mapping(f.Value, f.Path, stack[:0]), true
+}
+
+func (d *Decoder) mapping(n *yaml.Node, path string, stack []*yaml.Node) []Field {
+	var idx fieldIndex
+	idx.fields = make([]Field, 0, len(n.Content)/2)
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := n.Content[i], n.Content[i+1]
+		k := d.resolve(kn)
+		if k == nil {
+			continue
+		}
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == tagMerge {
+			merges = append(merges, vn)
+			continue
+		}
+		if k.Kind != yaml.ScalarNode || k.ShortTag() != tagStr {
+			d.Addf(path, kn, "keys must be strings, got %s", Describe(k))
+			continue
+		}
+		kp := Join(path, k.Value)
+		if j := idx.find(k.Value); j >= 0 {
+			d.Addf(kp, kn, "duplicate key %s (first at line %d)", quote(k.Value), idx.fields[j].KeyNode.Line)
+			continue
+		}
+		v := d.resolve(vn)
+		if v == nil {
+			continue
+		}
+		idx.add(Field{Key: k.Value, Path: kp, KeyNode: kn, Node: vn, Value: v})
+	}
+	if len(merges) == 0 {
+		return idx.fields
+	}
+	if len(stack) >= maxMergeDepth {
+		d.Addf(path, n, "merge keys (<<) nest more than %d deep", maxMergeDepth)
+		return idx.fields
+	}
+	stack = append(stack, n)
+	// Explicit keys win over merged ones, and an earlier merged mapping
+	// over a later one, as the YAML merge-key type says.
+	for _, mv := range merges {
+		for _, src := range d.mergeSources(mv, path) {
+			if containsNode(stack, src) {
+				d.Addf(path, mv, "merge key (<<) refers to a mapping that contains it")
+				continue
+			}
+			for _, mf := range d.mapping(src, path, stack) {
+				if !d.spend(mv) {
+					return idx.fields
+				}
+				if idx.find(mf.Key) < 0 {
+					idx.add(mf)
+				}
+			}
+		}
+	}
+	return idx.fields
+}
+
+// fieldIndex finds fields by key: by scanning while there are few, through
+// a map once there are many, so a hostile mapping with a hundred thousand
+// keys stays linear.
+type fieldIndex struct {
+	fields []Field
+	byKey  map[string]int
+}
+
+func (x *fieldIndex) find(key string) int {
+	if x.byKey != nil {
+		if i, ok := x.byKey[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range x.fields {
+		if x.fields[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+func (x *fieldIndex) add(f Field) {
+	x.fields = append(x.fields, f)
+	if x.byKey != nil {
+		x.byKey[f.Key] = len(x.fields) - 1
+		return
+	}
+	if len(x.fields) > 32 {
+		x.byKey = make(map[string]int, 2*len(x.fields))
+		for i, g := range x.fields {
+			x.byKey[g.Key] = i
+		}
+	}
+}
+
+func containsNode(stack []*yaml.Node, n *yaml.Node) bool {
+	for _, s := range stack {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeSources returns the mappings a merge key's value names: one mapping,
+// or a sequence of mappings.
+func (d *Decoder) mergeSources(v *yaml.Node, path string) []*yaml.Node {
+	r := d.resolve(v)
+	if r == nil {
+		return nil
+	}
+	switch r.Kind {
+	case yaml.MappingNode:
+		if !d.checkTag(Field{Path: path, Node: v, Value: r}) {
+			return nil
+		}
+		return []*yaml.Node{r}
+	case yaml.SequenceNode:
+		out := make([]*yaml.Node, 0, len(r.Content))
+		for _, item := range r.Content {
+			m := d.resolve(item)
+			if m == nil {
+				return out
+			}
+			if m.Kind != yaml.MappingNode {
+				d.Addf(path, item, "a merge key (<<) list must hold mappings, got %s", Describe(m))
+				continue
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	d.Addf(path, v, "a merge key (<<) must name a mapping or a list of mappings, got %s", Describe(r))
+	return nil
+}
+
+// Fields is Mapping with every key checked against known: an unknown key is
+// a problem suggesting the nearest known one. Only known fields are
+// returned.
+func (d *Decoder) Fields(f Field, known []string) []Field {
+	all, _ := d.Mapping(f)
+	out := all[:0]
+	for _, e := range all {
+		if contains(known, e.Key) {
+			out = append(out, e)
+			continue
+		}
+		d.Unknown(e, known)
+	}
+	return out
+}
+
+// Unknown records that e's key is not a known field, suggesting the nearest
+// of known.
+func (d *Decoder) Unknown(e Field, known []string) {
+	if d.full() {
+		d.dropped++
+		return
+	}
+	if s := Suggest(e.Key, known); s != "" {
+		d.Addf(e.Path, e.KeyNode, "unknown field %s (did you mean %q?)", quote(e.Key), s)
+		return
+	}
+	d.Addf(e.Path, e.KeyNode, "unknown field %s", quote(e.Key))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Seq returns the items of the sequence in f, each with its indexed path. A
+// value that is not a sequence is a problem.
+func (d *Decoder) Seq(f Field) ([]Field, bool) {
+	if f.Value == nil || !d.checkTag(f) {
+		return nil, false
+	}
+	if f.Value.Kind != yaml.SequenceNode || f.Value.ShortTag() != tagSeq {
+		d.Fieldf(f, "must be a list, got %s", Describe(f.Value))
+		return nil, false
+	}
+	out := make([]Field, 0, len(f.Value.Content))
+	for i, item := range f.Value.Content {
+		v := d.resolve(item)
+		if v == nil {
+			return out, false
+		}
+		out = append(out, Field{Path: Index(f.Path, i), Node: item, Value: v})
+	}
+	return out, true
+}
+
+// checkTag records a problem when f's value carries a tag outside the YAML
+// core schema, such as !custom or !!python/object.
+func (d *Decoder) checkTag(f Field) bool {
+	if f.Value == nil {
+		return false
+	}
+	switch tag := f.Value.ShortTag(); tag {
+	case tagStr, tagInt, tagFloat, tagBool, tagNull, tagMap, tagSeq, tagTimestamp, tagBinary, tagMerge:
+		return true
+	default:
+		d.Fieldf(f, "unsupported tag %s", quote(tag))
+		return false
+	}
+}
+
+func (d *Decoder) scalar(f Field, want string) (*yaml.Node, bool) {
+	if !d.checkTag(f) {
+		return nil, false
+	}
+	if f.Value.Kind != yaml.ScalarNode {
+		d.Fieldf(f, "must be %s, got %s", want, Describe(f.Value))
+		return nil, false
+	}
+	return f.Value, true
+}
+
+// String returns f's value, which must be a YAML string: 123, true and ~
+// are not. A string holding a NUL character is refused too.
+func (d *Decoder) String(f Field) (string, bool) {
+	n, ok := d.scalar(f, "a string")
+	if !ok {
+		return "", false
+	}
+	if n.ShortTag() != tagStr {
+		if n.ShortTag() == tagNull {
+			d.Fieldf(f, "must be a string, got null")
+		} else {
+			d.Fieldf(f, "must be a string, got %s (put it in quotes if it is meant as text)", Describe(n))
+		}
+		return "", false
+	}
+	if strings.IndexByte(n.Value, 0) >= 0 {
+		d.Fieldf(f, "must not contain a NUL character")
+		return "", false
+	}
+	return n.Value, true
+}
+
+// OptString is String that also accepts null, returning nil for it.
+func (d *Decoder) OptString(f Field) (*string, bool) {
+	if f.IsNull() {
+		return nil, true
+	}
+	s, ok := d.String(f)
+	if !ok {
+		return nil, false
+	}
+	return &s, true
+}
+
+// Bool returns f's value, which must be a YAML boolean: true or false. The
+// YAML 1.1 words (yes, no, on, off) and quoted strings are refused.
+func (d *Decoder) Bool(f Field) (bool, bool) {
+	n, ok := d.scalar(f, "true or false")
+	if !ok {
+		return false, false
+	}
+	if n.ShortTag() == tagBool {
+		switch strings.ToLower(n.Value) {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+	}
+	d.Fieldf(f, "must be true or false, got %s", Describe(n))
+	return false, false
+}
+
+// Int returns f's value, which must be a YAML integer that fits in 64 bits:
+// 1.5, 3.0, "3" and overflowing numbers are refused.
+func (d *Decoder) Int(f Field) (int64, bool) {
+	n, ok := d.scalar(f, "an integer")
+	if !ok {
+		return 0, false
+	}
+	switch n.ShortTag() {
+	case tagInt:
+		v, err := ParseInt(n.Value)
+		if errors.Is(err, strconv.ErrRange) {
+			d.Fieldf(f, "integer %s is out of range", shorten(n.Value))
+			return 0, false
+		}
+		if err != nil {
+			d.Fieldf(f, "must be an integer, got %s", shorten(n.Value))
+			return 0, false
+		}
+		return v, true
+	case tagFloat:
+		if isIntegerText(n.Value) {
+			d.Fieldf(f, "integer %s is out of range", shorten(n.Value))
+			return 0, false
+		}
+	}
+	d.Fieldf(f, "must be an integer, got %s", Describe(n))
+	return 0, false
+}
+
+// OptInt is Int that also accepts null, returning nil for it.
+func (d *Decoder) OptInt(f Field) (*int64, bool) {
+	if f.IsNull() {
+		return nil, true
+	}
+	v, ok := d.Int(f)
+	if !ok {
+		return nil, false
+	}
+	return &v, true
+}
+
+// Float returns f's value, which must be a finite YAML number (an integer
+// is accepted). .nan, .inf, 1e400 and strings are refused; -0.0 reads as 0.
+func (d *Decoder) Float(f Field) (float64, bool) {
+	n, ok := d.scalar(f, "a number")
+	if !ok {
+		return 0, false
+	}
+	switch n.ShortTag() {
+	case tagInt:
+		v, err := ParseInt(n.Value)
+		if err != nil {
+			// Past int64, yet still a number; ParseFloat rounds it.
+			fv, ferr := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+			if ferr != nil {
+				d.Fieldf(f, "must be a number, got %s", shorten(n.Value))
+				return 0, false
+			}
+			return fv, true
+		}
+		return float64(v), true
+	case tagFloat:
+		v, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+		if err != nil && !isNonFinite(n.Value) {
+			if errors.Is(err, strconv.ErrRange) {
+				d.Fieldf(f, "number %s is out of range; it must be finite", shorten(n.Value))
+			} else {
+				d.Fieldf(f, "must be a number, got %s", shorten(n.Value))
+			}
+			return 0, false
+		}
+		if err != nil || v != v || v > maxFloat || v < -maxFloat {
+			d.Fieldf(f, "must be a finite number, got %s", shorten(n.Value))
+			return 0, false
+		}
+		if v == 0 {
+			v = 0 // -0.0 reads as 0
+		}
+		return v, true
+	case tagStr:
+		// The resolver leaves 1e400 a string because it does not fit.
+		if n.Style == 0 {
+			if _, err := strconv.ParseFloat(n.Value, 64); errors.Is(err, strconv.ErrRange) {
+				d.Fieldf(f, "number %s is out of range; it must be finite", shorten(n.Value))
+				return 0, false
+			}
+		}
+	}
+	d.Fieldf(f, "must be a number, got %s", Describe(n))
+	return 0, false
+}
+
+const maxFloat = 1.7976931348623157e308
+
+// OptFloat is Float that also accepts null, returning nil for it.
+func (d *Decoder) OptFloat(f Field) (*float64, bool) {
+	if f.IsNull() {
+		return nil, true
+	}
+	v, ok := d.Float(f)
+	if !ok {
+		return nil, false
+	}
+	return &v, true
+}
+
+// StringList returns the strings of the sequence in f, each trimmed of
+// surrounding white space, duplicates dropped (the first kept, order kept).
+// An item that is not a string, or is blank after trimming, is a problem.
+// The result is never nil when ok.
+func (d *Decoder) StringList(f Field) ([]string, bool) {
+	items, ok := d.Seq(f)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(items))
+	var seen map[string]struct{}
+	if len(items) > 16 {
+		seen = make(map[string]struct{}, len(items))
+	}
+	good := true
+	for _, it := range items {
+		s, ok := d.String(it)
+		if !ok {
+			good = false
+			continue
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			d.Fieldf(it, "must not be blank")
+			good = false
+			continue
+		}
+		if seen != nil {
+			if _, dup := seen[s]; dup {
+				continue
+			}
+			seen[s] = struct{}{}
+		} else if contains(out, s) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, good
+}
+
+// ParseInt parses the text of a YAML integer as the YAML library resolves
+// it: an optional sign, then decimal, 0x hex, 0o or leading-0 octal, or 0b
+// binary, with _ separators.
+func ParseInt(s string) (int64, error) {
+	return strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64)
+}
+
+func isIntegerText(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isNonFinite(s string) bool {
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case ".nan", ".inf":
+		return true
+	}
+	return false
+}
+
+// Describe names a node's kind and value for a message: string "yes",
+// integer 3, number 1.5, boolean true, null, a list, a mapping.
+func Describe(n *yaml.Node) string {
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		if t := n.ShortTag(); t != tagMap {
+			return "a mapping tagged " + quote(t)
+		}
+		return "a mapping"
+	case yaml.SequenceNode:
+		if t := n.ShortTag(); t != tagSeq {
+			return "a list tagged " + quote(t)
+		}
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.DocumentNode:
+		return "a document"
+	}
+	switch tag := n.ShortTag(); tag {
+	case tagStr:
+		return "string " + quote(n.Value)
+	case tagInt:
+		return "integer " + shorten(n.Value)
+	case tagFloat:
+		return "number " + shorten(n.Value)
+	case tagBool:
+		return "boolean " + shorten(n.Value)
+	case tagNull:
+		return "null"
+	case tagTimestamp:
+		return "timestamp " + shorten(n.Value)
+	case tagBinary:
+		return "binary data"
+	default:
+		return "a value tagged " + quote(tag)
+	}
+}
+
+const maxShown = 40
+
+// shorten cuts long text for a message.
+func shorten(s string) string {
+	if len(s) <= maxShown {
+		return s
+	}
+	cut := maxShown
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// quote quotes text for a message, escaping control characters and cutting
+// it short.
+func quote(s string) string {
+	return strconv.Quote(shorten(s))
+}
+
+// Suggest returns the entry of known nearest to key, or "" when none is
+// close enough to be what the writer meant. Case and - versus _ are
+// ignored; a swap of two neighbouring letters counts as one edit.
+func Suggest(key string, known []string) string {
+	if len(key) > 64 {
+		return ""
+	}
+	norm := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(key)), "-", "_")
+	best, bestDist := "", -1
+	for _, k := range known {
+		dist := editDistance(norm, k)
+		if bestDist < 0 || dist < bestDist {
+			best, bestDist = k, dist
+		}
+	}
+	limit := 1
+	if n := utf8.RuneCountInString(norm); n > 5 {
+		limit = max(2, n/4)
+	}
+	if bestDist < 0 || bestDist > limit {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance: insertions,
+// deletions, substitutions and swaps of neighbours each cost one.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	// Three rows: two back (for swaps), previous, current.
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
