@@ -100,7 +100,7 @@ func ParseContext(data []byte, file string) (*Context, error) {
 	d := newDoc(data, file)
 	c := d.parseContext()
 	if len(d.problems) > 0 {
-		return nil, errs.InvalidProblems(file, d.problems)
+		return nil, errs.InvalidProblems(file, d.sorted())
 	}
 	return c, nil
 }

@@ -170,7 +170,7 @@ func ParsePack(data []byte, file string) (*Pack, error) {
 	d := newDoc(data, file)
 	p := d.parsePack()
 	if len(d.problems) > 0 {
-		return nil, malformed(file, d.problems)
+		return nil, malformed(file, d.sorted())
 	}
 	return p, nil
 }

@@ -75,7 +75,7 @@ func ParseReport(data []byte, file string) (*Report, error) {
 		} else {
 			msg += fmt.Sprintf(" (%d problems)", len(d.problems))
 		}
-		return nil, &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: d.problems}
+		return nil, &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: d.sorted()}
 	}
 	return r, nil
 }
@@ -176,7 +176,7 @@ func CheckSeal(p *Pack, packFile string, fsys fs.FS, dir, reportFile string) Sea
 		var e *errs.Error
 		if errors.As(err, &e) && len(e.Problems) > 0 {
 			for _, pr := range e.Problems {
-				add(reportFile, pr.Path, "mastery report is malformed: %s", lineMessage(pr))
+				add(reportFile, "", "mastery report is malformed: %s", problemText(pr))
 			}
 		} else {
 			add(reportFile, "", "mastery report is malformed: %v", err)
@@ -197,13 +197,6 @@ func CheckSeal(p *Pack, packFile string, fsys fs.FS, dir, reportFile string) Sea
 		add(packFile, "", "the pack's content has changed since it was ratified: it hashes to %s, the mastery report sealed %s", sum, r.PackSHA256)
 	}
 	return st
-}
-
-func lineMessage(p errs.Problem) string {
-	if p.Line > 0 {
-		return fmt.Sprintf("line %d: %s", p.Line, p.Message)
-	}
-	return p.Message
 }
 
 func pathJoin(dir, name string) string {

@@ -45,6 +45,19 @@ func (d *doc) lineAt(off int64) int {
 	return sort.SearchInts(d.newlines, int(off)) + 1
 }
 
+// sorted returns the problems in line order; problems without a line (a
+// missing key) come last, each group in the order found.
+func (d *doc) sorted() []errs.Problem {
+	sort.SliceStable(d.problems, func(i, j int) bool {
+		li, lj := d.problems[i].Line, d.problems[j].Line
+		if li == 0 || lj == 0 {
+			return li != 0 && lj == 0
+		}
+		return li < lj
+	})
+	return d.problems
+}
+
 func (d *doc) problem(path string, line int, format string, a ...any) {
 	d.problems = append(d.problems, errs.Problem{File: d.file, Path: path, Line: line, Message: fmt.Sprintf(format, a...)})
 }
@@ -117,7 +130,7 @@ func (d *doc) object(raw []byte, base int64, path string) ([]member, bool) {
 			if err != nil {
 				d.syntax(err, base, dec, len(raw), "")
 			} else {
-				d.problem("", d.lineAt(base+dec.InputOffset()), "unexpected %s after the document", describeToken(tok))
+				d.problem("", d.lineAt(base+dec.InputOffset()), "more data after the document (%s)", describeToken(tok))
 			}
 			return nil, false
 		}
