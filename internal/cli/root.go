@@ -135,7 +135,9 @@ func NewRootCmd(deps *cmdutil.Deps) *cobra.Command {
 		Long: `agents manages automation profiles: eleven confidence thresholds that gate
 each phase of a plan, a composed safety profile of hard constraints, and
 guards on tool calls. Eight built-in profiles ship inside the binary; custom
-profiles are namespace/name YAML files in the store.`,
+profiles are namespace/name YAML files in the store.
+
+` + ExitStatusHelp,
 		Example: `  # List the built-in and custom profiles
   $ agents automation-profile list
 
@@ -160,7 +162,6 @@ profiles are namespace/name YAML files in the store.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &errs.Error{Kind: errs.KindUsage, Msg: err.Error(), Hint: usageHint(c)}
 	})
-	root.SetUsageTemplate(root.UsageTemplate() + "\n" + ExitStatusHelp + "\n")
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.home, "home", "", "agents home directory (default $AGENTS_HOME or $XDG_CONFIG_HOME/agents)")
 	pf.StringVarP(&g.format, "format", "f", "", "output format: "+strings.Join(render.Names(), ", ")+" (default rich)")

@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strconv"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/mattn/go-isatty"
 )
 
@@ -22,6 +24,7 @@ type IOStreams struct {
 	stderrTTY bool
 	noColor   bool
 	ci        bool
+	width     int
 }
 
 // System returns the process's own streams, inspecting the environment once.
@@ -49,6 +52,29 @@ func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 	in, out, errOut := &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
 	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
 }
+
+// TerminalWidth returns the width of the terminal on stdout, or 0 when
+// stdout is not a terminal. COLUMNS, when set to a number, wins.
+func (s *IOStreams) TerminalWidth() int {
+	if s.width != 0 {
+		return s.width
+	}
+	if !s.stdoutTTY {
+		return 0
+	}
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
+		return c
+	}
+	if f, ok := s.Out.(*os.File); ok {
+		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
+			return w
+		}
+	}
+	return 0
+}
+
+// SetWidth fixes the terminal width (for tests).
+func (s *IOStreams) SetWidth(w int) { s.width = w }
 
 // IsStdinTTY reports whether standard input is a terminal.
 func (s *IOStreams) IsStdinTTY() bool { return s.stdinTTY }

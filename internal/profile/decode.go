@@ -3,6 +3,7 @@ package profile
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"go.yaml.in/yaml/v3"
@@ -49,4 +50,9 @@ func looseDecode(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
+}
+
+// ReadFile reads a profile file. Provisional.
+func ReadFile(path string) ([]byte, error) {
+	return os.ReadFile(path)
 }

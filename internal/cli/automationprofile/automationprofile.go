@@ -18,7 +18,16 @@ func NewCmd(deps *cmdutil.Deps) *cobra.Command {
 [0, 1] (0 = automatic, 1 = always ask a person), a composed safety profile of
 hard constraints, and optional guards on tool calls. The eight built-ins are
 always present; custom profiles are named namespace/name.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: cmdutil.GroupRunE,
 	}
-	cmd.AddCommand(newListCmd(deps, nil))
+	cmd.AddCommand(
+		newAddCmd(deps, nil),
+		newRemoveCmd(deps, nil),
+		newListCmd(deps, nil),
+		newShowCmd(deps, nil),
+		newValidateCmd(deps, nil),
+		newMigrateCmd(deps, nil),
+	)
 	return cmd
 }

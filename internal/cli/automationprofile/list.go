@@ -1,10 +1,15 @@
 package automationprofile
 
 import (
+	"regexp"
+
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/store"
 )
 
 type listOptions struct {
@@ -18,7 +23,21 @@ func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:   "list [<regex>] [--namespace <ns>]",
 		Short: "List built-in and custom profiles",
-		Args:  cobra.MaximumNArgs(1),
+		Long: `List the built-in profiles, in order from least to most autonomy, then the
+custom profiles by name.
+
+The optional regex (RE2 syntax, unanchored) is matched against the full name.
+--namespace lists only the custom profiles of that namespace. Stored files
+that cannot be read are reported on stderr; the others still list.`,
+		Example: `  # Every profile
+  $ agents automation-profile list
+
+  # Profiles whose name starts with "caut"
+  $ agents automation-profile list '^caut'
+
+  # The custom profiles of the acme namespace, one name per line
+  $ agents automation-profile list --namespace acme -f plain`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.regex = args[0]
@@ -30,13 +49,66 @@ func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Comman
 		},
 	}
 	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only custom profiles of this namespace")
+	_ = cmd.RegisterFlagCompletionFunc("namespace", completeNamespaces(deps))
 	return cmd
 }
 
 func listRun(opts *listOptions) error {
-	bs, err := cmdutil.LoadBuiltins(opts.deps.Builtins)
+	deps := opts.deps
+	var re *regexp.Regexp
+	if opts.regex != "" {
+		var err error
+		if re, err = regexp.Compile(opts.regex); err != nil {
+			return errs.Usage("invalid regex %q: %v", opts.regex, err).
+				WithHint("the pattern uses RE2 syntax, for example '^acme/' or 'caut.*'")
+		}
+	}
+	if opts.namespace != "" {
+		if why := profile.CheckLabel(opts.namespace); why != "" {
+			return errs.Usage("invalid namespace %q: %s", opts.namespace, why)
+		}
+	}
+	match := func(name string) bool { return re == nil || re.MatchString(name) }
+
+	var out []*profile.AutomationProfile
+	if opts.namespace == "" {
+		bs, err := deps.BuiltinProfiles()
+		if err != nil {
+			return err
+		}
+		for _, p := range bs {
+			if match(p.Name) {
+				out = append(out, p)
+			}
+		}
+	}
+	st, err := deps.Store()
 	if err != nil {
 		return err
 	}
-	return opts.deps.Render(render.ProfileListView{Profiles: bs})
+	list, err := st.ListProfiles(deps.Ctx(), store.ProfileQuery{Namespace: opts.namespace, Match: match})
+	if err != nil {
+		return err
+	}
+	for _, p := range list.Problems {
+		deps.Warn("skipped %s", p.String())
+	}
+	out = append(out, list.Profiles...)
+	return deps.Render(render.ProfileListView{Profiles: out})
+}
+
+// completeNamespaces completes the namespaces of the stored custom profiles.
+func completeNamespaces(deps *cmdutil.Deps) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		names := cmdutil.CustomProfileNames(deps)
+		seen := map[string]bool{}
+		var out []string
+		for _, n := range names {
+			if ns := profile.NamespaceOf(n); ns != "" && !seen[ns] {
+				seen[ns] = true
+				out = append(out, ns)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
 }

@@ -71,7 +71,7 @@ func (d *Deps) Ctx() context.Context {
 
 // Renderer returns the renderer for the configured format.
 func (d *Deps) Renderer() (render.Renderer, error) {
-	return render.Lookup(d.Config.Format, render.Options{Color: d.IO.ColorEnabled()})
+	return render.Lookup(d.Config.Format, render.Options{Color: d.IO.ColorEnabled(), Width: d.IO.TerminalWidth()})
 }
 
 // Render writes v to stdout in the configured format.

@@ -1,0 +1,73 @@
+// Package atomicfile replaces files so that a reader, or a crash at any
+// moment, sees either the old content or the new, never a mix: the data goes
+// to a temporary file in the same folder, is synced, renamed over the target,
+// and the folder is synced so the rename itself survives a power loss.
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// TempPrefix starts the name of every temporary file this package makes, so
+// that leftovers from a killed process can be recognised and removed.
+const TempPrefix = ".tmp-"
+
+// WriteFile atomically replaces path with data. The file gets mode perm
+// (subject to the umask), or keeps the mode of the file it replaces.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(path); err == nil {
+		perm = st.Mode().Perm()
+	}
+	tmp, err := os.OpenFile(filepath.Join(dir, TempName(filepath.Base(path))), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		return err
+	}
+	ok = true
+	return SyncDir(dir)
+}
+
+// TempName returns a fresh temporary file name for base.
+func TempName(base string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return TempPrefix + strings.TrimPrefix(base, ".") + "-" + hex.EncodeToString(b[:])
+}
+
+// IsTemp reports whether a file name is one of this package's temporary files.
+func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
+
+// SyncDir fsyncs a folder so that a rename or create inside it is durable.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

@@ -1,0 +1,95 @@
+package automationprofile
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+type removeOptions struct {
+	deps *cmdutil.Deps
+	name string
+	yes  bool
+}
+
+func newRemoveCmd(deps *cmdutil.Deps, runF func(*removeOptions) error) *cobra.Command {
+	opts := &removeOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "remove <name> [--yes]",
+		Short: "Remove a custom profile",
+		Long: `Remove a custom profile and print what was removed. Built-in profiles cannot
+be removed.
+
+At a terminal the command asks for confirmation; elsewhere (a script, a pipe,
+or CI set in the environment) it needs --yes and otherwise refuses with exit
+status 2.`,
+		Example: `  $ agents automation-profile remove acme/strict
+  $ agents automation-profile remove acme/strict --yes -f json`,
+		Aliases:           []string{"rm"},
+		Args:              cmdutil.ExactArgs(1, "a profile name"),
+		ValidArgsFunction: cmdutil.CompleteProfileNames(deps, false),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.name = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return removeRun(opts)
+		},
+	}
+	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "remove without asking for confirmation")
+	return cmd
+}
+
+func removeRun(opts *removeOptions) error {
+	deps := opts.deps
+	if profile.IsBuiltinName(opts.name) {
+		return errs.Conflict("%q is a built-in profile and cannot be removed", opts.name).
+			WithHint("built-in profiles are part of agents; register a custom profile instead")
+	}
+	if err := profile.ValidateCustomName(opts.name); err != nil {
+		return err
+	}
+	if !opts.yes {
+		if !deps.IO.CanPrompt() {
+			return errs.Usage("refusing to remove %q without confirmation", opts.name).
+				WithHint("pass --yes to remove it when not at a terminal")
+		}
+		ok, err := confirm(deps, fmt.Sprintf("Remove profile %s? [y/N] ", render.Escape(opts.name)))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errs.Usage("not removed: %q", opts.name)
+		}
+	}
+	st, err := deps.Store()
+	if err != nil {
+		return err
+	}
+	removed, err := st.RemoveProfile(deps.Ctx(), opts.name)
+	if err != nil {
+		return err
+	}
+	return deps.Render(render.RemovedView{Profile: removed})
+}
+
+// confirm asks a yes/no question on stderr and reads the answer from stdin.
+func confirm(deps *cmdutil.Deps, question string) (bool, error) {
+	fmt.Fprint(deps.IO.ErrOut, question)
+	line, err := bufio.NewReader(deps.IO.In).ReadString('\n')
+	if err != nil && line == "" {
+		return false, errs.Usage("no answer given")
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
+}

@@ -1,0 +1,45 @@
+package automationprofile
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+type showOptions struct {
+	deps *cmdutil.Deps
+	name string
+}
+
+func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
+	opts := &showOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "show <name>",
+		Short: "Show one profile in full",
+		Long: `Show every field of one profile: its eleven thresholds grouped by what they
+gate, its safety profile and its guards.
+
+The yaml output of a custom profile can be given back to 'add --config' as it is.`,
+		Example: `  $ agents automation-profile show cautious
+  $ agents automation-profile show acme/strict -f yaml > strict.yaml`,
+		Args:              cmdutil.ExactArgs(1, "a profile name"),
+		ValidArgsFunction: cmdutil.CompleteProfileNames(deps, true),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.name = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return showRun(opts)
+		},
+	}
+	return cmd
+}
+
+func showRun(opts *showOptions) error {
+	p, err := opts.deps.LookupProfile(opts.name)
+	if err != nil {
+		return err
+	}
+	return opts.deps.Render(render.ProfileView{Profile: p})
+}

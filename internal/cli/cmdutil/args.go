@@ -1,0 +1,43 @@
+package cmdutil
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+// ExactArgs is cobra.ExactArgs with a usage error that names what is missing.
+func ExactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == n {
+			return nil
+		}
+		if len(args) < n {
+			return errs.Usage("missing %s", what).
+				WithHint("usage: %s", cmd.UseLine())
+		}
+		return errs.Usage("too many arguments: expected %s, got %d arguments", what, len(args)).
+			WithHint("usage: %s", cmd.UseLine())
+	}
+}
+
+// MinimumArgs is cobra.MinimumNArgs with a usage error that names what is
+// missing.
+func MinimumArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) >= n {
+			return nil
+		}
+		return errs.Usage("missing %s", what).WithHint("usage: %s", cmd.UseLine())
+	}
+}
+
+// GroupRunE is the RunE of a command group: with no arguments it prints the
+// group's help; an argument that names no verb is a usage error.
+func GroupRunE(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return cmd.Help()
+	}
+	return errs.Usage("unknown command %q for %q", args[0], cmd.CommandPath()).
+		WithHint("run '%s --help' to see its commands", cmd.CommandPath())
+}

@@ -1,0 +1,190 @@
+package render_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+func ptr[T any](v T) *T { return &v }
+
+// cautious is the seed's cautious built-in, written out here rather than
+// read from the embedded files, so a change there cannot move these tests.
+func cautious() *profile.AutomationProfile {
+	return &profile.AutomationProfile{
+		Name:                    "cautious",
+		Description:             "Probabilistic gates: proceeds when confident, asks when unsure.",
+		SchemaVersion:           "1.0",
+		AutoStrategize:          0.7,
+		AutoExecute:             0.7,
+		AutoApply:               1.0,
+		AutoDecisionsStrategize: 0.6,
+		AutoDecisionsExecute:    0.8,
+		AutoValidationFix:       0.7,
+		AutoStrategyRevision:    0.8,
+		AutoReversionFromApply:  0.9,
+		AutoChildPlans:          0.7,
+		AutoRetryTransient:      0.0,
+		AutoCheckpointRestore:   0.6,
+		Safety:                  profile.DefaultSafetyProfile(),
+	}
+}
+
+// fullAuto is the seed's full-auto built-in: no gates and every safety
+// constraint relaxed.
+func fullAuto() *profile.AutomationProfile {
+	p := &profile.AutomationProfile{
+		Name:          "full-auto",
+		Description:   "No gates, no sandbox, no checkpoints, unsafe tools allowed.",
+		SchemaVersion: "1.0",
+		Safety:        profile.DefaultSafetyProfile(),
+	}
+	p.Safety.RequireSandbox = false
+	p.Safety.RequireCheckpoints = false
+	p.Safety.AllowUnsafeTools = true
+	return p
+}
+
+// guarded is a custom profile with guards, cost limits and skill categories:
+// every optional field set, and one guard list absent.
+func guarded() *profile.AutomationProfile {
+	p := &profile.AutomationProfile{
+		Name:           "acme/guarded",
+		Description:    "Guarded releases for the acme platform team, with a tool budget and a denylist of destructive tools that always need a human.",
+		SchemaVersion:  "1.0",
+		AutoStrategize: 0.7, AutoExecute: 0.7, AutoApply: 1.0,
+		AutoDecisionsStrategize: 1.0, AutoDecisionsExecute: 1.0,
+		AutoValidationFix: 0.25, AutoStrategyRevision: 1.0, AutoReversionFromApply: 1.0,
+		AutoChildPlans: 1.0, AutoRetryTransient: 0.0, AutoCheckpointRestore: 1.0,
+		Safety: profile.SafetyProfile{
+			RequireSandbox:         true,
+			RequireCheckpoints:     true,
+			AllowUnsafeTools:       false,
+			RequireHumanApproval:   true,
+			AllowedSkillCategories: []string{"code", "docs"},
+			MaxCostPerPlan:         ptr(2.5),
+			MaxTotalCost:           ptr(40.0),
+			MaxRetriesPerStep:      1,
+		},
+		Guards: &profile.AutomationGuard{
+			MaxToolCallsPerStep:      ptr(10),
+			MaxTotalCost:             ptr(5.0),
+			ToolAllowlist:            nil,
+			ToolDenylist:             []string{"shell_exec", "file_delete"},
+			RequireApprovalForWrites: true,
+			RequireApprovalForApply:  true,
+		},
+	}
+	return p
+}
+
+// formats are the golden variants: every format, and rich with and without
+// colour.
+var formats = []struct {
+	file   string
+	format string
+	opts   render.Options
+}{
+	{"json", "json", render.Options{}},
+	{"yaml", "yaml", render.Options{}},
+	{"plain.txt", "plain", render.Options{}},
+	{"table.txt", "table", render.Options{}},
+	{"rich.txt", "rich", render.Options{}},
+	{"rich-color.txt", "rich", render.Options{Color: true}},
+}
+
+func goldenViews() []struct {
+	name string
+	view render.View
+} {
+	return []struct {
+		name string
+		view render.View
+	}{
+		{"show-cautious", render.ProfileView{Profile: cautious()}},
+		{"show-full-auto", render.ProfileView{Profile: fullAuto()}},
+		{"show-guarded", render.ProfileView{Profile: guarded()}},
+		{"list", render.ProfileListView{Profiles: []*profile.AutomationProfile{cautious(), fullAuto(), guarded()}}},
+		{"list-empty", render.ProfileListView{}},
+		{"add-guarded", render.StoredView{Profile: guarded()}},
+		{"update-guarded", render.StoredView{Profile: guarded(), Replaced: true}},
+		{"remove-guarded", render.RemovedView{Profile: guarded()}},
+		{"kv", render.KV{Title: "status", Pairs: []render.Pair{{Key: "store", Value: "/home/u/.agents"}, {Key: "profiles", Value: "9"}}}},
+		{"tables", render.TablesView{
+			Doc: map[string]int{"a": 1},
+			List: []render.Table{
+				{Title: "first", Header: []string{"K", "V"}, Rows: [][]string{{"a", "1"}, {"b", "2"}}},
+				{Title: "second", Header: []string{"X"}, Rows: [][]string{{"only"}}},
+			},
+		}},
+	}
+}
+
+func renderString(t *testing.T, format string, opts render.Options, v render.View) string {
+	t.Helper()
+	r, err := render.Lookup(format, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.Render(&buf, v); err != nil {
+		t.Fatalf("render %s: %v", format, err)
+	}
+	return buf.String()
+}
+
+func TestGolden(t *testing.T) {
+	for _, gv := range goldenViews() {
+		for _, f := range formats {
+			name := gv.name + "." + f.file
+			t.Run(name, func(t *testing.T) {
+				got := renderString(t, f.format, f.opts, gv.view)
+				path := filepath.Join("testdata", "golden", name)
+				if *update {
+					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run go test ./internal/render -update to create it)", err)
+				}
+				if got != string(want) {
+					t.Errorf("output differs from %s\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
+				}
+			})
+		}
+	}
+}
+
+// TestGoldenFilesAreUsed keeps the golden folder free of files no test
+// compares any more.
+func TestGoldenFilesAreUsed(t *testing.T) {
+	used := map[string]bool{}
+	for _, gv := range goldenViews() {
+		for _, f := range formats {
+			used[gv.name+"."+f.file] = true
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join("testdata", "golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !used[e.Name()] && !strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("testdata/golden/%s is not used by any test", e.Name())
+		}
+	}
+}

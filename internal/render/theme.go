@@ -1,0 +1,349 @@
+package render
+
+import (
+	"io"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+	"github.com/muesli/termenv"
+)
+
+// Tone is the role a piece of rich text plays; the theme maps each tone to a
+// style. Views pick tones, never colours, so the palette lives in one place.
+type Tone int
+
+// The tones of the rich format.
+const (
+	// ToneNormal is unstyled text.
+	ToneNormal Tone = iota
+	// ToneMuted is secondary text: labels, hints, empty gauge cells.
+	ToneMuted
+	// ToneGood marks a safe or successful state.
+	ToneGood
+	// ToneBad marks a refusal or failure.
+	ToneBad
+	// ToneWarn marks a relaxed constraint or something to look at twice.
+	ToneWarn
+	// ToneAccent highlights names and filled gauge cells.
+	ToneAccent
+	// ToneStrong is bold text, for headings and table headers.
+	ToneStrong
+)
+
+// Theme holds the lipgloss renderer and styles of the rich format. Its
+// renderer writes to the command's output, not to the process's stdout, and
+// its colour profile comes from Options.Color alone: with Color false every
+// helper returns text without a single escape code, in the same layout.
+//
+// Every helper that takes text (Paint, Title, Heading, Muted, Good, Bad,
+// Warn, Accent, Strong, Badge, Wrap, Table, Tables) escapes it with Escape
+// first, so values from profiles can be passed as they are. Grid takes cells
+// that a helper has already rendered and does not escape them again: pass
+// it only helper output or Escape'd text.
+type Theme struct {
+	// Color reports whether escape codes are allowed.
+	Color bool
+	// Width is the terminal width, or 0 when unknown.
+	Width int
+
+	r *lipgloss.Renderer
+}
+
+// NewTheme returns the theme for output written to w. With o.Color the
+// palette uses the sixteen basic ANSI colours, which every colour terminal
+// has and which follow the user's terminal scheme; without it, the Ascii
+// profile, which drops every style.
+func NewTheme(w io.Writer, o Options) *Theme {
+	r := lipgloss.NewRenderer(w)
+	if o.Color {
+		r.SetColorProfile(termenv.ANSI)
+	} else {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	// Set explicitly so lipgloss never queries the terminal for its
+	// background colour (an escape sequence round trip on a TTY).
+	r.SetHasDarkBackground(true)
+	return &Theme{Color: o.Color, Width: o.Width, r: r}
+}
+
+// Renderer returns the theme's lipgloss renderer, for views that build their
+// own styles. Styles must come from it (Renderer().NewStyle()), never from
+// lipgloss.NewStyle, which would use the process's stdout to decide on
+// colour.
+func (t *Theme) Renderer() *lipgloss.Renderer {
+	if t.r == nil {
+		// A zero Theme is colourless rather than unusable.
+		t.r = lipgloss.NewRenderer(io.Discard)
+		t.r.SetColorProfile(termenv.Ascii)
+		t.r.SetHasDarkBackground(true)
+	}
+	return t.r
+}
+
+// Style returns the lipgloss style of a tone.
+func (t *Theme) Style(tone Tone) lipgloss.Style {
+	s := t.Renderer().NewStyle()
+	switch tone {
+	case ToneMuted:
+		return s.Faint(true)
+	case ToneGood:
+		return s.Foreground(lipgloss.Color("2"))
+	case ToneBad:
+		return s.Foreground(lipgloss.Color("1")).Bold(true)
+	case ToneWarn:
+		return s.Foreground(lipgloss.Color("3")).Bold(true)
+	case ToneAccent:
+		return s.Foreground(lipgloss.Color("6"))
+	case ToneStrong:
+		return s.Bold(true)
+	}
+	return s
+}
+
+// Paint escapes s and styles it with a tone.
+func (t *Theme) Paint(tone Tone, s string) string {
+	s = Escape(s)
+	if tone == ToneNormal || s == "" {
+		return s
+	}
+	return t.Style(tone).Render(s)
+}
+
+// Title renders the main heading of a view, such as a profile's name.
+func (t *Theme) Title(s string) string {
+	return t.Style(ToneAccent).Bold(true).Render(Escape(s))
+}
+
+// Heading renders a section heading.
+func (t *Theme) Heading(s string) string { return t.Paint(ToneStrong, s) }
+
+// Muted renders secondary text.
+func (t *Theme) Muted(s string) string { return t.Paint(ToneMuted, s) }
+
+// Good renders text about a safe or successful state.
+func (t *Theme) Good(s string) string { return t.Paint(ToneGood, s) }
+
+// Bad renders text about a refusal or failure.
+func (t *Theme) Bad(s string) string { return t.Paint(ToneBad, s) }
+
+// Warn renders text about a relaxed constraint.
+func (t *Theme) Warn(s string) string { return t.Paint(ToneWarn, s) }
+
+// Accent renders highlighted text.
+func (t *Theme) Accent(s string) string { return t.Paint(ToneAccent, s) }
+
+// Strong renders bold text.
+func (t *Theme) Strong(s string) string { return t.Paint(ToneStrong, s) }
+
+// Badge renders a short label in brackets, such as [built-in]. The brackets
+// stay without colour, so the label reads as a label either way.
+func (t *Theme) Badge(tone Tone, s string) string {
+	return t.Paint(tone, "["+s+"]")
+}
+
+// Check renders ✔ in the good tone for true and ✘ in the bad tone for false.
+func (t *Theme) Check(ok bool) string {
+	if ok {
+		return t.Paint(ToneGood, "✔")
+	}
+	return t.Paint(ToneBad, "✘")
+}
+
+// Flag renders a boolean setting as ✔ (true) or ✘ (false), in the good tone
+// when the value is the safe one and in the warning tone when it relaxes a
+// constraint. The mark shows the value; the colour shows what it means.
+func (t *Theme) Flag(value, safe bool) string {
+	mark := "✘"
+	if value {
+		mark = "✔"
+	}
+	if safe {
+		return t.Paint(ToneGood, mark)
+	}
+	return t.Paint(ToneWarn, mark)
+}
+
+// GaugeCells is the number of cells in a Gauge bar.
+const GaugeCells = 10
+
+// Gauge renders a value in [0, 1] as a bar of GaugeCells cells followed by
+// the value, such as "██████░░░░ 0.6". Values outside [0, 1] are clamped for
+// the bar and printed as they are.
+func (t *Theme) Gauge(v float64) string {
+	return t.Bar(v, GaugeCells, "█", "░") + " " + FormatFloat(v)
+}
+
+// Ladder renders a value in [0, 1] as a compact bar of small blocks, such as
+// "▮▮▮▯▯▯▯▯▯▯", for columns where a full gauge is too wide.
+func (t *Theme) Ladder(v float64) string {
+	return t.Bar(v, GaugeCells, "▮", "▯")
+}
+
+// Bar renders a value in [0, 1] as a bar of the given number of cells, the
+// filled ones in the accent tone and the rest muted. v × cells is rounded to
+// the nearest whole cell, so a small value above zero may fill none.
+func (t *Theme) Bar(v float64, cells int, full, empty string) string {
+	n := filledCells(v, cells)
+	var b strings.Builder
+	if n > 0 {
+		b.WriteString(t.Paint(ToneAccent, strings.Repeat(full, n)))
+	}
+	if n < cells {
+		b.WriteString(t.Paint(ToneMuted, strings.Repeat(empty, cells-n)))
+	}
+	return b.String()
+}
+
+// ladderText is Ladder without styles, for table cells, which must be plain
+// text.
+func ladderText(v float64) string {
+	n := filledCells(v, GaugeCells)
+	return strings.Repeat("▮", n) + strings.Repeat("▯", GaugeCells-n)
+}
+
+func filledCells(v float64, cells int) int {
+	if math.IsNaN(v) || v <= 0 {
+		return 0
+	}
+	if v >= 1 {
+		return cells
+	}
+	return int(math.Round(v * float64(cells)))
+}
+
+// Grid lays out rows of already rendered cells in left-aligned columns, each
+// line indented by indent spaces and columns separated by two spaces. Widths
+// are measured without escape codes, so styled cells line up with plain
+// ones. Trailing spaces are never written.
+func (t *Theme) Grid(indent int, rows [][]string) string {
+	var widths []int
+	for _, row := range rows {
+		for i, c := range row {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], lipgloss.Width(c))
+		}
+	}
+	var b strings.Builder
+	pad := strings.Repeat(" ", indent)
+	for _, row := range rows {
+		var line strings.Builder
+		line.WriteString(pad)
+		for i, c := range row {
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			line.WriteString(c)
+			if i < len(row)-1 {
+				line.WriteString(strings.Repeat(" ", widths[i]-lipgloss.Width(c)))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// Wrap escapes s and breaks it into lines of at most width columns at
+// spaces, each line indented by indent spaces and ended by a newline. A word
+// longer than width keeps a line of its own.
+func (t *Theme) Wrap(indent, width int, tone Tone, s string) string {
+	pad := strings.Repeat(" ", indent)
+	var b strings.Builder
+	for _, line := range wrapWords(Escape(s), width) {
+		b.WriteString(pad)
+		b.WriteString(t.Paint(tone, line))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func wrapWords(s string, width int) []string {
+	words := strings.Fields(s)
+	if len(words) == 0 {
+		return nil
+	}
+	var lines []string
+	cur := words[0]
+	for _, w := range words[1:] {
+		if lipgloss.Width(cur)+1+lipgloss.Width(w) > width {
+			lines = append(lines, cur)
+			cur = w
+			continue
+		}
+		cur += " " + w
+	}
+	return append(lines, cur)
+}
+
+// Table renders tb as a lipgloss table with rounded borders: the title as a
+// heading above it, the header in bold, every cell escaped and styled with
+// the tone tone(row, col) gives (row counts data rows from 0; tone may be
+// nil). When the theme knows the terminal width and the table is wider,
+// columns are shrunk and their text cut with "…" to fit.
+func (t *Theme) Table(tb Table, tone func(row, col int) Tone) string {
+	var b strings.Builder
+	if tb.Title != "" {
+		b.WriteString(t.Heading(tb.Title))
+		b.WriteString("\n")
+	}
+	if len(tb.Header) == 0 && len(tb.Rows) == 0 {
+		return b.String()
+	}
+	styles := map[Tone]lipgloss.Style{}
+	styleOf := func(tn Tone) lipgloss.Style {
+		s, ok := styles[tn]
+		if !ok {
+			s = t.Style(tn).Padding(0, 1)
+			styles[tn] = s
+		}
+		return s
+	}
+	build := func() *table.Table {
+		lt := table.New().
+			Border(lipgloss.RoundedBorder()).
+			BorderStyle(t.Style(ToneMuted)).
+			Headers(escapeAll(tb.Header)...).
+			StyleFunc(func(row, col int) lipgloss.Style {
+				if row == table.HeaderRow {
+					return styleOf(ToneStrong)
+				}
+				if tone == nil {
+					return styleOf(ToneNormal)
+				}
+				return styleOf(tone(row, col))
+			})
+		for _, r := range tb.Rows {
+			lt.Row(escapeAll(r)...)
+		}
+		return lt
+	}
+	out := build().Render()
+	if t.Width > 0 && lipgloss.Width(out) > t.Width {
+		out = build().Width(t.Width).Wrap(false).Render()
+	}
+	b.WriteString(out)
+	b.WriteString("\n")
+	return b.String()
+}
+
+// Tables renders several tables separated by blank lines, each cell in the
+// normal tone.
+func (t *Theme) Tables(tables []Table) string {
+	parts := make([]string, len(tables))
+	for i, tb := range tables {
+		parts[i] = t.Table(tb, nil)
+	}
+	return strings.Join(parts, "\n")
+}
+
+func escapeAll(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = Escape(c)
+	}
+	return out
+}

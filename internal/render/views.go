@@ -1,0 +1,163 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Pair is one key and its value in a KV view.
+type Pair struct {
+	Key   string
+	Value string
+}
+
+// KV is an ordered list of keys and values: a small result such as a status
+// or a summary. Its document is Doc when set, else a JSON object of the
+// pairs in their order.
+type KV struct {
+	Title string
+	Pairs []Pair
+	// Doc is the canonical document for json and yaml; nil means an object
+	// built from Pairs with string values.
+	Doc any
+}
+
+// Data implements View.
+func (v KV) Data() any {
+	if v.Doc != nil {
+		return v.Doc
+	}
+	return orderedObject(v.Pairs)
+}
+
+// Plain implements View: one "key: value" line per pair.
+func (v KV) Plain(w *Writer) {
+	for _, p := range v.Pairs {
+		w.Field(p.Key, p.Value)
+	}
+}
+
+// Tables implements View: one two-column table.
+func (v KV) Tables() []Table {
+	t := Table{Title: v.Title, Header: []string{"KEY", "VALUE"}}
+	for _, p := range v.Pairs {
+		t.Rows = append(t.Rows, []string{p.Key, p.Value})
+	}
+	return []Table{t}
+}
+
+// Rich implements RichView: the title, then the pairs in aligned columns.
+func (v KV) Rich(t *Theme) string {
+	var b strings.Builder
+	if v.Title != "" {
+		b.WriteString(t.Title(v.Title))
+		b.WriteString("\n")
+	}
+	rows := make([][]string, len(v.Pairs))
+	for i, p := range v.Pairs {
+		rows[i] = []string{t.Muted(p.Key), Escape(p.Value)}
+	}
+	b.WriteString(t.Grid(0, rows))
+	return b.String()
+}
+
+// orderedObject is a JSON object whose keys keep their order, so canonical
+// YAML (derived from JSON) keeps it too.
+type orderedObject []Pair
+
+// MarshalJSON implements json.Marshaler.
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, p := range o {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		k, err := json.Marshal(p.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(p.Value)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(v)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// TablesView is a result that is naturally a set of tables. Plain prints
+// every data row with its cells separated by tabs (no titles, no headers,
+// a blank line between tables), which suits cut and awk.
+type TablesView struct {
+	// Doc is the canonical document for json and yaml.
+	Doc any
+	// List is the tables in order.
+	List []Table
+}
+
+// Data implements View.
+func (v TablesView) Data() any { return v.Doc }
+
+// Plain implements View.
+func (v TablesView) Plain(w *Writer) {
+	for i, t := range v.List {
+		if i > 0 {
+			w.Raw("\n")
+		}
+		for _, row := range t.Rows {
+			for j, c := range row {
+				if j > 0 {
+					w.Raw("\t")
+				}
+				w.Raw(Escape(c))
+			}
+			w.Raw("\n")
+		}
+	}
+}
+
+// Tables implements View.
+func (v TablesView) Tables() []Table { return v.List }
+
+// Truncate shortens s to at most width terminal columns, ending it with "…"
+// (after no space) when it was cut. Escape s first: a cut must not fall inside text that
+// would still be interpreted by the terminal, and the width of escaped text
+// is what the reader sees.
+func Truncate(s string, width int) string {
+	if width <= 0 || lipgloss.Width(s) <= width {
+		return s
+	}
+	var b strings.Builder
+	used := 0
+	for i := 0; i < len(s); {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		cw := lipgloss.Width(s[i : i+size])
+		if used+cw > width-1 {
+			break
+		}
+		b.WriteString(s[i : i+size])
+		used += cw
+		i += size
+	}
+	return strings.TrimRight(b.String(), " ") + "…"
+}
+
+// JoinList formats a list of values for human formats: "null" for an absent
+// list, "[]" for an empty one, else the values separated by ", ".
+func JoinList(list []string) string {
+	if list == nil {
+		return "null"
+	}
+	if len(list) == 0 {
+		return "[]"
+	}
+	return strings.Join(list, ", ")
+}
