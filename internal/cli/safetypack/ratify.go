@@ -34,7 +34,7 @@ content is approved.`,
 
   # Re-seal the configured pack after a reviewed edit
   $ agents safety-pack ratify ~/.config/agents/packs/safety/acme_safety_v1.json`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1, "the pack file to ratify"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
 			if runF != nil {

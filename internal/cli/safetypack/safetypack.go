@@ -40,6 +40,8 @@ seal check, for authoring; every command that loads the pack then says so.`,
 
   # Judge the boundaries against the current state
   $ agents safety-pack check`,
+		Args: cobra.ArbitraryArgs,
+		RunE: cmdutil.GroupRunE,
 	}
 	cmd.AddCommand(newShowCmd(deps, nil))
 	cmd.AddCommand(newRatifyCmd(deps, nil))

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 )
 
@@ -31,7 +32,13 @@ AGENTS_ALLOW_UNRATIFIED_SAFETY does not change what verify reports.`,
 
   # Verify a pack file before configuring it
   $ agents safety-pack verify acme_safety_v1.json`,
-		Args: cobra.MaximumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return errs.Usage("too many arguments: verify takes at most one pack file, got %d", len(args)).
+					WithHint("usage: %s", cmd.UseLine())
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.file = args[0]
