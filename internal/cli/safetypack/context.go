@@ -28,7 +28,7 @@ type ContextBuilder struct {
 	Build func(deps *cmdutil.Deps) (*sp.Context, error)
 }
 
-// FileContext reads the context from a JSON file with the seed's field
+// FileContext reads the context from a JSON file with Context's field
 // names: exactly the fields the file holds. A missing file is not found;
 // a malformed one is invalid input.
 func FileContext(file string) ContextBuilder {
