@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/automationprofile"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
@@ -171,6 +172,7 @@ profiles are namespace/name YAML files in the store.
 	})
 
 	root.AddCommand(automationprofile.NewCmd(deps))
+	root.AddCommand(safetypack.NewCmd(deps))
 	return root
 }
 

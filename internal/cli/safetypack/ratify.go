@@ -1,0 +1,79 @@
+package safetypack
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	sp "github.com/agentsctl/agents/internal/safetypack"
+)
+
+type ratifyOptions struct {
+	deps *cmdutil.Deps
+	file string
+}
+
+func newRatifyCmd(deps *cmdutil.Deps, runF func(*ratifyOptions) error) *cobra.Command {
+	opts := &ratifyOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "ratify <pack.json>",
+		Short: "Seal a safety pack with its mastery report",
+		Long: `Seal the pack file: write its companion <pack_id>.mastery_report.json beside
+it (the sha256 of the pack's content, and the report's own sha256) and set
+the pack's mastery_report_sha256 to the report's. Both files are rewritten
+in canonical form, atomically, and only when their bytes change, so a second
+ratify changes nothing.
+
+The pack must pass every check of the format first. ratify never loads the
+pack in force, so it also repairs a configured pack that refuses to load.
+Ratify only a pack whose every change you have reviewed: the seal says the
+content is approved.`,
+		Example: `  # Seal an authored pack
+  $ agents safety-pack ratify acme_safety_v1.json
+
+  # Re-seal the configured pack after a reviewed edit
+  $ agents safety-pack ratify ~/.config/agents/packs/safety/acme_safety_v1.json`,
+		Args: cmdutil.ExactArgs(1, "the pack file to ratify"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.file = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return ratifyRun(opts)
+		},
+	}
+	cmd.SetUsageTemplate(cmd.UsageTemplate() + `
+EXIT STATUS
+  0    the pack is sealed (or already was)
+  1    a file could not be written
+  2    usage: bad flag or argument
+  4    the pack file does not exist
+  6    the pack file is malformed
+`)
+	return cmd
+}
+
+func ratifyRun(opts *ratifyOptions) error {
+	res, err := sp.RatifyFile(opts.file)
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		opts.deps.Warn("%s", w)
+	}
+	// A pack that lacks a shipped boundary seals fine but will never load
+	// as the pack in force; better to hear it now than at exit 6 later.
+	if shipped, err := sp.LoadShipped(nil, false); err == nil {
+		var missing []string
+		for _, id := range shipped.Pack.BoundaryIDs {
+			if !res.Pack.HasBoundary(id) {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			opts.deps.Warn("pack %s lacks %s of the shipped pack; it will be refused if configured", res.Pack.PackID, strings.Join(missing, ", "))
+		}
+	}
+	return opts.deps.Render(RatifyView{Result: res})
+}

@@ -1,0 +1,94 @@
+// Package safetypack implements the 'agents safety-pack' command group:
+// show, ratify, verify and check the safety pack.
+package safetypack
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	sp "github.com/agentsctl/agents/internal/safetypack"
+)
+
+// EnvAllowUnratified is the environment variable that, set to exactly "1",
+// lets an unratified or tampered pack load while it is being authored.
+const EnvAllowUnratified = "AGENTS_ALLOW_UNRATIFIED_SAFETY"
+
+// NewCmd returns the safety-pack command group.
+func NewCmd(deps *cmdutil.Deps) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "safety-pack <command>",
+		Short: "Show, ratify, verify and check the safety pack",
+		Long: `The safety pack lists the boundaries no automation profile may cross. Exactly
+one pack is in force: the ratified core_safety_axes_v1 built into agents, or
+the stricter pack that $AGENTS_HOME/config.yaml names with safety_pack: <id>
+(read from $AGENTS_HOME/packs/safety/<id>.json).
+
+A pack is ratified when its companion <pack_id>.mastery_report.json seals its
+content and itself, and the pack carries the report's sha256. Commands that
+need the pack refuse to run (exit 6) when the pack in force is missing,
+malformed, unratified, tampered, or lacks a boundary of the shipped pack;
+they never fall back to another pack.
+
+Setting AGENTS_ALLOW_UNRATIFIED_SAFETY=1 in the environment skips only the
+seal check, for authoring; every command that loads the pack then says so.`,
+		Example: `  # Show the pack in force
+  $ agents safety-pack show
+
+  # Seal an authored pack, then verify it
+  $ agents safety-pack ratify acme_safety_v1.json
+  $ agents safety-pack verify acme_safety_v1.json
+
+  # Judge the boundaries against the current state
+  $ agents safety-pack check`,
+		Args: cobra.ArbitraryArgs,
+		RunE: cmdutil.GroupRunE,
+	}
+	cmd.AddCommand(newShowCmd(deps, nil))
+	cmd.AddCommand(newRatifyCmd(deps, nil))
+	cmd.AddCommand(newVerifyCmd(deps, nil))
+	cmd.AddCommand(newCheckCmd(deps, nil))
+	return cmd
+}
+
+// LoadInForce loads the pack in force for a command that depends on it:
+// the shipped pack, or the one $AGENTS_HOME/config.yaml names. The override
+// comes from the environment only, counts only when exactly "1", and is
+// announced on stderr every time it is in effect. Any refusal is a
+// KindSafetyPack error (exit 6).
+func LoadInForce(deps *cmdutil.Deps) (*sp.Loaded, error) {
+	allow := allowUnratified(deps)
+	id, err := configuredPackID(deps.Config.Home)
+	if err != nil {
+		return nil, err
+	}
+	l, err := sp.Load(sp.LoadOptions{Home: deps.Config.Home, PackID: id, AllowUnratified: allow})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range l.SealProblems {
+		deps.Warn("safety pack %s loaded without a valid seal: %s", l.Pack.PackID, p.String())
+	}
+	return l, nil
+}
+
+// configuredPackID names the pack the configuration selects. It reads only
+// the safety_pack key of config.yaml, strictly; it is the one place to
+// change when configuration is decoded centrally.
+func configuredPackID(home string) (string, error) {
+	return sp.ConfiguredPackID(home)
+}
+
+// allowUnratified reports whether the override is in effect, warning
+// whenever the variable is set.
+func allowUnratified(deps *cmdutil.Deps) bool {
+	v := deps.Getenv(EnvAllowUnratified)
+	switch v {
+	case "":
+		return false
+	case "1":
+		deps.Warn("%s=1: safety pack seals are not enforced; use this only while authoring a pack", EnvAllowUnratified)
+		return true
+	}
+	deps.Warn("%s=%q is ignored: only the value 1 turns the override on", EnvAllowUnratified, v)
+	return false
+}

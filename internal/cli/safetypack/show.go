@@ -1,0 +1,53 @@
+package safetypack
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+)
+
+type showOptions struct {
+	deps *cmdutil.Deps
+}
+
+func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
+	opts := &showOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Show the safety pack in force",
+		Long: `Show the safety pack in force: its id, version, boundaries and their
+descriptions, where it was loaded from, and whether its seal verifies.
+With -f json or -f yaml the document holds the pack's own fields plus
+ratified and source ("embedded" or the pack file's path).`,
+		Example: `  # The pack in force, for people
+  $ agents safety-pack show
+
+  # Its boundary ids, one per line
+  $ agents safety-pack show -f json | jq -r '.boundary_ids[]'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return showRun(opts)
+		},
+	}
+	cmd.SetUsageTemplate(cmd.UsageTemplate() + exitStatusLoad)
+	return cmd
+}
+
+func showRun(opts *showOptions) error {
+	l, err := LoadInForce(opts.deps)
+	if err != nil {
+		return err
+	}
+	return opts.deps.Render(PackView{Loaded: l})
+}
+
+const exitStatusLoad = `
+EXIT STATUS
+  0    the pack in force loaded
+  2    usage: bad flag or argument
+  6    the pack in force is missing, malformed, unratified, tampered, names
+       another pack id, or lacks a boundary of the shipped pack
+`

@@ -1,0 +1,51 @@
+package safetypack
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+// FuzzParsePack feeds arbitrary bytes to the pack parser. It must never
+// panic; it must either return a pack or a KindSafetyPack error with at
+// least one problem; and a pack it accepts must survive a round trip
+// through the encoding ratify writes, with the same content hash.
+func FuzzParsePack(f *testing.F) {
+	f.Add(validPack("acme_safety_v1").Encode())
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"pack_id":"a_v1","pack_id":"a_v1"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePack(data, "fuzz.json")
+		if err != nil {
+			var e *errs.Error
+			if !errors.As(err, &e) || e.Kind != errs.KindSafetyPack || len(e.Problems) == 0 {
+				t.Fatalf("error is not a safety-pack error with problems: %#v", err)
+			}
+			if p != nil {
+				t.Fatal("a pack returned with an error")
+			}
+			return
+		}
+		enc := p.Encode()
+		q, err := ParsePack(enc, "again.json")
+		if err != nil {
+			t.Fatalf("re-parsing the encoding of an accepted pack: %v\n%s", err, enc)
+		}
+		if !bytes.Equal(q.Encode(), enc) {
+			t.Fatal("encoding is not stable")
+		}
+		if q.ContentSHA256() != p.ContentSHA256() {
+			t.Fatal("content hash changed through a round trip")
+		}
+		if len(p.BoundaryIDs) == 0 || CheckPackID(p.PackID) != "" || p.SchemaVersion != SchemaVersion {
+			t.Fatalf("accepted a pack outside the bounds: %+v", p)
+		}
+		for _, id := range p.BoundaryIDs {
+			if _, ok := p.BoundaryDescriptions[id]; !ok {
+				t.Fatalf("accepted an undescribed boundary %q", id)
+			}
+		}
+	})
+}

@@ -1,0 +1,170 @@
+package safetypack
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/packs/safety"
+)
+
+// SourceEmbedded is the Source of the pack shipped inside the binary.
+const SourceEmbedded = "embedded"
+
+// PacksDir is the folder, under the agents home, of configured packs.
+const PacksDir = "packs/safety"
+
+// Loaded is a pack that passed the loader, and how.
+type Loaded struct {
+	Pack *Pack
+	// Source is SourceEmbedded or the path of the pack file.
+	Source string
+	// ReportFile is where the mastery report was read from.
+	ReportFile string
+	// Report is the mastery report, when it was present and parsed.
+	Report *Report
+	// Ratified reports whether the seal verified.
+	Ratified bool
+	// SealProblems says why the seal did not verify when AllowUnratified
+	// let the pack load anyway.
+	SealProblems []errs.Problem
+}
+
+// LoadOptions select and constrain the pack in force.
+type LoadOptions struct {
+	// Home is the agents home directory.
+	Home string
+	// PackID is the pack the configuration names; "" means the shipped
+	// pack.
+	PackID string
+	// AllowUnratified skips the refusal of a pack whose seal does not
+	// verify, and nothing else. The caller decides it (from the
+	// environment) and must say so to the user each time.
+	AllowUnratified bool
+	// Shipped holds the shipped pack; nil means the embedded one.
+	Shipped fs.FS
+}
+
+// Load returns the pack in force: the shipped pack, or the pack the
+// configuration names, read from <home>/packs/safety/<id>.json. It fails
+// closed: a missing, malformed, unratified or tampered pack, a file whose
+// pack_id is not the configured id, or a pack that lacks a boundary of the
+// shipped pack is refused with a KindSafetyPack error saying what failed,
+// and no other pack is tried in its place.
+func Load(opts LoadOptions) (*Loaded, error) {
+	shipped, err := LoadShipped(opts.Shipped, opts.AllowUnratified)
+	if err != nil || opts.PackID == "" {
+		return shipped, err
+	}
+	id := opts.PackID
+	if why := CheckPackID(id); why != "" {
+		return nil, errs.New(errs.KindSafetyPack, "the configured safety pack id %q %s", id, why).
+			WithHint("set safety_pack in %s to a pack id such as acme_safety_v1", filepath.Join(opts.Home, "config.yaml"))
+	}
+	dir := filepath.Join(opts.Home, filepath.FromSlash(PacksDir))
+	file := filepath.Join(dir, id+".json")
+	reportFile := filepath.Join(dir, ReportFileName(id))
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, missingPack(id, file, opts.Home, err)
+	}
+	defer root.Close()
+	data, err := readLimited(root.FS(), id+".json")
+	if err != nil {
+		return nil, missingPack(id, file, opts.Home, err)
+	}
+	p, err := ParsePack(data, file)
+	if err != nil {
+		return nil, err
+	}
+	if p.PackID != id {
+		return nil, errs.New(errs.KindSafetyPack, "safety pack %s carries pack_id %q, but the configuration names %q", file, p.PackID, id).
+			WithHint("a configured pack must be stored as <pack_id>.json")
+	}
+	if missing := missingBoundaries(p, shipped.Pack); len(missing) > 0 {
+		return nil, errs.New(errs.KindSafetyPack, "safety pack %s is looser than the shipped pack %s: it lacks %s %s",
+			id, shipped.Pack.PackID, plural(len(missing), "boundary", "boundaries"), strings.Join(missing, ", ")).
+			WithHint("a configured pack may only be stricter: keep every boundary of %s and add your own", shipped.Pack.PackID)
+	}
+	st := CheckSeal(p, file, root.FS(), ".", reportFile)
+	l := &Loaded{Pack: p, Source: file, ReportFile: reportFile, Report: st.Report, Ratified: st.Verified()}
+	if !st.Verified() {
+		if !opts.AllowUnratified {
+			return nil, sealError(id, file, st, true)
+		}
+		l.SealProblems = st.Problems
+	}
+	return l, nil
+}
+
+// LoadShipped returns the shipped pack from fsys (nil: the embedded one),
+// verified like any other.
+func LoadShipped(fsys fs.FS, allowUnratified bool) (*Loaded, error) {
+	if fsys == nil {
+		fsys = safety.FS
+	}
+	name := ShippedPackID + ".json"
+	source := SourceEmbedded
+	data, err := readLimited(fsys, name)
+	if err != nil {
+		return nil, errs.Wrap(errs.KindSafetyPack, unwrapPathError(err), "the shipped safety pack %s is missing", ShippedPackID).
+			WithHint("the binary is damaged: reinstall agents")
+	}
+	p, err := ParsePack(data, "embedded:"+name)
+	if err != nil {
+		return nil, err
+	}
+	if p.PackID != ShippedPackID {
+		return nil, errs.New(errs.KindSafetyPack, "the shipped safety pack carries pack_id %q, not %q", p.PackID, ShippedPackID)
+	}
+	st := CheckSeal(p, "embedded:"+name, fsys, ".", "embedded:"+ReportFileName(ShippedPackID))
+	l := &Loaded{Pack: p, Source: source, ReportFile: st.ReportFile, Report: st.Report, Ratified: st.Verified()}
+	if !st.Verified() {
+		if !allowUnratified {
+			return nil, sealError(ShippedPackID, source, st, false)
+		}
+		l.SealProblems = st.Problems
+	}
+	return l, nil
+}
+
+// missingBoundaries lists the boundaries of base that p lacks, in base's
+// order.
+func missingBoundaries(p, base *Pack) []string {
+	var out []string
+	for _, id := range base.BoundaryIDs {
+		if !p.HasBoundary(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func missingPack(id, file, home string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errs.New(errs.KindSafetyPack, "the configured safety pack %s is missing: %s does not exist", id, file).
+			WithHint("put the ratified pack and its mastery report in %s, or remove safety_pack from %s",
+				filepath.Dir(file), filepath.Join(home, "config.yaml"))
+	}
+	return errs.Wrap(errs.KindSafetyPack, unwrapPathError(err), "cannot read the configured safety pack %s", file)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// SealError returns the refusal a pack loaded under AllowUnratified would
+// have met, or nil when its seal verifies.
+func (l *Loaded) SealError() error {
+	if l.Ratified {
+		return nil
+	}
+	st := SealStatus{ReportFile: l.ReportFile, Report: l.Report, Problems: l.SealProblems}
+	return sealError(l.Pack.PackID, l.Source, st, l.Source != SourceEmbedded)
+}

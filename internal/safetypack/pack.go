@@ -1,0 +1,357 @@
+// Package safetypack holds the safety pack: the one ratified set of
+// boundaries that no automation profile can override. It parses the pack
+// format strictly, seals and verifies a pack against its companion mastery
+// report, loads the pack in force without ever falling back to another one,
+// and evaluates the boundaries against a context with SafetyCheck.
+//
+// Every failure to parse, verify or load is an *errs.Error of KindSafetyPack
+// that says exactly what failed. The package never prints, reads flags or
+// the environment, or exits.
+package safetypack
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentsctl/agents/internal/canon"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safetypack/jcs"
+)
+
+// SchemaVersion is the only pack schema_version this release reads.
+const SchemaVersion = "1.0.0"
+
+// ShippedPackID is the id of the pack embedded in the binary, in force
+// unless the configuration names another.
+const ShippedPackID = "core_safety_axes_v1"
+
+// MaxFileSize is the largest pack or mastery report file read.
+const MaxFileSize = 1 << 20
+
+// MaxPackIDLength bounds a pack id, which becomes a file name with the
+// ".mastery_report.json" suffix.
+const MaxPackIDLength = 100
+
+// Pack is a safety pack, format v1. Field order is the order of the file
+// ratify writes.
+type Pack struct {
+	PackID               string            `json:"pack_id"`
+	Version              string            `json:"version"`
+	Description          string            `json:"description"`
+	SchemaVersion        string            `json:"schema_version"`
+	MasteryReportSHA256  string            `json:"mastery_report_sha256"`
+	BoundaryIDs          []string          `json:"boundary_ids"`
+	BoundaryDescriptions map[string]string `json:"boundary_descriptions"`
+}
+
+// packKeys are the keys of the format, in file order.
+var packKeys = []string{"pack_id", "version", "description", "schema_version", "mastery_report_sha256", "boundary_ids", "boundary_descriptions"}
+
+// Clone returns a deep copy of p.
+func (p *Pack) Clone() *Pack {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.BoundaryIDs = slices.Clone(p.BoundaryIDs)
+	c.BoundaryDescriptions = make(map[string]string, len(p.BoundaryDescriptions))
+	for k, v := range p.BoundaryDescriptions {
+		c.BoundaryDescriptions[k] = v
+	}
+	return &c
+}
+
+// HasBoundary reports whether the pack declares the boundary id.
+func (p *Pack) HasBoundary(id string) bool { return slices.Contains(p.BoundaryIDs, id) }
+
+// Ratified reports whether the pack carries a seal. It does not verify it;
+// see Verify.
+func (p *Pack) Ratified() bool { return p.MasteryReportSHA256 != "" }
+
+// Major returns the major version the pack id carries (the digits after
+// the final "_v"), or "".
+func (p *Pack) Major() string {
+	m := packIDRE.FindStringSubmatch(p.PackID)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// Encode returns the pack as ratify writes it: indented JSON in field
+// order, description keys sorted, with a trailing newline. Encoding the
+// same pack always gives the same bytes.
+func (p *Pack) Encode() []byte {
+	b, err := canon.JSON(p.fileForm())
+	if err != nil {
+		panic(fmt.Sprintf("safetypack: encoding a pack: %v", err)) // strings and lists always encode
+	}
+	return b
+}
+
+// fileForm never writes null lists or maps.
+func (p *Pack) fileForm() *Pack {
+	c := p.Clone()
+	if c.BoundaryIDs == nil {
+		c.BoundaryIDs = []string{}
+	}
+	return c
+}
+
+// contentForm is what the seal covers: every field of the pack except the
+// seal itself.
+type contentForm struct {
+	PackID               string            `json:"pack_id"`
+	Version              string            `json:"version"`
+	Description          string            `json:"description"`
+	SchemaVersion        string            `json:"schema_version"`
+	BoundaryIDs          []string          `json:"boundary_ids"`
+	BoundaryDescriptions map[string]string `json:"boundary_descriptions"`
+}
+
+// CanonicalContent returns the RFC 8785 encoding of the pack without its
+// mastery_report_sha256: what the mastery report seals. Boundary order is
+// kept, so reordering the list is a change too.
+func (p *Pack) CanonicalContent() []byte {
+	f := p.fileForm()
+	b, err := jcs.Marshal(contentForm{
+		PackID: f.PackID, Version: f.Version, Description: f.Description, SchemaVersion: f.SchemaVersion,
+		BoundaryIDs: f.BoundaryIDs, BoundaryDescriptions: f.BoundaryDescriptions,
+	})
+	if err != nil {
+		panic(fmt.Sprintf("safetypack: canonical content: %v", err)) // strings only: cannot fail
+	}
+	return b
+}
+
+// ContentSHA256 returns the lower-case hex sha256 of CanonicalContent.
+func (p *Pack) ContentSHA256() string { return sha256Hex(p.CanonicalContent()) }
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+var (
+	packIDRE  = regexp.MustCompile(`^[a-z0-9]+(?:[_-][a-z0-9]+)*_v(0|[1-9][0-9]*)$`)
+	semverRE  = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	sha256RE  = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	packIDFmt = "<slug>_v<major>: lower-case letters and digits in words joined by '_' or '-', then _v and the major version (for example acme_safety_v1)"
+)
+
+// CheckPackID returns why id is not a valid pack id, or "" when it is. A
+// configured id is checked with it before it becomes part of a path.
+func CheckPackID(id string) string {
+	switch {
+	case id == "":
+		return "is empty"
+	case strings.Contains(id, "/") || strings.Contains(id, `\`):
+		return "must not contain a path separator"
+	case strings.Contains(id, ".."):
+		return `must not contain ".."`
+	case len(id) > MaxPackIDLength:
+		return fmt.Sprintf("is %d characters long; at most %d are allowed", len(id), MaxPackIDLength)
+	case !packIDRE.MatchString(id):
+		return "must have the form " + packIDFmt
+	}
+	return ""
+}
+
+// ParsePack reads a pack file strictly and checks every bound of the
+// format. file names the source in problems. All problems are collected; the
+// error is an *errs.Error of KindSafetyPack listing them. A pack that parses
+// may still be unratified or fail its seal: see Verify.
+func ParsePack(data []byte, file string) (*Pack, error) {
+	d := newDoc(data, file)
+	p := d.parsePack()
+	if len(d.problems) > 0 {
+		return nil, malformed(file, d.sorted())
+	}
+	return p, nil
+}
+
+func malformed(file string, problems []errs.Problem) *errs.Error {
+	msg := fmt.Sprintf("safety pack %s is malformed", file)
+	if len(problems) == 1 {
+		msg += ": " + problemText(problems[0])
+	} else {
+		msg += fmt.Sprintf(" (%d problems)", len(problems))
+	}
+	return &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: problems,
+		Hint: "fix the pack, then run 'agents safety-pack ratify " + file + "'"}
+}
+
+// problemText is a problem without its file, for a message that already
+// names the file.
+func problemText(p errs.Problem) string {
+	p.File = ""
+	if p.Line > 0 {
+		return fmt.Sprintf("line %d: %s", p.Line, p.String())
+	}
+	return p.String()
+}
+
+func (d *doc) parsePack() *Pack {
+	if !d.checkEnvelope(MaxFileSize) {
+		return nil
+	}
+	members, ok := d.object(nil, 0, "")
+	if !ok {
+		return nil
+	}
+	p := &Pack{}
+	got := map[string]member{}
+	for _, m := range members {
+		if !slices.Contains(packKeys, m.key) {
+			d.unknownKey(m.key, m.line, m.key, packKeys)
+			continue
+		}
+		got[m.key] = m
+	}
+	for _, k := range packKeys {
+		if _, ok := got[k]; !ok {
+			d.problem(k, 0, "is required")
+		}
+	}
+	if m, ok := got["pack_id"]; ok {
+		if s, ok := d.str(m, "pack_id"); ok {
+			p.PackID = s
+			if why := CheckPackID(s); why != "" {
+				d.problem("pack_id", m.line, "%q %s", s, why)
+			}
+		}
+	}
+	if m, ok := got["version"]; ok {
+		if s, ok := d.str(m, "version"); ok {
+			p.Version = s
+			d.checkVersion(p, m.line)
+		}
+	}
+	if m, ok := got["description"]; ok {
+		if s, ok := d.str(m, "description"); ok {
+			p.Description = s
+			if strings.TrimSpace(s) == "" {
+				d.problem("description", m.line, "must not be blank")
+			}
+		}
+	}
+	if m, ok := got["schema_version"]; ok {
+		if s, ok := d.str(m, "schema_version"); ok {
+			p.SchemaVersion = s
+			if s != SchemaVersion {
+				d.problem("schema_version", m.line, "must be %q, got %q", SchemaVersion, s)
+			}
+		}
+	}
+	if m, ok := got["mastery_report_sha256"]; ok {
+		if s, ok := d.str(m, "mastery_report_sha256"); ok {
+			p.MasteryReportSHA256 = s
+			if s != "" && !sha256RE.MatchString(s) {
+				d.problem("mastery_report_sha256", m.line, "must be empty (not ratified) or 64 lower-case hex digits, got %q", s)
+			}
+		}
+	}
+	if m, ok := got["boundary_ids"]; ok {
+		p.BoundaryIDs = d.boundaryIDs(m)
+	}
+	if m, ok := got["boundary_descriptions"]; ok {
+		p.BoundaryDescriptions = d.boundaryDescriptions(m, p.BoundaryIDs, p.BoundaryIDs != nil)
+	}
+	return p
+}
+
+func (d *doc) checkVersion(p *Pack, line int) {
+	v := p.Version
+	if strings.HasPrefix(v, "v") || strings.HasPrefix(v, "V") {
+		d.problem("version", line, "%q must be a semantic version without a leading %q (for example 1.0.0)", v, v[:1])
+		return
+	}
+	m := semverRE.FindStringSubmatch(v)
+	if m == nil {
+		d.problem("version", line, "%q is not a semantic version MAJOR.MINOR.PATCH (for example 1.0.0)", v)
+		return
+	}
+	if major := p.Major(); major != "" && major != m[1] {
+		d.problem("version", line, "major version %s does not match the pack id %q, which says _v%s", m[1], p.PackID, major)
+	}
+}
+
+func (d *doc) boundaryIDs(m member) []string {
+	if len(m.value) == 0 || m.value[0] != '[' {
+		d.problem("boundary_ids", m.line, "must be a list of strings, got %s", describeRaw(m.value))
+		return nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(m.value, &items); err != nil {
+		d.problem("boundary_ids", m.line, "must be a list of strings: %v", err)
+		return nil
+	}
+	if len(items) == 0 {
+		d.problem("boundary_ids", m.line, "must not be empty: a pack declares at least one boundary")
+		return []string{}
+	}
+	ids := make([]string, 0, len(items))
+	seen := map[string]int{}
+	for i, raw := range items {
+		path := fmt.Sprintf("boundary_ids[%d]", i)
+		var s string
+		if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
+			d.problem(path, m.line, "must be a string, got %s", describeRaw(raw))
+			continue
+		}
+		if strings.TrimSpace(s) == "" {
+			d.problem(path, m.line, "must not be blank")
+			continue
+		}
+		if first, dup := seen[s]; dup {
+			d.problem(path, m.line, "duplicate boundary id %q (also boundary_ids[%d])", s, first)
+			continue
+		}
+		seen[s] = i
+		ids = append(ids, s)
+	}
+	return ids
+}
+
+func (d *doc) boundaryDescriptions(m member, ids []string, haveIDs bool) map[string]string {
+	members, ok := d.object(m.value, m.start, "boundary_descriptions")
+	if !ok {
+		return nil
+	}
+	out := make(map[string]string, len(members))
+	for _, dm := range members {
+		path := "boundary_descriptions." + dm.key
+		s, ok := d.str(dm, path)
+		if !ok {
+			continue
+		}
+		if haveIDs && !slices.Contains(ids, dm.key) {
+			d.problem(path, dm.line, "describes %q, which is not in boundary_ids", dm.key)
+			continue
+		}
+		if strings.TrimSpace(s) == "" {
+			d.problem(path, dm.line, "must not be blank")
+		}
+		out[dm.key] = s
+	}
+	for _, id := range ids {
+		if _, ok := out[id]; !ok && !hasKey(members, id) {
+			d.problem("boundary_descriptions", m.line, "boundary %q has no description", id)
+		}
+	}
+	return out
+}
+
+func hasKey(ms []member, key string) bool {
+	for _, m := range ms {
+		if m.key == key {
+			return true
+		}
+	}
+	return false
+}

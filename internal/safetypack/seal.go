@@ -1,0 +1,370 @@
+package safetypack
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/agentsctl/agents/internal/canon"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safetypack/jcs"
+)
+
+// ReportSuffix ends the name of a pack's companion mastery report, which
+// lies beside the pack as <pack_id>.mastery_report.json.
+const ReportSuffix = ".mastery_report.json"
+
+// ReportFileName returns the file name of the mastery report of a pack.
+func ReportFileName(packID string) string { return packID + ReportSuffix }
+
+// Report is a pack's mastery report: it seals the pack's content
+// (PackSHA256) and itself (ReportSHA256, the sha256 of the report's RFC 8785
+// encoding without that field). The pack carries ReportSHA256 as its
+// mastery_report_sha256, so neither file can change unnoticed.
+type Report struct {
+	PackID       string `json:"pack_id"`
+	PackSHA256   string `json:"pack_sha256"`
+	ReportSHA256 string `json:"report_sha256"`
+}
+
+var reportKeys = []string{"pack_id", "pack_sha256", "report_sha256"}
+
+// NewReport returns the sealed mastery report of p's current content.
+func NewReport(p *Pack) *Report {
+	r := &Report{PackID: p.PackID, PackSHA256: p.ContentSHA256()}
+	r.ReportSHA256 = r.SelfSeal()
+	return r
+}
+
+// SelfSeal computes the sha256 of the report's canonical encoding without
+// report_sha256: the value ReportSHA256 must hold.
+func (r *Report) SelfSeal() string {
+	b, err := jcs.Marshal(struct {
+		PackID     string `json:"pack_id"`
+		PackSHA256 string `json:"pack_sha256"`
+	}{r.PackID, r.PackSHA256})
+	if err != nil {
+		panic(fmt.Sprintf("safetypack: canonical report: %v", err)) // two strings: cannot fail
+	}
+	return sha256Hex(b)
+}
+
+// Encode returns the report as ratify writes it: indented JSON in field
+// order with a trailing newline.
+func (r *Report) Encode() []byte {
+	b, err := canon.JSON(r)
+	if err != nil {
+		panic(fmt.Sprintf("safetypack: encoding a report: %v", err))
+	}
+	return b
+}
+
+// ParseReport reads a mastery report strictly: the three keys, each a
+// string of the right form, nothing else.
+func ParseReport(data []byte, file string) (*Report, error) {
+	d := newDoc(data, file)
+	r := d.parseReport()
+	if len(d.problems) > 0 {
+		msg := fmt.Sprintf("mastery report %s is malformed", file)
+		if len(d.problems) == 1 {
+			msg += ": " + problemText(d.problems[0])
+		} else {
+			msg += fmt.Sprintf(" (%d problems)", len(d.problems))
+		}
+		return nil, &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: d.sorted()}
+	}
+	return r, nil
+}
+
+func (d *doc) parseReport() *Report {
+	if !d.checkEnvelope(MaxFileSize) {
+		return nil
+	}
+	members, ok := d.object(nil, 0, "")
+	if !ok {
+		return nil
+	}
+	r := &Report{}
+	got := map[string]bool{}
+	for _, m := range members {
+		var dst *string
+		switch m.key {
+		case "pack_id":
+			dst = &r.PackID
+		case "pack_sha256":
+			dst = &r.PackSHA256
+		case "report_sha256":
+			dst = &r.ReportSHA256
+		default:
+			d.unknownKey(m.key, m.line, m.key, reportKeys)
+			continue
+		}
+		got[m.key] = true
+		s, ok := d.str(m, m.key)
+		if !ok {
+			continue
+		}
+		*dst = s
+		if m.key == "pack_id" {
+			if why := CheckPackID(s); why != "" {
+				d.problem(m.key, m.line, "%q %s", s, why)
+			}
+		} else if !sha256RE.MatchString(s) {
+			d.problem(m.key, m.line, "must be 64 lower-case hex digits, got %q", s)
+		}
+	}
+	for _, k := range reportKeys {
+		if !got[k] {
+			d.problem(k, 0, "is required")
+		}
+	}
+	return r
+}
+
+// Seal returns p sealed: a copy whose mastery_report_sha256 is the
+// report's, and the report itself. Sealing a sealed pack gives the same
+// pack and report.
+func Seal(p *Pack) (*Pack, *Report) {
+	r := NewReport(p)
+	sealed := p.Clone()
+	sealed.MasteryReportSHA256 = r.ReportSHA256
+	return sealed, r
+}
+
+// SealStatus is the outcome of verifying a pack's seal.
+type SealStatus struct {
+	// ReportFile is where the report was looked for.
+	ReportFile string
+	// Report is the report when it was present and parsed.
+	Report *Report
+	// Problems says what failed; none means the seal verifies.
+	Problems []errs.Problem
+}
+
+// Verified reports whether the seal verifies.
+func (s SealStatus) Verified() bool { return len(s.Problems) == 0 }
+
+// CheckSeal verifies p's seal against the report <pack_id>.mastery_report.json
+// in dir of fsys. packFile and reportFile name the files in problems. Every
+// check runs, so each failure is reported: the seal is present, the report
+// is present and well formed and names this pack, the report's self-seal
+// verifies, the pack carries the report's sha256, and the pack's content is
+// what the report sealed.
+func CheckSeal(p *Pack, packFile string, fsys fs.FS, dir, reportFile string) SealStatus {
+	st := SealStatus{ReportFile: reportFile}
+	add := func(file, path, format string, a ...any) {
+		st.Problems = append(st.Problems, errs.Problem{File: file, Path: path, Message: fmt.Sprintf(format, a...)})
+	}
+	if p.MasteryReportSHA256 == "" {
+		add(packFile, "mastery_report_sha256", "is empty: the pack has not been ratified")
+	}
+	data, err := readLimited(fsys, pathJoin(dir, ReportFileName(p.PackID)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		add(reportFile, "", "mastery report is missing")
+		return st
+	case err != nil:
+		add(reportFile, "", "cannot read the mastery report: %v", err)
+		return st
+	}
+	r, err := ParseReport(data, reportFile)
+	if err != nil {
+		var e *errs.Error
+		if errors.As(err, &e) && len(e.Problems) > 0 {
+			for _, pr := range e.Problems {
+				add(reportFile, "", "mastery report is malformed: %s", problemText(pr))
+			}
+		} else {
+			add(reportFile, "", "mastery report is malformed: %v", err)
+		}
+		return st
+	}
+	st.Report = r
+	if r.PackID != p.PackID {
+		add(reportFile, "pack_id", "the mastery report is for pack %q, not %q", r.PackID, p.PackID)
+	}
+	if self := r.SelfSeal(); self != r.ReportSHA256 {
+		add(reportFile, "report_sha256", "the mastery report has been edited: its content hashes to %s, not the report_sha256 %s it carries", self, r.ReportSHA256)
+	}
+	if p.MasteryReportSHA256 != "" && p.MasteryReportSHA256 != r.ReportSHA256 {
+		add(packFile, "mastery_report_sha256", "%s does not match the mastery report's report_sha256 %s", p.MasteryReportSHA256, r.ReportSHA256)
+	}
+	if sum := p.ContentSHA256(); sum != r.PackSHA256 {
+		add(packFile, "", "the pack's content has changed since it was ratified: it hashes to %s, the mastery report sealed %s", sum, r.PackSHA256)
+	}
+	return st
+}
+
+func pathJoin(dir, name string) string {
+	if dir == "" || dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// readLimited reads a regular file of at most MaxFileSize bytes from fsys.
+func readLimited(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("file is %d bytes; at most %d are read", info.Size(), MaxFileSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("file is over %d bytes", MaxFileSize)
+	}
+	return data, nil
+}
+
+// RatifyResult says what ratifying a pack file did.
+type RatifyResult struct {
+	PackFile   string
+	ReportFile string
+	Pack       *Pack
+	Report     *Report
+	// PackWritten and ReportWritten are false when the file already held
+	// exactly the bytes ratify would write.
+	PackWritten   bool
+	ReportWritten bool
+	// Warnings are things the author should know that do not stop the
+	// ratification (for example a file name the loader would not find).
+	Warnings []string
+}
+
+// RatifyFile seals the pack at path: it writes the companion mastery report
+// beside it and sets the pack's mastery_report_sha256, each file atomically
+// and only when its bytes change, so ratifying twice changes nothing. The
+// pack must satisfy every bound of the format. It never consults the pack in
+// force, so a broken configured pack can be repaired with it.
+func RatifyFile(path string) (*RatifyResult, error) {
+	p, err := ReadPackFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sealed, report := Seal(p)
+	dir := filepath.Dir(path)
+	res := &RatifyResult{
+		PackFile:   path,
+		ReportFile: filepath.Join(dir, ReportFileName(p.PackID)),
+		Pack:       sealed,
+		Report:     report,
+	}
+	if base := filepath.Base(path); base != p.PackID+".json" {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the file is named %s, but a configured pack is looked up as %s.json", base, p.PackID))
+	}
+	// The report first: if the pack write is lost, the old seal no longer
+	// matches and verification fails closed until ratify runs again.
+	if res.ReportWritten, err = writeIfChanged(res.ReportFile, report.Encode()); err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "cannot write the mastery report %s", res.ReportFile)
+	}
+	if res.PackWritten, err = writeIfChanged(path, sealed.Encode()); err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "cannot write the safety pack %s", path)
+	}
+	return res, nil
+}
+
+func writeIfChanged(path string, data []byte) (bool, error) {
+	old, err := os.ReadFile(path)
+	if err == nil && slices.Equal(old, data) {
+		return false, nil
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// ReadPackFile reads and parses the pack file at path. A missing file is
+// not found (the caller named it); anything wrong with its content is a
+// KindSafetyPack error.
+func ReadPackFile(path string) (*Pack, error) {
+	root, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	defer root.Close()
+	data, err := readLimited(root.FS(), filepath.Base(path))
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	return ParsePack(data, path)
+}
+
+func fileError(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errs.NotFound("safety pack file %s not found", path).
+			WithHint("check the path; a pack file is <pack_id>.json")
+	}
+	return &errs.Error{Kind: errs.KindSafetyPack, Msg: fmt.Sprintf("cannot read safety pack %s", path), Err: unwrapPathError(err)}
+}
+
+// unwrapPathError drops the *fs.PathError wrapper, whose path would repeat
+// (and, under os.Root, shorten) the one the message already names.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// VerifyFile reads the pack at path and verifies its seal against the
+// mastery report beside it, whatever pack is in force. A missing pack file
+// is not found; every other failure is a KindSafetyPack error saying what
+// failed.
+func VerifyFile(path string) (*Loaded, error) {
+	p, err := ReadPackFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	defer root.Close()
+	st := CheckSeal(p, path, root.FS(), ".", filepath.Join(dir, ReportFileName(p.PackID)))
+	l := &Loaded{Pack: p, Source: path, ReportFile: st.ReportFile, Report: st.Report, Ratified: st.Verified()}
+	if !st.Verified() {
+		return l, sealError(p.PackID, path, st, true)
+	}
+	return l, nil
+}
+
+// sealError is the refusal of a pack whose seal does not verify.
+func sealError(id, source string, st SealStatus, canRatify bool) *errs.Error {
+	msg := fmt.Sprintf("safety pack %s (%s) failed verification", id, source)
+	if len(st.Problems) == 1 {
+		pr := st.Problems[0]
+		if pr.File == source {
+			pr.File = ""
+		}
+		msg += ": " + pr.String()
+	} else {
+		msg += fmt.Sprintf(" (%d problems)", len(st.Problems))
+	}
+	e := &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: st.Problems}
+	if canRatify {
+		e.Hint = fmt.Sprintf("review the pack and its report; if every change is intended, run 'agents safety-pack ratify %s'", source)
+	} else {
+		e.Hint = "the embedded pack is damaged: reinstall agents"
+	}
+	return e
+}

@@ -1,0 +1,255 @@
+package safetypack
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+// member is one key of a JSON object with its raw value and where it was.
+type member struct {
+	key   string
+	line  int
+	value json.RawMessage
+	start int64 // offset of the value in the whole document
+}
+
+// doc is a JSON document being read strictly: every problem is collected
+// with the file, the field path and the line.
+type doc struct {
+	data     []byte
+	file     string
+	newlines []int
+	problems []errs.Problem
+}
+
+func newDoc(data []byte, file string) *doc {
+	d := &doc{data: data, file: file}
+	for i, c := range data {
+		if c == '\n' {
+			d.newlines = append(d.newlines, i)
+		}
+	}
+	return d
+}
+
+// lineAt returns the 1-based line of a byte offset.
+func (d *doc) lineAt(off int64) int {
+	return sort.SearchInts(d.newlines, int(off)) + 1
+}
+
+// sorted returns the problems in line order; problems without a line (a
+// missing key) come last, each group in the order found.
+func (d *doc) sorted() []errs.Problem {
+	sort.SliceStable(d.problems, func(i, j int) bool {
+		li, lj := d.problems[i].Line, d.problems[j].Line
+		if li == 0 || lj == 0 {
+			return li != 0 && lj == 0
+		}
+		return li < lj
+	})
+	return d.problems
+}
+
+func (d *doc) problem(path string, line int, format string, a ...any) {
+	d.problems = append(d.problems, errs.Problem{File: d.file, Path: path, Line: line, Message: fmt.Sprintf(format, a...)})
+}
+
+// checkEnvelope reports what makes the bytes unreadable as a document at all.
+// It returns false when reading further makes no sense.
+func (d *doc) checkEnvelope(maxSize int) bool {
+	switch {
+	case len(d.data) > maxSize:
+		d.problem("", 0, "file is %d bytes; at most %d are read", len(d.data), maxSize)
+		return false
+	case len(bytes.TrimSpace(d.data)) == 0:
+		d.problem("", 0, "file is empty")
+		return false
+	case !utf8.Valid(d.data):
+		d.problem("", 0, "file is not valid UTF-8")
+		return false
+	}
+	return true
+}
+
+// object reads the JSON object starting at offset base of the document (the
+// whole document when raw is nil) and returns its members in order. A
+// duplicate key is a problem; the first occurrence is kept. Syntax errors
+// end the reading with one problem.
+func (d *doc) object(raw []byte, base int64, path string) ([]member, bool) {
+	whole := raw == nil
+	if whole {
+		raw = d.data
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		d.syntax(err, base, dec, len(raw), path)
+		return nil, false
+	}
+	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
+		d.problem(path, d.lineAt(base), "must be a JSON object, got %s", describeToken(tok))
+		return nil, false
+	}
+	var members []member
+	seen := map[string]int{}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			d.syntax(err, base, dec, len(raw), path)
+			return nil, false
+		}
+		key := kt.(string) // an object's keys are always strings
+		line := d.lineAt(base + dec.InputOffset())
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			d.syntax(err, base, dec, len(raw), joinPath(path, key))
+			return nil, false
+		}
+		start := base + dec.InputOffset() - int64(len(v))
+		if first, dup := seen[key]; dup {
+			d.problem(joinPath(path, key), line, "duplicate key (first on line %d)", first)
+			continue
+		}
+		seen[key] = line
+		members = append(members, member{key: key, line: line, value: v, start: start})
+	}
+	if _, err := dec.Token(); err != nil {
+		d.syntax(err, base, dec, len(raw), path)
+		return nil, false
+	}
+	if whole {
+		if tok, err := dec.Token(); err != io.EOF {
+			if err != nil {
+				d.syntax(err, base, dec, len(raw), "")
+			} else {
+				d.problem("", d.lineAt(base+dec.InputOffset()), "more data after the document (%s)", describeToken(tok))
+			}
+			return nil, false
+		}
+	}
+	return members, true
+}
+
+func (d *doc) syntax(err error, base int64, dec *json.Decoder, size int, path string) {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		d.problem(path, d.lineAt(base+se.Offset), "invalid JSON: %s", se.Error())
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		d.problem(path, d.lineAt(base+int64(size)), "invalid JSON: unexpected end of file")
+	default:
+		d.problem(path, d.lineAt(base+dec.InputOffset()), "invalid JSON: %s", err.Error())
+	}
+}
+
+// str decodes a raw value that must be a JSON string.
+func (d *doc) str(m member, path string) (string, bool) {
+	var s string
+	if err := json.Unmarshal(m.value, &s); err != nil || !isJSONString(m.value) {
+		d.problem(path, m.line, "must be a string, got %s", describeRaw(m.value))
+		return "", false
+	}
+	return s, true
+}
+
+func isJSONString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
+
+// describeRaw names the JSON type of a raw value for messages.
+func describeRaw(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func describeToken(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '[':
+			return "an array"
+		case '{':
+			return "an object"
+		}
+		return fmt.Sprintf("%q", string(t))
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "a number"
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// unknownKey reports a key that the format does not define, suggesting the
+// nearest known key when one is close.
+func (d *doc) unknownKey(path string, line int, key string, known []string) {
+	if s := nearest(key, known); s != "" {
+		d.problem(path, line, "unknown key %q (did you mean %q?)", key, s)
+		return
+	}
+	d.problem(path, line, "unknown key %q (known keys: %s)", key, strings.Join(known, ", "))
+}
+
+// nearest returns the known key within edit distance 2 of key (or a third
+// of its length, whichever is larger), or "".
+func nearest(key string, known []string) string {
+	best, bestDist := "", -1
+	limit := max(2, len(key)/3)
+	for _, k := range known {
+		dist := editDistance(key, k)
+		if dist <= limit && (bestDist < 0 || dist < bestDist) {
+			best, bestDist = k, dist
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
