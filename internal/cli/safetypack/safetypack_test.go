@@ -311,10 +311,10 @@ func TestCheckCurrentState(t *testing.T) {
 	}
 }
 
-// TestIdentityDetectsAnExtraBuiltin: a built-in file that the served set
-// does not have changes the "before" hash, so the check reports a
+// TestIdentityDetectsAnAlteredBuiltin: a built-in file whose content differs
+// from what is served changes the "before" hash, so the check reports a
 // violation.
-func TestIdentityDetectsAnExtraBuiltin(t *testing.T) {
+func TestIdentityDetectsAnAlteredBuiltin(t *testing.T) {
 	h := newHarness(t, "json")
 	fsys := fstest.MapFS{}
 	entries, _ := profiles.Builtin.ReadDir("builtin")
@@ -323,7 +323,7 @@ func TestIdentityDetectsAnExtraBuiltin(t *testing.T) {
 		fsys["builtin/"+e.Name()] = &fstest.MapFile{Data: data}
 	}
 	manual := fsys["builtin/manual.yaml"].Data
-	fsys["builtin/yolo.yaml"] = &fstest.MapFile{Data: bytes.Replace(manual, []byte("name: manual"), []byte("name: yolo"), 1)}
+	fsys["builtin/manual.yaml"] = &fstest.MapFile{Data: bytes.Replace(manual, []byte("auto_apply: 1.0"), []byte("auto_apply: 0.0"), 1)}
 
 	before, err := embeddedBuiltinsHash(fsys)
 	if err != nil {
@@ -334,7 +334,7 @@ func TestIdentityDetectsAnExtraBuiltin(t *testing.T) {
 		t.Fatal(err)
 	}
 	if before == after {
-		t.Fatal("an extra built-in file does not change the identity hash")
+		t.Fatal("an altered built-in file does not change the identity hash")
 	}
 	clean, _ := embeddedBuiltinsHash(profiles.Builtin)
 	if clean != after {
