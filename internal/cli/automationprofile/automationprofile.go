@@ -20,5 +20,6 @@ hard constraints, and optional guards on tool calls. The eight built-ins are
 always present; custom profiles are named namespace/name.`,
 	}
 	cmd.AddCommand(newListCmd(deps, nil))
+	cmd.AddCommand(newSchemaCmd(deps, nil))
 	return cmd
 }
