@@ -10,13 +10,14 @@
 // listed in each schema's description; the Go decoders remain the authority.
 //
 // Validation uses github.com/santhosh-tekuri/jsonschema/v6. It is maintained,
-// passes the official JSON-Schema-Test-Suite for 2020-12, compiles schemas
-// once into reusable values, reports errors with instance locations, has no
-// dependency beyond golang.org/x/text, and never fetches a $ref from the
-// network unless told to. The alternatives fell short: xeipuuv/gojsonschema
-// stops at draft-07 and is unmaintained; qri-io/jsonschema has gone quiet and
-// misses parts of 2019-09 and later; kaptinlin/jsonschema is young; and
-// google/jsonschema-go targets the MCP subset of 2020-12.
+// passes the official JSON-Schema-Test-Suite for 2020-12, compiles a schema
+// once into a reusable value, reports each failure with its instance
+// location, links nothing beyond golang.org/x/text, and never fetches a $ref
+// unless given a loader. The alternatives weighed: xeipuuv/gojsonschema stops
+// at draft-07 and no longer changes; qri-io/jsonschema has been quiet for
+// years and covers 2019-09 and later only in part; kaptinlin/jsonschema and
+// google/jsonschema-go target 2020-12 too but are young, with a shorter
+// record against the test suite.
 package schema
 
 import (
@@ -35,6 +36,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -52,13 +54,13 @@ const (
 	SafetyPack    = "safety-pack"
 )
 
-type kind struct {
+type schemaKind struct {
 	name string
 	file string
 }
 
 // kinds lists the schemas in the order help text shows them.
-var kinds = []kind{
+var kinds = []schemaKind{
 	{Profile, "automation_profile.schema.yaml"},
 	{SafetyProfile, "safety_profile.schema.yaml"},
 	{Action, "action.schema.yaml"},
@@ -548,7 +550,12 @@ func check(sch *jsonschema.Schema, inst any, subject string, doc *yaml.Node) err
 		pr := errs.Problem{Path: fieldPath(segs), Message: e.ErrorKind.LocalizedString(printer)}
 		if doc != nil {
 			pr.File = subject
-			pr.Line = lineOf(doc, e.InstanceLocation)
+			loc := e.InstanceLocation
+			if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(ap.Properties) > 0 {
+				// Point at the first unknown key, not at its mapping.
+				loc = append(append([]string(nil), loc...), ap.Properties[0])
+			}
+			pr.Line = lineOf(doc, loc)
 		}
 		key := pr.Path + "\x00" + pr.Message
 		if !seen[key] {

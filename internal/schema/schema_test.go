@@ -124,6 +124,7 @@ func TestProblemLocation(t *testing.T) {
 		{"name: acme/x\nsafety:\n  allowed_skill_categories:\n    - code\n    - \" \"\n", "safety.allowed_skill_categories[1]", 5},
 		{"name: acme/x\nguards:\n  max_tool_calls_per_step: -1\n", "guards.max_tool_calls_per_step", 3},
 		{"description: no name\n", "", 1},
+		{"name: acme/x\nsafety:\n  require_sandbox: true\n  require_sandbx: true\n", "safety", 4},
 	}
 	for _, tt := range tests {
 		ps := problemsOf(t, ValidateYAML(Profile, []byte(tt.doc), "p.yaml"))
