@@ -173,6 +173,7 @@ profiles are namespace/name YAML files in the store.
 
 	root.AddCommand(automationprofile.NewCmd(deps))
 	root.AddCommand(safetypack.NewCmd(deps))
+	root.AddCommand(newVersionCmd(deps, nil))
 	return root
 }
 
