@@ -421,14 +421,20 @@ func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name str
 	if err := k.validate(name); err != nil {
 		return removed, err
 	}
+	// Nothing to remove means nothing to lock or create. A writer adding the
+	// name meanwhile is ordered after this remove.
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
-		return removed, k.notFound(name) // nothing to remove, so nothing to create
+		return removed, k.notFound(name)
 	}
 	if err != nil {
 		return removed, err
 	}
+	_, err = r.Lstat(k.path(name))
 	r.Close()
+	if errors.Is(err, fs.ErrNotExist) {
+		return removed, k.notFound(name)
+	}
 	err = s.mutate(ctx, func(tx *txn) error {
 		rel := k.path(name)
 		cur, err := currentDoc(tx, k, name, rel)

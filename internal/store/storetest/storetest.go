@@ -91,13 +91,23 @@ guards:
 // so two versions of one name differ.
 func Profile(t testing.TB, name string, version int) *profile.AutomationProfile {
 	t.Helper()
+	p, err := NewProfile(name, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// NewProfile is Profile for callers without a testing.TB, such as helper
+// processes.
+func NewProfile(name string, version int) (*profile.AutomationProfile, error) {
 	desc := fmt.Sprintf("version %d of %s", version, name)
 	data := fmt.Sprintf(profileYAML, name, desc, float64(version%10)/10)
 	p, _, err := profile.DecodeProfile([]byte(data), "fixture")
 	if err != nil {
-		t.Fatalf("fixture %s v%d does not decode: %v", name, version, err)
+		return nil, fmt.Errorf("fixture %s v%d does not decode: %w", name, version, err)
 	}
-	return p
+	return p, nil
 }
 
 func ctx() context.Context { return context.Background() }
@@ -523,7 +533,7 @@ var BadNames = []string{
 	"Acme/x", "acme/X", "ACME/STRICT", "acme/x.yaml", "acme/x_y", "acme/-x", "acme/x-",
 	"con/x", "acme/con", "acme/nul", "acme/com1", "lpt9/x",
 	strings.Repeat("a", 64) + "/x", "acme/" + strings.Repeat("b", 64),
-	"аcme/x",    // Cyrillic а
+	"аcme/x", // Cyrillic а
 	"acme/x\x00", "acme/x\n", "acme/ x", `acme\x`,
 }
 
