@@ -42,9 +42,34 @@ const (
 	logExt      = ".log"
 )
 
-// fileStore is the Store kept in files under one home folder. Every path it
-// opens goes through an os.Root on the home, so no name and no symbolic link
-// reaches outside it; writes also refuse links inside it.
+// fileStore is the Store kept in files under one home folder:
+//
+//	.lock                               advisory lock of every mutation (never deleted)
+//	.pending                            temporary files a mutation has started
+//	profiles/<namespace>/<name>.yaml    current version, canonical YAML
+//	objects/<sha256>                    every version ever written, by digest
+//	history/profiles/<ns>/<name>.log    one JSON line per put or remove
+//
+// A mutation holds the lock from its first read to its last write, so a
+// check (does the name exist?) and the write that depends on it are one
+// step for every other writer. Files are replaced by rename from a synced
+// temporary file in the same folder, so readers, who take no lock, see a
+// whole old or a whole new version. A writer killed at any point leaves the
+// store valid: its lock dies with it, its temporary file is removed by the
+// next writer (found through .pending, without scanning the store), and a
+// version renamed into place but not yet logged is logged by the next writer
+// of that name.
+//
+// Every path goes through an os.Root on the home, so no name and no link
+// reaches outside it; mutations also refuse links inside it, so a write or
+// delete never goes through one. Names are validated before they become
+// paths, and a lookup opens the one file its name maps to.
+//
+// History logs sit under history/<kind folder>/ rather than history/ so
+// that kinds added later (actions share the namespace/name form) keep
+// separate histories. A log is appended to, not rewritten: an append is one
+// write of one line, a torn last line is cut off by the next writer, and the
+// log stays cheap however long it grows.
 type fileStore struct {
 	home        string
 	lockTimeout time.Duration

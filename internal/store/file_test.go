@@ -381,6 +381,9 @@ func TestProblemsDoNotHideOthers(t *testing.T) {
 	writeFile(t, badName, readFile(t, filepath.Join(dir, "acme", "a.yaml")))
 	stray := filepath.Join(dir, "stray.yaml")
 	writeFile(t, stray, "name: stray\n")
+	big := filepath.Join(dir, "acme", "e.yaml")
+	writeFile(t, big, "name: acme/e\ndescription: "+strings.Repeat("x", profile.MaxFileSize)+"\n")
+	writeFile(t, filepath.Join(dir, "acme", "f.yaml", "x"), "in a folder named like a profile file")
 	writeFile(t, filepath.Join(dir, "acme", ".tmp-someone-elses"), "ignored")
 	writeFile(t, filepath.Join(dir, "acme", "notes.txt"), "ignored")
 
@@ -395,13 +398,13 @@ func TestProblemsDoNotHideOthers(t *testing.T) {
 	for _, p := range l.Problems {
 		files[p.File] = p
 	}
-	for _, f := range []string{corrupt, misplaced, badName, stray} {
+	for _, f := range []string{corrupt, misplaced, badName, stray, big} {
 		if _, ok := files[f]; !ok {
 			t.Errorf("no problem reported for %s; problems: %v", f, l.Problems)
 		}
 	}
-	if len(files) != 4 {
-		t.Errorf("problems for %d files, want 4: %v", len(files), l.Problems)
+	if len(files) != 5 {
+		t.Errorf("problems for %d files, want 5: %v", len(files), l.Problems)
 	}
 	if p := files[misplaced]; p.Path != "name" || !strings.Contains(p.Message, `"acme/a"`) {
 		t.Errorf("misplaced file problem = %+v", p)
@@ -414,12 +417,16 @@ func TestProblemsDoNotHideOthers(t *testing.T) {
 	}
 	// Names come without parsing.
 	ns, err := s.ListProfileNames(ctx(), store.ProfileQuery{Namespace: "acme"})
-	if want := []string{"acme/a", "acme/b", "acme/c", "acme/d"}; err != nil || !reflect.DeepEqual(ns, want) {
+	if want := []string{"acme/a", "acme/b", "acme/c", "acme/d", "acme/e"}; err != nil || !reflect.DeepEqual(ns, want) {
 		t.Errorf("names = %v, %v; want %v", ns, err, want)
 	}
 
 	_, err = s.GetProfile(ctx(), "acme/b")
 	wantKind(t, err, errs.KindInvalid, "get of a corrupt file")
+	_, err = s.GetProfile(ctx(), "acme/e")
+	wantKind(t, err, errs.KindInvalid, "get of a file over the size limit")
+	_, err = s.GetProfile(ctx(), "acme/f")
+	wantKind(t, err, errs.KindInvalid, "get of a folder named like a profile file")
 	_, err = s.GetProfile(ctx(), "acme/d")
 	wantKind(t, err, errs.KindInvalid, "get of a misplaced file")
 	if !strings.Contains(err.Error(), misplaced) && !strings.Contains(fmt.Sprint(problemsOf(err)), misplaced) {

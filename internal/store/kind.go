@@ -22,8 +22,20 @@ import (
 // files live, how a name maps to a path, and how a document is decoded and
 // encoded. The generic functions below (getDoc, listDocs, listNames, putDoc,
 // removeDoc, docHistory) do the rest, with the same locking, atomicity,
-// containment and problem reporting for every kind. Adding a kind is
-// declaring one of these and writing thin Store methods over them.
+// containment and problem reporting for every kind.
+//
+// Adding a kind, for example plans kept at plans/<id>.yaml:
+//
+//	var planKind = &docKind[*plan.Plan]{
+//		noun: "plan", dir: "plans", nested: false,
+//		validate: plan.ValidateID, decode: plan.Decode, encode: encodePlan,
+//		nameOf: func(p *plan.Plan) string { return p.ID },
+//		notFound: planNotFound, conflict: planConflict,
+//	}
+//
+// then add the methods to Store, to Memory, and to fileStore as one-line
+// calls (GetPlan is getDoc(ctx, s, planKind, id), and so on), and the
+// cases to the conformance suite.
 type docKind[T any] struct {
 	// noun names one document in messages ("profile").
 	noun string
@@ -195,20 +207,26 @@ func readRegular(r *os.Root, rel string, limit int64) ([]byte, fs.FileInfo, erro
 		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is a %s, not a regular file", rel, describe(fi))
+		return nil, nil, badFile(fmt.Sprintf("is a %s, not a regular file", describe(fi)))
 	}
 	if fi.Size() > limit {
-		return nil, nil, fmt.Errorf("%s is %d bytes, over the %d-byte limit", rel, fi.Size(), limit)
+		return nil, nil, badFile(fmt.Sprintf("is %d bytes, over the %d-byte limit", fi.Size(), limit))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, nil, err
 	}
 	if int64(len(data)) > limit {
-		return nil, nil, fmt.Errorf("%s grew over the %d-byte limit while being read", rel, limit)
+		return nil, nil, badFile(fmt.Sprintf("grew over the %d-byte limit while being read", limit))
 	}
 	return data, fi, nil
 }
+
+// badFile is a stored file the store will not read: too large, or not a
+// regular file. It is the file's problem, not the store's.
+type badFile string
+
+func (b badFile) Error() string { return string(b) }
 
 // readFailure turns a failure to read a stored file into a problem-bearing
 // error: decoding problems pass through, anything else is internal.
@@ -219,6 +237,11 @@ func (k *docKind[T]) readFailure(s *fileStore, name, rel string, err error) erro
 	var e *errs.Error
 	if errors.As(err, &e) {
 		return err
+	}
+	var bad badFile
+	if errors.As(err, &bad) {
+		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
+		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.noun, name), []errs.Problem{p})
 	}
 	return errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading stored %s %q from %s", k.noun, name, s.abs(rel))
 }
