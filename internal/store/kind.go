@@ -467,12 +467,12 @@ func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name str
 		if !cur.exists {
 			return k.notFound(name)
 		}
-		if err := prepare(tx, k, name); err != nil {
-			return err
-		}
 		if !cur.ok {
 			e := errs.Wrap(errs.KindInvalid, cur.err, "stored %s %q cannot be read, so it is not removed", k.noun, name)
 			return e.WithHint("replace it with a valid %s (add --update), or delete %s by hand", k.noun, tx.s.abs(rel))
+		}
+		if err := prepare(tx, k, name); err != nil {
+			return err
 		}
 		var digest string
 		if k.history {
