@@ -14,13 +14,9 @@ func CustomProfileNames(deps *Deps) []string {
 	if err != nil {
 		return nil
 	}
-	list, err := st.ListProfiles(deps.Ctx(), store.ProfileQuery{})
+	names, err := st.ListProfileNames(deps.Ctx(), store.ProfileQuery{})
 	if err != nil {
 		return nil
-	}
-	names := make([]string, 0, len(list.Profiles))
-	for _, p := range list.Profiles {
-		names = append(names, p.Name)
 	}
 	return names
 }

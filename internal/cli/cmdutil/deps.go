@@ -57,6 +57,12 @@ func (d *Deps) Store() (store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A store that others can write to is a store others can loosen.
+	if warnings, err := s.Check(d.Ctx()); err == nil {
+		for _, w := range warnings {
+			d.Warn("%s", w)
+		}
+	}
 	d.store = s
 	return s, nil
 }
