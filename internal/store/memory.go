@@ -7,7 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
@@ -20,6 +22,8 @@ type Memory struct {
 	profiles map[string]*profile.AutomationProfile
 	history  map[string][]HistoryEntry
 	objects  map[string][]byte
+	actions  map[string]*action.Action
+	plans    map[string]*plan.Plan
 }
 
 var _ Store = (*Memory)(nil)
@@ -39,6 +43,8 @@ func NewMemoryWithClock(now func() time.Time) *Memory {
 		profiles: map[string]*profile.AutomationProfile{},
 		history:  map[string][]HistoryEntry{},
 		objects:  map[string][]byte{},
+		actions:  map[string]*action.Action{},
+		plans:    map[string]*plan.Plan{},
 	}
 }
 
@@ -224,3 +230,167 @@ func (m *Memory) GetObject(ctx context.Context, digest string) ([]byte, error) {
 
 // Check implements Store: memory has nothing that others could write to.
 func (m *Memory) Check(context.Context) ([]string, error) { return nil, nil }
+
+// GetAction implements Store.
+func (m *Memory) GetAction(ctx context.Context, name string) (*action.Action, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	if err := action.ValidateName(name); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.actions[name]
+	if !ok {
+		return nil, actionNotFound(name)
+	}
+	return a.Clone(), nil
+}
+
+// ListActions implements Store.
+func (m *Memory) ListActions(ctx context.Context, q ActionQuery) (ActionList, error) {
+	names, err := m.ListActionNames(ctx, q)
+	if err != nil {
+		return ActionList{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out ActionList
+	for _, name := range names {
+		if a, ok := m.actions[name]; ok {
+			out.Actions = append(out.Actions, a.Clone())
+		}
+	}
+	return out, nil
+}
+
+// ListActionNames implements Store.
+func (m *Memory) ListActionNames(ctx context.Context, q ActionQuery) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	all := slices.Sorted(maps.Keys(m.actions))
+	m.mu.Unlock()
+	f := q.filter()
+	var names []string
+	for _, name := range all {
+		if f.keep(name) {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// PutAction implements Store.
+func (m *Memory) PutAction(ctx context.Context, a *action.Action, update bool) (ActionPutResult, error) {
+	if err := ctx.Err(); err != nil {
+		return ActionPutResult{}, interrupted(err)
+	}
+	if a == nil {
+		return ActionPutResult{}, errs.Invalid("no action to store")
+	}
+	if err := action.ValidateName(a.Name); err != nil {
+		return ActionPutResult{}, err
+	}
+	_, stored, err := action.Encode(a)
+	if err != nil {
+		return ActionPutResult{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, exists := m.actions[a.Name]
+	if exists && !update {
+		return ActionPutResult{}, actionConflict(a.Name)
+	}
+	m.actions[a.Name] = stored
+	return ActionPutResult{Stored: stored.Clone(), Replaced: old.Clone()}, nil
+}
+
+// RemoveAction implements Store.
+func (m *Memory) RemoveAction(ctx context.Context, name string) (*action.Action, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	if err := action.ValidateName(name); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.actions[name]
+	if !ok {
+		return nil, actionNotFound(name)
+	}
+	delete(m.actions, name)
+	return a.Clone(), nil
+}
+
+// GetPlan implements Store.
+func (m *Memory) GetPlan(ctx context.Context, id string) (*plan.Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	if err := plan.ValidateID(id); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, ok := m.plans[id]
+	if !ok {
+		return nil, planNotFound(id)
+	}
+	return p.Clone(), nil
+}
+
+// ListPlans implements Store.
+func (m *Memory) ListPlans(ctx context.Context) (PlanList, error) {
+	ids, err := m.ListPlanIDs(ctx)
+	if err != nil {
+		return PlanList{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out PlanList
+	for _, id := range ids {
+		out.Plans = append(out.Plans, m.plans[id].Clone())
+	}
+	return out, nil
+}
+
+// ListPlanIDs implements Store.
+func (m *Memory) ListPlanIDs(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Sorted(maps.Keys(m.plans)), nil
+}
+
+// PutPlan implements Store.
+func (m *Memory) PutPlan(ctx context.Context, p *plan.Plan, update bool) (*plan.Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	if p == nil {
+		return nil, errs.Invalid("no plan to store")
+	}
+	if err := plan.ValidateID(p.ID); err != nil {
+		return nil, err
+	}
+	_, stored, err := plan.Encode(p)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, exists := m.plans[p.ID]; exists && !update {
+		return nil, planConflict(p.ID)
+	}
+	m.plans[p.ID] = stored
+	return stored.Clone(), nil
+}

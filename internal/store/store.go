@@ -1,5 +1,5 @@
-// Package store keeps the registry of custom automation profiles (and, as
-// they arrive, actions and plans), every profile version ever written, and
+// Package store keeps the registry of custom automation profiles, actions
+// and plans, every profile version ever written, and
 // the content-addressed objects those versions are kept as. Store is the
 // interface the commands use; the file store is the default implementation
 // and the in-memory store the reference both are held to by the shared
@@ -14,8 +14,10 @@ import (
 	"encoding/hex"
 	"time"
 
+	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
@@ -64,8 +66,8 @@ type HistoryEntry struct {
 	Event  string    `json:"event"`
 }
 
-// Store is a registry of custom automation profiles and of content-addressed
-// objects. Built-in profiles are not in it. Errors are *errs.Error:
+// Store is a registry of custom automation profiles, actions, plans and
+// content-addressed objects. Built-in profiles are not in it. Errors are *errs.Error:
 // KindNotFound, KindConflict, KindInvalid (a bad name or digest, a stored
 // file that does not parse), KindLocked (a mutation could not take the lock
 // in time), KindInterrupted (the context ended while waiting), KindInternal.
@@ -99,6 +101,32 @@ type Store interface {
 	// Check returns warnings about the store's safety (a store directory
 	// that others can write to); the caller decides how to show them.
 	Check(ctx context.Context) (warnings []string, err error)
+
+	// GetAction returns the action with the given name.
+	GetAction(ctx context.Context, name string) (*action.Action, error)
+	// ListActions returns the actions selected by q, sorted by name,
+	// parsing only those selected.
+	ListActions(ctx context.Context, q ActionQuery) (ActionList, error)
+	// ListActionNames returns the names of the actions selected by q,
+	// sorted, without parsing any.
+	ListActionNames(ctx context.Context, q ActionQuery) ([]string, error)
+	// PutAction stores a. Without update, an existing name is a conflict;
+	// with update, a stored file that does not parse is replaced.
+	PutAction(ctx context.Context, a *action.Action, update bool) (ActionPutResult, error)
+	// RemoveAction deletes the named action and returns what was removed.
+	RemoveAction(ctx context.Context, name string) (*action.Action, error)
+
+	// GetPlan returns the plan with the given id.
+	GetPlan(ctx context.Context, id string) (*plan.Plan, error)
+	// ListPlans returns every plan in creation order (the order of their
+	// ids) and the problems of stored files that do not parse.
+	ListPlans(ctx context.Context) (PlanList, error)
+	// ListPlanIDs returns the ids of the stored plans in creation order,
+	// without parsing any.
+	ListPlanIDs(ctx context.Context) ([]string, error)
+	// PutPlan stores p and returns it as stored. Without update, an
+	// existing id is a conflict.
+	PutPlan(ctx context.Context, p *plan.Plan, update bool) (*plan.Plan, error)
 }
 
 // Digest returns the lower-case hex sha256 of data: the name under which

@@ -1,0 +1,103 @@
+package action
+
+import (
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/strictyaml"
+)
+
+// Field names of an action document.
+const (
+	keyName              = "name"
+	keyDescription       = "description"
+	keyDefinitionOfDone  = "definition_of_done"
+	keyStrategyActor     = "strategy_actor"
+	keyExecutionActor    = "execution_actor"
+	keyAutomationProfile = "automation_profile"
+	keySafetyProfile     = "safety_profile"
+)
+
+// Keys lists the fields of an action document in canonical order.
+var Keys = []string{
+	keyName, keyDescription, keyDefinitionOfDone, keyStrategyActor, keyExecutionActor,
+	keyAutomationProfile, keySafetyProfile,
+}
+
+// required are the fields every action must set: the five strings.
+var required = []string{keyName, keyDescription, keyDefinitionOfDone, keyStrategyActor, keyExecutionActor}
+
+// Load reads and decodes the action in the file at path. A missing file is
+// errs.KindNotFound; anything wrong with its content errs.KindInvalid.
+func Load(path string) (*Action, error) {
+	data, err := strictyaml.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(data, path)
+}
+
+// Decode parses and validates one action document; file names it in
+// problems. The decoding is as strict as a profile's: unknown keys (with a
+// did-you-mean), duplicate keys, custom tags, a second document, values of
+// the wrong YAML type (123 for a string, yes for a bool) are refused, and
+// every problem is collected into one errs.KindInvalid error.
+//
+// name, description, definition_of_done, strategy_actor and
+// execution_actor are required strings (description may be empty).
+// automation_profile is a profile name (built-in or namespace/name) or
+// null; whether that profile exists is the caller's business. safety_profile
+// is an inline safety profile, each field it leaves out taking its default,
+// or null.
+func Decode(data []byte, file string) (*Action, error) {
+	d := strictyaml.NewDecoder(file)
+	root, ok := d.Root(data)
+	if !ok {
+		return nil, d.Err()
+	}
+	a := &Action{}
+	seen := make(map[string]bool, len(Keys))
+	for _, f := range d.Fields(strictyaml.At("", root), Keys) {
+		seen[f.Key] = true
+		switch f.Key {
+		case keyName:
+			if s, ok := d.String(f); ok {
+				if why := checkName(s); why != "" {
+					d.Fieldf(f, "%s", why)
+				}
+				a.Name = s
+			}
+		case keyDescription:
+			a.Description, _ = d.String(f)
+		case keyDefinitionOfDone:
+			a.DefinitionOfDone, _ = d.String(f)
+		case keyStrategyActor:
+			a.StrategyActor, _ = d.String(f)
+		case keyExecutionActor:
+			a.ExecutionActor, _ = d.String(f)
+		case keyAutomationProfile:
+			s, ok := d.OptString(f)
+			if !ok || s == nil {
+				break
+			}
+			if why := profile.CheckProfileName(*s); why != "" {
+				d.Fieldf(f, "%s", why)
+				break
+			}
+			a.AutomationProfile = s
+		case keySafetyProfile:
+			if f.IsNull() {
+				break
+			}
+			s := profile.DecodeSafetyField(d, f)
+			a.SafetyProfile = &s
+		}
+	}
+	for _, k := range required {
+		if !seen[k] {
+			d.Addf(k, root, "is required")
+		}
+	}
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}

@@ -1,0 +1,338 @@
+// Package config decodes the two configuration files that take part in
+// resolution: the global $AGENTS_HOME/config.yaml and a project's
+// agents.yaml. Both may set the automation profile and an inline safety
+// profile for the plans made under them; config.yaml also names the safety
+// pack in force and holds the presentation settings (format, lock_timeout).
+//
+// The policy keys go through the same strict decoder as profiles: viper,
+// which reads the presentation settings, decodes loosely (a quoted "yes"
+// would pass as a bool), and a safety setting must not be read that way.
+// Unknown keys are invalid input with a did-you-mean, so a misspelt key can
+// never be silently ignored. The package never prints, reads flags or
+// environment, or exits.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/strictyaml"
+	"go.yaml.in/yaml/v3"
+)
+
+// File names.
+const (
+	// GlobalFileName is the global configuration, in the agents home.
+	GlobalFileName = "config.yaml"
+	// ProjectFileName is a project's configuration, in the project's
+	// folder or any folder above the working directory.
+	ProjectFileName = "agents.yaml"
+)
+
+// Keys of the configuration files.
+const (
+	KeyAutomationProfile = "automation_profile"
+	KeySafetyProfile     = "safety_profile"
+	KeySafetyPack        = "safety_pack"
+	KeyFormat            = "format"
+	KeyLockTimeout       = "lock_timeout"
+)
+
+// GlobalKeys are the keys config.yaml may hold.
+var GlobalKeys = []string{KeyAutomationProfile, KeySafetyProfile, KeySafetyPack, KeyFormat, KeyLockTimeout}
+
+// ProjectKeys are the keys agents.yaml may hold.
+var ProjectKeys = []string{KeyAutomationProfile, KeySafetyProfile}
+
+// Policy is what a configuration level sets for the plans made under it.
+// A nil field sets nothing, leaving the choice to a less specific level.
+type Policy struct {
+	// AutomationProfile names an automation profile (built-in or
+	// namespace/name). Whether it exists is checked when it is used.
+	AutomationProfile *string
+	// SafetyProfile is an inline, standalone safety profile; fields it
+	// leaves out take their defaults.
+	SafetyProfile *profile.SafetyProfile
+}
+
+// Global is the decoded $AGENTS_HOME/config.yaml.
+type Global struct {
+	// File is the path read, or "" when there is no config.yaml.
+	File string
+	Policy
+	// SafetyPack is the id of the configured safety pack; "" means the
+	// shipped one.
+	SafetyPack string
+	// Format and LockTimeout are the presentation settings, as written
+	// ("" when not set). The root command reads them through viper; they
+	// are checked here so that a bad value is reported with the others.
+	Format      string
+	LockTimeout string
+}
+
+// Project is the decoded agents.yaml of a project.
+type Project struct {
+	// Dir is the folder the file was looked for from.
+	Dir string
+	// File is the agents.yaml found, or "" when there is none.
+	File string
+	Policy
+}
+
+// GlobalPath returns where the global configuration lives under home.
+func GlobalPath(home string) string { return filepath.Join(home, GlobalFileName) }
+
+// LoadGlobal reads and decodes <home>/config.yaml. A missing file is an
+// empty configuration, never an error: a new home has none.
+func LoadGlobal(home string) (*Global, error) {
+	file := GlobalPath(home)
+	data, err := readIfExists(file)
+	if err != nil || data == nil {
+		return &Global{}, err
+	}
+	return DecodeGlobal(data, file)
+}
+
+// DecodeGlobal decodes the global configuration document; file names it in
+// problems. Every problem is collected into one errs.KindInvalid error
+// whose problems carry their key path (see ProblemsAt). The configuration
+// returned with an error holds what did decode.
+func DecodeGlobal(data []byte, file string) (*Global, error) {
+	g := &Global{File: file}
+	d := strictyaml.NewDecoder(file)
+	root, ok := root(d, data)
+	if !ok {
+		return g, d.Err()
+	}
+	if root == nil {
+		return g, nil
+	}
+	for _, f := range d.Fields(strictyaml.At("", root), GlobalKeys) {
+		switch f.Key {
+		case KeyAutomationProfile, KeySafetyProfile:
+			decodePolicyField(d, f, &g.Policy)
+		case KeySafetyPack:
+			g.SafetyPack = decodePackID(d, f)
+		case KeyFormat:
+			if s, ok := d.OptString(f); ok && s != nil {
+				g.Format = *s
+			}
+		case KeyLockTimeout:
+			g.LockTimeout = decodeDuration(d, f)
+		}
+	}
+	return g, d.Err()
+}
+
+// FindProject returns the agents.yaml in start or its nearest ancestor, or
+// "" when there is none up to the root of the file system. A start folder
+// that does not exist is not found.
+func FindProject(start string) (string, error) {
+	dir, err := filepath.Abs(start)
+	if err != nil {
+		return "", errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", start)
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", errs.NotFound("project folder %s not found", start)
+	case err != nil:
+		return "", errs.Wrap(errs.KindInternal, err, "reading the project folder %s", start)
+	case !fi.IsDir():
+		return "", errs.Invalid("project folder %s is not a folder", start).
+			WithHint("give the folder that holds agents.yaml (or a folder below it)")
+	}
+	for {
+		file := filepath.Join(dir, ProjectFileName)
+		fi, err := os.Stat(file)
+		if err == nil && !fi.IsDir() {
+			return file, nil
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+			return "", errs.Wrap(errs.KindInternal, err, "looking for %s", file)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+// LoadProject finds the agents.yaml that applies in dir (see FindProject)
+// and decodes it. No file is an empty project configuration.
+func LoadProject(dir string) (*Project, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", dir)
+	}
+	file, err := FindProject(abs)
+	if err != nil {
+		return nil, err
+	}
+	if file == "" {
+		return &Project{Dir: abs}, nil
+	}
+	data, err := strictyaml.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	p, err := DecodeProject(data, file)
+	p.Dir = abs
+	return p, err
+}
+
+// DecodeProject decodes a project's agents.yaml; file names it in
+// problems. Keys that belong in the global configuration only are refused
+// with a message saying so.
+func DecodeProject(data []byte, file string) (*Project, error) {
+	p := &Project{File: file}
+	d := strictyaml.NewDecoder(file)
+	root, ok := root(d, data)
+	if !ok {
+		return p, d.Err()
+	}
+	if root == nil {
+		return p, nil
+	}
+	fields, _ := d.Mapping(strictyaml.At("", root))
+	for _, f := range fields {
+		switch f.Key {
+		case KeyAutomationProfile, KeySafetyProfile:
+			decodePolicyField(d, f, &p.Policy)
+		case KeySafetyPack, KeyFormat, KeyLockTimeout:
+			d.Addf(f.Path, f.KeyNode, "%s is set only in the global configuration, $AGENTS_HOME/%s", f.Key, GlobalFileName)
+		default:
+			d.Unknown(f, ProjectKeys)
+		}
+	}
+	return p, d.Err()
+}
+
+// ProblemsAt returns the problems of a decoding error whose path is key or
+// lies under it.
+func ProblemsAt(err error, key string) []errs.Problem {
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		return nil
+	}
+	var out []errs.Problem
+	for _, p := range e.Problems {
+		if p.Path == key || strings.HasPrefix(p.Path, key+".") || strings.HasPrefix(p.Path, key+"[") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func decodePolicyField(d *strictyaml.Decoder, f strictyaml.Field, p *Policy) {
+	switch f.Key {
+	case KeyAutomationProfile:
+		s, ok := d.OptString(f)
+		if !ok || s == nil {
+			return
+		}
+		if why := profile.CheckProfileName(*s); why != "" {
+			d.Fieldf(f, "%s", why)
+			return
+		}
+		p.AutomationProfile = s
+	case KeySafetyProfile:
+		if f.IsNull() {
+			return
+		}
+		s := profile.DecodeSafetyField(d, f)
+		p.SafetyProfile = &s
+	}
+}
+
+// decodePackID reads safety_pack: a string holding a valid pack id, checked
+// before it ever becomes a path.
+func decodePackID(d *strictyaml.Decoder, f strictyaml.Field) string {
+	if f.IsNull() {
+		return ""
+	}
+	if f.Value.Kind != yaml.ScalarNode || f.Value.ShortTag() != "!!str" {
+		d.Fieldf(f, "must be a string naming a pack id, got %s", strictyaml.Describe(f.Value))
+		return ""
+	}
+	id, ok := d.String(f)
+	if !ok {
+		return ""
+	}
+	if why := safetypack.CheckPackID(id); why != "" {
+		d.Fieldf(f, "%q %s", id, why)
+		return ""
+	}
+	return id
+}
+
+// decodeDuration reads lock_timeout as the root command accepts it: a
+// duration such as 10s, or a number of seconds, not negative.
+func decodeDuration(d *strictyaml.Decoder, f strictyaml.Field) string {
+	if f.IsNull() {
+		return ""
+	}
+	if f.Value.Kind == yaml.ScalarNode && f.Value.ShortTag() == "!!str" {
+		s, ok := d.String(f)
+		if !ok {
+			return ""
+		}
+		v, err := time.ParseDuration(s)
+		if err != nil || v < 0 {
+			d.Fieldf(f, "must be a duration such as 10s or 2m, got %q", s)
+			return ""
+		}
+		return s
+	}
+	v, ok := d.Float(f)
+	if !ok {
+		return ""
+	}
+	if v < 0 {
+		d.Fieldf(f, "must not be negative, got %s", f.Value.Value)
+		return ""
+	}
+	return fmt.Sprintf("%gs", v)
+}
+
+// root parses the document. A file holding nothing but comments configures
+// nothing, which is not an error: root then returns nil and true.
+func root(d *strictyaml.Decoder, data []byte) (*yaml.Node, bool) {
+	if blank(data) {
+		return nil, true
+	}
+	return d.Root(data)
+}
+
+// blank reports whether data holds no YAML content: only white space,
+// comments and document markers.
+func blank(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0, line[0] == '#', bytes.Equal(line, []byte("---")), bytes.Equal(line, []byte("...")):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func readIfExists(file string) ([]byte, error) {
+	data, err := strictyaml.ReadFile(file)
+	if errs.Is(err, errs.KindNotFound) {
+		return nil, nil
+	}
+	return data, err
+}

@@ -1,0 +1,368 @@
+package storetest
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
+)
+
+// documentTests are the cases for actions and plans.
+var documentTests = []struct {
+	name string
+	fn   func(t *testing.T, s store.Store)
+}{
+	{"ActionPutGet", testActionPutGet},
+	{"ActionConflictUpdate", testActionConflictUpdate},
+	{"ActionRemove", testActionRemove},
+	{"ActionList", testActionList},
+	{"ActionInvalidNames", testActionInvalidNames},
+	{"ActionClones", testActionClones},
+	{"PlanPutGet", testPlanPutGet},
+	{"PlanConflictUpdate", testPlanConflictUpdate},
+	{"PlanList", testPlanList},
+	{"PlanInvalidIDs", testPlanInvalidIDs},
+	{"PlanClones", testPlanClones},
+	{"KindsApart", testKindsApart},
+}
+
+// actionYAML is an action with every field set, its safety profile written
+// partly, so that defaults are filled in on the way.
+const actionYAML = `name: %s
+description: %s
+definition_of_done: Deployment verified
+strategy_actor: local/default
+execution_actor: local/default
+automation_profile: %s
+safety_profile:
+  require_sandbox: true
+  require_checkpoints: true
+  require_human_approval: true
+  allow_unsafe_tools: false
+  max_cost_per_plan: 100.0
+  allowed_skill_categories:
+    - deploy
+    - test
+`
+
+// Action returns a valid action named name; version varies its content.
+func Action(t testing.TB, name string, version int) *action.Action {
+	t.Helper()
+	a, err := action.Decode([]byte(fmt.Sprintf(actionYAML, name, fmt.Sprintf("version %d", version), "cautious")), "fixture")
+	if err != nil {
+		t.Fatalf("fixture action %s does not decode: %v", name, err)
+	}
+	return a
+}
+
+// PlanID returns the id of a plan created n milliseconds into 2026, with a
+// fixed random part, so ids sort as n does.
+func PlanID(t testing.TB, n int) string {
+	t.Helper()
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(n) * time.Millisecond)
+	id, err := plan.NewID(at, strings.NewReader(strings.Repeat("\x5a", 10)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// Plan returns a valid plan with the given id, made from the action
+// local/deploy, its automation profile named at the action level and its
+// safety profile standalone at the plan level.
+func Plan(t testing.TB, id string) *plan.Plan {
+	t.Helper()
+	created, _ := plan.IDTime(id)
+	cautious := "cautious"
+	source := "local/deploy"
+	own := profile.DefaultSafetyProfile()
+	own.AllowedSkillCategories = []string{"deploy"}
+	cost := 12.5
+	own.MaxCostPerPlan = &cost
+	p := &plan.Plan{
+		ID:        id,
+		Action:    "local/deploy",
+		CreatedAt: created,
+		AutomationProfile: plan.AutomationRef{
+			Name: "cautious", Provenance: plan.LevelAction, SHA256: strings.Repeat("a", 64),
+		},
+		SafetyProfile: plan.SafetyRef{
+			Provenance: plan.LevelPlan, Source: plan.SourceStandalone,
+			SafetyProfile: own.Clone(), SHA256: strings.Repeat("b", 64),
+		},
+		Levels: []plan.Setting{
+			{Level: plan.LevelPlan, SafetyProfile: &own},
+			{Level: plan.LevelAction, AutomationProfile: &cautious, Source: &source},
+			{Level: plan.LevelProject},
+			{Level: plan.LevelGlobal},
+		},
+		ResolvedAt: created,
+		ProjectDir: "/work/project",
+	}
+	return p
+}
+
+func putAction(t *testing.T, s store.Store, a *action.Action, update bool) store.ActionPutResult {
+	t.Helper()
+	res, err := s.PutAction(ctx(), a, update)
+	must(t, err, "put action "+a.Name)
+	return res
+}
+
+func getAction(t *testing.T, s store.Store, name string) *action.Action {
+	t.Helper()
+	a, err := s.GetAction(ctx(), name)
+	must(t, err, "get action "+name)
+	return a
+}
+
+func wantSame(t *testing.T, got, want any, what string) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s:\n got %+v\nwant %+v", what, got, want)
+	}
+}
+
+func testActionPutGet(t *testing.T, s store.Store) {
+	_, err := s.GetAction(ctx(), "local/deploy")
+	wantKind(t, err, errs.KindNotFound, "get of a missing action")
+	a := Action(t, "local/deploy", 1)
+	res := putAction(t, s, a, false)
+	if res.Replaced != nil {
+		t.Errorf("put of a new name replaced %+v", res.Replaced)
+	}
+	wantSame(t, res.Stored, a, "stored action")
+	got := getAction(t, s, "local/deploy")
+	wantSame(t, got, a, "get after put")
+	// The safety profile round-trips exactly, defaults filled in.
+	if got.SafetyProfile == nil || !got.SafetyProfile.RequireHumanApproval || got.SafetyProfile.MaxRetriesPerStep != 3 ||
+		got.SafetyProfile.MaxCostPerPlan == nil || *got.SafetyProfile.MaxCostPerPlan != 100 {
+		t.Errorf("safety profile after a round trip = %+v", got.SafetyProfile)
+	}
+	// An action without the optional fields keeps them absent.
+	bare := &action.Action{Name: "local/bare", DefinitionOfDone: "done", StrategyActor: "a", ExecutionActor: "b"}
+	putAction(t, s, bare, false)
+	wantSame(t, getAction(t, s, "local/bare"), bare, "bare action")
+}
+
+func testActionConflictUpdate(t *testing.T, s store.Store) {
+	v1, v2 := Action(t, "local/deploy", 1), Action(t, "local/deploy", 2)
+	putAction(t, s, v1, false)
+	_, err := s.PutAction(ctx(), v2, false)
+	wantKind(t, err, errs.KindConflict, "put of an existing action without update")
+	wantSame(t, getAction(t, s, "local/deploy"), v1, "action after a refused put")
+	res := putAction(t, s, v2, true)
+	wantSame(t, res.Replaced, v1, "replaced action")
+	wantSame(t, getAction(t, s, "local/deploy"), v2, "action after update")
+	_, err = s.PutAction(ctx(), nil, true)
+	wantKind(t, err, errs.KindInvalid, "put of no action")
+}
+
+func testActionRemove(t *testing.T, s store.Store) {
+	a := Action(t, "local/gone", 1)
+	putAction(t, s, a, false)
+	putAction(t, s, Action(t, "local/kept", 1), false)
+	removed, err := s.RemoveAction(ctx(), "local/gone")
+	must(t, err, "remove action")
+	wantSame(t, removed, a, "removed action")
+	_, err = s.GetAction(ctx(), "local/gone")
+	wantKind(t, err, errs.KindNotFound, "get after remove")
+	_, err = s.RemoveAction(ctx(), "local/gone")
+	wantKind(t, err, errs.KindNotFound, "second remove")
+	names, err := s.ListActionNames(ctx(), store.ActionQuery{})
+	must(t, err, "names")
+	wantSame(t, names, []string{"local/kept"}, "names after remove")
+}
+
+func testActionList(t *testing.T, s store.Store) {
+	l, err := s.ListActions(ctx(), store.ActionQuery{})
+	must(t, err, "list of an empty store")
+	if len(l.Actions) != 0 || len(l.Problems) != 0 {
+		t.Fatalf("empty store lists %+v", l)
+	}
+	for i, n := range []string{"zeta/one", "acme/b", "acme-x/a", "acme/a"} {
+		putAction(t, s, Action(t, n, i), false)
+	}
+	l, err = s.ListActions(ctx(), store.ActionQuery{})
+	must(t, err, "list")
+	var got []string
+	for _, a := range l.Actions {
+		got = append(got, a.Name)
+		wantSame(t, a, getAction(t, s, a.Name), "listed action")
+	}
+	wantSame(t, got, []string{"acme-x/a", "acme/a", "acme/b", "zeta/one"}, "list")
+	names, err := s.ListActionNames(ctx(), store.ActionQuery{Namespace: "acme", Match: func(n string) bool { return n != "acme/a" }})
+	must(t, err, "filtered names")
+	wantSame(t, names, []string{"acme/b"}, "filtered names")
+	_, err = s.ListActions(ctx(), store.ActionQuery{Namespace: "../x"})
+	wantKind(t, err, errs.KindInvalid, "list of a bad namespace")
+	// Profiles and actions do not share a namespace folder.
+	pl, err := s.ListProfileNames(ctx(), store.ProfileQuery{})
+	must(t, err, "profile names")
+	if len(pl) != 0 {
+		t.Errorf("actions listed as profiles: %v", pl)
+	}
+}
+
+func testActionInvalidNames(t *testing.T, s store.Store) {
+	for _, name := range BadNames {
+		_, err := s.GetAction(ctx(), name)
+		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("get action %q", name))
+		a := Action(t, "local/ok", 1)
+		a.Name = name
+		_, err = s.PutAction(ctx(), a, true)
+		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("put action %q", name))
+		_, err = s.RemoveAction(ctx(), name)
+		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("remove action %q", name))
+	}
+	names, err := s.ListActionNames(ctx(), store.ActionQuery{})
+	must(t, err, "names")
+	if len(names) != 0 {
+		t.Errorf("names after refused puts = %v", names)
+	}
+}
+
+func testActionClones(t *testing.T, s store.Store) {
+	in := Action(t, "local/c", 1)
+	res := putAction(t, s, in, false)
+	change := func(a *action.Action) {
+		a.Description = "changed"
+		*a.AutomationProfile = "full-auto"
+		a.SafetyProfile.AllowedSkillCategories[0] = "changed"
+		*a.SafetyProfile.MaxCostPerPlan = 999
+	}
+	change(in)
+	change(res.Stored)
+	change(getAction(t, s, "local/c"))
+	wantSame(t, getAction(t, s, "local/c"), Action(t, "local/c", 1), "action after changing returned values")
+}
+
+func testPlanPutGet(t *testing.T, s store.Store) {
+	id := PlanID(t, 1)
+	_, err := s.GetPlan(ctx(), id)
+	wantKind(t, err, errs.KindNotFound, "get of a missing plan")
+	p := Plan(t, id)
+	stored, err := s.PutPlan(ctx(), p, false)
+	must(t, err, "put plan")
+	wantSame(t, stored, p, "stored plan")
+	got, err := s.GetPlan(ctx(), id)
+	must(t, err, "get plan")
+	wantSame(t, got, p, "get after put")
+	if got.CreatedAt.Location() != time.UTC {
+		t.Errorf("created_at comes back in %v, want UTC", got.CreatedAt.Location())
+	}
+}
+
+func testPlanConflictUpdate(t *testing.T, s store.Store) {
+	id := PlanID(t, 1)
+	p := Plan(t, id)
+	_, err := s.PutPlan(ctx(), p, false)
+	must(t, err, "put plan")
+	changed := Plan(t, id)
+	changed.AutomationProfile.Name = "manual"
+	_, err = s.PutPlan(ctx(), changed, false)
+	wantKind(t, err, errs.KindConflict, "put of an existing plan without update")
+	_, err = s.PutPlan(ctx(), changed, true)
+	must(t, err, "update plan")
+	got, err := s.GetPlan(ctx(), id)
+	must(t, err, "get plan")
+	wantSame(t, got, changed, "plan after update")
+	bad := Plan(t, PlanID(t, 2))
+	bad.SafetyProfile.MaxRetriesPerStep = 101
+	_, err = s.PutPlan(ctx(), bad, false)
+	wantKind(t, err, errs.KindInvalid, "put of an invalid plan")
+	_, err = s.PutPlan(ctx(), nil, false)
+	wantKind(t, err, errs.KindInvalid, "put of no plan")
+}
+
+func testPlanList(t *testing.T, s store.Store) {
+	l, err := s.ListPlans(ctx())
+	must(t, err, "list of an empty store")
+	if len(l.Plans) != 0 {
+		t.Fatalf("empty store lists %d plans", len(l.Plans))
+	}
+	// Stored out of order; listed in creation order.
+	var want []string
+	for _, n := range []int{1, 2, 40000, 1 << 30} {
+		want = append(want, PlanID(t, n))
+	}
+	for _, i := range []int{2, 0, 3, 1} {
+		_, err := s.PutPlan(ctx(), Plan(t, want[i]), false)
+		must(t, err, "put plan")
+	}
+	l, err = s.ListPlans(ctx())
+	must(t, err, "list")
+	var got []string
+	for _, p := range l.Plans {
+		got = append(got, p.ID)
+	}
+	wantSame(t, got, want, "plans in creation order")
+	ids, err := s.ListPlanIDs(ctx())
+	must(t, err, "ids")
+	wantSame(t, ids, want, "plan ids in creation order")
+}
+
+func testPlanInvalidIDs(t *testing.T, s store.Store) {
+	good := PlanID(t, 1)
+	bad := []string{"", "x", "../" + good[3:], strings.ToUpper(good), good + "0", good[:25], good[:25] + "u",
+		"8" + good[1:], good[:10] + "/" + good[11:], "acme/x"}
+	for _, id := range bad {
+		_, err := s.GetPlan(ctx(), id)
+		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("get plan %q", id))
+		p := Plan(t, good)
+		p.ID = id
+		_, err = s.PutPlan(ctx(), p, true)
+		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("put plan %q", id))
+	}
+}
+
+func testPlanClones(t *testing.T, s store.Store) {
+	id := PlanID(t, 7)
+	in := Plan(t, id)
+	stored, err := s.PutPlan(ctx(), in, false)
+	must(t, err, "put plan")
+	change := func(p *plan.Plan) {
+		p.Action = "evil/x"
+		p.SafetyProfile.AllowedSkillCategories[0] = "changed"
+		*p.Levels[1].AutomationProfile = "full-auto"
+		p.Levels[0].SafetyProfile.RequireSandbox = false
+	}
+	change(in)
+	change(stored)
+	got, err := s.GetPlan(ctx(), id)
+	must(t, err, "get plan")
+	change(got)
+	l, err := s.ListPlans(ctx())
+	must(t, err, "list")
+	change(l.Plans[0])
+	got, err = s.GetPlan(ctx(), id)
+	must(t, err, "get plan")
+	wantSame(t, got, Plan(t, id), "plan after changing returned values")
+}
+
+// testKindsApart checks that the kinds do not see each other: a profile,
+// an action and a plan stored side by side each list alone.
+func testKindsApart(t *testing.T, s store.Store) {
+	put(t, s, Profile(t, "local/deploy", 1), false)
+	putAction(t, s, Action(t, "local/deploy", 1), false)
+	_, err := s.PutPlan(ctx(), Plan(t, PlanID(t, 3)), false)
+	must(t, err, "put plan")
+	if _, err := s.RemoveAction(ctx(), "local/deploy"); err != nil {
+		t.Fatal(err)
+	}
+	get(t, s, "local/deploy")
+	_, err = s.GetAction(ctx(), "local/deploy")
+	wantKind(t, err, errs.KindNotFound, "action after removing it beside a profile of the same name")
+	ids, err := s.ListPlanIDs(ctx())
+	must(t, err, "plan ids")
+	if len(ids) != 1 {
+		t.Errorf("plan ids = %v", ids)
+	}
+}
