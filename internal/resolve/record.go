@@ -1,0 +1,265 @@
+package resolve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/agentsctl/agents/internal/canon"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
+)
+
+// Snapshot is the canonical content of a resolved profile, kept by the
+// store as an object under its digest.
+type Snapshot struct {
+	Digest string
+	Data   []byte
+}
+
+// Snapshots returns the canonical content of the two resolved profiles and
+// the references a plan records for them. The automation profile's snapshot
+// is its canonical YAML exactly as the store writes it, so a custom
+// profile's snapshot digest is one its history holds.
+func (r *Result) Snapshots() (plan.AutomationRef, plan.SafetyRef, []Snapshot, error) {
+	pdata, _, err := store.EncodeProfile(r.Automation)
+	if err != nil {
+		return plan.AutomationRef{}, plan.SafetyRef{}, nil, err
+	}
+	sdata, err := SafetyContent(r.Safety)
+	if err != nil {
+		return plan.AutomationRef{}, plan.SafetyRef{}, nil, err
+	}
+	auto := plan.AutomationRef{Name: r.Automation.Name, Provenance: r.AutomationLevel, SHA256: store.Digest(pdata)}
+	safety := plan.SafetyRef{
+		Provenance:    r.SafetyLevel,
+		Source:        r.SafetySource,
+		SafetyProfile: r.Safety.Clone(),
+		SHA256:        store.Digest(sdata),
+	}
+	if r.SafetyFrom != "" {
+		from := r.SafetyFrom
+		safety.FromProfile = &from
+	}
+	return auto, safety, []Snapshot{{auto.SHA256, pdata}, {safety.SHA256, sdata}}, nil
+}
+
+// SafetyContent returns the canonical YAML of a safety profile: the content
+// a plan's safety sha256 is taken of.
+func SafetyContent(s profile.SafetyProfile) ([]byte, error) {
+	data, err := canon.YAML(s.Clone())
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInvalid, err, "the safety profile cannot be encoded")
+	}
+	return data, nil
+}
+
+// Apply writes the resolution into p without storing anything: its two
+// references, its trace and the time. It is how a plan that would resolve
+// now is built to compare with the record.
+func (r *Result) Apply(p *plan.Plan, at time.Time) ([]Snapshot, error) {
+	auto, safety, snaps, err := r.Snapshots()
+	if err != nil {
+		return nil, err
+	}
+	p.AutomationProfile = auto
+	p.SafetyProfile = safety
+	p.Levels = cloneSettings(r.Levels)
+	p.ResolvedAt = plan.Timestamp(at)
+	return snaps, nil
+}
+
+// Record writes the resolution into p, as Apply does, after storing both
+// snapshots as objects, so that whatever the plan cites is kept.
+func (r *Result) Record(ctx context.Context, st store.Store, p *plan.Plan, at time.Time) error {
+	snaps, err := r.Apply(p, at)
+	if err != nil {
+		return err
+	}
+	for _, s := range snaps {
+		if _, err := st.PutObject(ctx, s.Data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Recorded returns the profiles a plan recorded: the automation profile
+// from its snapshot in the store, and the safety profile the plan holds,
+// each checked against the digest the plan cites. A plan edited by hand
+// so that its content and digests disagree is invalid input; a snapshot
+// missing from the store is not found.
+func Recorded(ctx context.Context, st store.Store, p *plan.Plan) (*profile.AutomationProfile, profile.SafetyProfile, error) {
+	ref := p.AutomationProfile
+	data, err := st.GetObject(ctx, ref.SHA256)
+	if err != nil {
+		if errs.Is(err, errs.KindNotFound) {
+			return nil, profile.SafetyProfile{}, errs.NotFound("the snapshot of automation profile %q recorded by plan %s (sha256 %s) is missing from the store", ref.Name, p.ID, ref.SHA256).
+				WithHint("run 'agents plan set-automation-profile %s %s' to resolve the plan again", p.ID, ref.Name)
+		}
+		return nil, profile.SafetyProfile{}, err
+	}
+	ap, _, err := profile.DecodeProfile(data, "snapshot "+ref.SHA256)
+	if err != nil {
+		return nil, profile.SafetyProfile{}, errs.Wrap(errs.KindInvalid, err, "plan %s: the recorded automation profile snapshot does not decode", p.ID)
+	}
+	if ap.Name != ref.Name {
+		return nil, profile.SafetyProfile{}, errs.Invalid("plan %s cites sha256 %s for automation profile %q, but that snapshot is of %q", p.ID, ref.SHA256, ref.Name, ap.Name)
+	}
+	sdata, err := SafetyContent(p.SafetyProfile.SafetyProfile)
+	if err != nil {
+		return nil, profile.SafetyProfile{}, err
+	}
+	if got := store.Digest(sdata); got != p.SafetyProfile.SHA256 {
+		return nil, profile.SafetyProfile{}, errs.Invalid("plan %s: its safety profile hashes to %s, not the sha256 %s it records; the plan has been edited", p.ID, got, p.SafetyProfile.SHA256).
+			WithHint("resolve the plan again with 'agents plan set-automation-profile %s %s'", p.ID, ref.Name)
+	}
+	return ap, p.SafetyProfile.SafetyProfile.Clone(), nil
+}
+
+// Drift is how what would resolve now differs from what a plan recorded.
+type Drift struct {
+	// AutomationProfile is set when the automation profile would differ:
+	// another profile, another level, or the same profile changed.
+	AutomationProfile *AutomationChange `json:"automation_profile"`
+	// SafetyProfile is set when the safety profile would differ.
+	SafetyProfile *SafetyChange `json:"safety_profile"`
+	// Levels names the levels whose settings differ from the record.
+	Levels []string `json:"levels"`
+	// Error says why resolving now fails, when it does (a profile or the
+	// action removed, a configuration file broken); the other fields are
+	// then empty.
+	Error *string `json:"error"`
+}
+
+// AutomationChange is a changed automation profile.
+type AutomationChange struct {
+	Recorded plan.AutomationRef `json:"recorded"`
+	Now      plan.AutomationRef `json:"now"`
+	Reason   string             `json:"reason"`
+}
+
+// SafetyOrigin is where a safety profile came from, and its digest.
+type SafetyOrigin struct {
+	Provenance  string  `json:"provenance"`
+	Source      string  `json:"source"`
+	FromProfile *string `json:"from_profile"`
+	SHA256      string  `json:"sha256"`
+}
+
+// SafetyChange is a changed safety profile.
+type SafetyChange struct {
+	Recorded SafetyOrigin `json:"recorded"`
+	Now      SafetyOrigin `json:"now"`
+	// Fields lists the safety fields whose values differ.
+	Fields []string `json:"fields"`
+	Reason string   `json:"reason"`
+}
+
+// DriftError is the drift of a plan that cannot be resolved now.
+func DriftError(err error) *Drift {
+	msg := err.Error()
+	return &Drift{Levels: []string{}, Error: &msg}
+}
+
+// Diff compares a plan's record with now, the same plan resolved again
+// (see Apply). It returns nil when resolving now gives the same answer: the
+// same profiles, from the same levels, with the same content. Levels whose
+// settings changed without changing the answer are not drift.
+func Diff(recorded, now *plan.Plan) *Drift {
+	d := &Drift{Levels: changedLevels(recorded.Levels, now.Levels)}
+	if a, b := recorded.AutomationProfile, now.AutomationProfile; a != b {
+		d.AutomationProfile = &AutomationChange{Recorded: a, Now: b, Reason: automationReason(a, b)}
+	}
+	a, b := origin(recorded.SafetyProfile), origin(now.SafetyProfile)
+	if !reflect.DeepEqual(a, b) {
+		fields := changedFields(recorded.SafetyProfile.SafetyProfile, now.SafetyProfile.SafetyProfile)
+		d.SafetyProfile = &SafetyChange{Recorded: a, Now: b, Fields: fields, Reason: safetyReason(a, b, fields)}
+	}
+	if d.AutomationProfile == nil && d.SafetyProfile == nil {
+		return nil
+	}
+	return d
+}
+
+func origin(r plan.SafetyRef) SafetyOrigin {
+	return SafetyOrigin{Provenance: r.Provenance, Source: r.Source, FromProfile: r.FromProfile, SHA256: r.SHA256}
+}
+
+func changedLevels(a, b []plan.Setting) []string {
+	out := []string{}
+	for i := range min(len(a), len(b)) {
+		if !reflect.DeepEqual(a[i].AutomationProfile, b[i].AutomationProfile) || !reflect.DeepEqual(a[i].SafetyProfile, b[i].SafetyProfile) {
+			out = append(out, a[i].Level)
+		}
+	}
+	return out
+}
+
+// changedFields lists the safety fields whose values differ, in canonical
+// order, comparing the canonical documents so that a nil list and an empty
+// one (which mean the same) do not count.
+func changedFields(a, b profile.SafetyProfile) []string {
+	out := []string{}
+	ja, errA := canon.CompactJSON(a.Clone())
+	jb, errB := canon.CompactJSON(b.Clone())
+	if errA != nil || errB != nil {
+		return out
+	}
+	fa, fb := fieldsOf(ja), fieldsOf(jb)
+	for _, k := range profile.SafetyKeys {
+		if fa[k] != fb[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func fieldsOf(js []byte) map[string]string {
+	var m map[string]any
+	out := map[string]string{}
+	if err := json.Unmarshal(js, &m); err != nil {
+		return out
+	}
+	for k, v := range m {
+		out[k] = fmt.Sprint(v)
+	}
+	return out
+}
+
+func automationReason(a, b plan.AutomationRef) string {
+	switch {
+	case a.Name != b.Name:
+		return fmt.Sprintf("now %q from the %s level, recorded %q from the %s level", b.Name, b.Provenance, a.Name, a.Provenance)
+	case a.SHA256 != b.SHA256 && a.Provenance != b.Provenance:
+		return fmt.Sprintf("%q has changed since it was recorded, and now comes from the %s level, not the %s level", a.Name, b.Provenance, a.Provenance)
+	case a.SHA256 != b.SHA256:
+		return fmt.Sprintf("%q has changed since it was recorded", a.Name)
+	default:
+		return fmt.Sprintf("%q now comes from the %s level, not the %s level", a.Name, b.Provenance, a.Provenance)
+	}
+}
+
+func safetyReason(a, b SafetyOrigin, fields []string) string {
+	describe := func(o SafetyOrigin) string {
+		if o.Source == plan.SourceComposed && o.FromProfile != nil {
+			return fmt.Sprintf("the safety composed in %q (%s level)", *o.FromProfile, o.Provenance)
+		}
+		return fmt.Sprintf("the standalone safety profile of the %s level", o.Provenance)
+	}
+	var b2 strings.Builder
+	if da, db := describe(a), describe(b); da != db {
+		fmt.Fprintf(&b2, "now %s, recorded %s", db, da)
+	} else {
+		fmt.Fprintf(&b2, "%s has changed", da)
+	}
+	if len(fields) > 0 {
+		fmt.Fprintf(&b2, " (%s)", strings.Join(fields, ", "))
+	}
+	return b2.String()
+}

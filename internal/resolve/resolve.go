@@ -1,0 +1,152 @@
+// Package resolve decides which automation profile and which safety
+// profile apply to a plan, and says why. Four levels can set either, most
+// specific first: the plan itself, the action it was made from, the project
+// (agents.yaml) and the global configuration ($AGENTS_HOME/config.yaml).
+//
+// The automation profile is the one named at the first level that names
+// one, else the system default, review. The safety profile is the first
+// standalone safety_profile found walking the same levels: a standalone
+// safety profile beats the safety composed in any automation profile, so
+// choosing a more autonomous profile for a plan never silently drops the
+// safety constraints an action spelled out. Where no level has one, it is
+// the safety composed in the resolved automation profile, reported at the
+// level that profile came from (the system default's as global).
+//
+// A resolution is recorded in its plan with a snapshot of each profile, so
+// a plan's constraints never change under it; Diff compares a record with
+// what would resolve now. The package never prints, reads flags or
+// environment, or exits.
+package resolve
+
+import (
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+)
+
+// Lookup returns the automation profile with the given name, built-in or
+// stored. A name that does not exist is errs.KindNotFound.
+type Lookup func(name string) (*profile.AutomationProfile, error)
+
+// Result is the outcome of a resolution: the trace of the levels, and the
+// two profiles with where each came from.
+type Result struct {
+	// Levels is what each of the four levels set, in precedence order.
+	Levels []plan.Setting
+	// Automation is the resolved automation profile.
+	Automation *profile.AutomationProfile
+	// AutomationLevel is the level that named it, or system.
+	AutomationLevel string
+	// Safety is the resolved safety profile.
+	Safety profile.SafetyProfile
+	// SafetyLevel is the level it came from: plan, action, project or
+	// global.
+	SafetyLevel string
+	// SafetySource is standalone or composed.
+	SafetySource string
+	// SafetyFrom names the automation profile a composed safety profile
+	// came from; "" for a standalone one.
+	SafetyFrom string
+}
+
+// Resolve applies the precedence to levels, which must be the four levels
+// in order (plan, action, project, global). Only the automation profile
+// that wins is looked up: one that does not exist is errs.KindNotFound,
+// naming it and the level that named it.
+func Resolve(levels []plan.Setting, lookup Lookup) (*Result, error) {
+	if err := checkLevels(levels); err != nil {
+		return nil, err
+	}
+	r := &Result{Levels: cloneSettings(levels), AutomationLevel: plan.LevelSystem}
+	name := profile.SystemDefault
+	var namedBy plan.Setting
+	for _, s := range levels {
+		if s.AutomationProfile != nil {
+			name, r.AutomationLevel, namedBy = *s.AutomationProfile, s.Level, s
+			break
+		}
+	}
+	p, err := lookup(name)
+	if err != nil {
+		return nil, missingProfile(err, name, namedBy)
+	}
+	r.Automation = p.Clone()
+
+	for _, s := range levels {
+		if s.SafetyProfile != nil {
+			r.Safety = s.SafetyProfile.Clone()
+			r.SafetyLevel = s.Level
+			r.SafetySource = plan.SourceStandalone
+			return r, nil
+		}
+	}
+	r.Safety = r.Automation.Safety.Clone()
+	r.SafetyLevel = r.AutomationLevel
+	if r.SafetyLevel == plan.LevelSystem {
+		// The system default stands in for a global setting nobody made.
+		r.SafetyLevel = plan.LevelGlobal
+	}
+	r.SafetySource = plan.SourceComposed
+	r.SafetyFrom = r.Automation.Name
+	return r, nil
+}
+
+func checkLevels(levels []plan.Setting) error {
+	if len(levels) != len(plan.Levels) {
+		return errs.New(errs.KindInternal, "resolution needs the %d levels, got %d", len(plan.Levels), len(levels))
+	}
+	for i, s := range levels {
+		if s.Level != plan.Levels[i] {
+			return errs.New(errs.KindInternal, "level %d is %q, want %q", i, s.Level, plan.Levels[i])
+		}
+	}
+	return nil
+}
+
+// missingProfile explains a failed lookup of the winning automation
+// profile: which level named it, and where that level is set.
+func missingProfile(err error, name string, by plan.Setting) error {
+	if by.Level == "" {
+		// The system default itself: a broken build, not the user's doing.
+		return errs.Wrap(errs.KindInternal, err, "the system default profile %q", name)
+	}
+	where := by.Level + " level"
+	if by.Source != nil {
+		where += " (" + describeSource(by) + ")"
+	}
+	if errs.Is(err, errs.KindNotFound) {
+		return errs.NotFound("automation profile %q named at the %s not found", name, where).
+			WithHint("%s, or register the profile with 'agents automation-profile add'", fixHint(by))
+	}
+	return errs.Wrap(errs.KindOf(err), err, "automation profile %q named at the %s", name, where)
+}
+
+func describeSource(s plan.Setting) string {
+	if s.Level == plan.LevelAction {
+		return "action " + *s.Source
+	}
+	return *s.Source
+}
+
+// fixHint says how to change what a level names.
+func fixHint(s plan.Setting) string {
+	switch s.Level {
+	case plan.LevelPlan:
+		return "choose another profile with 'agents plan set-automation-profile'"
+	case plan.LevelAction:
+		return "change automation_profile in the action and run 'agents action add --update -c FILE'"
+	default:
+		if s.Source != nil {
+			return "change automation_profile in " + *s.Source
+		}
+		return "change automation_profile at the " + s.Level + " level"
+	}
+}
+
+func cloneSettings(in []plan.Setting) []plan.Setting {
+	out := make([]plan.Setting, len(in))
+	for i, s := range in {
+		out[i] = s.Clone()
+	}
+	return out
+}

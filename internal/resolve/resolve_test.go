@@ -1,0 +1,441 @@
+package resolve
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/profiles"
+)
+
+func builtin(t testing.TB, name string) *profile.AutomationProfile {
+	t.Helper()
+	data, err := fs.ReadFile(profiles.Builtin, "builtin/"+name+".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := profile.DecodeProfile(data, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// lookupIn looks up built-ins from the embedded files and custom profiles
+// in st.
+func lookupIn(t testing.TB, st store.Store) Lookup {
+	return func(name string) (*profile.AutomationProfile, error) {
+		if profile.IsBuiltinName(name) {
+			return builtin(t, name), nil
+		}
+		return st.GetProfile(context.Background(), name)
+	}
+}
+
+func str(s string) *string { return &s }
+
+// safety returns a standalone safety profile told apart by its retry cap.
+func safety(retries int) *profile.SafetyProfile {
+	s := profile.DefaultSafetyProfile()
+	s.MaxRetriesPerStep = retries
+	return &s
+}
+
+// levels builds the four levels from what each sets: an automation profile
+// name ("" for none) and a safety profile (nil for none).
+func levels(autos [4]string, safeties [4]*profile.SafetyProfile) []plan.Setting {
+	out := make([]plan.Setting, 4)
+	for i, l := range plan.Levels {
+		out[i] = plan.Setting{Level: l, SafetyProfile: safeties[i]}
+		if autos[i] != "" {
+			out[i].AutomationProfile = str(autos[i])
+		}
+	}
+	return out
+}
+
+func TestResolvePrecedence(t *testing.T) {
+	st := store.NewMemory()
+	lookup := lookupIn(t, st)
+	none := [4]*profile.SafetyProfile{}
+	tests := []struct {
+		name       string
+		autos      [4]string
+		safeties   [4]*profile.SafetyProfile
+		wantAuto   string
+		wantAutoAt string
+		// wantRetries tells the safety profile that won: a standalone one
+		// by its retry cap, a composed one by the profile's own.
+		wantRetries  int
+		wantSafetyAt string
+		wantSource   string
+		wantFrom     string
+	}{
+		{"automation: plan wins", [4]string{"manual", "trusted", "auto", "ci"}, none, "manual", "plan", 3, "plan", "composed", "manual"},
+		{"automation: action wins", [4]string{"", "trusted", "auto", "ci"}, none, "trusted", "action", 3, "action", "composed", "trusted"},
+		{"automation: project wins", [4]string{"", "", "auto", "ci"}, none, "auto", "project", 3, "project", "composed", "auto"},
+		{"automation: global wins", [4]string{"", "", "", "ci"}, none, "ci", "global", 3, "global", "composed", "ci"},
+		{"automation: system default", [4]string{}, none, "review", "system", 3, "global", "composed", "review"},
+
+		{"safety: plan wins", [4]string{"", "cautious"}, [4]*profile.SafetyProfile{safety(10), safety(11), safety(12), safety(13)}, "cautious", "action", 10, "plan", "standalone", ""},
+		{"safety: action wins", [4]string{"", "cautious"}, [4]*profile.SafetyProfile{nil, safety(11), safety(12), safety(13)}, "cautious", "action", 11, "action", "standalone", ""},
+		{"safety: project wins", [4]string{"", "cautious"}, [4]*profile.SafetyProfile{nil, nil, safety(12), safety(13)}, "cautious", "action", 12, "project", "standalone", ""},
+		{"safety: global wins", [4]string{"", "cautious"}, [4]*profile.SafetyProfile{nil, nil, nil, safety(13)}, "cautious", "action", 13, "global", "standalone", ""},
+		{"safety: none, composed at the automation profile's level", [4]string{"", "", "full-auto"}, none, "full-auto", "project", 3, "project", "composed", "full-auto"},
+
+		// Choosing full-auto for a plan does not drop the action's safety.
+		{"full-auto plan, action's standalone safety wins", [4]string{"full-auto"}, [4]*profile.SafetyProfile{nil, safety(1)}, "full-auto", "plan", 1, "action", "standalone", ""},
+		// A less specific standalone safety profile still beats the
+		// safety composed in a more specific automation profile.
+		{"global standalone beats plan's composed", [4]string{"full-auto"}, [4]*profile.SafetyProfile{nil, nil, nil, safety(0)}, "full-auto", "plan", 0, "global", "standalone", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Resolve(levels(tt.autos, tt.safeties), lookup)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Automation.Name != tt.wantAuto || r.AutomationLevel != tt.wantAutoAt {
+				t.Errorf("automation = %s from %s, want %s from %s", r.Automation.Name, r.AutomationLevel, tt.wantAuto, tt.wantAutoAt)
+			}
+			if r.SafetyLevel != tt.wantSafetyAt || r.SafetySource != tt.wantSource || r.SafetyFrom != tt.wantFrom {
+				t.Errorf("safety from %s (%s, %q), want %s (%s, %q)", r.SafetyLevel, r.SafetySource, r.SafetyFrom, tt.wantSafetyAt, tt.wantSource, tt.wantFrom)
+			}
+			if r.Safety.MaxRetriesPerStep != tt.wantRetries {
+				t.Errorf("safety retries = %d, want %d", r.Safety.MaxRetriesPerStep, tt.wantRetries)
+			}
+			if tt.wantSource == "composed" {
+				want := builtin(t, tt.wantAuto).Safety
+				if r.Safety.RequireSandbox != want.RequireSandbox || r.Safety.AllowUnsafeTools != want.AllowUnsafeTools {
+					t.Errorf("composed safety %+v is not %s's %+v", r.Safety, tt.wantAuto, want)
+				}
+			}
+		})
+	}
+}
+
+func TestResolveMissingProfile(t *testing.T) {
+	st := store.NewMemory()
+	lv := levels([4]string{"", "acme/gone", "ci"}, [4]*profile.SafetyProfile{})
+	lv[1].Source = str("local/deploy")
+	_, err := Resolve(lv, lookupIn(t, st))
+	if !errs.Is(err, errs.KindNotFound) {
+		t.Fatalf("err = %v, want not found", err)
+	}
+	for _, want := range []string{`"acme/gone"`, "action level", "local/deploy"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %s", err, want)
+		}
+	}
+	// A missing profile at a level that does not win is never looked up.
+	lv = levels([4]string{"manual", "acme/gone"}, [4]*profile.SafetyProfile{})
+	if _, err := Resolve(lv, lookupIn(t, st)); err != nil {
+		t.Errorf("a shadowed missing profile failed the resolution: %v", err)
+	}
+	// The project level names its file.
+	lv = levels([4]string{"", "", "acme/gone"}, [4]*profile.SafetyProfile{})
+	lv[2].Source = str("/p/agents.yaml")
+	_, err = Resolve(lv, lookupIn(t, st))
+	if !errs.Is(err, errs.KindNotFound) || !strings.Contains(err.Error(), "project level (/p/agents.yaml)") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestResolveChecksLevels(t *testing.T) {
+	lv := levels([4]string{}, [4]*profile.SafetyProfile{})
+	lv[0], lv[1] = lv[1], lv[0]
+	if _, err := Resolve(lv, lookupIn(t, store.NewMemory())); err == nil {
+		t.Error("levels out of order were accepted")
+	}
+	if _, err := Resolve(lv[:3], lookupIn(t, store.NewMemory())); err == nil {
+		t.Error("three levels were accepted")
+	}
+}
+
+// world is a home, a project tree and a store to resolve in.
+type world struct {
+	t     *testing.T
+	home  string
+	proj  string
+	st    *store.Memory
+	env   Env
+	clock time.Time
+}
+
+func newWorld(t *testing.T) *world {
+	root := t.TempDir()
+	w := &world{t: t, home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj"), st: store.NewMemory(),
+		clock: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	for _, d := range []string{w.home, filepath.Join(w.proj, "sub", "dir")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.env = Env{Ctx: context.Background(), Store: w.st, Lookup: lookupIn(t, w.st), Home: w.home}
+	return w
+}
+
+func (w *world) write(path, content string) {
+	w.t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *world) addAction(yaml string) {
+	w.t.Helper()
+	a, err := action.Decode([]byte(yaml), "action.yaml")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if _, err := w.st.PutAction(context.Background(), a, true); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *world) addProfile(yaml string) {
+	w.t.Helper()
+	p, _, err := profile.DecodeProfile([]byte(yaml), "profile.yaml")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if _, err := w.st.PutProfile(context.Background(), p, true); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// use makes a plan as 'plan use' does.
+func (w *world) use(own plan.Setting, actionName, dir string) *plan.Plan {
+	w.t.Helper()
+	r, err := w.env.Resolve(Request{Own: own, Action: actionName, ProjectDir: dir})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	id, err := plan.NewID(w.clock, nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	p := &plan.Plan{ID: id, Action: actionName, CreatedAt: w.clock, ProjectDir: dir}
+	if err := r.Record(context.Background(), w.st, p, w.clock); err != nil {
+		w.t.Fatal(err)
+	}
+	return p
+}
+
+// drift resolves p again and compares.
+func (w *world) drift(p *plan.Plan) *Drift {
+	w.t.Helper()
+	r, err := w.env.Again(p)
+	if err != nil {
+		return DriftError(err)
+	}
+	now := p.Clone()
+	if _, err := r.Apply(now, w.clock); err != nil {
+		w.t.Fatal(err)
+	}
+	return Diff(p, now)
+}
+
+const deployAction = `name: local/deploy
+description: Deploy
+definition_of_done: Deployed
+strategy_actor: local/default
+execution_actor: local/default
+automation_profile: %s
+`
+
+func TestProjectFoundFromSubfolder(t *testing.T) {
+	w := newWorld(t)
+	w.write(filepath.Join(w.proj, "agents.yaml"), "automation_profile: cautious\nsafety_profile:\n  max_retries_per_step: 7\n")
+	w.write(filepath.Join(w.home, "config.yaml"), "automation_profile: ci\nformat: json\n")
+	r, err := w.env.Resolve(Request{ProjectDir: filepath.Join(w.proj, "sub", "dir")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Automation.Name != "cautious" || r.AutomationLevel != plan.LevelProject {
+		t.Errorf("automation = %s from %s, want cautious from project", r.Automation.Name, r.AutomationLevel)
+	}
+	if r.SafetyLevel != plan.LevelProject || r.Safety.MaxRetriesPerStep != 7 {
+		t.Errorf("safety = %+v from %s", r.Safety, r.SafetyLevel)
+	}
+	if src := r.Levels[2].Source; src == nil || *src != filepath.Join(w.proj, "agents.yaml") {
+		t.Errorf("project source = %v", src)
+	}
+	if src := r.Levels[3].Source; src == nil || *src != filepath.Join(w.home, "config.yaml") {
+		t.Errorf("global source = %v", src)
+	}
+	// Outside the project only the global level speaks.
+	r, err = w.env.Resolve(Request{ProjectDir: w.home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Automation.Name != "ci" || r.AutomationLevel != plan.LevelGlobal || r.Levels[2].Source != nil {
+		t.Errorf("outside the project: %s from %s, project source %v", r.Automation.Name, r.AutomationLevel, r.Levels[2].Source)
+	}
+}
+
+func TestMalformedConfiguration(t *testing.T) {
+	w := newWorld(t)
+	file := filepath.Join(w.proj, "agents.yaml")
+	for _, content := range []string{
+		"automation_profil: cautious\n",
+		"automation_profile: [cautious]\n",
+		"safety_profile:\n  require_sandbox: yes\n",
+		"- a list\n",
+		"automation_profile: Cautious\n",
+	} {
+		w.write(file, content)
+		_, err := w.env.Resolve(Request{ProjectDir: filepath.Join(w.proj, "sub")})
+		if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), file) {
+			t.Errorf("%q: err = %v, want invalid input naming %s", content, err, file)
+		}
+	}
+	w.write(file, "")
+	w.write(filepath.Join(w.home, "config.yaml"), "automation_profile: 7\n")
+	_, err := w.env.Resolve(Request{ProjectDir: w.proj})
+	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "config.yaml") {
+		t.Errorf("global: err = %v", err)
+	}
+}
+
+func TestMissingAction(t *testing.T) {
+	w := newWorld(t)
+	_, err := w.env.Resolve(Request{Action: "local/none", ProjectDir: w.proj})
+	if !errs.Is(err, errs.KindNotFound) {
+		t.Errorf("err = %v, want not found", err)
+	}
+}
+
+const strictProfile = `name: acme/strict
+auto_apply: 1.0
+safety:
+  max_retries_per_step: %d
+`
+
+func TestDrift(t *testing.T) {
+	w := newWorld(t)
+	w.addProfile(strings.Replace(strictProfile, "%d", "2", 1))
+	w.addAction(strings.Replace(deployAction, "%s", "acme/strict", 1))
+	p := w.use(plan.Setting{Level: plan.LevelPlan}, "local/deploy", w.proj)
+	if p.AutomationProfile.Name != "acme/strict" || p.SafetyProfile.Source != plan.SourceComposed {
+		t.Fatalf("recorded %+v / %+v", p.AutomationProfile, p.SafetyProfile)
+	}
+	if d := w.drift(p); d != nil {
+		t.Fatalf("drift right after use: %+v", d)
+	}
+	// Only the automation snapshot can be checked against the store.
+	if _, _, err := Recorded(context.Background(), w.st, p); err != nil {
+		t.Fatalf("recorded profiles: %v", err)
+	}
+
+	// A level change that does not change the answer is not drift.
+	w.write(filepath.Join(w.home, "config.yaml"), "automation_profile: manual\n")
+	if d := w.drift(p); d != nil {
+		t.Errorf("drift from a shadowed global setting: %+v", d)
+	}
+
+	// The profile changes: drift in both the automation and the composed
+	// safety profile.
+	w.addProfile(strings.Replace(strictProfile, "%d", "5", 1))
+	d := w.drift(p)
+	if d == nil || d.AutomationProfile == nil || d.SafetyProfile == nil {
+		t.Fatalf("drift after the profile changed = %+v", d)
+	}
+	if d.AutomationProfile.Recorded.SHA256 == d.AutomationProfile.Now.SHA256 || !strings.Contains(d.AutomationProfile.Reason, "has changed") {
+		t.Errorf("automation change = %+v", d.AutomationProfile)
+	}
+	if strings.Join(d.SafetyProfile.Fields, ",") != "max_retries_per_step" {
+		t.Errorf("safety fields = %v", d.SafetyProfile.Fields)
+	}
+	// The global level changed earlier (without effect); no other did.
+	if strings.Join(d.Levels, ",") != "global" {
+		t.Errorf("levels = %v, want [global]", d.Levels)
+	}
+	// The record still decides: its snapshot is the old version.
+	ap, sp, err := Recorded(context.Background(), w.st, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ap.Safety.MaxRetriesPerStep != 2 || sp.MaxRetriesPerStep != 2 {
+		t.Errorf("recorded profiles changed under the plan: %d, %d", ap.Safety.MaxRetriesPerStep, sp.MaxRetriesPerStep)
+	}
+
+	// A level change: the project now carries a standalone safety profile.
+	w.addProfile(strings.Replace(strictProfile, "%d", "2", 1))
+	if d := w.drift(p); d != nil {
+		t.Fatalf("drift after restoring the profile: %+v", d)
+	}
+	w.write(filepath.Join(w.proj, "agents.yaml"), "safety_profile:\n  require_human_approval: true\n")
+	d = w.drift(p)
+	if d == nil || d.AutomationProfile != nil || d.SafetyProfile == nil {
+		t.Fatalf("drift after the project changed = %+v", d)
+	}
+	if d.SafetyProfile.Now.Provenance != plan.LevelProject || d.SafetyProfile.Now.Source != plan.SourceStandalone ||
+		d.SafetyProfile.Recorded.Provenance != plan.LevelAction {
+		t.Errorf("safety change = %+v", d.SafetyProfile)
+	}
+	if strings.Join(d.Levels, ",") != "project,global" {
+		t.Errorf("levels = %v, want [project global]", d.Levels)
+	}
+
+	// The action's profile removed: resolving now fails, and says why.
+	if err := os.Remove(filepath.Join(w.proj, "agents.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.st.RemoveProfile(context.Background(), "acme/strict"); err != nil {
+		t.Fatal(err)
+	}
+	d = w.drift(p)
+	if d == nil || d.Error == nil || !strings.Contains(*d.Error, "acme/strict") || !strings.Contains(*d.Error, "action level") {
+		t.Errorf("drift after the profile was removed = %+v", d)
+	}
+	// The record still decides, from the snapshot the store kept.
+	if _, _, err := Recorded(context.Background(), w.st, p); err != nil {
+		t.Errorf("recorded profiles after removal: %v", err)
+	}
+}
+
+func TestRecordedRefusesEditedPlan(t *testing.T) {
+	w := newWorld(t)
+	p := w.use(plan.Setting{Level: plan.LevelPlan, SafetyProfile: safety(4)}, "", w.proj)
+	edited := p.Clone()
+	edited.SafetyProfile.AllowUnsafeTools = true
+	if _, _, err := Recorded(context.Background(), w.st, edited); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("edited safety: err = %v, want invalid", err)
+	}
+	edited = p.Clone()
+	edited.AutomationProfile.Name = "full-auto"
+	if _, _, err := Recorded(context.Background(), w.st, edited); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("renamed automation profile: err = %v, want invalid", err)
+	}
+	edited = p.Clone()
+	edited.AutomationProfile.SHA256 = strings.Repeat("0", 64)
+	if _, _, err := Recorded(context.Background(), w.st, edited); !errs.Is(err, errs.KindNotFound) {
+		t.Errorf("unknown snapshot: err = %v, want not found", err)
+	}
+}
+
+func TestSnapshotDigestIsHistoryDigest(t *testing.T) {
+	w := newWorld(t)
+	p, _, err := profile.DecodeProfile([]byte(strings.Replace(strictProfile, "%d", "2", 1)), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.st.PutProfile(context.Background(), p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := w.use(plan.Setting{Level: plan.LevelPlan, AutomationProfile: str("acme/strict")}, "", w.proj)
+	if pl.AutomationProfile.SHA256 != res.Digest {
+		t.Errorf("snapshot digest %s, history digest %s", pl.AutomationProfile.SHA256, res.Digest)
+	}
+}
