@@ -16,9 +16,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
+	"github.com/agentsctl/agents/internal/cli/action"
 	"github.com/agentsctl/agents/internal/cli/automationprofile"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/cli/plan"
 	"github.com/agentsctl/agents/internal/cli/safetypack"
+	"github.com/agentsctl/agents/internal/cli/safetyprofile"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
@@ -173,6 +176,9 @@ profiles are namespace/name YAML files in the store.
 
 	root.AddCommand(automationprofile.NewCmd(deps))
 	root.AddCommand(safetypack.NewCmd(deps))
+	root.AddCommand(safetyprofile.NewCmd(deps))
+	root.AddCommand(action.NewCmd(deps))
+	root.AddCommand(plan.NewCmd(deps))
 	root.AddCommand(newVersionCmd(deps, nil))
 	return root
 }

@@ -13,21 +13,33 @@ import (
 // a profile was named directly) and the conditions an allowed call must
 // still meet.
 type decisionDoc struct {
-	Allowed          bool     `json:"allowed"`
-	Reason           *string  `json:"reason"`
-	RequiresApproval bool     `json:"requires_approval"`
-	Rule             string   `json:"rule"`
-	Profile          string   `json:"profile"`
-	Level            *string  `json:"level"`
-	Conditions       []string `json:"conditions"`
+	Allowed          bool    `json:"allowed"`
+	Reason           *string `json:"reason"`
+	RequiresApproval bool    `json:"requires_approval"`
+	Rule             string  `json:"rule"`
+	Profile          string  `json:"profile"`
+	Level            *string `json:"level"`
+	// Plan is the plan decided for, null when a profile was named.
+	Plan *string `json:"plan"`
+}
+
+// guardDoc adds where the safety profile decided under came from: its
+// level (null when a profile was named, whose own safety applies) and
+// whether it was standalone or composed.
+type guardDoc struct {
+	decisionDoc
+	SafetyLevel  *string  `json:"safety_level"`
+	SafetySource string   `json:"safety_source"`
+	Conditions   []string `json:"conditions"`
 }
 
 // gateDoc is the canonical document of a check-gate answer: the same shape,
 // with the threshold and the confidence it was compared with.
 type gateDoc struct {
 	decisionDoc
-	Threshold  float64 `json:"threshold"`
-	Confidence float64 `json:"confidence"`
+	Conditions []string `json:"conditions"`
+	Threshold  float64  `json:"threshold"`
+	Confidence float64  `json:"confidence"`
 }
 
 func optional(s string) *string {
@@ -45,19 +57,38 @@ type GuardDecisionView struct {
 	// Level is where the profile came from (plan, action, project,
 	// global), or "" when it was named directly.
 	Level string
+	// Plan is the id of the plan decided for, or "".
+	Plan string
+	// SafetyLevel is where the safety profile came from, for a plan.
+	SafetyLevel string
+	// SafetySource is standalone or composed; "" means composed (a named
+	// profile's own safety).
+	SafetySource string
+}
+
+func (v GuardDecisionView) safetySource() string {
+	if v.SafetySource == "" {
+		return "composed"
+	}
+	return v.SafetySource
 }
 
 // Data implements View.
 func (v GuardDecisionView) Data() any {
 	r := v.Result
-	return decisionDoc{
-		Allowed:          r.Allowed(),
-		Reason:           optional(r.Reason()),
-		RequiresApproval: r.RequiresApproval(),
-		Rule:             string(r.Rule),
-		Profile:          v.Profile,
-		Level:            optional(v.Level),
-		Conditions:       r.Conditions.Names(),
+	return guardDoc{
+		decisionDoc: decisionDoc{
+			Allowed:          r.Allowed(),
+			Reason:           optional(r.Reason()),
+			RequiresApproval: r.RequiresApproval(),
+			Rule:             string(r.Rule),
+			Profile:          v.Profile,
+			Level:            optional(v.Level),
+			Plan:             optional(v.Plan),
+		},
+		SafetyLevel:  optional(v.SafetyLevel),
+		SafetySource: v.safetySource(),
+		Conditions:   r.Conditions.Names(),
 	}
 }
 
@@ -72,6 +103,9 @@ func (v GuardDecisionView) fields() [][2]string {
 		{"tool", r.Input().Tool},
 		{"profile", v.Profile},
 		{"level", orDash(v.Level)},
+		{"plan", orDash(v.Plan)},
+		{"safety_level", orDash(v.SafetyLevel)},
+		{"safety_source", v.safetySource()},
 		{"conditions", orDash(strings.Join(r.Conditions.Names(), ", "))},
 	}
 }
@@ -85,10 +119,13 @@ func (v GuardDecisionView) Tables() []Table { return fieldTable(v.fields()) }
 // Rich implements RichView: a verdict line, then what decided it.
 func (v GuardDecisionView) Rich(t *Theme) string {
 	r := v.Result
-	subject := "tool " + strconv.Quote(r.Input().Tool) + " under " + profilePhrase(v.Profile, v.Level)
+	subject := "tool " + strconv.Quote(r.Input().Tool) + " under " + planPhrase(v.Plan) + profilePhrase(v.Profile, v.Level)
 	rows := [][2]string{
 		{"rule", string(r.Rule)},
 		{"reason", orDash(r.Reason())},
+	}
+	if v.Plan != "" {
+		rows = append(rows, [2]string{"safety", v.safetySource() + " safety profile from the " + v.SafetyLevel + " level"})
 	}
 	for _, c := range r.Conditions.Names() {
 		rows = append(rows, [2]string{"condition", conditionText(c)})
@@ -104,6 +141,8 @@ type GateDecisionView struct {
 	// Level is where the profile came from, or "" when it was named
 	// directly.
 	Level string
+	// Plan is the id of the plan decided for, or "".
+	Plan string
 }
 
 // Data implements View.
@@ -117,8 +156,9 @@ func (v GateDecisionView) Data() any {
 			Rule:             d.Gate,
 			Profile:          v.Profile,
 			Level:            optional(v.Level),
-			Conditions:       []string{},
+			Plan:             optional(v.Plan),
 		},
+		Conditions: []string{},
 		Threshold:  d.Threshold,
 		Confidence: d.Confidence,
 	}
@@ -136,6 +176,7 @@ func (v GateDecisionView) fields() [][2]string {
 		{"confidence", FormatFloat(d.Confidence)},
 		{"profile", v.Profile},
 		{"level", orDash(v.Level)},
+		{"plan", orDash(v.Plan)},
 	}
 }
 
@@ -148,7 +189,7 @@ func (v GateDecisionView) Tables() []Table { return fieldTable(v.fields()) }
 // Rich implements RichView: a verdict line, then the figures compared.
 func (v GateDecisionView) Rich(t *Theme) string {
 	d := v.Decision
-	subject := "gate " + d.Gate + " under " + profilePhrase(v.Profile, v.Level)
+	subject := "gate " + d.Gate + " under " + planPhrase(v.Plan) + profilePhrase(v.Profile, v.Level)
 	why := d.Reason()
 	if why == "" {
 		why = gateAllowedWhy(d)
@@ -176,6 +217,13 @@ func profilePhrase(name, level string) string {
 		return "profile " + name
 	}
 	return "profile " + name + " (from the " + level + " level)"
+}
+
+func planPhrase(id string) string {
+	if id == "" {
+		return ""
+	}
+	return "plan " + id + ": "
 }
 
 func conditionText(c string) string {

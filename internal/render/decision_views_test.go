@@ -50,6 +50,9 @@ func TestGuardDecisionViewFormats(t *testing.T) {
   "rule": "guards.tool_denylist",
   "profile": "acme/guarded",
   "level": null,
+  "plan": null,
+  "safety_level": null,
+  "safety_source": "composed",
   "conditions": []
 }
 `},
@@ -60,6 +63,9 @@ func TestGuardDecisionViewFormats(t *testing.T) {
   "rule": "default",
   "profile": "ci",
   "level": "plan",
+  "plan": null,
+  "safety_level": null,
+  "safety_source": "composed",
   "conditions": [
     "sandbox",
     "checkpoint_before_write"
@@ -72,6 +78,9 @@ requires_approval: false
 rule: safety.allow_unsafe_tools
 profile: ci
 level: null
+plan: null
+safety_level: null
+safety_source: composed
 conditions: []
 `},
 		{"plain allowed", "plain", allowedWrite(""), `decision: allowed
@@ -82,6 +91,9 @@ reason: -
 tool: edit
 profile: ci
 level: -
+plan: -
+safety_level: -
+safety_source: composed
 conditions: sandbox, checkpoint_before_write
 `},
 		{"rich approval", "rich", denied(), `⚠ NEEDS APPROVAL  tool "shell_exec" under profile acme/guarded
@@ -129,6 +141,7 @@ func TestGateDecisionViewFormats(t *testing.T) {
   "rule": "auto_execute",
   "profile": "cautious",
   "level": null,
+  "plan": null,
   "conditions": [],
   "threshold": 0.7,
   "confidence": 0.7
@@ -140,6 +153,7 @@ requires_approval: false
 rule: auto_execute
 profile: cautious
 level: null
+plan: null
 conditions: []
 threshold: 0.7
 confidence: 0.75
@@ -153,6 +167,7 @@ threshold: 1.0
 confidence: 1.0
 profile: cautious
 level: project
+plan: -
 `},
 		{"rich above", "rich", above, `✔ ALLOWED  gate auto_execute under profile cautious
   rule        auto_execute
@@ -227,12 +242,12 @@ func TestDecisionViewTables(t *testing.T) {
 		{"guard approval", denied(), [][]string{
 			{"decision", "needs approval"}, {"allowed", "false"}, {"requires_approval", "true"},
 			{"rule", "guards.tool_denylist"}, {"reason", `tool "shell_exec" is on the profile's denylist`},
-			{"tool", "shell_exec"}, {"profile", "acme/guarded"}, {"level", "-"}, {"conditions", "-"},
+			{"tool", "shell_exec"}, {"profile", "acme/guarded"}, {"level", "-"}, {"plan", "-"}, {"safety_level", "-"}, {"safety_source", "composed"}, {"conditions", "-"},
 		}},
 		{"gate allowed", GateDecisionView{Decision: profile.DecideGate(p, g, 0.75), Profile: "cautious", Level: "global"}, [][]string{
 			{"decision", "allowed"}, {"allowed", "true"}, {"requires_approval", "false"},
 			{"rule", "auto_execute"}, {"reason", "-"}, {"threshold", "0.7"}, {"confidence", "0.75"},
-			{"profile", "cautious"}, {"level", "global"},
+			{"profile", "cautious"}, {"level", "global"}, {"plan", "-"},
 		}},
 	}
 	for _, tt := range tests {

@@ -122,64 +122,25 @@ func Recorded(ctx context.Context, st store.Store, p *plan.Plan) (*profile.Autom
 	return ap, p.SafetyProfile.SafetyProfile.Clone(), nil
 }
 
-// Drift is how what would resolve now differs from what a plan recorded.
-type Drift struct {
-	// AutomationProfile is set when the automation profile would differ:
-	// another profile, another level, or the same profile changed.
-	AutomationProfile *AutomationChange `json:"automation_profile"`
-	// SafetyProfile is set when the safety profile would differ.
-	SafetyProfile *SafetyChange `json:"safety_profile"`
-	// Levels names the levels whose settings differ from the record.
-	Levels []string `json:"levels"`
-	// Error says why resolving now fails, when it does (a profile or the
-	// action removed, a configuration file broken); the other fields are
-	// then empty.
-	Error *string `json:"error"`
-}
-
-// AutomationChange is a changed automation profile.
-type AutomationChange struct {
-	Recorded plan.AutomationRef `json:"recorded"`
-	Now      plan.AutomationRef `json:"now"`
-	Reason   string             `json:"reason"`
-}
-
-// SafetyOrigin is where a safety profile came from, and its digest.
-type SafetyOrigin struct {
-	Provenance  string  `json:"provenance"`
-	Source      string  `json:"source"`
-	FromProfile *string `json:"from_profile"`
-	SHA256      string  `json:"sha256"`
-}
-
-// SafetyChange is a changed safety profile.
-type SafetyChange struct {
-	Recorded SafetyOrigin `json:"recorded"`
-	Now      SafetyOrigin `json:"now"`
-	// Fields lists the safety fields whose values differ.
-	Fields []string `json:"fields"`
-	Reason string   `json:"reason"`
-}
-
 // DriftError is the drift of a plan that cannot be resolved now.
-func DriftError(err error) *Drift {
+func DriftError(err error) *plan.Drift {
 	msg := err.Error()
-	return &Drift{Levels: []string{}, Error: &msg}
+	return &plan.Drift{Levels: []string{}, Error: &msg}
 }
 
 // Diff compares a plan's record with now, the same plan resolved again
 // (see Apply). It returns nil when resolving now gives the same answer: the
 // same profiles, from the same levels, with the same content. Levels whose
 // settings changed without changing the answer are not drift.
-func Diff(recorded, now *plan.Plan) *Drift {
-	d := &Drift{Levels: changedLevels(recorded.Levels, now.Levels)}
+func Diff(recorded, now *plan.Plan) *plan.Drift {
+	d := &plan.Drift{Levels: changedLevels(recorded.Levels, now.Levels)}
 	if a, b := recorded.AutomationProfile, now.AutomationProfile; a != b {
-		d.AutomationProfile = &AutomationChange{Recorded: a, Now: b, Reason: automationReason(a, b)}
+		d.AutomationProfile = &plan.AutomationChange{Recorded: a, Now: b, Reason: automationReason(a, b)}
 	}
 	a, b := origin(recorded.SafetyProfile), origin(now.SafetyProfile)
 	if !reflect.DeepEqual(a, b) {
 		fields := changedFields(recorded.SafetyProfile.SafetyProfile, now.SafetyProfile.SafetyProfile)
-		d.SafetyProfile = &SafetyChange{Recorded: a, Now: b, Fields: fields, Reason: safetyReason(a, b, fields)}
+		d.SafetyProfile = &plan.SafetyChange{Recorded: a, Now: b, Fields: fields, Reason: safetyReason(a, b, fields)}
 	}
 	if d.AutomationProfile == nil && d.SafetyProfile == nil {
 		return nil
@@ -187,8 +148,8 @@ func Diff(recorded, now *plan.Plan) *Drift {
 	return d
 }
 
-func origin(r plan.SafetyRef) SafetyOrigin {
-	return SafetyOrigin{Provenance: r.Provenance, Source: r.Source, FromProfile: r.FromProfile, SHA256: r.SHA256}
+func origin(r plan.SafetyRef) plan.SafetyOrigin {
+	return plan.SafetyOrigin{Provenance: r.Provenance, Source: r.Source, FromProfile: r.FromProfile, SHA256: r.SHA256}
 }
 
 func changedLevels(a, b []plan.Setting) []string {
@@ -245,8 +206,8 @@ func automationReason(a, b plan.AutomationRef) string {
 	}
 }
 
-func safetyReason(a, b SafetyOrigin, fields []string) string {
-	describe := func(o SafetyOrigin) string {
+func safetyReason(a, b plan.SafetyOrigin, fields []string) string {
+	describe := func(o plan.SafetyOrigin) string {
 		if o.Source == plan.SourceComposed && o.FromProfile != nil {
 			return fmt.Sprintf("the safety composed in %q (%s level)", *o.FromProfile, o.Provenance)
 		}

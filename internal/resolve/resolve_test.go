@@ -232,7 +232,7 @@ func (w *world) use(own plan.Setting, actionName, dir string) *plan.Plan {
 }
 
 // drift resolves p again and compares.
-func (w *world) drift(p *plan.Plan) *Drift {
+func (w *world) drift(p *plan.Plan) *plan.Drift {
 	w.t.Helper()
 	r, err := w.env.Again(p)
 	if err != nil {

@@ -138,6 +138,9 @@ type decision struct {
 	Rule             string   `json:"rule"`
 	Profile          string   `json:"profile"`
 	Level            *string  `json:"level"`
+	Plan             *string  `json:"plan"`
+	SafetyLevel      *string  `json:"safety_level"`
+	SafetySource     *string  `json:"safety_source"`
 	Conditions       []string `json:"conditions"`
 	Threshold        *float64 `json:"threshold"`
 	Confidence       *float64 `json:"confidence"`
@@ -241,6 +244,9 @@ func TestCheckGuardExactJSON(t *testing.T) {
   "rule": "guards.tool_denylist",
   "profile": "acme/guarded",
   "level": null,
+  "plan": null,
+  "safety_level": null,
+  "safety_source": "composed",
   "conditions": []
 }
 `

@@ -11,6 +11,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/resolve"
 )
 
 // Exit codes of the check commands, as in the table in internal/cli: they
@@ -39,6 +40,11 @@ type decisionSubject struct {
 	Profile *profile.AutomationProfile
 	Safety  profile.SafetyProfile
 	Level   string
+	// Plan, SafetyLevel and SafetySource are set for a plan: its id, the
+	// level its safety profile came from, and standalone or composed.
+	Plan         string
+	SafetyLevel  string
+	SafetySource string
 }
 
 // subjectForProfile looks up a built-in or stored profile by name.
@@ -50,9 +56,75 @@ func subjectForProfile(deps *cmdutil.Deps, name string) (decisionSubject, error)
 	return decisionSubject{Profile: p, Safety: p.Safety}, nil
 }
 
+// subjectForPlan decides under what a plan recorded: the snapshot of its
+// automation profile and its safety profile, standalone or composed, as
+// they were resolved, whatever has changed since.
+func subjectForPlan(deps *cmdutil.Deps, id string) (decisionSubject, error) {
+	p, err := cmdutil.LookupPlan(deps, id)
+	if err != nil {
+		return decisionSubject{}, err
+	}
+	st, err := deps.Store()
+	if err != nil {
+		return decisionSubject{}, err
+	}
+	ap, safety, err := resolve.Recorded(deps.Ctx(), st, p)
+	if err != nil {
+		return decisionSubject{}, err
+	}
+	return decisionSubject{
+		Profile: ap, Safety: safety, Level: p.AutomationProfile.Provenance,
+		Plan: p.ID, SafetyLevel: p.SafetyProfile.Provenance, SafetySource: p.SafetyProfile.Source,
+	}, nil
+}
+
+// subjectFor is subjectForPlan when a plan id is given, else
+// subjectForProfile.
+func subjectFor(deps *cmdutil.Deps, name, planID string) (decisionSubject, error) {
+	if planID != "" {
+		return subjectForPlan(deps, planID)
+	}
+	return subjectForProfile(deps, name)
+}
+
+// profileOrPlan checks that a check command was given a profile name or
+// --plan, not both and not neither, followed by rest more arguments (what
+// names them; "" for none). It returns the profile name ("" with --plan)
+// and the remaining arguments.
+func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, what string) (string, []string, error) {
+	hint := "usage: " + cmd.UseLine()
+	expected := "a profile name"
+	withPlan := "no argument"
+	if what != "" {
+		expected += " and " + what
+		withPlan = what
+	}
+	if cmd.Flags().Changed("plan") {
+		if planID == "" {
+			return "", nil, errs.Usage("--plan must not be empty").WithHint("give a plan id: see 'agents plan list'")
+		}
+		switch {
+		case len(args) == rest+1:
+			return "", nil, errs.Usage("give a profile name or --plan, not both").
+				WithHint("--plan decides under the plan's recorded profiles; drop %q", args[0])
+		case len(args) != rest:
+			return "", nil, errs.Usage("with --plan, expected %s, got %d arguments", withPlan, len(args)).WithHint("%s", hint)
+		}
+		return "", args, nil
+	}
+	switch {
+	case len(args) < rest+1:
+		return "", nil, errs.Usage("missing %s (or --plan <id>)", expected).WithHint("%s", hint)
+	case len(args) > rest+1:
+		return "", nil, errs.Usage("too many arguments: expected %s, got %d arguments", expected, len(args)).WithHint("%s", hint)
+	}
+	return args[0], args[1:], nil
+}
+
 type checkGateOptions struct {
 	deps       *cmdutil.Deps
 	profile    string
+	plan       string
 	gate       profile.Gate
 	confidence float64
 }
@@ -61,7 +133,7 @@ func newCheckGateCmd(deps *cmdutil.Deps, runF func(*checkGateOptions) error) *co
 	opts := &checkGateOptions{deps: deps}
 	var confidence float64
 	cmd := &cobra.Command{
-		Use:   "check-gate <profile> <gate> --confidence <c>",
+		Use:   "check-gate (<profile> | --plan <id>) <gate> --confidence <c>",
 		Short: "Decide whether a gate lets a step proceed on its own",
 		Long: `Decide whether one of a profile's eleven gates lets a step with the given
 confidence proceed without a person.
@@ -72,30 +144,43 @@ approval; any other threshold is automatic when the confidence exceeds it
 
 The gates: ` + strings.Join(profile.GateNames(), ", ") + `.
 
+With --plan ID in place of a profile name, the gate is the one the plan
+recorded: the snapshot of its automation profile taken when it was resolved,
+whatever has changed since; "level" says which level that profile came from.
+
 The answer names the rule (the gate), the threshold and the confidence;
 -f json prints {"allowed", "reason", "requires_approval", "rule", "profile",
-"level", "conditions", "threshold", "confidence"}.
+"level", "plan", "conditions", "threshold", "confidence"}.
 
 EXIT STATUS
   0    automatic: the step may proceed
   10   the step needs a person's approval
-  2    usage: an unknown gate, or a confidence missing or outside [0, 1]
-  4    the profile does not exist`,
+  2    usage: an unknown gate, or a confidence missing or outside [0, 1];
+       a profile name and --plan together
+  3    the plan's record does not match its snapshots (edited by hand)
+  4    the profile, the plan, or the plan's snapshot does not exist`,
 		Example: `  # May a cautious plan enter execution at confidence 0.75?
   $ agents automation-profile check-gate cautious auto_execute --confidence 0.75
 
   # In a script: branch on the exit code
-  $ agents automation-profile check-gate acme/strict auto_apply --confidence 0.99 -f json`,
-		Args: cmdutil.ExactArgs(2, "a profile name and a gate"),
+  $ agents automation-profile check-gate acme/strict auto_apply --confidence 0.99 -f json
+
+  # Under what a plan recorded
+  $ agents automation-profile check-gate --plan 01jq3v6m4x8b2c7d9e0f1g2h3k auto_apply --confidence 0.9`,
+		Args: cobra.ArbitraryArgs,
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 1 {
+			if len(args) == 1 || cmd.Flags().Changed("plan") {
 				return profile.GateNames(), cobra.ShellCompDirectiveNoFileComp
 			}
 			return cmdutil.CompleteProfileNames(deps, true)(cmd, args, toComplete)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.profile = args[0]
-			g, err := parseGate(args[1])
+			name, rest, err := profileOrPlan(cmd, args, opts.plan, 1, "a gate")
+			if err != nil {
+				return err
+			}
+			opts.profile = name
+			g, err := parseGate(rest[0])
 			if err != nil {
 				return err
 			}
@@ -115,6 +200,8 @@ EXIT STATUS
 		},
 	}
 	cmd.Flags().Float64Var(&confidence, "confidence", 0, "the step's confidence, from 0 to 1 (required)")
+	cmd.Flags().StringVar(&opts.plan, "plan", "", "decide under a plan's recorded profiles instead of a named profile")
+	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlanIDs(deps))
 	return cmd
 }
 
@@ -141,12 +228,12 @@ func checkConfidence(c float64) error {
 }
 
 func checkGateRun(opts *checkGateOptions) error {
-	subj, err := subjectForProfile(opts.deps, opts.profile)
+	subj, err := subjectFor(opts.deps, opts.profile, opts.plan)
 	if err != nil {
 		return err
 	}
 	d := profile.DecideGate(subj.Profile, opts.gate, opts.confidence)
-	if err := opts.deps.Render(render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level}); err != nil {
+	if err := opts.deps.Render(render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan}); err != nil {
 		return err
 	}
 	return decisionExit(d.Verdict())

@@ -29,6 +29,7 @@ var (
 type checkGuardOptions struct {
 	deps    *cmdutil.Deps
 	profile string
+	plan    string
 	// input is the call from the flags; used when neither stdinJSON nor
 	// hook is set, and as the session settings with hook.
 	input     profile.GuardInput
@@ -45,7 +46,7 @@ func newCheckGuardCmd(deps *cmdutil.Deps, runF func(*checkGuardOptions) error) *
 		write, unsafe, noSandbox, noCheckpoint bool
 	}
 	cmd := &cobra.Command{
-		Use:   "check-guard <profile> --tool <name> [flags]",
+		Use:   "check-guard (<profile> | --plan <id>) --tool <name> [flags]",
 		Short: "Decide whether one tool call may proceed",
 		Long: `Decide whether one tool call may proceed under a profile's safety profile
 and guards, and name the rule that decided.
@@ -75,6 +76,12 @@ invocation's cost (--cost) is part of the plan's (--plan-cost), which is part
 of all plans' (--total-cost); an outer cost left out is taken as the inner
 one, so a call can reach a plan cap on --cost alone.
 
+With --plan ID in place of a profile name, the decision is taken under what
+the plan recorded: the snapshot of its automation profile and its safety
+profile, standalone or composed, as resolved, whatever has changed since.
+"level" says which level the automation profile came from, "safety_level"
+and "safety_source" where the safety profile came from; "plan" is the id.
+
 --stdin-json reads the call as one JSON object instead of flags, with the
 keys tool, calls, cost, plan_cost, total_cost, write, unsafe, category,
 attempt, no_sandbox and no_checkpoint. --hook claude-code answers a Claude
@@ -85,9 +92,11 @@ EXIT STATUS
   0    allowed
   10   needs a person's approval (allowed: false, requires_approval: true)
   11   blocked; no approval can unblock it (requires_approval: false)
-  2    usage: a missing --tool, a negative figure, conflicting flags
-  3    invalid input on stdin (--stdin-json, --hook)
-  4    the profile does not exist
+  2    usage: a missing --tool, a negative figure, conflicting flags, a
+       profile name and --plan together
+  3    invalid input on stdin (--stdin-json, --hook); a plan whose record
+       does not match its snapshots
+  4    the profile, the plan, or the plan's snapshot does not exist
 With --hook, a decision always exits 0 and is given in the hook's answer.`,
 		Example: `  # May the agent call shell_exec under the seed's guarded profile?
   $ agents automation-profile check-guard acme/guarded --tool shell_exec
@@ -99,11 +108,23 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
   $ echo '{"tool": "edit", "write": true}' | agents automation-profile check-guard ci --stdin-json -f json
 
   # As a Claude Code PreToolUse hook (see docs/hooks.md)
-  $ agents automation-profile check-guard acme/guarded --hook claude-code`,
-		Args:              cmdutil.ExactArgs(1, "a profile name"),
-		ValidArgsFunction: cmdutil.CompleteProfileNames(deps, true),
+  $ agents automation-profile check-guard acme/guarded --hook claude-code
+
+  # Under what a plan recorded, its action's safety profile included
+  $ agents automation-profile check-guard --plan 01jq3v6m4x8b2c7d9e0f1g2h3k --tool deploy --category deploy`,
+		Args: cobra.ArbitraryArgs,
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if cmd.Flags().Changed("plan") {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return cmdutil.CompleteProfileNames(deps, true)(cmd, args, toComplete)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.profile = args[0]
+			name, _, err := profileOrPlan(cmd, args, opts.plan, 0, "")
+			if err != nil {
+				return err
+			}
+			opts.profile = name
 			flags := cmd.Flags()
 			if opts.stdinJSON && opts.hook != "" {
 				return errs.Usage("--stdin-json and --hook cannot be combined").
@@ -149,8 +170,12 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
 				if opts.hook != "" {
 					mode = "--hook"
 				}
+				target := opts.profile
+				if opts.plan != "" {
+					target = "--plan " + opts.plan
+				}
 				return errs.Usage("stdin is a terminal, but %s reads the call from stdin", mode).
-					WithHint("pipe the JSON in, for example: echo '{\"tool\": \"read\"}' | agents automation-profile check-guard %s --stdin-json", opts.profile)
+					WithHint("pipe the JSON in, for example: echo '{\"tool\": \"read\"}' | agents automation-profile check-guard %s --stdin-json", target)
 			}
 			opts.input = in
 			if runF != nil {
@@ -173,6 +198,8 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
 	fl.BoolVar(&f.noCheckpoint, "no-checkpoint", false, "no checkpoint would be taken before a write")
 	fl.BoolVar(&opts.stdinJSON, "stdin-json", false, "read the call as one JSON object on stdin")
 	fl.StringVar(&opts.hook, "hook", "", "answer an agent's hook on stdin/stdout: claude-code")
+	fl.StringVar(&opts.plan, "plan", "", "decide under a plan's recorded profiles instead of a named profile")
+	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlanIDs(deps))
 	_ = cmd.RegisterFlagCompletionFunc("hook", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{hookClaudeCode}, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -277,12 +304,14 @@ func checkGuardRun(opts *checkGuardOptions) error {
 			return err
 		}
 	}
-	subj, err := subjectForProfile(deps, opts.profile)
+	subj, err := subjectFor(deps, opts.profile, opts.plan)
 	if err != nil {
 		return err
 	}
 	r := profile.CheckGuard(subj.Profile, subj.Safety, in)
-	if err := deps.Render(render.GuardDecisionView{Result: r, Profile: subj.Profile.Name, Level: subj.Level}); err != nil {
+	view := render.GuardDecisionView{Result: r, Profile: subj.Profile.Name, Level: subj.Level,
+		Plan: subj.Plan, SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource}
+	if err := deps.Render(view); err != nil {
 		return err
 	}
 	return decisionExit(r.Verdict)

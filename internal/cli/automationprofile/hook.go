@@ -161,6 +161,9 @@ func claudeCodeAnswer(r profile.GuardResult, subj decisionSubject) *claudeCodeOu
 	if subj.Level != "" {
 		where += " from the " + subj.Level + " level"
 	}
+	if subj.Plan != "" {
+		where = "plan " + subj.Plan + ", " + where + ", " + subj.SafetySource + " safety profile from the " + subj.SafetyLevel + " level"
+	}
 	return &claudeCodeOutput{claudeCodeDecision{
 		HookEventName:            "PreToolUse",
 		PermissionDecision:       decision,
@@ -174,7 +177,7 @@ func claudeCodeHookRun(opts *checkGuardOptions) error {
 	if err != nil {
 		return err
 	}
-	subj, err := subjectForProfile(deps, opts.profile)
+	subj, err := subjectFor(deps, opts.profile, opts.plan)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 type checkOptions struct {
 	deps        *cmdutil.Deps
 	contextFile string
+	plan        string
 	enforce     bool
 	// builders assemble the context from real state, in order; a later
 	// builder's fields replace an earlier one's.
@@ -24,7 +25,7 @@ type checkOptions struct {
 func newCheckCmd(deps *cmdutil.Deps, runF func(*checkOptions) error) *cobra.Command {
 	opts := &checkOptions{deps: deps}
 	cmd := &cobra.Command{
-		Use:   "check [--context <file>] [--enforce]",
+		Use:   "check [--plan <id>] [--context <file>] [--enforce]",
 		Short: "Judge the safety pack's boundaries against real state",
 		Long: `Judge every boundary of the pack in force and print the verdict: for each
 boundary whether it is upheld, why, whether the evidence allowed judging it
@@ -33,16 +34,25 @@ violated, and how many were judged.
 
 Without flags the context is the current state: the built-in profiles as
 embedded in the binary are hashed and compared with what a lookup by their
-names serves (no_identity_override). With --context FILE the context is
-exactly that JSON file's fields: field_state.versor_condition,
+names serves (no_identity_override). --plan ID adds the plan's evidence
+(no_fabricated_source): the digests it cites, its automation profile's
+snapshot and its safety profile's, against those the registry vouches for,
+the built-ins' as embedded and every version the store has written under
+the profile's name (the safety snapshot is vouched for when the store holds
+it). With --context FILE alone the context is exactly that JSON file's
+fields: field_state.versor_condition,
 cited_source_shas, allowed_source_shas, last_refusal_was_typed,
 identity_manifold_hash_before, identity_manifold_hash_after. A boundary
-whose evidence is absent is upheld and not runtime-checkable.
+whose evidence is absent is upheld and not runtime-checkable. With both
+--plan and --context, the file's fields override the plan's.
 
 check observes: it exits 0 whatever the verdict, unless --enforce is given,
 which turns a violation into exit 6.`,
 		Example: `  # Judge the current state
   $ agents safety-pack check
+
+  # Judge what a plan cites
+  $ agents safety-pack check --plan 01jq3v6m4x8b2c7d9e0f1g2h3k
 
   # Judge a recorded context, failing on any violation
   $ agents safety-pack check --context ctx.json --enforce
@@ -59,24 +69,33 @@ which turns a violation into exit 6.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.contextFile, "context", "", "judge the fields of this JSON context file")
+	cmd.Flags().StringVar(&opts.plan, "plan", "", "judge the sources this plan cites")
+	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlanIDs(deps))
 	cmd.Flags().BoolVar(&opts.enforce, "enforce", false, "exit 6 when a boundary is violated")
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + `
 EXIT STATUS
   0    the verdict was printed (whatever it says, without --enforce)
   2    usage: bad flag or argument
   3    the context file is not valid
-  4    the context file does not exist
+  4    the context file or the plan does not exist
   6    the pack in force refused to load; or, with --enforce, a boundary
        is violated
 `)
 	return cmd
 }
 
-// contextBuilders chooses where the context comes from. With --context the
-// file alone speaks; otherwise the current state does.
+// contextBuilders chooses where the context comes from. With --context
+// alone the file alone speaks; otherwise the current state does, with the
+// plan's evidence when --plan is given, and the file's fields over it when
+// both are.
 func contextBuilders(opts *checkOptions) []ContextBuilder {
-	if opts.contextFile != "" {
+	switch {
+	case opts.plan != "" && opts.contextFile != "":
+		return []ContextBuilder{PlanContext(opts.plan), FileContext(opts.contextFile)}
+	case opts.contextFile != "":
 		return []ContextBuilder{FileContext(opts.contextFile)}
+	case opts.plan != "":
+		return []ContextBuilder{BuiltinIdentityContext(), PlanContext(opts.plan)}
 	}
 	return []ContextBuilder{BuiltinIdentityContext()}
 }

@@ -3,9 +3,13 @@
 package safetypack
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/config"
+	"github.com/agentsctl/agents/internal/errs"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 )
 
@@ -71,11 +75,27 @@ func LoadInForce(deps *cmdutil.Deps) (*sp.Loaded, error) {
 	return l, nil
 }
 
-// configuredPackID names the pack the configuration selects. It reads only
-// the safety_pack key of config.yaml, strictly; it is the one place to
-// change when configuration is decoded centrally.
+// configuredPackID names the pack the configuration selects, reading
+// config.yaml with the strict configuration decoder. A bad safety_pack
+// value leaves the pack in force undetermined: that is a safety pack
+// refusal (exit 6). Any other problem in the file is invalid input (exit
+// 3): a misspelt key must never let the shipped pack stand in silently
+// for the one meant.
 func configuredPackID(home string) (string, error) {
-	return sp.ConfiguredPackID(home)
+	g, err := config.LoadGlobal(home)
+	if err == nil {
+		return g.SafetyPack, nil
+	}
+	ps := config.ProblemsAt(err, config.KeySafetyPack)
+	if len(ps) == 0 {
+		return "", err
+	}
+	return "", &errs.Error{
+		Kind:     errs.KindSafetyPack,
+		Msg:      "cannot tell which safety pack is in force: " + ps[0].String(),
+		Problems: ps,
+		Hint:     fmt.Sprintf("set %s in %s to a pack id such as acme_safety_v1, or remove it to use the shipped pack", config.KeySafetyPack, config.GlobalPath(home)),
+	}
 }
 
 // allowUnratified reports whether the override is in effect, warning

@@ -1,0 +1,87 @@
+package action
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+type addOptions struct {
+	deps   *cmdutil.Deps
+	config string
+	update bool
+}
+
+func newAddCmd(deps *cmdutil.Deps, runF func(*addOptions) error) *cobra.Command {
+	opts := &addOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "add --config <file> [--update]",
+		Short: "Register an action from a YAML file",
+		Long: `Register an action from a YAML file and print the stored action.
+
+The file is checked strictly and every problem in it is reported at once. It
+needs name (namespace/name), description, definition_of_done, strategy_actor
+and execution_actor; automation_profile (a profile name) and safety_profile
+(an inline safety profile, each field left out taking its default) are
+optional. A named automation profile must exist when the action is added.
+Without --update, a name that is already registered is a conflict.
+
+EXIT STATUS
+  0    added (or updated)
+  2    usage: no --config
+  3    the file is invalid, or names an automation profile that does not exist
+  4    the file does not exist
+  5    the action exists and --update was not given`,
+		Example: `  # Register an action
+  $ agents action add -c examples/actions/secure-deploy.yaml
+
+  # Round trip: export, edit, re-import
+  $ agents action show local/secure-deploy -f yaml > deploy.yaml
+  $ agents action add -c deploy.yaml --update`,
+		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.config == "" {
+				return errs.Usage("--config is required").
+					WithHint("pass the action's YAML file: agents action add -c deploy.yaml")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return addRun(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the action's YAML file (required)")
+	cmd.Flags().BoolVar(&opts.update, "update", false, "replace an action that is already registered")
+	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
+	return cmd
+}
+
+func addRun(opts *addOptions) error {
+	deps := opts.deps
+	a, err := action.Load(opts.config)
+	if err != nil {
+		return err
+	}
+	if a.AutomationProfile != nil {
+		if _, err := deps.LookupProfile(*a.AutomationProfile); err != nil {
+			if !errs.Is(err, errs.KindNotFound) {
+				return err
+			}
+			p := errs.Problem{File: opts.config, Path: "automation_profile", Message: "names profile \"" + *a.AutomationProfile + "\", which does not exist"}
+			e := errs.InvalidProblems(opts.config, []errs.Problem{p})
+			return e.WithHint("register the profile first ('agents automation-profile add'), or name one of 'agents automation-profile list'")
+		}
+	}
+	st, err := deps.Store()
+	if err != nil {
+		return err
+	}
+	res, err := st.PutAction(deps.Ctx(), a, opts.update)
+	if err != nil {
+		return err
+	}
+	return deps.Render(render.ActionStoredView{Action: res.Stored, Replaced: res.Replaced != nil})
+}

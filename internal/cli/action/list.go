@@ -1,0 +1,91 @@
+package action
+
+import (
+	"regexp"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/store"
+)
+
+type listOptions struct {
+	deps      *cmdutil.Deps
+	regex     string
+	namespace string
+}
+
+func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
+	opts := &listOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "list [<regex>] [--namespace <ns>]",
+		Short: "List actions",
+		Long: `List the actions by name.
+
+The optional regex (RE2 syntax, unanchored) is matched against the full name.
+--namespace lists only the actions of that namespace. Stored files that cannot
+be read are reported on stderr; the others still list.`,
+		Example: `  $ agents action list
+  $ agents action list deploy
+  $ agents action list --namespace local -f plain`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.regex = args[0]
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return listRun(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only actions of this namespace")
+	_ = cmd.RegisterFlagCompletionFunc("namespace", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		seen := map[string]bool{}
+		var out []string
+		for _, n := range cmdutil.ActionNames(deps) {
+			if ns := profile.NamespaceOf(n); ns != "" && !seen[ns] {
+				seen[ns] = true
+				out = append(out, ns)
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+func listRun(opts *listOptions) error {
+	deps := opts.deps
+	var re *regexp.Regexp
+	if opts.regex != "" {
+		var err error
+		if re, err = regexp.Compile(opts.regex); err != nil {
+			return errs.Usage("invalid regex %q: %v", opts.regex, err).
+				WithHint("the pattern uses RE2 syntax, for example '^local/' or 'deploy'")
+		}
+	}
+	if opts.namespace != "" {
+		if why := profile.CheckLabel(opts.namespace); why != "" {
+			return errs.Usage("invalid namespace %q: %s", opts.namespace, why)
+		}
+	}
+	st, err := deps.Store()
+	if err != nil {
+		return err
+	}
+	q := store.ActionQuery{Namespace: opts.namespace}
+	if re != nil {
+		q.Match = re.MatchString
+	}
+	list, err := st.ListActions(deps.Ctx(), q)
+	if err != nil {
+		return err
+	}
+	for _, p := range list.Problems {
+		deps.Warn("skipped %s", p.String())
+	}
+	return deps.Render(render.ActionListView{Actions: list.Actions})
+}

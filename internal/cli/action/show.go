@@ -1,0 +1,61 @@
+package action
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+type showOptions struct {
+	deps *cmdutil.Deps
+	name string
+}
+
+func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
+	opts := &showOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "show <name>",
+		Short: "Show one action in full",
+		Long: `Show every field of one action, its standalone safety profile included.
+
+The yaml output can be given back to 'action add --config' as it is.`,
+		Example: `  $ agents action show local/secure-deploy
+  $ agents action show local/secure-deploy -f yaml > deploy.yaml`,
+		Args:              cmdutil.ExactArgs(1, "an action name"),
+		ValidArgsFunction: cmdutil.CompleteActionNames(deps),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.name = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return showRun(opts)
+		},
+	}
+	return cmd
+}
+
+func showRun(opts *showOptions) error {
+	deps := opts.deps
+	a, err := LookupAction(deps, opts.name)
+	if err != nil {
+		return err
+	}
+	return deps.Render(render.ActionView{Action: a})
+}
+
+// LookupAction returns the stored action with the given name. A name that
+// cannot be an action's is not found, with the reason, as for profiles.
+func LookupAction(deps *cmdutil.Deps, name string) (*action.Action, error) {
+	if err := action.ValidateName(name); err != nil {
+		return nil, errs.NotFound("action %q not found: %s", name, err.Error()).
+			WithHint("run 'agents action list' to see the actions")
+	}
+	st, err := deps.Store()
+	if err != nil {
+		return nil, err
+	}
+	return st.GetAction(deps.Ctx(), name)
+}

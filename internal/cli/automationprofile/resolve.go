@@ -1,0 +1,117 @@
+package automationprofile
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/resolve"
+)
+
+type resolveOptions struct {
+	deps              *cmdutil.Deps
+	action            string
+	project           string
+	automationProfile string
+	safetyProfileFile string
+}
+
+func newResolveCmd(deps *cmdutil.Deps, runF func(*resolveOptions) error) *cobra.Command {
+	opts := &resolveOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "resolve [--action <name>] [--project <dir>] [--automation-profile <name>] [--safety-profile <file>]",
+		Short: "Show which profiles a plan would get here, and why",
+		Long: `Resolve the automation profile and the safety profile as 'plan use' would,
+without making a plan, and print the answer with the trace of what each level
+set: plan > action > project > global, then the system default, review.
+
+--automation-profile and --safety-profile stand for the plan's own choices;
+--action names the action (without it, the action level sets nothing). The
+project level is the agents.yaml in the working directory or its nearest
+ancestor, or from --project DIR; the global level is $AGENTS_HOME/config.yaml.
+
+EXIT STATUS
+  0    resolved
+  3    invalid input: the safety profile file, agents.yaml or config.yaml
+  4    not found: the action, a profile a level names, a file`,
+		Example: `  # Why would a plan made here get the profile it gets?
+  $ agents automation-profile resolve
+
+  # For an action, from another project
+  $ agents automation-profile resolve --action local/secure-deploy --project ~/src/shop`,
+		Args: cmdutil.ExactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return resolveRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.action, "action", "", "the action a plan would be made from")
+	fl.StringVar(&opts.project, "project", "", "look for agents.yaml from this folder instead of the working directory")
+	fl.StringVar(&opts.automationProfile, "automation-profile", "", "the plan's own automation profile")
+	fl.StringVar(&opts.safetyProfileFile, "safety-profile", "", "the plan's own standalone safety profile file")
+	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteActionNames(deps))
+	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteProfileNames(deps, true))
+	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
+	_ = cmd.MarkFlagDirname("project")
+	return cmd
+}
+
+func resolveRun(opts *resolveOptions) error {
+	deps := opts.deps
+	if opts.action != "" {
+		if err := action.ValidateName(opts.action); err != nil {
+			return errs.NotFound("action %q not found: %s", opts.action, err.Error()).
+				WithHint("run 'agents action list' to see the actions")
+		}
+	}
+	own := plan.Setting{Level: plan.LevelPlan}
+	if opts.automationProfile != "" {
+		name := opts.automationProfile
+		own.AutomationProfile = &name
+	}
+	if opts.safetyProfileFile != "" {
+		s, warnings, err := profile.LoadSafetyProfile(opts.safetyProfileFile)
+		for _, w := range warnings {
+			deps.Warn("%s: %s", opts.safetyProfileFile, w)
+		}
+		if err != nil {
+			return err
+		}
+		own.SafetyProfile = &s
+	}
+	dir := opts.project
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return errs.Wrap(errs.KindInternal, err, "cannot tell the working directory").WithHint("pass --project DIR")
+		}
+		dir = wd
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return errs.Wrap(errs.KindUsage, err, "bad project folder %q", opts.project)
+	}
+	env, err := cmdutil.ResolveEnv(deps)
+	if err != nil {
+		return err
+	}
+	r, err := env.Resolve(resolve.Request{Own: own, Action: opts.action, ProjectDir: dir})
+	if err != nil {
+		return err
+	}
+	p := &plan.Plan{ProjectDir: dir}
+	if _, err := r.Apply(p, deps.Now()); err != nil {
+		return err
+	}
+	return deps.Render(render.ResolutionView{Action: opts.action, Result: p})
+}

@@ -1,0 +1,54 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+// legacyLevels maps the deprecated automation levels to the built-in
+// profiles that replace them, in the order they are listed.
+var legacyLevels = []struct{ level, profile string }{
+	{"manual", "manual"},
+	{"supervised", "supervised"},
+	{"auto", "auto"},
+	{"full_auto", "full-auto"},
+}
+
+// levelNames lists the deprecated levels for help and errors.
+func levelNames() string {
+	names := make([]string, len(legacyLevels))
+	for i, l := range legacyLevels {
+		names[i] = l.level
+	}
+	return strings.Join(names, ", ")
+}
+
+// profileForLevel returns the built-in profile that replaces a deprecated
+// automation level; an unknown level is a usage error listing the four.
+func profileForLevel(level string) (string, error) {
+	for _, l := range legacyLevels {
+		if l.level == level {
+			return l.profile, nil
+		}
+	}
+	return "", errs.Usage("unknown automation level %q", level).
+		WithHint("the levels are %s; better, name a profile with --automation-profile (see 'agents automation-profile list')", levelNames())
+}
+
+// warnDeprecated tells, on stderr, what replaces a deprecated option. It
+// does not go through cobra's own deprecation notice, which is printed on
+// the command's output stream: stdout, whose data must stay parseable.
+func warnDeprecated(deps *cmdutil.Deps, what, instead string) {
+	deps.Warn("%s is deprecated and will be removed in a future release; use %s instead", what, instead)
+}
+
+func levelMapping() string {
+	var b strings.Builder
+	for _, l := range legacyLevels {
+		fmt.Fprintf(&b, "  %-11s → %s\n", l.level, l.profile)
+	}
+	return b.String()
+}

@@ -1,0 +1,92 @@
+// Package plan implements the 'agents plan' command group: make a plan from
+// an action, resolving and recording its profiles; show, list and re-resolve
+// plans; and the deprecated automation-level shims.
+package plan
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/resolve"
+)
+
+// NewCmd returns the plan command group.
+func NewCmd(deps *cmdutil.Deps) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "plan <command>",
+		Short: "Make plans from actions and see how their profiles resolved",
+		Long: `A plan is an action put to use. When it is made, its automation profile and
+safety profile are resolved, walking the levels plan > action > project >
+global, and recorded with a snapshot (sha256) of each, so the plan's
+constraints never change under it. 'plan show' prints the record, the trace
+of what each level set, and the drift: how resolving again now would answer
+otherwise.
+
+The automation profile is the one named at the first level that names one,
+else the system default, review. The safety profile is the first standalone
+safety_profile on the way; where no level has one, it is the safety composed
+in the automation profile, at that profile's level.
+
+Plans are stored in $AGENTS_HOME/plans/<id>.yaml; ids sort by creation time.
+Making or showing a plan needs the safety pack in force: if it is refused,
+so is the command (exit 6).`,
+		Example: `  # Make a plan from an action, choosing a profile for it alone
+  $ agents plan use local/secure-deploy --automation-profile cautious
+
+  # What did each level set, and has anything changed since?
+  $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k`,
+		Args: cobra.ArbitraryArgs,
+		RunE: cmdutil.GroupRunE,
+	}
+	cmd.AddCommand(
+		newUseCmd(deps, nil),
+		newShowCmd(deps, nil),
+		newListCmd(deps, nil),
+		newSetAutomationProfileCmd(deps, nil),
+		newSetAutomationLevelCmd(deps, nil),
+	)
+	return cmd
+}
+
+// projectDir returns the folder agents.yaml is looked for from, as an
+// absolute path: the one given, else the working directory.
+func projectDir(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", errs.Wrap(errs.KindInternal, err, "cannot tell the working directory").
+				WithHint("pass --project DIR")
+		}
+		return wd, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", errs.Wrap(errs.KindUsage, err, "bad project folder %q", dir)
+	}
+	return abs, nil
+}
+
+// driftOf resolves p again and compares the answer with its record. A
+// resolution that fails for a reason in the user's data (a profile, the
+// action or a configuration file gone or broken) is drift, reported with
+// the reason; the record still stands. Anything else fails the command.
+func driftOf(deps *cmdutil.Deps, env resolve.Env, p *plan.Plan) (*plan.Drift, error) {
+	r, err := env.Again(p)
+	if err != nil {
+		switch errs.KindOf(err) {
+		case errs.KindNotFound, errs.KindInvalid:
+			return resolve.DriftError(err), nil
+		}
+		return nil, err
+	}
+	now := p.Clone()
+	if _, err := r.Apply(now, deps.Now()); err != nil {
+		return nil, err
+	}
+	return resolve.Diff(p, now), nil
+}

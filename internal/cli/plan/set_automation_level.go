@@ -1,0 +1,48 @@
+package plan
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+)
+
+func newSetAutomationLevelCmd(deps *cmdutil.Deps, runF func(*setAutomationProfileOptions) error) *cobra.Command {
+	opts := &setAutomationProfileOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "set-automation-level <id> <level>",
+		Short: "Deprecated: use set-automation-profile",
+		Long: `Deprecated: use 'agents plan set-automation-profile'. The legacy automation
+levels map to built-in profiles:
+` + levelMapping() + `
+The command then does exactly what set-automation-profile does with that
+profile, after a deprecation warning on stderr.`,
+		Example: `  # Deprecated
+  $ agents plan set-automation-level 01jq3v6m4x8b2c7d9e0f1g2h3k full_auto
+  # Instead
+  $ agents plan set-automation-profile 01jq3v6m4x8b2c7d9e0f1g2h3k full-auto`,
+		Args: cmdutil.ExactArgs(2, "a plan id and an automation level"),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 1 {
+				out := make([]string, len(legacyLevels))
+				for i, l := range legacyLevels {
+					out[i] = l.level
+				}
+				return out, cobra.ShellCompDirectiveNoFileComp
+			}
+			return cmdutil.CompletePlanIDs(deps)(cmd, args, toComplete)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name, err := profileForLevel(args[1])
+			if err != nil {
+				return err
+			}
+			warnDeprecated(deps, "'agents plan set-automation-level'", "'agents plan set-automation-profile "+args[0]+" "+name+"'")
+			opts.id, opts.profile = args[0], name
+			if runF != nil {
+				return runF(opts)
+			}
+			return setAutomationProfileRun(opts)
+		},
+	}
+	return cmd
+}

@@ -1,0 +1,68 @@
+package plan
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/cli/safetypack"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+type showOptions struct {
+	deps *cmdutil.Deps
+	id   string
+}
+
+func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
+	opts := &showOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "show <id>",
+		Short: "Show a plan's recorded resolution and its drift",
+		Long: `Show a plan as recorded: its automation profile and safety profile, the level
+each came from (provenance), whether the safety profile is standalone or
+composed, the sha256 of each snapshot, and the trace of what every level set.
+
+Then resolve again now and compare: "drift" is null when the answer would be
+the same, and otherwise says what differs (another profile, another level, a
+profile whose content changed, or a resolution that now fails). The plan
+keeps its recorded profiles either way; 'plan set-automation-profile'
+resolves it again.
+
+EXIT STATUS
+  0    shown (with or without drift)
+  4    the plan does not exist
+  6    the safety pack in force was refused`,
+		Example: `  $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k
+  $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k -f json | jq .drift`,
+		Args:              cmdutil.ExactArgs(1, "a plan id"),
+		ValidArgsFunction: cmdutil.CompletePlanIDs(deps),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.id = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return showRun(opts)
+		},
+	}
+	return cmd
+}
+
+func showRun(opts *showOptions) error {
+	deps := opts.deps
+	if _, err := safetypack.LoadInForce(deps); err != nil {
+		return err
+	}
+	p, err := cmdutil.LookupPlan(deps, opts.id)
+	if err != nil {
+		return err
+	}
+	env, err := cmdutil.ResolveEnv(deps)
+	if err != nil {
+		return err
+	}
+	drift, err := driftOf(deps, env, p)
+	if err != nil {
+		return err
+	}
+	return deps.Render(render.PlanView{Plan: p, Drift: drift})
+}

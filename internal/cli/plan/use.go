@@ -1,0 +1,158 @@
+package plan
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/cli/safetypack"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/resolve"
+)
+
+type useOptions struct {
+	deps              *cmdutil.Deps
+	action            string
+	automationProfile string
+	safetyProfileFile string
+	project           string
+}
+
+func newUseCmd(deps *cmdutil.Deps, runF func(*useOptions) error) *cobra.Command {
+	opts := &useOptions{deps: deps}
+	var level string
+	cmd := &cobra.Command{
+		Use:   "use <action> [--automation-profile <name>] [--safety-profile <file>] [--project <dir>]",
+		Short: "Make a plan from an action, resolving and recording its profiles",
+		Long: `Make a plan from an action: resolve its automation profile and safety profile
+now, record both with a snapshot of each (sha256), and print the plan's id
+and its resolution.
+
+--automation-profile and --safety-profile are the plan level, the most
+specific: they beat what the action, the project and the global
+configuration set. The plan stores the content of --safety-profile, not its
+path. The project level is the agents.yaml in the working directory or its
+nearest ancestor; --project DIR looks from DIR instead.
+
+--automation-level L is deprecated: it maps
+` + levelMapping() + `and warns on stderr.
+
+EXIT STATUS
+  0    the plan was made
+  2    usage: --automation-level with --automation-profile, an unknown level
+  3    invalid input: the safety profile file, agents.yaml or config.yaml
+  4    not found: the action, a profile a level names, the safety profile file
+  6    the safety pack in force was refused`,
+		Example: `  # Resolve from the action, the project and the global configuration
+  $ agents plan use local/secure-deploy
+
+  # Choose the automation profile for this plan alone; the action's
+  # standalone safety profile still applies
+  $ agents plan use local/secure-deploy --automation-profile full-auto
+
+  # The new plan's id, in a script
+  $ id=$(agents plan use local/secure-deploy -f json | jq -r .id)`,
+		Args:              cmdutil.ExactArgs(1, "an action name"),
+		ValidArgsFunction: cmdutil.CompleteActionNames(deps),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.action = args[0]
+			if cmd.Flags().Changed("automation-level") {
+				if cmd.Flags().Changed("automation-profile") {
+					return errs.Usage("--automation-level cannot be combined with --automation-profile").
+						WithHint("--automation-level is deprecated: give --automation-profile alone")
+				}
+				name, err := profileForLevel(level)
+				if err != nil {
+					return err
+				}
+				warnDeprecated(deps, "--automation-level", "--automation-profile "+name)
+				opts.automationProfile = name
+			}
+			if cmd.Flags().Changed("automation-profile") && opts.automationProfile == "" {
+				return errs.Usage("--automation-profile must not be empty").
+					WithHint("name a profile: see 'agents automation-profile list'")
+			}
+			if cmd.Flags().Changed("safety-profile") && opts.safetyProfileFile == "" {
+				return errs.Usage("--safety-profile must not be empty").WithHint("give a safety profile file")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return useRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.automationProfile, "automation-profile", "", "the plan's automation profile (beats every other level)")
+	fl.StringVar(&opts.safetyProfileFile, "safety-profile", "", "a standalone safety profile file for the plan (beats every other level)")
+	fl.StringVar(&opts.project, "project", "", "look for agents.yaml from this folder instead of the working directory")
+	fl.StringVar(&level, "automation-level", "", "deprecated: "+levelNames()+"; use --automation-profile")
+	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteProfileNames(deps, true))
+	_ = cmd.RegisterFlagCompletionFunc("automation-level", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		out := make([]string, len(legacyLevels))
+		for i, l := range legacyLevels {
+			out[i] = l.level
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
+	_ = cmd.MarkFlagDirname("project")
+	return cmd
+}
+
+func useRun(opts *useOptions) error {
+	deps := opts.deps
+	// The pack in force is checked first: no plan is made under a pack
+	// that cannot be trusted.
+	if _, err := safetypack.LoadInForce(deps); err != nil {
+		return err
+	}
+	if err := action.ValidateName(opts.action); err != nil {
+		return errs.NotFound("action %q not found: %s", opts.action, err.Error()).
+			WithHint("run 'agents action list' to see the actions")
+	}
+	own := plan.Setting{Level: plan.LevelPlan}
+	if opts.automationProfile != "" {
+		name := opts.automationProfile
+		own.AutomationProfile = &name
+	}
+	if opts.safetyProfileFile != "" {
+		s, warnings, err := profile.LoadSafetyProfile(opts.safetyProfileFile)
+		for _, w := range warnings {
+			deps.Warn("%s: %s", opts.safetyProfileFile, w)
+		}
+		if err != nil {
+			return err
+		}
+		own.SafetyProfile = &s
+	}
+	dir, err := projectDir(opts.project)
+	if err != nil {
+		return err
+	}
+	env, err := cmdutil.ResolveEnv(deps)
+	if err != nil {
+		return err
+	}
+	req := resolve.Request{Own: own, Action: opts.action, ProjectDir: dir}
+	r, err := env.Resolve(req)
+	if err != nil {
+		return err
+	}
+	now := deps.Now()
+	id, err := plan.NewID(now, nil)
+	if err != nil {
+		return err
+	}
+	p := &plan.Plan{ID: id, Action: opts.action, CreatedAt: plan.Timestamp(now), ProjectDir: dir}
+	if err := r.Record(env.Ctx, env.Store, p, now); err != nil {
+		return err
+	}
+	stored, err := env.Store.PutPlan(env.Ctx, p, false)
+	if err != nil {
+		return err
+	}
+	return deps.Render(render.PlanView{Plan: stored, Verb: "created"})
+}

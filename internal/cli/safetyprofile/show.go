@@ -1,0 +1,52 @@
+package safetyprofile
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+type showOptions struct {
+	deps *cmdutil.Deps
+	file string
+}
+
+func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
+	opts := &showOptions{deps: deps}
+	cmd := &cobra.Command{
+		Use:   "show <file>",
+		Short: "Show a standalone safety profile with its defaults filled in",
+		Long: `Read a standalone safety profile from a YAML file, as plans will read it, and
+print all eight fields, those the file leaves out at their defaults. The json
+and yaml output is a safety profile file itself.
+
+EXIT STATUS
+  0    shown
+  3    the file is not a valid safety profile (its root must be a mapping)
+  4    the file does not exist`,
+		Example: `  $ agents safety-profile show examples/safety-profiles/deploy.yaml
+  $ agents safety-profile show deploy.yaml -f yaml > deploy-full.yaml`,
+		Args: cmdutil.ExactArgs(1, "a safety profile file"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.file = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return showRun(opts)
+		},
+	}
+	return cmd
+}
+
+func showRun(opts *showOptions) error {
+	s, warnings, err := profile.LoadSafetyProfile(opts.file)
+	for _, w := range warnings {
+		opts.deps.Warn("%s: %s", opts.file, w)
+	}
+	if err != nil {
+		return err
+	}
+	return opts.deps.Render(render.SafetyProfileView{File: opts.file, Safety: s})
+}

@@ -1,0 +1,465 @@
+package render
+
+import (
+	"strings"
+	"time"
+
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+)
+
+// planDoc is the canonical document of plan use, show and
+// set-automation-profile: the record, then drift (null when resolving now
+// gives the same answer), then when it was last resolved and where its
+// project was looked for.
+type planDoc struct {
+	ID                string             `json:"id"`
+	Action            string             `json:"action"`
+	CreatedAt         time.Time          `json:"created_at"`
+	AutomationProfile plan.AutomationRef `json:"automation_profile"`
+	SafetyProfile     plan.SafetyRef     `json:"safety_profile"`
+	Levels            []plan.Setting     `json:"levels"`
+	Drift             *plan.Drift        `json:"drift"`
+	ResolvedAt        time.Time          `json:"resolved_at"`
+	ProjectDir        string             `json:"project_dir"`
+}
+
+// PlanView renders a plan with its resolution trace and drift.
+type PlanView struct {
+	Plan *plan.Plan
+	// Drift is how resolving now would differ; nil when it would not.
+	Drift *plan.Drift
+	// Verb, when set, heads the human formats ("created", "updated").
+	Verb string
+}
+
+// Data implements View.
+func (v PlanView) Data() any {
+	p := v.Plan
+	return planDoc{
+		ID: p.ID, Action: p.Action, CreatedAt: p.CreatedAt,
+		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile,
+		Levels: nonNilSettings(p.Levels), Drift: v.Drift,
+		ResolvedAt: p.ResolvedAt, ProjectDir: p.ProjectDir,
+	}
+}
+
+func nonNilSettings(s []plan.Setting) []plan.Setting {
+	if s == nil {
+		return []plan.Setting{}
+	}
+	return s
+}
+
+// FormatTime formats a recorded time for the human formats.
+func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// Plain implements View: "key: value" lines, nested fields as a.b, the
+// levels as levels.<level>.x.
+func (v PlanView) Plain(w *Writer) {
+	p := v.Plan
+	if v.Verb != "" {
+		w.Line(v.Verb, " plan ", p.ID)
+	}
+	w.Field("id", p.ID)
+	w.Field("action", p.Action)
+	w.Field("created_at", FormatTime(p.CreatedAt))
+	resolutionPlain(w, p)
+	driftPlain(w, v.Drift)
+	w.Field("resolved_at", FormatTime(p.ResolvedAt))
+	w.Field("project_dir", p.ProjectDir)
+}
+
+func resolutionPlain(w *Writer, p *plan.Plan) {
+	a, s := p.AutomationProfile, p.SafetyProfile
+	w.Field("automation_profile.name", a.Name)
+	w.Field("automation_profile.provenance", a.Provenance)
+	w.Field("automation_profile.sha256", a.SHA256)
+	w.Field("safety_profile.provenance", s.Provenance)
+	w.Field("safety_profile.source", s.Source)
+	w.Field("safety_profile.from_profile", orNull(s.FromProfile))
+	for _, f := range safetyFields(s.SafetyProfile) {
+		w.Field("safety_profile."+f[0], f[1])
+	}
+	w.Field("safety_profile.sha256", s.SHA256)
+	for _, l := range p.Levels {
+		prefix := "levels." + l.Level + "."
+		w.Field(prefix+"automation_profile", orNull(l.AutomationProfile))
+		safetyPlain(w, prefix+"safety_profile", l.SafetyProfile)
+		w.Field(prefix+"source", orNull(l.Source))
+	}
+}
+
+func driftPlain(w *Writer, d *plan.Drift) {
+	if d == nil {
+		w.Field("drift", "null")
+		return
+	}
+	if d.Error != nil {
+		w.Field("drift.error", *d.Error)
+	}
+	if c := d.AutomationProfile; c != nil {
+		w.Field("drift.automation_profile", c.Reason)
+	}
+	if c := d.SafetyProfile; c != nil {
+		w.Field("drift.safety_profile", c.Reason)
+	}
+	if len(d.Levels) > 0 {
+		w.Field("drift.levels", strings.Join(d.Levels, ", "))
+	}
+}
+
+// Tables implements View.
+func (v PlanView) Tables() []Table {
+	p := v.Plan
+	title := "plan"
+	if v.Verb != "" {
+		title = v.Verb + " plan " + p.ID
+	}
+	head := Table{Title: title, Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
+		{"id", p.ID},
+		{"action", p.Action},
+		{"created_at", FormatTime(p.CreatedAt)},
+		{"resolved_at", FormatTime(p.ResolvedAt)},
+		{"project_dir", p.ProjectDir},
+	}}
+	return append(append([]Table{head}, resolutionTables(p)...), driftTable(v.Drift))
+}
+
+func resolutionTables(p *plan.Plan) []Table {
+	a, s := p.AutomationProfile, p.SafetyProfile
+	auto := Table{Title: "automation profile", Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
+		{"name", a.Name}, {"provenance", a.Provenance}, {"sha256", a.SHA256},
+	}}
+	safety := settingsTable("safety profile", "SETTING", safetySettings(s.SafetyProfile))
+	safety.Rows = append([][]string{
+		{"provenance", s.Provenance, "the level it came from"},
+		{"source", s.Source, safetySourceMeaning(s)},
+		{"from_profile", orNull(s.FromProfile), ""},
+	}, safety.Rows...)
+	safety.Rows = append(safety.Rows, []string{"sha256", s.SHA256, "digest of the snapshot"})
+	return []Table{auto, safety, traceTable(p)}
+}
+
+func safetySourceMeaning(s plan.SafetyRef) string {
+	if s.Source == plan.SourceComposed {
+		return "the safety composed in the automation profile"
+	}
+	return "a level's own safety_profile"
+}
+
+// winText marks the level that decided, in the plain and table formats.
+const winText = " (wins)"
+
+// traceRow is one row of a resolution trace: what a level set, whether it
+// decided, and where it was read.
+type traceRow struct {
+	level                string
+	automation, safety   string
+	autoWins, safetyWins bool
+	autoUnset, safeUnset bool
+	source               string
+}
+
+func traceRows(p *plan.Plan) []traceRow {
+	var rows []traceRow
+	a, s := p.AutomationProfile, p.SafetyProfile
+	for _, l := range p.Levels {
+		r := traceRow{level: l.Level, automation: "-", safety: "-", autoUnset: true, safeUnset: true}
+		if l.AutomationProfile != nil {
+			r.automation, r.autoUnset = *l.AutomationProfile, false
+		}
+		if l.SafetyProfile != nil {
+			r.safety, r.safeUnset = "standalone", false
+		}
+		r.autoWins = a.Provenance == l.Level
+		if s.Provenance == l.Level {
+			r.safetyWins = true
+			if s.Source == plan.SourceComposed {
+				from := a.Name
+				if s.FromProfile != nil {
+					from = *s.FromProfile
+				}
+				r.safety, r.safeUnset = "composed from "+from, false
+			}
+		}
+		r.source = sourceText(l)
+		rows = append(rows, r)
+	}
+	sys := traceRow{level: plan.LevelSystem, automation: profile.SystemDefault, safety: "-", safeUnset: true,
+		autoWins: a.Provenance == plan.LevelSystem, source: "the built-in default"}
+	return append(rows, sys)
+}
+
+func sourceText(l plan.Setting) string {
+	if l.Source != nil {
+		if l.Level == plan.LevelAction {
+			return "action " + *l.Source
+		}
+		return *l.Source
+	}
+	switch l.Level {
+	case plan.LevelPlan:
+		return "this plan"
+	case plan.LevelAction:
+		return "no action"
+	case plan.LevelProject:
+		return "no agents.yaml found"
+	case plan.LevelGlobal:
+		return "no config.yaml"
+	}
+	return "-"
+}
+
+func traceTable(p *plan.Plan) Table {
+	t := Table{Title: "resolution trace (most specific first)", Header: []string{"LEVEL", "AUTOMATION PROFILE", "SAFETY PROFILE", "SOURCE"}}
+	for _, r := range traceRows(p) {
+		auto, safety := r.automation, r.safety
+		if r.autoWins {
+			auto += winText
+		}
+		if r.safetyWins {
+			safety += winText
+		}
+		t.Rows = append(t.Rows, []string{r.level, auto, safety, r.source})
+	}
+	return t
+}
+
+func driftTable(d *plan.Drift) Table {
+	if d == nil {
+		return Table{Title: "drift: none (resolving now gives the same answer)"}
+	}
+	title := "drift: resolving now would answer otherwise"
+	if d.Error != nil {
+		title = "drift: resolving now fails"
+	}
+	t := Table{Title: title, Header: []string{"PART", "RECORDED", "NOW", "WHY"}}
+	if d.Error != nil {
+		t.Rows = append(t.Rows, []string{"resolution", "-", "fails", *d.Error})
+	}
+	if c := d.AutomationProfile; c != nil {
+		t.Rows = append(t.Rows, []string{"automation profile", refText(c.Recorded), refText(c.Now), c.Reason})
+	}
+	if c := d.SafetyProfile; c != nil {
+		t.Rows = append(t.Rows, []string{"safety profile", originText(c.Recorded), originText(c.Now), c.Reason})
+	}
+	if len(d.Levels) > 0 {
+		t.Rows = append(t.Rows, []string{"levels changed", "-", strings.Join(d.Levels, ", "), "their settings differ from the record"})
+	}
+	return t
+}
+
+func refText(r plan.AutomationRef) string {
+	return r.Name + " (" + r.Provenance + ", " + shortDigest(r.SHA256) + ")"
+}
+
+func originText(o plan.SafetyOrigin) string {
+	s := o.Source + " (" + o.Provenance
+	if o.FromProfile != nil {
+		s += ", from " + *o.FromProfile
+	}
+	return s + ", " + shortDigest(o.SHA256) + ")"
+}
+
+func shortDigest(d string) string {
+	if len(d) > 12 {
+		return d[:12]
+	}
+	return d
+}
+
+// Rich implements RichView: the two resolved profiles and where each came
+// from, the safety settings in force, the trace with the deciding levels
+// marked, and the drift.
+func (v PlanView) Rich(t *Theme) string {
+	p := v.Plan
+	var b strings.Builder
+	if v.Verb != "" {
+		b.WriteString(t.Good("✔ "+v.Verb) + " ")
+	}
+	b.WriteString(t.Title("plan "+p.ID) + " " + t.Badge(ToneAccent, p.Action) + "\n")
+	b.WriteString("  " + t.Muted("created ") + Escape(FormatTime(p.CreatedAt)) + t.Muted("  ·  resolved ") + Escape(FormatTime(p.ResolvedAt)) + "\n")
+	b.WriteString(resolutionRich(t, p))
+	b.WriteString("\n" + driftRich(t, v.Drift))
+	return b.String()
+}
+
+func resolutionRich(t *Theme, p *plan.Plan) string {
+	var b strings.Builder
+	a, s := p.AutomationProfile, p.SafetyProfile
+	b.WriteString("\n" + t.Heading("Automation profile") + "  " + t.Accent(a.Name) + t.Muted(" from the "+a.Provenance+" level") + "\n")
+	b.WriteString("  " + t.Muted("sha256 "+a.SHA256) + "\n")
+	what := "standalone"
+	if s.Source == plan.SourceComposed && s.FromProfile != nil {
+		what = "composed in " + *s.FromProfile
+	}
+	b.WriteString("\n" + t.Heading("Safety profile") + "  " + t.Accent(what) + t.Muted(" from the "+s.Provenance+" level") + "\n")
+	b.WriteString("  " + t.Muted("sha256 "+s.SHA256) + "\n")
+	b.WriteString(t.Grid(2, settingRows(t, safetySettings(s.SafetyProfile))))
+	b.WriteString("\n" + t.Heading("Resolution trace") + "  " + t.Muted("most specific first; ◀ marks the level that decided") + "\n")
+	b.WriteString(traceRich(t, p))
+	return b.String()
+}
+
+func traceRich(t *Theme, p *plan.Plan) string {
+	rows := [][]string{{t.Muted("LEVEL"), t.Muted("AUTOMATION PROFILE"), t.Muted("SAFETY PROFILE"), t.Muted("SOURCE")}}
+	cell := func(text string, unset, wins bool) string {
+		switch {
+		case wins:
+			return t.Good(text + " ◀")
+		case unset:
+			return t.Muted(text)
+		}
+		return Escape(text)
+	}
+	for _, r := range traceRows(p) {
+		level := Escape(r.level)
+		if r.autoWins || r.safetyWins {
+			level = t.Strong(r.level)
+		}
+		rows = append(rows, []string{level, cell(r.automation, r.autoUnset, r.autoWins), cell(r.safety, r.safeUnset, r.safetyWins), t.Muted(r.source)})
+	}
+	return t.Grid(2, rows)
+}
+
+func driftRich(t *Theme, d *plan.Drift) string {
+	if d == nil {
+		return t.Heading("Drift") + "  " + t.Good("none") + t.Muted(": resolving now gives the same answer") + "\n"
+	}
+	var b strings.Builder
+	what := "resolving now would answer otherwise"
+	if d.Error != nil {
+		what = "resolving now fails"
+	}
+	b.WriteString(t.Heading("Drift") + "  " + t.Warn(what) + "\n")
+	var rows [][]string
+	if d.Error != nil {
+		rows = append(rows, []string{t.Warn("resolution"), Escape(*d.Error)})
+	}
+	if c := d.AutomationProfile; c != nil {
+		rows = append(rows, []string{t.Warn("automation profile"), Escape(c.Reason)})
+	}
+	if c := d.SafetyProfile; c != nil {
+		rows = append(rows, []string{t.Warn("safety profile"), Escape(c.Reason)})
+	}
+	if len(d.Levels) > 0 {
+		rows = append(rows, []string{t.Muted("levels changed"), Escape(strings.Join(d.Levels, ", "))})
+	}
+	b.WriteString(t.Grid(2, rows))
+	b.WriteString("  " + t.Muted("the plan keeps its recorded profiles; 'agents plan set-automation-profile' resolves it again") + "\n")
+	return b.String()
+}
+
+// PlanListView renders plans in creation order.
+type PlanListView struct {
+	Plans []*plan.Plan
+}
+
+// Data implements View: an array of the stored plan records, [] when
+// empty.
+func (v PlanListView) Data() any {
+	if v.Plans == nil {
+		return []*plan.Plan{}
+	}
+	return v.Plans
+}
+
+// Plain implements View: one id per line.
+func (v PlanListView) Plain(w *Writer) {
+	for _, p := range v.Plans {
+		w.Line(p.ID)
+	}
+}
+
+func (v PlanListView) table() Table {
+	t := Table{Header: []string{"ID", "ACTION", "CREATED", "AUTOMATION PROFILE", "SAFETY PROFILE"}}
+	for _, p := range v.Plans {
+		s := p.SafetyProfile
+		t.Rows = append(t.Rows, []string{
+			p.ID, p.Action, FormatTime(p.CreatedAt),
+			p.AutomationProfile.Name + " (" + p.AutomationProfile.Provenance + ")",
+			s.Source + " (" + s.Provenance + ")",
+		})
+	}
+	return t
+}
+
+// Tables implements View.
+func (v PlanListView) Tables() []Table { return []Table{v.table()} }
+
+// Rich implements RichView.
+func (v PlanListView) Rich(t *Theme) string {
+	if len(v.Plans) == 0 {
+		return t.Muted("no plans") + "\n"
+	}
+	tb := v.table()
+	tb.Title = "Plans (oldest first)"
+	return t.Table(tb, func(row, col int) Tone {
+		switch col {
+		case 0:
+			return ToneAccent
+		case 2:
+			return ToneMuted
+		}
+		return ToneNormal
+	})
+}
+
+// resolutionDoc is the canonical document of 'automation-profile resolve':
+// the plan document's resolution without a plan.
+type resolutionDoc struct {
+	Action            *string            `json:"action"`
+	ProjectDir        string             `json:"project_dir"`
+	AutomationProfile plan.AutomationRef `json:"automation_profile"`
+	SafetyProfile     plan.SafetyRef     `json:"safety_profile"`
+	Levels            []plan.Setting     `json:"levels"`
+}
+
+// ResolutionView renders a resolution made without a plan: the answer a
+// plan would record now, and why.
+type ResolutionView struct {
+	// Action is the action resolved for; "" when none.
+	Action string
+	// Result holds the resolution in a plan's fields (its id and times
+	// are not shown).
+	Result *plan.Plan
+}
+
+// Data implements View.
+func (v ResolutionView) Data() any {
+	p := v.Result
+	return resolutionDoc{
+		Action: optional(v.Action), ProjectDir: p.ProjectDir,
+		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile, Levels: nonNilSettings(p.Levels),
+	}
+}
+
+// Plain implements View.
+func (v ResolutionView) Plain(w *Writer) {
+	w.Field("action", orNull(optional(v.Action)))
+	w.Field("project_dir", v.Result.ProjectDir)
+	resolutionPlain(w, v.Result)
+}
+
+// Tables implements View.
+func (v ResolutionView) Tables() []Table {
+	head := Table{Title: "resolution", Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
+		{"action", orNull(optional(v.Action))},
+		{"project_dir", v.Result.ProjectDir},
+	}}
+	return append([]Table{head}, resolutionTables(v.Result)...)
+}
+
+// Rich implements RichView.
+func (v ResolutionView) Rich(t *Theme) string {
+	var b strings.Builder
+	title := "resolution"
+	if v.Action != "" {
+		title += " for " + v.Action
+	}
+	b.WriteString(t.Title(title) + "\n")
+	b.WriteString("  " + t.Muted("project looked for from ") + Escape(v.Result.ProjectDir) + "\n")
+	b.WriteString(resolutionRich(t, v.Result))
+	return b.String()
+}
