@@ -3,6 +3,7 @@ package schema
 import (
 	"testing"
 
+	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
@@ -14,6 +15,10 @@ var decoders = map[string]func(data []byte, file string) error{
 	},
 	SafetyProfile: func(data []byte, file string) error {
 		_, _, err := profile.DecodeSafetyProfile(data, file)
+		return err
+	},
+	Action: func(data []byte, file string) error {
+		_, err := action.Decode(data, file)
 		return err
 	},
 }

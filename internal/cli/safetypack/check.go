@@ -61,6 +61,9 @@ which turns a violation into exit 6.`,
   $ agents safety-pack check --context ctx.json -f json | jq -r '.violated_boundaries[]'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("plan") && opts.plan == "" {
+				return errs.Usage("--plan must not be empty").WithHint("give a plan id: see 'agents plan list'")
+			}
 			opts.builders = contextBuilders(opts)
 			if runF != nil {
 				return runF(opts)
