@@ -1,0 +1,187 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDecodeGlobal(t *testing.T) {
+	g, err := DecodeGlobal([]byte(`# every key
+automation_profile: acme/strict
+safety_profile:
+  require_human_approval: true
+  allowed_skill_categories: [code, ' code ', docs]
+safety_pack: acme_safety_v1
+format: json
+lock_timeout: 30s
+`), "config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.AutomationProfile == nil || *g.AutomationProfile != "acme/strict" || g.SafetyPack != "acme_safety_v1" ||
+		g.Format != "json" || g.LockTimeout != "30s" || g.File != "config.yaml" {
+		t.Errorf("global = %+v", g)
+	}
+	s := g.SafetyProfile
+	if s == nil || !s.RequireHumanApproval || !s.RequireSandbox || strings.Join(s.AllowedSkillCategories, ",") != "code,docs" {
+		t.Errorf("safety profile = %+v", s)
+	}
+	// A number of seconds is a lock timeout too, as the root command reads it.
+	g, err = DecodeGlobal([]byte("lock_timeout: 5\n"), "config.yaml")
+	if err != nil || g.LockTimeout != "5s" {
+		t.Errorf("lock_timeout 5 = %q, %v", g.LockTimeout, err)
+	}
+}
+
+func TestDecodeGlobalRefuses(t *testing.T) {
+	tests := []struct{ doc, path, msg string }{
+		{"automation_profil: ci\n", "automation_profil", `did you mean "automation_profile"`},
+		{"safety_pak: acme_v1\n", "safety_pak", `did you mean "safety_pack"`},
+		{"automation_profile: CI\n", "automation_profile", "namespace/name"},
+		{"automation_profile: true\n", "automation_profile", "must be a string"},
+		{"safety_profile: [a]\n", "safety_profile", "must be a mapping"},
+		{"safety_profile:\n  require_sandbox: \"yes\"\n", "safety_profile.require_sandbox", "true or false"},
+		{"safety_profile:\n  max_cost_per_plan: .nan\n", "safety_profile.max_cost_per_plan", "finite"},
+		{"safety_pack: 7\n", "safety_pack", "must be a string naming a pack id, got integer 7"},
+		{"safety_pack: ../x_v1\n", "safety_pack", "path separator"},
+		{"safety_pack: acme\n", "safety_pack", "must have the form"},
+		{"format: 3\n", "format", "must be a string"},
+		{"lock_timeout: soon\n", "lock_timeout", "duration"},
+		{"lock_timeout: -1\n", "lock_timeout", "negative"},
+		{"format: json\nformat: yaml\n", "format", "duplicate key"},
+		{"- a\n", "", "must be a mapping"},
+	}
+	for _, tt := range tests {
+		_, err := DecodeGlobal([]byte(tt.doc), "config.yaml")
+		var e *errs.Error
+		if !errs.Is(err, errs.KindInvalid) || !asError(err, &e) || len(e.Problems) == 0 {
+			t.Errorf("%q: err = %v, want invalid input", tt.doc, err)
+			continue
+		}
+		p := e.Problems[0]
+		if p.Path != tt.path || !strings.Contains(p.Message, tt.msg) || p.File != "config.yaml" {
+			t.Errorf("%q: problem = %+v, want %s: %s", tt.doc, p, tt.path, tt.msg)
+		}
+	}
+}
+
+func asError(err error, e **errs.Error) bool {
+	x, ok := err.(*errs.Error)
+	*e = x
+	return ok
+}
+
+func TestEmptyConfigurations(t *testing.T) {
+	for _, doc := range []string{"", "\n\n", "# only a comment\n", "---\n# nothing\n", "\ufeff# bom\n"} {
+		g, err := DecodeGlobal([]byte(doc), "config.yaml")
+		if err != nil || g.AutomationProfile != nil || g.SafetyProfile != nil || g.SafetyPack != "" {
+			t.Errorf("global %q = %+v, %v", doc, g, err)
+		}
+		p, err := DecodeProject([]byte(doc), "agents.yaml")
+		if err != nil || p.AutomationProfile != nil || p.SafetyProfile != nil {
+			t.Errorf("project %q = %+v, %v", doc, p, err)
+		}
+	}
+	// Null values set nothing.
+	p, err := DecodeProject([]byte("automation_profile: null\nsafety_profile: ~\n"), "agents.yaml")
+	if err != nil || p.AutomationProfile != nil || p.SafetyProfile != nil {
+		t.Errorf("nulls = %+v, %v", p, err)
+	}
+}
+
+func TestDecodeProjectRefusesGlobalKeys(t *testing.T) {
+	_, err := DecodeProject([]byte("automation_profile: ci\nsafety_pack: acme_v1\nformat: json\nlock_timeout: 1s\nautomaton_profile: x\n"), "agents.yaml")
+	var e *errs.Error
+	if !asError(err, &e) || e.Kind != errs.KindInvalid || len(e.Problems) != 4 {
+		t.Fatalf("err = %v", err)
+	}
+	for i, key := range []string{"safety_pack", "format", "lock_timeout"} {
+		if p := e.Problems[i]; p.Path != key || !strings.Contains(p.Message, "only in the global configuration") {
+			t.Errorf("problem %d = %+v", i, p)
+		}
+	}
+	if p := e.Problems[3]; !strings.Contains(p.Message, `did you mean "automation_profile"`) {
+		t.Errorf("typo = %+v", p)
+	}
+}
+
+func TestFindProject(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "a", "b", "c")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err := FindProject(deep)
+	if err != nil || (got != "" && !strings.HasPrefix(root, filepath.Dir(got))) {
+		t.Fatalf("no agents.yaml: %q, %v", got, err)
+	}
+	write(t, filepath.Join(root, "a", "agents.yaml"), "automation_profile: ci\n")
+	if got, err := FindProject(deep); err != nil || got != filepath.Join(root, "a", "agents.yaml") {
+		t.Errorf("from a subfolder: %q, %v", got, err)
+	}
+	// The nearest wins.
+	write(t, filepath.Join(root, "a", "b", "agents.yaml"), "automation_profile: manual\n")
+	p, err := LoadProject(deep)
+	if err != nil || p.File != filepath.Join(root, "a", "b", "agents.yaml") || *p.AutomationProfile != "manual" || p.Dir != deep {
+		t.Errorf("nearest: %+v, %v", p, err)
+	}
+	// A folder called agents.yaml is not a project file.
+	if err := os.MkdirAll(filepath.Join(deep, "agents.yaml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := FindProject(deep); got != filepath.Join(root, "a", "b", "agents.yaml") {
+		t.Errorf("a folder named agents.yaml was taken: %q", got)
+	}
+	if _, err := FindProject(filepath.Join(root, "none")); !errs.Is(err, errs.KindNotFound) {
+		t.Errorf("missing folder: %v", err)
+	}
+	if _, err := FindProject(filepath.Join(root, "a", "agents.yaml")); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("a file as the folder: %v", err)
+	}
+}
+
+func TestLoadProjectMalformedNamesFile(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "agents.yaml")
+	write(t, file, "automation_profile: [ci\n")
+	_, err := LoadProject(filepath.Join(root))
+	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), file) {
+		t.Errorf("err = %v, want invalid input naming %s", err, file)
+	}
+}
+
+func TestLoadGlobal(t *testing.T) {
+	home := t.TempDir()
+	g, err := LoadGlobal(home)
+	if err != nil || g.File != "" || g.AutomationProfile != nil {
+		t.Fatalf("no config.yaml: %+v, %v", g, err)
+	}
+	write(t, GlobalPath(home), "automation_profile: ci\n")
+	g, err = LoadGlobal(home)
+	if err != nil || g.File != GlobalPath(home) || *g.AutomationProfile != "ci" {
+		t.Errorf("config.yaml: %+v, %v", g, err)
+	}
+	write(t, GlobalPath(home), "safety_pack: 7\nformat: 1\n")
+	_, err = LoadGlobal(home)
+	ps := ProblemsAt(err, KeySafetyPack)
+	if len(ps) != 1 || ps[0].Path != "safety_pack" {
+		t.Errorf("ProblemsAt(safety_pack) = %v", ps)
+	}
+	if ps := ProblemsAt(err, "safety"); len(ps) != 0 {
+		t.Errorf("ProblemsAt matched a prefix that is not a key: %v", ps)
+	}
+}
