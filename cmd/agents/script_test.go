@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,7 +27,8 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": cmdExits,
+			"exits":  cmdExits,
+			"stdenv": cmdStdenv,
 		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, ".agents")
@@ -67,4 +69,17 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
 	}
+}
+
+// cmdStdenv sets an environment variable to the last command's stdout,
+// trimmed, so a script can use a value the command made up (a plan id):
+//
+//	exits 0 agents plan list -f plain
+//	stdenv PLAN
+//	exits 0 agents plan show $PLAN
+func cmdStdenv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: stdenv NAME")
+	}
+	ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
 }
