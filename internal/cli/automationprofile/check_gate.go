@@ -86,13 +86,8 @@ EXIT STATUS
 
   # In a script: branch on the exit code
   $ agents automation-profile check-gate acme/strict auto_apply --confidence 0.99 -f json`,
-		Args: cmdutil.ExactArgs(2, "a profile name and a gate"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 1 {
-				return profile.GateNames(), cobra.ShellCompDirectiveNoFileComp
-			}
-			return cmdutil.CompleteProfileNames(deps, true)(cmd, args, toComplete)
-		},
+		Args:              cmdutil.ExactArgs(2, "a profile name and a gate"),
+		ValidArgsFunction: cmdutil.CompleteArgs(deps, cmdutil.ProfileNames, cmdutil.GateNames),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.profile = args[0]
 			g, err := parseGate(args[1])

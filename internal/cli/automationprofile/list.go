@@ -49,7 +49,7 @@ that cannot be read are reported on stderr; the others still list.`,
 		},
 	}
 	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only custom profiles of this namespace")
-	_ = cmd.RegisterFlagCompletionFunc("namespace", completeNamespaces(deps))
+	_ = cmd.RegisterFlagCompletionFunc("namespace", cmdutil.CompleteFlag(deps, cmdutil.Namespaces))
 	return cmd
 }
 
@@ -95,20 +95,4 @@ func listRun(opts *listOptions) error {
 	}
 	out = append(out, list.Profiles...)
 	return deps.Render(render.ProfileListView{Profiles: out})
-}
-
-// completeNamespaces completes the namespaces of the stored custom profiles.
-func completeNamespaces(deps *cmdutil.Deps) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		names := cmdutil.CustomProfileNames(deps)
-		seen := map[string]bool{}
-		var out []string
-		for _, n := range names {
-			if ns := profile.NamespaceOf(n); ns != "" && !seen[ns] {
-				seen[ns] = true
-				out = append(out, ns)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	}
 }

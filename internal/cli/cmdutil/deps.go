@@ -40,6 +40,12 @@ type Deps struct {
 
 	// Config is filled in by the root command before any verb runs.
 	Config Config
+	// ResolveConfig works Config out from flags, environment and
+	// config.yaml. The root command sets it, so that code which runs
+	// without the root's pre-run hook (shell completion) can still reach
+	// the right store; see EnsureConfig.
+	ResolveConfig func() (Config, error)
+	configured    bool
 
 	// OpenStore opens the store at Config.Home. Set by Main; tests may
 	// replace it.
@@ -48,10 +54,35 @@ type Deps struct {
 	builtins  []*profile.AutomationProfile
 }
 
+// SetConfig records the resolved configuration.
+func (d *Deps) SetConfig(cfg Config) {
+	d.Config = cfg
+	d.configured = true
+}
+
+// EnsureConfig resolves the configuration if nothing has yet. Cobra's hidden
+// completion command skips the root's pre-run hook, which is where the
+// configuration is normally resolved; without this, completion would read
+// the store of an empty home rather than the one --home or AGENTS_HOME names.
+func (d *Deps) EnsureConfig() error {
+	if d.configured || d.ResolveConfig == nil {
+		return nil
+	}
+	cfg, err := d.ResolveConfig()
+	if err != nil {
+		return err
+	}
+	d.SetConfig(cfg)
+	return nil
+}
+
 // Store returns the store, opening it on first use.
 func (d *Deps) Store() (store.Store, error) {
 	if d.store != nil {
 		return d.store, nil
+	}
+	if err := d.EnsureConfig(); err != nil {
+		return nil, err
 	}
 	s, err := d.OpenStore(d.Config)
 	if err != nil {
