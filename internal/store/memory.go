@@ -40,9 +40,16 @@ func (m *Memory) ListProfiles(_ context.Context, q ProfileQuery) (ProfileList, e
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out ProfileList
-	for name, p := range m.profiles {
+	var names []string
+	for name := range m.profiles {
 		if q.keep(name) {
-			out.Profiles = append(out.Profiles, p.Clone())
+			names = append(names, name)
+		}
+	}
+	for i, name := range names {
+		out.Profiles = append(out.Profiles, m.profiles[name].Clone())
+		if q.Progress != nil {
+			q.Progress(i+1, len(names))
 		}
 	}
 	slices.SortFunc(out.Profiles, func(a, b *profile.AutomationProfile) int {

@@ -18,6 +18,10 @@ type ProfileQuery struct {
 	Namespace string
 	// Match keeps only names for which it returns true when not nil.
 	Match func(name string) bool
+	// Progress, when not nil, is told how many of the selected profiles
+	// have been read so far, out of how many, as the listing goes; a
+	// command uses it to show progress on a large store.
+	Progress func(done, total int)
 }
 
 // ProfileList is the result of listing: the profiles that parsed, sorted by

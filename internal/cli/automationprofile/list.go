@@ -12,6 +12,10 @@ import (
 	"github.com/agentsctl/agents/internal/store"
 )
 
+// listProgressMinimum is the number of stored profiles above which list
+// shows its progress.
+const listProgressMinimum = 500
+
 type listOptions struct {
 	deps      *cmdutil.Deps
 	regex     string
@@ -86,7 +90,21 @@ func listRun(opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	list, err := st.ListProfiles(deps.Ctx(), store.ProfileQuery{Namespace: opts.namespace, Match: match})
+	// A large store takes a moment to read; show a counter then (on a
+	// terminal only: see cmdutil.Progress).
+	var progress *cmdutil.Progress
+	started := false
+	report := func(done, total int) {
+		if !started {
+			started = true
+			if total > listProgressMinimum {
+				progress = deps.Progress("reading profiles", total)
+			}
+		}
+		progress.Set(done)
+	}
+	list, err := st.ListProfiles(deps.Ctx(), store.ProfileQuery{Namespace: opts.namespace, Match: match, Progress: report})
+	progress.Done()
 	if err != nil {
 		return err
 	}
