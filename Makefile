@@ -41,3 +41,20 @@ fuzz:
 
 clean:
 	rm -rf bin
+
+# Reference pages from the command tree: markdown in docs/cli, man pages in
+# docs/man. A test fails when the checked-in pages are out of date.
+.PHONY: docs manpages completions
+docs:
+	$(GO) run ./internal/tools/gendocs
+
+manpages:
+	$(GO) run ./internal/tools/gendocs -markdown ''
+
+# Shell completion scripts, for packaging.
+completions:
+	@mkdir -p completions
+	$(GO) run ./cmd/agents completion bash > completions/agents.bash
+	$(GO) run ./cmd/agents completion zsh > completions/agents.zsh
+	$(GO) run ./cmd/agents completion fish > completions/agents.fish
+	$(GO) run ./cmd/agents completion powershell > completions/agents.ps1
