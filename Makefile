@@ -43,18 +43,35 @@ clean:
 	rm -rf bin
 
 # Reference pages from the command tree: markdown in docs/cli, man pages in
-# docs/man. A test fails when the checked-in pages are out of date.
-.PHONY: docs manpages completions
+# docs/man. A test (internal/tools/gendocs) fails when the checked-in pages
+# are out of date.
+.PHONY: docs
 docs:
 	$(GO) run ./internal/tools/gendocs
 
-manpages:
-	$(GO) run ./internal/tools/gendocs -markdown ''
+# Release archives (.goreleaser.yaml runs `make completions manpages` first).
+GORELEASER ?= github.com/goreleaser/goreleaser/v2@v2.15.1
+MAN_SRC    ?= docs/man
 
-# Shell completion scripts, for packaging.
-completions:
-	@mkdir -p completions
-	$(GO) run ./cmd/agents completion bash > completions/agents.bash
-	$(GO) run ./cmd/agents completion zsh > completions/agents.zsh
-	$(GO) run ./cmd/agents completion fish > completions/agents.fish
-	$(GO) run ./cmd/agents completion powershell > completions/agents.ps1
+.PHONY: completions manpages release-check
+
+# Shell completion scripts, written by the binary itself. An AGENTS_HOME
+# that does not exist keeps the user's configuration out of it.
+completions: build
+	rm -rf completions && mkdir -p completions
+	AGENTS_HOME=$(CURDIR)/completions/.nohome $(BIN) completion bash > completions/agents.bash
+	AGENTS_HOME=$(CURDIR)/completions/.nohome $(BIN) completion zsh > completions/_agents
+	AGENTS_HOME=$(CURDIR)/completions/.nohome $(BIN) completion fish > completions/agents.fish
+	AGENTS_HOME=$(CURDIR)/completions/.nohome $(BIN) completion powershell > completions/agents.ps1
+
+# Gzipped man pages from $(MAN_SRC), which `make docs` generates and the
+# repository keeps (a test fails when they are stale).
+manpages:
+	@ls $(MAN_SRC)/*.1 >/dev/null 2>&1 || { echo "no man pages in $(MAN_SRC); run 'make docs'" >&2; exit 1; }
+	rm -rf manpages && mkdir -p manpages
+	for f in $(MAN_SRC)/*.1; do gzip -9 -n -c "$$f" > manpages/$$(basename "$$f").gz || exit 1; done
+
+# Check .goreleaser.yaml with a pinned GoReleaser (downloaded through the Go
+# module proxy on first use; newer releases need a newer Go). Not run in CI.
+release-check:
+	$(GO) run $(GORELEASER) check

@@ -189,6 +189,7 @@ profiles are namespace/name YAML files in the store.
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(automationprofile.NewCmd(deps))
 	root.AddCommand(safetypack.NewCmd(deps))
+	root.AddCommand(newVersionCmd(deps, nil))
 	root.AddCommand(newCompletionCmd(deps))
 	return root
 }

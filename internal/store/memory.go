@@ -2,27 +2,51 @@ package store
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
 // Memory is a Store held in memory, for tests and as the reference the
-// conformance suite holds the file store to.
+// conformance suite holds the file store to. It stores what the file store
+// would: each profile after one trip through the canonical encoding.
 type Memory struct {
 	mu       sync.Mutex
+	now      func() time.Time
 	profiles map[string]*profile.AutomationProfile
+	history  map[string][]HistoryEntry
+	objects  map[string][]byte
 }
 
-// NewMemory returns an empty in-memory store.
-func NewMemory() *Memory {
-	return &Memory{profiles: map[string]*profile.AutomationProfile{}}
+var _ Store = (*Memory)(nil)
+
+// NewMemory returns an empty in-memory store that stamps history with
+// time.Now.
+func NewMemory() *Memory { return NewMemoryWithClock(nil) }
+
+// NewMemoryWithClock returns an empty in-memory store that stamps history
+// with now (time.Now when nil).
+func NewMemoryWithClock(now func() time.Time) *Memory {
+	if now == nil {
+		now = time.Now
+	}
+	return &Memory{
+		now:      now,
+		profiles: map[string]*profile.AutomationProfile{},
+		history:  map[string][]HistoryEntry{},
+		objects:  map[string][]byte{},
+	}
 }
 
 // GetProfile implements Store.
-func (m *Memory) GetProfile(_ context.Context, name string) (*profile.AutomationProfile, error) {
+func (m *Memory) GetProfile(ctx context.Context, name string) (*profile.AutomationProfile, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
 	if err := profile.ValidateCustomName(name); err != nil {
 		return nil, err
 	}
@@ -30,51 +54,85 @@ func (m *Memory) GetProfile(_ context.Context, name string) (*profile.Automation
 	defer m.mu.Unlock()
 	p, ok := m.profiles[name]
 	if !ok {
-		return nil, notFound(name)
+		return nil, profileNotFound(name)
 	}
 	return p.Clone(), nil
 }
 
 // ListProfiles implements Store.
-func (m *Memory) ListProfiles(_ context.Context, q ProfileQuery) (ProfileList, error) {
+func (m *Memory) ListProfiles(ctx context.Context, q ProfileQuery) (ProfileList, error) {
+	names, err := m.ListProfileNames(ctx, q)
+	if err != nil {
+		return ProfileList{}, err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out ProfileList
-	var names []string
-	for name := range m.profiles {
-		if q.keep(name) {
-			names = append(names, name)
-		}
-	}
 	for i, name := range names {
-		out.Profiles = append(out.Profiles, m.profiles[name].Clone())
+		if p, ok := m.profiles[name]; ok {
+			out.Profiles = append(out.Profiles, p.Clone())
+		}
 		if q.Progress != nil {
 			q.Progress(i+1, len(names))
 		}
 	}
-	slices.SortFunc(out.Profiles, func(a, b *profile.AutomationProfile) int {
-		return compareStrings(a.Name, b.Name)
-	})
 	return out, nil
 }
 
+// ListProfileNames implements Store.
+func (m *Memory) ListProfileNames(ctx context.Context, q ProfileQuery) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	all := slices.Sorted(maps.Keys(m.profiles))
+	m.mu.Unlock()
+	f := q.filter()
+	var names []string
+	for _, name := range all {
+		if f.keep(name) {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
 // PutProfile implements Store.
-func (m *Memory) PutProfile(_ context.Context, p *profile.AutomationProfile, update bool) (PutResult, error) {
+func (m *Memory) PutProfile(ctx context.Context, p *profile.AutomationProfile, update bool) (PutResult, error) {
+	if err := ctx.Err(); err != nil {
+		return PutResult{}, interrupted(err)
+	}
+	if p == nil {
+		return PutResult{}, errs.Invalid("no profile to store")
+	}
 	if err := profile.ValidateCustomName(p.Name); err != nil {
+		return PutResult{}, err
+	}
+	data, stored, err := EncodeProfile(p)
+	if err != nil {
 		return PutResult{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	old, exists := m.profiles[p.Name]
 	if exists && !update {
-		return PutResult{}, conflict(p.Name)
+		return PutResult{}, profileConflict(p.Name)
 	}
-	m.profiles[p.Name] = p.Clone()
-	return PutResult{Replaced: old.Clone()}, nil
+	digest := Digest(data)
+	m.objects[digest] = data
+	m.profiles[p.Name] = stored
+	m.record(p.Name, EventPut, digest)
+	return PutResult{Stored: stored.Clone(), Replaced: old.Clone(), Digest: digest}, nil
 }
 
 // RemoveProfile implements Store.
-func (m *Memory) RemoveProfile(_ context.Context, name string) (*profile.AutomationProfile, error) {
+func (m *Memory) RemoveProfile(ctx context.Context, name string) (*profile.AutomationProfile, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
 	if err := profile.ValidateCustomName(name); err != nil {
 		return nil, err
 	}
@@ -82,35 +140,90 @@ func (m *Memory) RemoveProfile(_ context.Context, name string) (*profile.Automat
 	defer m.mu.Unlock()
 	p, ok := m.profiles[name]
 	if !ok {
-		return nil, notFound(name)
+		return nil, profileNotFound(name)
+	}
+	data, _, err := EncodeProfile(p)
+	if err != nil {
+		return nil, err
 	}
 	delete(m.profiles, name)
-	return p, nil
+	m.record(name, EventRemove, Digest(data))
+	return p.Clone(), nil
 }
 
-func (q ProfileQuery) keep(name string) bool {
-	if q.Namespace != "" && profile.NamespaceOf(name) != q.Namespace {
-		return false
+// record appends an event to a profile's history; m.mu is held.
+func (m *Memory) record(name, event, digest string) {
+	m.history[name] = append(m.history[name], HistoryEntry{
+		Digest: digest,
+		Time:   m.now().UTC().Round(0),
+		Event:  event,
+	})
+}
+
+// ProfileHistory implements Store.
+func (m *Memory) ProfileHistory(ctx context.Context, name string) ([]HistoryEntry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
 	}
-	return q.Match == nil || q.Match(name)
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+	if err := profile.ValidateCustomName(name); err != nil {
+		return nil, err
 	}
-	return 0
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	h, ok := m.history[name]
+	if !ok {
+		return nil, profileNotFound(name)
+	}
+	return slices.Clone(h), nil
 }
 
-func notFound(name string) error {
-	return errs.NotFound("profile %q not found", name).
-		WithHint("run 'agents automation-profile list' to see the profiles")
+// PutObject implements Store.
+func (m *Memory) PutObject(ctx context.Context, data []byte) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", interrupted(err)
+	}
+	if len(data) > MaxObjectSize {
+		return "", objectTooLarge(len(data))
+	}
+	digest := Digest(data)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.objects[digest]; !ok {
+		m.objects[digest] = slices.Clone(data)
+	}
+	return digest, nil
 }
 
-func conflict(name string) error {
-	return errs.Conflict("profile %q already exists", name).
-		WithHint("pass --update to replace it")
+// HasObject implements Store.
+func (m *Memory) HasObject(ctx context.Context, digest string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, interrupted(err)
+	}
+	if err := CheckDigest(digest); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.objects[digest]
+	return ok, nil
 }
+
+// GetObject implements Store.
+func (m *Memory) GetObject(ctx context.Context, digest string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	if err := CheckDigest(digest); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	data, ok := m.objects[digest]
+	if !ok {
+		return nil, objectNotFound(digest)
+	}
+	return slices.Clone(data), nil
+}
+
+// Check implements Store: memory has nothing that others could write to.
+func (m *Memory) Check(context.Context) ([]string, error) { return nil, nil }

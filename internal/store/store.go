@@ -1,31 +1,42 @@
 // Package store keeps the registry of custom automation profiles (and, as
-// they arrive, actions, plans and profile history). Store is the interface
-// the commands use; the file store is the default implementation. The
-// interface speaks of profiles, conflicts and not-found, never of paths or
-// locks, so other backends can stand behind it.
+// they arrive, actions and plans), every profile version ever written, and
+// the content-addressed objects those versions are kept as. Store is the
+// interface the commands use; the file store is the default implementation
+// and the in-memory store the reference both are held to by the shared
+// conformance suite in storetest. The interface speaks of profiles,
+// versions, conflicts and not-found, never of paths or locks, so other
+// backends can stand behind it.
 package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
-// ProfileQuery selects custom profiles by name before any is parsed.
+// ProfileQuery selects custom profiles by name before any is parsed, so a
+// filtered listing costs only the profiles it returns.
 type ProfileQuery struct {
-	// Namespace keeps only names in this namespace when not empty.
+	// Namespace keeps only names in this namespace when not empty. It must
+	// be a valid namespace label.
 	Namespace string
 	// Match keeps only names for which it returns true when not nil.
 	Match func(name string) bool
 	// Progress, when not nil, is told how many of the selected profiles
-	// have been read so far, out of how many, as the listing goes; a
-	// command uses it to show progress on a large store.
+	// ListProfiles has read so far, out of how many, as it goes; a command
+	// uses it to show progress on a large store. Calls never overlap, and
+	// it must not call the store.
 	Progress func(done, total int)
 }
 
 // ProfileList is the result of listing: the profiles that parsed, sorted by
-// name, and a problem for each stored file that did not.
+// name, and the problems of each stored file that did not (or whose name
+// does not match its place in the store). Problems never hide the others.
 type ProfileList struct {
 	Profiles []*profile.AutomationProfile
 	Problems []errs.Problem
@@ -33,20 +44,173 @@ type ProfileList struct {
 
 // PutResult says what a put did.
 type PutResult struct {
-	// Replaced is the previous version when the put replaced one.
+	// Stored is the profile as stored: what a later get returns. It is the
+	// given profile after one trip through the canonical encoding.
+	Stored *profile.AutomationProfile
+	// Replaced is the previous version when the put replaced a readable one,
+	// else nil.
 	Replaced *profile.AutomationProfile
+	// Digest is the sha256 (lower-case hex) of the canonical YAML of the
+	// stored version, under which it is kept as an object.
+	Digest string
 }
 
-// Store is a registry of custom automation profiles. Built-in profiles are
-// not in it. Errors are *errs.Error: KindNotFound, KindConflict, KindInvalid
-// (a bad name), KindLocked (a mutation could not take the lock in time).
+// The events a history entry records.
+const (
+	EventPut    = "put"
+	EventRemove = "remove"
+)
+
+// HistoryEntry is one event in a profile's history: a version put, or the
+// profile removed (Digest then names the version removed).
+type HistoryEntry struct {
+	Digest string    `json:"digest"`
+	Time   time.Time `json:"time"`
+	Event  string    `json:"event"`
+}
+
+// Store is a registry of custom automation profiles and of content-addressed
+// objects. Built-in profiles are not in it. Errors are *errs.Error:
+// KindNotFound, KindConflict, KindInvalid (a bad name or digest, a stored
+// file that does not parse), KindLocked (a mutation could not take the lock
+// in time), KindInterrupted (the context ended while waiting), KindInternal.
+// Values returned are the caller's own: changing them changes nothing stored.
 type Store interface {
 	// GetProfile returns the custom profile with the given name.
 	GetProfile(ctx context.Context, name string) (*profile.AutomationProfile, error)
-	// ListProfiles returns the custom profiles selected by q, by name.
+	// ListProfiles returns the custom profiles selected by q, sorted by name,
+	// parsing only those selected.
 	ListProfiles(ctx context.Context, q ProfileQuery) (ProfileList, error)
-	// PutProfile stores p. Without update, an existing name is a conflict.
+	// ListProfileNames returns the names of the custom profiles selected by
+	// q, sorted, without parsing any.
+	ListProfileNames(ctx context.Context, q ProfileQuery) ([]string, error)
+	// PutProfile stores p and records the version in its history. Without
+	// update, an existing name is a conflict. With update, a stored file that
+	// does not parse is replaced (Replaced is then nil).
 	PutProfile(ctx context.Context, p *profile.AutomationProfile, update bool) (PutResult, error)
-	// RemoveProfile deletes the named profile and returns what was removed.
+	// RemoveProfile deletes the named profile, records the removal in its
+	// history, and returns what was removed. Its versions stay as objects.
 	RemoveProfile(ctx context.Context, name string) (*profile.AutomationProfile, error)
+	// ProfileHistory returns the events of the named profile, oldest first.
+	// A name the store has never held is not found.
+	ProfileHistory(ctx context.Context, name string) ([]HistoryEntry, error)
+	// PutObject stores data under its sha256 and returns the digest. Storing
+	// the same data again changes nothing.
+	PutObject(ctx context.Context, data []byte) (digest string, err error)
+	// HasObject reports whether an object with the digest is stored.
+	HasObject(ctx context.Context, digest string) (bool, error)
+	// GetObject returns the object with the digest.
+	GetObject(ctx context.Context, digest string) ([]byte, error)
+	// Check returns warnings about the store's safety (a store directory
+	// that others can write to); the caller decides how to show them.
+	Check(ctx context.Context) (warnings []string, err error)
+}
+
+// Digest returns the lower-case hex sha256 of data: the name under which
+// the store keeps it as an object.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// CheckDigest returns an invalid-input error unless d is a lower-case hex
+// sha256.
+func CheckDigest(d string) error {
+	ok := len(d) == sha256.Size*2
+	for i := 0; ok && i < len(d); i++ {
+		c := d[i]
+		ok = '0' <= c && c <= '9' || 'a' <= c && c <= 'f'
+	}
+	if !ok {
+		return errs.Invalid("invalid digest %q: must be 64 lower-case hexadecimal digits (a sha256)", d)
+	}
+	return nil
+}
+
+// EncodeProfile returns the canonical YAML of p as the store writes it and
+// the value that YAML decodes to. Encoding the decoded value again, so the
+// bytes stored are a fixed point: what a get returns re-encodes to the same
+// bytes and the same digest. An error means p cannot be stored.
+func EncodeProfile(p *profile.AutomationProfile) ([]byte, *profile.AutomationProfile, error) {
+	if p == nil {
+		return nil, nil, errs.Invalid("no profile to store")
+	}
+	first, err := canonYAML(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	stored, _, err := profile.DecodeProfile(first, p.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := canonYAML(stored)
+	if err != nil {
+		return nil, nil, err
+	}
+	return data, stored, nil
+}
+
+func (q ProfileQuery) check() error {
+	if q.Namespace == "" {
+		return nil
+	}
+	if why := profile.CheckLabel(q.Namespace); why != "" {
+		return errs.Invalid("invalid namespace %q: %s", q.Namespace, why)
+	}
+	return nil
+}
+
+func (q ProfileQuery) filter() nameFilter {
+	return nameFilter{namespace: q.Namespace, match: q.Match, progress: q.Progress}
+}
+
+// nameFilter selects names of any namespaced kind of document. progress,
+// when not nil, is told how many of the selected documents a listing has
+// read, one call at a time.
+type nameFilter struct {
+	namespace string
+	match     func(name string) bool
+	progress  func(done, total int)
+}
+
+func (f nameFilter) keep(name string) bool {
+	if f.namespace != "" && profile.NamespaceOf(name) != f.namespace {
+		return false
+	}
+	return f.match == nil || f.match(name)
+}
+
+func profileNotFound(name string) error {
+	return errs.NotFound("profile %q not found", name).
+		WithHint("run 'agents automation-profile list' to see the profiles")
+}
+
+func profileConflict(name string) error {
+	return errs.Conflict("profile %q already exists", name).
+		WithHint("pass --update to replace it")
+}
+
+func objectNotFound(digest string) error {
+	return errs.NotFound("object %s not found", digest)
+}
+
+func canonYAML(p *profile.AutomationProfile) ([]byte, error) {
+	data, err := canon.YAML(p)
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInvalid, err, "profile %q cannot be encoded", p.Name)
+	}
+	return data, nil
+}
+
+// MaxObjectSize is the largest object the store keeps: room for a plan's
+// snapshots of several profiles, and a bound on what a read may allocate.
+const MaxObjectSize = 16 << 20
+
+func objectTooLarge(n int) error {
+	return errs.Invalid("object of %d bytes is over the %d-byte limit", n, MaxObjectSize)
+}
+
+// interrupted reports a context that ended before the store could act.
+func interrupted(err error) error {
+	return errs.Wrap(errs.KindInterrupted, err, "store operation interrupted")
 }

@@ -73,11 +73,7 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	stored, err := st.GetProfile(deps.Ctx(), p.Name)
-	if err != nil {
-		return err
-	}
-	return deps.Render(render.StoredView{Profile: stored, Replaced: res.Replaced != nil})
+	return deps.Render(render.StoredView{Profile: res.Stored, Replaced: res.Replaced != nil})
 }
 
 // readProfileFile reads and decodes a profile file, printing its warnings.
@@ -88,7 +84,7 @@ func readProfileFile(deps *cmdutil.Deps, path string) (*profile.AutomationProfil
 	}
 	p, warnings, err := profile.DecodeProfile(data, path)
 	for _, w := range warnings {
-		deps.Warn("%s: %s", path, w)
+		deps.Warn("%s", w)
 	}
 	return p, err
 }

@@ -31,6 +31,7 @@ always present; custom profiles are named namespace/name.`,
 		newCheckGateCmd(deps, nil),
 		newCheckGuardCmd(deps, nil),
 		newDiffCmd(deps, nil),
+		newSchemaCmd(deps, nil),
 	)
 	return cmd
 }

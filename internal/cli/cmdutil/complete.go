@@ -110,34 +110,46 @@ func BuiltinProfileNames(deps *Deps, _ string) []string {
 	return out
 }
 
-// storedProfiles returns the custom profiles whose name starts with prefix,
-// or nothing when the store cannot be read. Problems with single files are
-// left out silently: completion has nowhere to report them.
-func storedProfiles(deps *Deps, prefix string) []*profile.AutomationProfile {
-	st, err := deps.Store()
-	if err != nil || st == nil {
-		return nil
-	}
-	q := store.ProfileQuery{}
-	if prefix != "" {
-		// Narrowing by name first spares parsing every file in a large
-		// store on each Tab.
-		q.Match = func(name string) bool { return strings.HasPrefix(name, prefix) }
-	}
-	list, err := st.ListProfiles(deps.Ctx(), q)
-	if err != nil {
-		return nil
-	}
-	return list.Profiles
+// describeLimit is the most custom profiles completion reads to show their
+// descriptions; beyond it, names alone are offered, read without parsing a
+// single file, so Tab stays instant in a large store.
+const describeLimit = 25
+
+// storedNames returns the names of the custom profiles that start with
+// prefix, or nothing when the store cannot be read.
+func storedNames(deps *Deps, prefix string) []string {
+	var names []string
+	deps.silently(func() {
+		st, err := deps.Store()
+		if err != nil || st == nil {
+			return
+		}
+		q := store.ProfileQuery{}
+		if prefix != "" {
+			q.Match = func(name string) bool { return strings.HasPrefix(name, prefix) }
+		}
+		names, _ = st.ListProfileNames(deps.Ctx(), q)
+	})
+	return names
 }
 
-// CustomProfileNames lists the stored custom profiles, by name, each with
-// its description.
+// CustomProfileNames lists the stored custom profiles by name, with their
+// descriptions when there are few enough to read.
 func CustomProfileNames(deps *Deps, prefix string) []string {
-	ps := storedProfiles(deps, prefix)
-	out := make([]string, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, Described(p.Name, p.Description))
+	names := storedNames(deps, prefix)
+	if len(names) > describeLimit {
+		return names
+	}
+	out := make([]string, len(names))
+	for i, name := range names {
+		out[i] = name
+		deps.silently(func() {
+			if st, err := deps.Store(); err == nil {
+				if p, err := st.GetProfile(deps.Ctx(), name); err == nil {
+					out[i] = Described(name, p.Description)
+				}
+			}
+		})
 	}
 	return out
 }
@@ -150,8 +162,8 @@ func ProfileNames(deps *Deps, prefix string) []string {
 // Namespaces lists the namespaces of the stored custom profiles.
 func Namespaces(deps *Deps, _ string) []string {
 	var out []string
-	for _, p := range storedProfiles(deps, "") {
-		if ns := p.Namespace(); ns != "" && !slices.Contains(out, ns) {
+	for _, name := range storedNames(deps, "") {
+		if ns := profile.NamespaceOf(name); ns != "" && !slices.Contains(out, ns) {
 			out = append(out, ns)
 		}
 	}

@@ -52,6 +52,17 @@ type Deps struct {
 	OpenStore func(cfg Config) (store.Store, error)
 	store     store.Store
 	builtins  []*profile.AutomationProfile
+	// silent drops warnings and information, for shell completion, whose
+	// stderr nobody reads.
+	silent bool
+}
+
+// silently runs fn with warnings and information dropped.
+func (d *Deps) silently(fn func()) {
+	old := d.silent
+	d.silent = true
+	defer func() { d.silent = old }()
+	fn()
 }
 
 // SetConfig records the resolved configuration.
@@ -88,6 +99,12 @@ func (d *Deps) Store() (store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A store that others can write to is a store others can loosen.
+	if warnings, err := s.Check(d.Ctx()); err == nil {
+		for _, w := range warnings {
+			d.Warn("%s", w)
+		}
+	}
 	d.store = s
 	return s, nil
 }
@@ -116,12 +133,15 @@ func (d *Deps) Render(v render.View) error {
 
 // Warn writes a warning line to stderr.
 func (d *Deps) Warn(format string, a ...any) {
+	if d.silent {
+		return
+	}
 	fmt.Fprintf(d.IO.ErrOut, "agents: warning: %s\n", render.Escape(fmt.Sprintf(format, a...)))
 }
 
 // Info writes an informational line to stderr unless --quiet is set.
 func (d *Deps) Info(format string, a ...any) {
-	if d.Config.Quiet {
+	if d.Config.Quiet || d.silent {
 		return
 	}
 	fmt.Fprintf(d.IO.ErrOut, "agents: %s\n", render.Escape(fmt.Sprintf(format, a...)))

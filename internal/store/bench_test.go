@@ -1,0 +1,93 @@
+package store_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/storetest"
+)
+
+// benchStore returns a file store holding n profiles across up to 50
+// namespaces, written as the store writes them (without history, which
+// neither get nor list reads).
+func benchStore(b *testing.B, n int) (store.Store, []string) {
+	b.Helper()
+	home := b.TempDir()
+	names := make([]string, n)
+	for i := range n {
+		name := fmt.Sprintf("ns%02d/profile-%05d", i%50, i)
+		data, _, err := store.EncodeProfile(storetest.Profile(b, name, i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		path := filepath.Join(home, "profiles", filepath.FromSlash(name)+".yaml")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		names[i] = name
+	}
+	return openStore(b, home, store.FileOptions{}), names
+}
+
+func BenchmarkGetProfile(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("profiles=%d", n), func(b *testing.B) {
+			s, names := benchStore(b, n)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := s.GetProfile(ctx(), names[i%len(names)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+func BenchmarkListProfiles(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("profiles=%d", n), func(b *testing.B) {
+			s, _ := benchStore(b, n)
+			b.ReportAllocs()
+			for b.Loop() {
+				l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
+				if err != nil || len(l.Profiles) != n {
+					b.Fatalf("listed %d of %d: %v", len(l.Profiles), n, err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkListProfileNames(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("profiles=%d", n), func(b *testing.B) {
+			s, _ := benchStore(b, n)
+			b.ReportAllocs()
+			for b.Loop() {
+				names, err := s.ListProfileNames(ctx(), store.ProfileQuery{})
+				if err != nil || len(names) != n {
+					b.Fatalf("listed %d of %d: %v", len(names), n, err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkPutProfile(b *testing.B) {
+	s := openStore(b, b.TempDir(), store.FileOptions{})
+	p := storetest.Profile(b, "acme/bench", 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.PutProfile(ctx(), p, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,584 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
+)
+
+// docKind describes one kind of document the file store keeps: where its
+// files live, how a name maps to a path, and how a document is decoded and
+// encoded. The generic functions below (getDoc, listDocs, listNames, putDoc,
+// removeDoc, docHistory) do the rest, with the same locking, atomicity,
+// containment and problem reporting for every kind.
+//
+// Adding a kind, for example plans kept at plans/<id>.yaml:
+//
+//	var planKind = &docKind[*plan.Plan]{
+//		noun: "plan", dir: "plans", nested: false,
+//		validate: plan.ValidateID, decode: plan.Decode, encode: encodePlan,
+//		nameOf: func(p *plan.Plan) string { return p.ID },
+//		notFound: planNotFound, conflict: planConflict,
+//	}
+//
+// then add the methods to Store, to Memory, and to fileStore as one-line
+// calls (GetPlan is getDoc(ctx, s, planKind, id), and so on), and the
+// cases to the conformance suite.
+type docKind[T any] struct {
+	// noun names one document in messages ("profile").
+	noun string
+	// dir is the kind's top folder under the home ("profiles").
+	dir string
+	// nested names have the form namespace/name and live at
+	// dir/<namespace>/<name>.yaml; other names live at dir/<name>.yaml.
+	nested bool
+	// history keeps every version written as an object and logs each put
+	// and remove in history/<dir>/<name>.log.
+	history bool
+	// validate refuses a name that must not become a path.
+	validate func(name string) error
+	// decode parses a stored file; file names it in problems.
+	decode func(data []byte, file string) (T, error)
+	// encode returns the canonical bytes to store for v and the value they
+	// decode to.
+	encode func(v T) (data []byte, stored T, err error)
+	// nameOf returns a document's name, which must match its path.
+	nameOf func(v T) string
+	// notFound and conflict build the kind's errors for a name.
+	notFound func(name string) error
+	conflict func(name string) error
+}
+
+// path returns where the document with a valid name is kept, relative to
+// the home.
+func (k *docKind[T]) path(name string) string {
+	return filepath.Join(k.dir, filepath.FromSlash(name)+docExt)
+}
+
+// logPath returns where the history of a valid name is kept.
+func (k *docKind[T]) logPath(name string) string {
+	return filepath.Join(historyDir, k.dir, filepath.FromSlash(name)+logExt)
+}
+
+// docEntry is a stored file found by a scan, with the name its path gives.
+type docEntry struct {
+	name string
+	rel  string
+}
+
+// scan lists the stored files of kind k whose names f keeps, sorted by
+// name, without opening any of them. Only the namespace folder f names is
+// read, so a namespace filter costs only that namespace. A file whose path
+// does not give a valid name is a problem, reported when f would keep it.
+func (k *docKind[T]) scan(ctx context.Context, s *fileStore, r *os.Root, f nameFilter) ([]docEntry, []errs.Problem, error) {
+	var (
+		entries  []docEntry
+		problems []errs.Problem
+	)
+	addFiles := func(dir, prefix string) {
+		des, err := readDir(r, dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		if err != nil {
+			problems = append(problems, errs.Problem{File: s.abs(dir), Message: "cannot read folder: " + rootErr(err)})
+			return
+		}
+		for _, de := range des {
+			base := de.Name()
+			if strings.HasPrefix(base, ".") || de.IsDir() {
+				continue // temporary and editors' files; stray folders
+			}
+			stem, ok := strings.CutSuffix(base, docExt)
+			if !ok {
+				continue
+			}
+			name := prefix + stem
+			if !f.keep(name) {
+				continue
+			}
+			rel := filepath.Join(dir, base)
+			if err := k.validate(name); err != nil {
+				problems = append(problems, errs.Problem{File: s.abs(rel), Message: "file name does not give a valid name: " + err.Error()})
+				continue
+			}
+			entries = append(entries, docEntry{name: name, rel: rel})
+		}
+	}
+
+	switch {
+	case !k.nested:
+		addFiles(k.dir, "")
+	case f.namespace != "":
+		addFiles(filepath.Join(k.dir, f.namespace), f.namespace+"/")
+	default:
+		des, err := readDir(r, k.dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, nil
+		}
+		if err != nil {
+			return nil, nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading %s", s.abs(k.dir))
+		}
+		for _, de := range des {
+			base := de.Name()
+			switch {
+			case strings.HasPrefix(base, "."):
+			case de.IsDir() || de.Type()&fs.ModeSymlink != 0:
+				if err := ctx.Err(); err != nil {
+					return nil, nil, interrupted(err)
+				}
+				addFiles(filepath.Join(k.dir, base), base+"/")
+			case strings.HasSuffix(base, docExt) && f.namespace == "" && f.match == nil:
+				problems = append(problems, errs.Problem{
+					File:    s.abs(filepath.Join(k.dir, base)),
+					Message: fmt.Sprintf("%s files belong in a namespace folder: %s/<namespace>/<name>%s", k.noun, k.dir, docExt),
+				})
+			}
+		}
+	}
+	slices.SortFunc(entries, func(a, b docEntry) int { return strings.Compare(a.name, b.name) })
+	return entries, problems, nil
+}
+
+// readDir reads a folder inside the root; the order is the file system's.
+func readDir(r *os.Root, dir string) ([]fs.DirEntry, error) {
+	d, err := r.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
+}
+
+// load reads and decodes the document at rel, which must hold name.
+// Decoding problems come back as they are (KindInvalid); a missing file is
+// fs.ErrNotExist.
+func (k *docKind[T]) load(s *fileStore, r *os.Root, name, rel string) (T, error) {
+	var zero T
+	data, _, err := readRegular(r, rel, profile.MaxFileSize)
+	if err != nil {
+		return zero, err
+	}
+	v, err := k.decode(data, s.abs(rel))
+	if err != nil {
+		return zero, err
+	}
+	if got := k.nameOf(v); got != name {
+		return zero, k.misplaced(s, rel, got, name)
+	}
+	return v, nil
+}
+
+// misplaced reports a stored file whose name field is not the name its
+// path gives: a copied or renamed file that would otherwise answer for
+// another name.
+func (k *docKind[T]) misplaced(s *fileStore, rel, got, want string) error {
+	p := errs.Problem{
+		File:    s.abs(rel),
+		Path:    "name",
+		Message: fmt.Sprintf("is %q, but the file's place in the store is for %q", got, want),
+	}
+	e := errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.noun, want), []errs.Problem{p})
+	return e.WithHint("set name to %q in %s, or move the file to where %q belongs", want, p.File, got)
+}
+
+// readRegular reads a regular file inside the root, refusing one larger
+// than limit. In-root links are followed (the root keeps them inside).
+func readRegular(r *os.Root, rel string, limit int64) ([]byte, fs.FileInfo, error) {
+	f, err := r.Open(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, badFile(fmt.Sprintf("is a %s, not a regular file", describe(fi)))
+	}
+	if fi.Size() > limit {
+		return nil, nil, badFile(fmt.Sprintf("is %d bytes, over the %d-byte limit", fi.Size(), limit))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, nil, badFile(fmt.Sprintf("grew over the %d-byte limit while being read", limit))
+	}
+	return data, fi, nil
+}
+
+// badFile is a stored file the store will not read: too large, or not a
+// regular file. It is the file's problem, not the store's.
+type badFile string
+
+func (b badFile) Error() string { return string(b) }
+
+// readFailure turns a failure to read a stored file into a problem-bearing
+// error: decoding problems pass through, anything else is internal.
+func (k *docKind[T]) readFailure(s *fileStore, name, rel string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return k.notFound(name)
+	}
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	var bad badFile
+	if errors.As(err, &bad) {
+		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
+		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.noun, name), []errs.Problem{p})
+	}
+	return errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading stored %s %q from %s", k.noun, name, s.abs(rel))
+}
+
+// problemsOf returns the problems a failed load reports for a listing.
+func problemsOf(file string, err error) []errs.Problem {
+	var e *errs.Error
+	if errors.As(err, &e) && len(e.Problems) > 0 {
+		out := slices.Clone(e.Problems)
+		for i := range out {
+			if out[i].File == "" {
+				out[i].File = file
+			}
+		}
+		return out
+	}
+	return []errs.Problem{{File: file, Message: rootErr(err)}}
+}
+
+// rootErr returns the message of an error from an os.Root operation
+// without its Go operation prefix.
+func rootErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func getDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) (T, error) {
+	var zero T
+	if err := ctx.Err(); err != nil {
+		return zero, interrupted(err)
+	}
+	if err := k.validate(name); err != nil {
+		return zero, err
+	}
+	r, err := s.openRoot()
+	if errors.Is(err, fs.ErrNotExist) {
+		return zero, k.notFound(name)
+	}
+	if err != nil {
+		return zero, err
+	}
+	defer r.Close()
+	rel := k.path(name)
+	v, err := k.load(s, r, name, rel)
+	if err != nil {
+		return zero, k.readFailure(s, name, rel, err)
+	}
+	return v, nil
+}
+
+func listNames[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFilter) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	r, err := s.openRoot()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	entries, _, err := k.scan(ctx, s, r, f)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.name
+	}
+	return names, nil
+}
+
+// listDocs decodes the documents f selects, in parallel (decoding is the
+// cost of a listing), and keeps the problems of those that fail. A derived
+// index of decoded documents, validated against each file's size, time and
+// inode, would slot in at the load call: the scan already has the entries.
+func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFilter) ([]T, []errs.Problem, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, interrupted(err)
+	}
+	r, err := s.openRoot()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	entries, problems, err := k.scan(ctx, s, r, f)
+	if err != nil {
+		return nil, nil, err
+	}
+
+	type result struct {
+		v        T
+		problems []errs.Problem
+	}
+	results := make([]result, len(entries))
+	var next atomic.Int64
+	var progressMu sync.Mutex
+	done := 0
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(entries) || ctx.Err() != nil {
+				return
+			}
+			e := entries[i]
+			v, err := k.load(s, r, e.name, e.rel)
+			if err != nil {
+				results[i].problems = problemsOf(s.abs(e.rel), err)
+			} else {
+				results[i].v = v
+			}
+			if f.progress != nil {
+				progressMu.Lock()
+				done++
+				f.progress(done, len(entries))
+				progressMu.Unlock()
+			}
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), (len(entries)+7)/8)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(work)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, interrupted(err)
+	}
+
+	var docs []T
+	for _, res := range results {
+		if res.problems != nil {
+			problems = append(problems, res.problems...)
+			continue
+		}
+		docs = append(docs, res.v)
+	}
+	return docs, problems, nil
+}
+
+// putOutcome is what putDoc did.
+type putOutcome[T any] struct {
+	stored   T
+	replaced T
+	digest   string
+}
+
+func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update bool) (putOutcome[T], error) {
+	var out putOutcome[T]
+	name := k.nameOf(v)
+	if err := k.validate(name); err != nil {
+		return out, err
+	}
+	data, stored, err := k.encode(v)
+	if err != nil {
+		return out, err
+	}
+	digest := Digest(data)
+	err = s.mutate(ctx, func(tx *txn) error {
+		rel := k.path(name)
+		cur, err := currentDoc(tx, k, name, rel)
+		if err != nil {
+			return err
+		}
+		if cur.exists && !update {
+			return k.conflict(name)
+		}
+		if err := prepare(tx, k, name); err != nil {
+			return err
+		}
+		if k.history {
+			if _, err := reconcile(tx, k, name, cur); err != nil {
+				return err
+			}
+			if err := tx.writeObject(digest, data); err != nil {
+				return err
+			}
+		}
+		if err := tx.writeAtomic(rel, data); err != nil {
+			return err
+		}
+		if k.history {
+			if err := tx.appendLog(k.logPath(name), HistoryEntry{Digest: digest, Time: tx.now, Event: EventPut}); err != nil {
+				return err
+			}
+		}
+		if cur.ok {
+			out.replaced = cur.value
+		}
+		return nil
+	})
+	if err != nil {
+		return putOutcome[T]{}, err
+	}
+	out.stored, out.digest = stored, digest
+	return out, nil
+}
+
+func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) (T, error) {
+	var removed T
+	if err := k.validate(name); err != nil {
+		return removed, err
+	}
+	// Nothing to remove means nothing to lock or create. A writer adding the
+	// name meanwhile is ordered after this remove.
+	r, err := s.openRoot()
+	if errors.Is(err, fs.ErrNotExist) {
+		return removed, k.notFound(name)
+	}
+	if err != nil {
+		return removed, err
+	}
+	_, err = r.Lstat(k.path(name))
+	r.Close()
+	if errors.Is(err, fs.ErrNotExist) {
+		return removed, k.notFound(name)
+	}
+	err = s.mutate(ctx, func(tx *txn) error {
+		rel := k.path(name)
+		cur, err := currentDoc(tx, k, name, rel)
+		if err != nil {
+			return err
+		}
+		if !cur.exists {
+			return k.notFound(name)
+		}
+		if !cur.ok {
+			e := errs.Wrap(errs.KindInvalid, cur.err, "stored %s %q cannot be read, so it is not removed", k.noun, name)
+			return e.WithHint("replace it with a valid %s (add --update), or delete %s by hand", k.noun, tx.s.abs(rel))
+		}
+		if err := prepare(tx, k, name); err != nil {
+			return err
+		}
+		var digest string
+		if k.history {
+			if digest, err = reconcile(tx, k, name, cur); err != nil {
+				return err
+			}
+		}
+		if err := tx.removeFile(rel); err != nil {
+			return err
+		}
+		if k.history {
+			if err := tx.appendLog(k.logPath(name), HistoryEntry{Digest: digest, Time: tx.now, Event: EventRemove}); err != nil {
+				return err
+			}
+		}
+		removed = cur.value
+		return nil
+	})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return removed, nil
+}
+
+// current is the stored state of one name inside a mutation.
+type current[T any] struct {
+	exists bool        // a file is there
+	ok     bool        // it decoded and holds the right name
+	value  T           // the decoded document when ok
+	data   []byte      // its bytes when exists
+	info   fs.FileInfo // its metadata when exists
+	err    error       // why it is not ok
+}
+
+// currentDoc reads what is stored for name, refusing anything but a regular
+// file (a link is never followed for a write or a delete).
+func currentDoc[T any](tx *txn, k *docKind[T], name, rel string) (current[T], error) {
+	var cur current[T]
+	fi, err := tx.lstat(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cur, nil
+	}
+	if err != nil {
+		return cur, err
+	}
+	if !fi.Mode().IsRegular() {
+		return cur, tx.refuse(rel, fi, "a regular file")
+	}
+	data, _, err := readRegular(tx.root, rel, profile.MaxFileSize)
+	cur.exists, cur.info = true, fi
+	if err != nil {
+		cur.err = err
+		return cur, nil
+	}
+	cur.data = data
+	v, err := k.decode(data, tx.s.abs(rel))
+	if err == nil && k.nameOf(v) != name {
+		err = k.misplaced(tx.s, rel, k.nameOf(v), name)
+	}
+	if err != nil {
+		cur.err = err
+		return cur, nil
+	}
+	cur.ok, cur.value = true, v
+	return cur, nil
+}
+
+func docHistory[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) ([]HistoryEntry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	if err := k.validate(name); err != nil {
+		return nil, err
+	}
+	r, err := s.openRoot()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, k.notFound(name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	rel := k.logPath(name)
+	data, _, err := readRegular(r, rel, maxLogSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A document placed by hand has no history until a writer records it.
+		if _, err := r.Stat(k.path(name)); err == nil {
+			return []HistoryEntry{}, nil
+		}
+		return nil, k.notFound(name)
+	}
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading the history of %s %q", k.noun, name)
+	}
+	entries, _, problems := parseLog(data, s.abs(rel))
+	if len(problems) > 0 {
+		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.noun, name), problems)
+	}
+	return entries, nil
+}

@@ -1,0 +1,474 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	crand "crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+// maxLogSize bounds a history log read: over a hundred thousand versions.
+const maxLogSize = 16 << 20
+
+// txn is one mutation in progress: it holds the store lock, and every file
+// it writes or removes goes through its root.
+type txn struct {
+	s       *fileStore
+	root    *os.Root
+	now     time.Time
+	dirs    map[string]bool // folders checked to be real folders
+	journal *os.File        // .pending, opened on the first temporary file
+}
+
+// mutate runs fn as one mutation: it creates the home if needed, takes the
+// store lock for the whole of fn (so fn's reads, checks and writes are one
+// step for every other writer), and first cleans the temporary files a
+// writer killed mid-write left behind.
+func (s *fileStore) mutate(ctx context.Context, fn func(tx *txn) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return interrupted(err)
+	}
+	if err := os.MkdirAll(s.home, 0o755); err != nil {
+		return errs.Wrap(errs.KindInternal, err, "creating the store")
+	}
+	r, err := os.OpenRoot(s.home)
+	if err != nil {
+		return errs.Wrap(errs.KindInternal, err, "opening the store %s", s.home)
+	}
+	defer r.Close()
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	tx := &txn{s: s, root: r, now: s.now().UTC().Round(0), dirs: map[string]bool{}}
+	defer tx.finish()
+	if err := tx.cleanPending(); err != nil {
+		return err
+	}
+	return fn(tx)
+}
+
+// lock takes the store's advisory lock, polling with backoff until the lock
+// timeout or the context ends. The lock is held on an open file, so the
+// kernel releases it when its holder exits, however it exits: a killed
+// writer never blocks the next one.
+func (s *fileStore) lock(ctx context.Context) (unlock func(), err error) {
+	path := s.abs(lockName)
+	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDONLY|openNoFollow), flock.SetPermissions(0o644))
+	deadline := time.Now().Add(s.lockTimeout)
+	delay := time.Millisecond
+	for {
+		ok, err := fl.TryLock()
+		if err != nil {
+			return nil, errs.Wrap(errs.KindInternal, err, "taking the store lock %s", path).
+				WithHint("%s must be a regular file the store can open; remove anything else by hand", path)
+		}
+		if ok {
+			return func() { _ = fl.Unlock() }, nil
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return nil, errs.New(errs.KindLocked, "the store is locked by another writer: gave up waiting for %s after %s", path, s.lockTimeout).
+				WithHint("retry when the other command has finished, or raise --lock-timeout")
+		}
+		// Jitter keeps waiting writers from polling in step.
+		wait := min(delay+rand.N(delay), left)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, errs.Wrap(errs.KindInterrupted, ctx.Err(), "interrupted while waiting for the store lock %s", path)
+		case <-t.C:
+		}
+		delay = min(delay*2, 100*time.Millisecond)
+	}
+}
+
+// finish forgets the temporary files this mutation started: each was
+// renamed over its target or removed.
+func (tx *txn) finish() {
+	if tx.journal != nil {
+		_ = tx.journal.Truncate(0)
+		_ = tx.journal.Close()
+	}
+}
+
+// cleanPending removes the temporary files that the journal says an earlier
+// writer started and did not finish (it was killed), then empties the
+// journal. Only names of temporary files are removed, never a link's target.
+func (tx *txn) cleanPending() error {
+	fi, err := tx.root.Lstat(pendingName)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return tx.ioErr("reading", pendingName, err)
+	case !fi.Mode().IsRegular():
+		if err := tx.root.Remove(pendingName); err != nil {
+			return tx.refuse(pendingName, fi, "a regular file")
+		}
+		return nil
+	case fi.Size() == 0:
+		return nil
+	}
+	data, _, err := readRegular(tx.root, pendingName, 1<<20)
+	if err == nil {
+		for line := range strings.Lines(string(data)) {
+			rel := filepath.FromSlash(strings.TrimSpace(line))
+			if isTempPath(rel) {
+				_ = tx.root.Remove(rel) // gone already when the writer got as far as its rename
+			}
+		}
+	}
+	f, err := tx.root.OpenFile(pendingName, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return tx.ioErr("emptying", pendingName, err)
+	}
+	return f.Close()
+}
+
+// isTempPath reports whether rel names a temporary file inside the store.
+func isTempPath(rel string) bool {
+	return rel != "" && filepath.IsLocal(rel) && filepath.Clean(rel) == rel &&
+		strings.HasPrefix(filepath.Base(rel), tempPrefix)
+}
+
+// note records a temporary file in the journal before it is created, so
+// the next writer can remove it if this one is killed.
+func (tx *txn) note(tmp string) error {
+	if tx.journal == nil {
+		f, err := tx.root.OpenFile(pendingName, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return tx.ioErr("opening", pendingName, err)
+		}
+		tx.journal = f
+	}
+	if _, err := tx.journal.WriteString(filepath.ToSlash(tmp) + "\n"); err != nil {
+		return tx.ioErr("writing", pendingName, err)
+	}
+	return nil
+}
+
+// lstat describes rel without following a final link.
+func (tx *txn) lstat(rel string) (fs.FileInfo, error) {
+	fi, err := tx.root.Lstat(rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, tx.ioErr("reading", rel, err)
+	}
+	return fi, err
+}
+
+// ensureDir makes sure rel and its parents are real folders, creating the
+// missing ones. A link in their place is refused: a write never goes
+// through one, even when it stays inside the store.
+func (tx *txn) ensureDir(rel string) error {
+	if rel == "." || tx.dirs[rel] {
+		return nil
+	}
+	if err := tx.ensureDir(filepath.Dir(rel)); err != nil {
+		return err
+	}
+	fi, err := tx.lstat(rel)
+	switch {
+	case err == nil && !fi.IsDir():
+		return tx.refuse(rel, fi, "a folder")
+	case errors.Is(err, fs.ErrNotExist):
+		if err := tx.root.Mkdir(rel, 0o755); err != nil {
+			return tx.ioErr("creating", rel, err)
+		}
+		if err := tx.syncDir(filepath.Dir(rel)); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	}
+	tx.dirs[rel] = true
+	return nil
+}
+
+// prepare checks or creates every folder a mutation of name in kind k
+// writes to, before anything is written, so a refused folder stops the
+// mutation before it has changed anything.
+func prepare[T any](tx *txn, k *docKind[T], name string) error {
+	dirs := []string{filepath.Dir(k.path(name))}
+	if k.history {
+		dirs = append(dirs, objectsDir, filepath.Dir(k.logPath(name)))
+	}
+	for _, d := range dirs {
+		if err := tx.ensureDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAtomic replaces rel with data so that a reader sees the old content
+// or the new, never a mix, and a crash leaves one of them: the data goes to
+// a temporary file in the same folder, is synced, and is renamed over rel;
+// then the folder is synced so the rename itself survives a power loss.
+func (tx *txn) writeAtomic(rel string, data []byte) (err error) {
+	dir := filepath.Dir(rel)
+	tmp := filepath.Join(dir, tempPrefix+crand.Text())
+	if err := tx.note(tmp); err != nil {
+		return err
+	}
+	f, err := tx.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return tx.ioErr("creating", tmp, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.root.Remove(tmp)
+		}
+	}()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return tx.ioErr("writing", tmp, err)
+	}
+	if h := tx.s.hooks.beforeRename; h != nil {
+		h(tmp, rel)
+	}
+	if err = tx.root.Rename(tmp, rel); err != nil {
+		return tx.ioErr("replacing", rel, err)
+	}
+	return tx.syncDir(dir)
+}
+
+// removeFile removes rel (a link is removed, not followed) and syncs its
+// folder.
+func (tx *txn) removeFile(rel string) error {
+	if err := tx.root.Remove(rel); err != nil {
+		return tx.ioErr("removing", rel, err)
+	}
+	return tx.syncDir(filepath.Dir(rel))
+}
+
+// syncDir makes the entries of folder rel durable. Windows cannot sync a
+// folder, and its renames are durable without it.
+func (tx *txn) syncDir(rel string) error {
+	d, err := tx.root.Open(rel)
+	if err == nil {
+		err = d.Sync()
+		d.Close()
+	}
+	if err != nil && runtime.GOOS != "windows" {
+		return tx.ioErr("syncing", rel, err)
+	}
+	return nil
+}
+
+// writeObject stores data as objects/<digest> unless it is there already:
+// objects never change, so an existing one is the same content.
+func (tx *txn) writeObject(digest string, data []byte) error {
+	rel := filepath.Join(objectsDir, digest)
+	fi, err := tx.lstat(rel)
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		return nil
+	case err == nil:
+		return tx.refuse(rel, fi, "a regular file")
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	if err := tx.ensureDir(objectsDir); err != nil {
+		return err
+	}
+	return tx.writeAtomic(rel, data)
+}
+
+// readLog returns the entries of a history log. A last line without its
+// newline is what a writer killed mid-append leaves: it is cut off here,
+// under the lock, so the next append starts on a line of its own. Lines
+// that do not parse are skipped: a damaged history must not stop writes
+// (ProfileHistory reports them).
+func (tx *txn) readLog(rel string) ([]HistoryEntry, error) {
+	fi, err := tx.lstat(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, tx.refuse(rel, fi, "a regular file")
+	}
+	data, _, err := readRegular(tx.root, rel, maxLogSize)
+	if err != nil {
+		return nil, tx.ioErr("reading", rel, err)
+	}
+	entries, complete, _ := parseLog(data, tx.s.abs(rel))
+	if complete < len(data) {
+		f, err := tx.root.OpenFile(rel, os.O_WRONLY, 0)
+		if err == nil {
+			err = f.Truncate(int64(complete))
+			if err == nil {
+				err = f.Sync()
+			}
+			f.Close()
+		}
+		if err != nil {
+			return nil, tx.ioErr("repairing", rel, err)
+		}
+	}
+	return entries, nil
+}
+
+// appendLog appends one entry to a history log as a single write of one
+// line, and syncs it.
+func (tx *txn) appendLog(rel string, e HistoryEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return errs.Wrap(errs.KindInternal, err, "encoding a history entry")
+	}
+	line = append(line, '\n')
+	fi, err := tx.lstat(rel)
+	existed := err == nil
+	if existed && !fi.Mode().IsRegular() {
+		return tx.refuse(rel, fi, "a regular file")
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	f, err := tx.root.OpenFile(rel, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return tx.ioErr("opening", rel, err)
+	}
+	_, err = f.Write(line)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return tx.ioErr("appending to", rel, err)
+	}
+	if !existed {
+		return tx.syncDir(filepath.Dir(rel))
+	}
+	return nil
+}
+
+// reconcile brings the history of name up to date with what is stored
+// before a mutation adds its own entry, and returns the digest of the
+// stored version (if it is readable). The log lags the files when a writer
+// was killed between its rename and its append, and when a file was placed
+// or edited by hand; the missing version is then recorded, as an object and
+// a put stamped with the file's modification time (or a remove, when the
+// file is gone).
+func reconcile[T any](tx *txn, k *docKind[T], name string, cur current[T]) (string, error) {
+	logRel := k.logPath(name)
+	entries, err := tx.readLog(logRel)
+	if err != nil {
+		return "", err
+	}
+	var last HistoryEntry
+	if n := len(entries); n > 0 {
+		last = entries[n-1]
+	}
+	if !cur.ok {
+		if !cur.exists && last.Event == EventPut {
+			return "", tx.appendLog(logRel, HistoryEntry{Digest: last.Digest, Time: tx.now, Event: EventRemove})
+		}
+		return "", nil
+	}
+	if last.Event == EventPut && last.Digest == Digest(cur.data) {
+		return last.Digest, nil
+	}
+	data, _, err := k.encode(cur.value)
+	if err != nil {
+		return "", err
+	}
+	digest := Digest(data)
+	if last.Event == EventPut && last.Digest == digest {
+		return digest, nil
+	}
+	if err := tx.writeObject(digest, data); err != nil {
+		return "", err
+	}
+	e := HistoryEntry{Digest: digest, Time: cur.info.ModTime().UTC().Round(0), Event: EventPut}
+	return digest, tx.appendLog(logRel, e)
+}
+
+// parseLog parses a history log: one JSON entry per line. complete is the
+// length of the text up to the last newline; text after it is a torn
+// append and is ignored. A complete line that is not an entry is a
+// problem.
+func parseLog(data []byte, file string) (entries []HistoryEntry, complete int, problems []errs.Problem) {
+	entries = []HistoryEntry{}
+	for line := 1; complete < len(data); line++ {
+		i := bytes.IndexByte(data[complete:], '\n')
+		if i < 0 {
+			break
+		}
+		raw := bytes.TrimSpace(data[complete : complete+i])
+		complete += i + 1
+		if len(raw) == 0 {
+			continue
+		}
+		var e HistoryEntry
+		err := json.Unmarshal(raw, &e)
+		switch {
+		case err != nil:
+		case e.Event != EventPut && e.Event != EventRemove:
+			err = fmt.Errorf("unknown event %q", e.Event)
+		case CheckDigest(e.Digest) != nil:
+			err = fmt.Errorf("invalid digest %q", e.Digest)
+		case e.Time.IsZero():
+			err = errors.New("no time")
+		}
+		if err != nil {
+			problems = append(problems, errs.Problem{File: file, Line: line, Message: "not a history entry: " + err.Error()})
+			continue
+		}
+		e.Time = e.Time.UTC()
+		entries = append(entries, e)
+	}
+	return entries, complete, problems
+}
+
+// refuse reports a store entry that is not the kind of file the store
+// writes there. Links in particular are never written through or removed
+// through, even when they stay inside the store.
+func (tx *txn) refuse(rel string, fi fs.FileInfo, want string) error {
+	path := tx.s.abs(rel)
+	return errs.New(errs.KindInternal, "refusing to change the store through %s: it is a %s, not %s", path, describe(fi), want).
+		WithHint("the store writes only files and folders of its own; move %s out of the store", path)
+}
+
+// ioErr reports a failed file operation inside the store.
+func (tx *txn) ioErr(action, rel string, err error) error {
+	return errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "%s %s", action, tx.s.abs(rel))
+}
+
+func describe(fi fs.FileInfo) string {
+	switch m := fi.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case m.IsDir():
+		return "folder"
+	case m.IsRegular():
+		return "regular file"
+	}
+	return "special file"
+}
