@@ -195,7 +195,8 @@ profiles are namespace/name YAML files in the store.
 }
 
 // resolveConfig works out home, format and lock timeout: flag, then
-// environment, then $AGENTS_HOME/config.yaml, then the default.
+// environment, then $AGENTS_HOME/config.yaml, then the default. On an error
+// after the home is known, the configuration returned still names the home.
 func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cmdutil.Config, error) {
 	home, err := resolveHome(deps, g.home)
 	if err != nil {
@@ -216,7 +217,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		fv.SetConfigFile(cfgFile)
 		fv.SetConfigType("yaml")
 		if err := fv.ReadInConfig(); err != nil {
-			return cmdutil.Config{}, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
+			return cmdutil.Config{Home: home}, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
 				WithHint("fix the YAML in %s", cfgFile)
 		}
 		for _, key := range []string{"format", "lock_timeout"} {

@@ -73,14 +73,17 @@ func (d *Deps) SetConfig(cfg Config) {
 
 // EnsureConfig resolves the configuration if nothing has yet. Cobra's hidden
 // completion command skips the root's pre-run hook, which is where the
-// configuration is normally resolved; without this, completion would read
-// the store of an empty home rather than the one --home or AGENTS_HOME names.
+// configuration is normally resolved and where a broken one stops the
+// command; without this, completion would read the store of an empty home
+// rather than the one --home or AGENTS_HOME names. Completion needs only
+// the home, so a configuration whose other settings are broken still gives
+// it one; the error is returned only when no home could be found.
 func (d *Deps) EnsureConfig() error {
 	if d.configured || d.ResolveConfig == nil {
 		return nil
 	}
 	cfg, err := d.ResolveConfig()
-	if err != nil {
+	if err != nil && cfg.Home == "" {
 		return err
 	}
 	d.SetConfig(cfg)
