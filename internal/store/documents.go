@@ -17,9 +17,13 @@ type ActionQuery struct {
 	Match func(name string) bool
 }
 
-func (q ActionQuery) check() error { return ProfileQuery(q).check() }
+func (q ActionQuery) check() error {
+	return ProfileQuery{Namespace: q.Namespace}.check()
+}
 
-func (q ActionQuery) filter() nameFilter { return ProfileQuery(q).filter() }
+func (q ActionQuery) filter() nameFilter {
+	return nameFilter{namespace: q.Namespace, match: q.Match}
+}
 
 // ActionList is the result of listing actions: those that parsed, sorted by
 // name, and the problems of each stored file that did not.

@@ -43,17 +43,7 @@ be read are reported on stderr; the others still list.`,
 		},
 	}
 	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only actions of this namespace")
-	_ = cmd.RegisterFlagCompletionFunc("namespace", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		seen := map[string]bool{}
-		var out []string
-		for _, n := range cmdutil.ActionNames(deps) {
-			if ns := profile.NamespaceOf(n); ns != "" && !seen[ns] {
-				seen[ns] = true
-				out = append(out, ns)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("namespace", cmdutil.CompleteFlag(deps, cmdutil.ActionNamespaces))
 	return cmd
 }
 

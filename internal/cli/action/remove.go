@@ -34,7 +34,7 @@ status 2.`,
   $ agents action remove local/secure-deploy --yes -f json`,
 		Aliases:           []string{"rm"},
 		Args:              cmdutil.ExactArgs(1, "an action name"),
-		ValidArgsFunction: cmdutil.CompleteActionNames(deps),
+		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
 			if runF != nil {

@@ -25,7 +25,7 @@ The yaml output can be given back to 'action add --config' as it is.`,
 		Example: `  $ agents action show local/secure-deploy
   $ agents action show local/secure-deploy -f yaml > deploy.yaml`,
 		Args:              cmdutil.ExactArgs(1, "an action name"),
-		ValidArgsFunction: cmdutil.CompleteActionNames(deps),
+		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
 			if runF != nil {

@@ -1,6 +1,7 @@
 package automationprofile
 
 import (
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"math"
 	"strconv"
 	"strings"
@@ -168,11 +169,11 @@ EXIT STATUS
   # Under what a plan recorded
   $ agents automation-profile check-gate --plan 01jq3v6m4x8b2c7d9e0f1g2h3k auto_apply --confidence 0.9`,
 		Args: cobra.ArbitraryArgs,
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 1 || cmd.Flags().Changed("plan") {
-				return profile.GateNames(), cobra.ShellCompDirectiveNoFileComp
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if cmd.Flags().Changed("plan") {
+				return cmdutil.CompleteArgs(deps, cmdutil.GateNames)(cmd, args, toComplete)
 			}
-			return cmdutil.CompleteProfileNames(deps, true)(cmd, args, toComplete)
+			return cmdutil.CompleteArgs(deps, cmdutil.ProfileNames, cmdutil.GateNames)(cmd, args, toComplete)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, rest, err := profileOrPlan(cmd, args, opts.plan, 1, "a gate")
@@ -201,7 +202,7 @@ EXIT STATUS
 	}
 	cmd.Flags().Float64Var(&confidence, "confidence", 0, "the step's confidence, from 0 to 1 (required)")
 	cmd.Flags().StringVar(&opts.plan, "plan", "", "decide under a plan's recorded profiles instead of a named profile")
-	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlanIDs(deps))
+	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompleteFlag(deps, cmdutil.PlanIDs))
 	return cmd
 }
 
@@ -213,7 +214,7 @@ func parseGate(name string) (profile.Gate, error) {
 	}
 	names := profile.GateNames()
 	e := errs.Usage("unknown gate %q", name)
-	if s := closest(name, names); s != "" {
+	if s := strictyaml.Suggest(name, names); s != "" {
 		return profile.Gate{}, e.WithHint("did you mean %q? The gates are: %s", s, strings.Join(names, ", "))
 	}
 	return profile.Gate{}, e.WithHint("the gates are: %s", strings.Join(names, ", "))
@@ -237,41 +238,4 @@ func checkGateRun(opts *checkGateOptions) error {
 		return err
 	}
 	return decisionExit(d.Verdict())
-}
-
-// closest returns the candidate nearest to s by edit distance, if it is
-// near enough to be a likely typo, or "".
-func closest(s string, candidates []string) string {
-	best, bestDist := "", -1
-	for _, c := range candidates {
-		d := editDistance(s, c)
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	if bestDist < 0 || bestDist > max(2, len(s)/3) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

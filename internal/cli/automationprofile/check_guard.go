@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"io"
 	"math"
 	"strconv"
@@ -113,7 +114,7 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
   # Under what a plan recorded, its action's safety profile included
   $ agents automation-profile check-guard --plan 01jq3v6m4x8b2c7d9e0f1g2h3k --tool deploy --category deploy`,
 		Args: cobra.ArbitraryArgs,
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if cmd.Flags().Changed("plan") {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
@@ -199,7 +200,7 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
 	fl.BoolVar(&opts.stdinJSON, "stdin-json", false, "read the call as one JSON object on stdin")
 	fl.StringVar(&opts.hook, "hook", "", "answer an agent's hook on stdin/stdout: claude-code")
 	fl.StringVar(&opts.plan, "plan", "", "decide under a plan's recorded profiles instead of a named profile")
-	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlanIDs(deps))
+	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompleteFlag(deps, cmdutil.PlanIDs))
 	_ = cmd.RegisterFlagCompletionFunc("hook", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{hookClaudeCode}, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -455,7 +456,7 @@ func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.P
 			continue
 		case !contains(known, key):
 			msg := "is not a known key"
-			if s := closest(key, known); s != "" {
+			if s := strictyaml.Suggest(key, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			problems = append(problems, errs.Problem{File: src, Path: key, Message: msg})

@@ -59,8 +59,8 @@ EXIT STATUS
 	fl.StringVar(&opts.project, "project", "", "look for agents.yaml from this folder instead of the working directory")
 	fl.StringVar(&opts.automationProfile, "automation-profile", "", "the plan's own automation profile")
 	fl.StringVar(&opts.safetyProfileFile, "safety-profile", "", "the plan's own standalone safety profile file")
-	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteActionNames(deps))
-	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteProfileNames(deps, true))
+	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteFlag(deps, cmdutil.ActionNames))
+	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteFlag(deps, cmdutil.ProfileNames))
 	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
 	_ = cmd.MarkFlagDirname("project")
 	return cmd

@@ -45,6 +45,15 @@ func warnDeprecated(deps *cmdutil.Deps, what, instead string) {
 	deps.Warn("%s is deprecated and will be removed in a future release; use %s instead", what, instead)
 }
 
+// levelList lists the deprecated levels, for completion.
+func levelList(*cmdutil.Deps, string) []string {
+	out := make([]string, len(legacyLevels))
+	for i, l := range legacyLevels {
+		out[i] = cmdutil.Described(l.level, "deprecated: the profile "+l.profile)
+	}
+	return out
+}
+
 func levelMapping() string {
 	var b strings.Builder
 	for _, l := range legacyLevels {

@@ -37,7 +37,7 @@ resolves a plan again to find it.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.action, "action", "", "list only the plans made from this action")
-	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteActionNames(deps))
+	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteFlag(deps, cmdutil.ActionNames))
 	return cmd
 }
 

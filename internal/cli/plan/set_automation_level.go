@@ -21,16 +21,7 @@ profile, after a deprecation warning on stderr.`,
   # Instead
   $ agents plan set-automation-profile 01jq3v6m4x8b2c7d9e0f1g2h3k full-auto`,
 		Args: cmdutil.ExactArgs(2, "a plan id and an automation level"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 1 {
-				out := make([]string, len(legacyLevels))
-				for i, l := range legacyLevels {
-					out[i] = l.level
-				}
-				return out, cobra.ShellCompDirectiveNoFileComp
-			}
-			return cmdutil.CompletePlanIDs(deps)(cmd, args, toComplete)
-		},
+		ValidArgsFunction: cmdutil.CompleteArgs(deps, cmdutil.PlanIDs, levelList),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, err := profileForLevel(args[1])
 			if err != nil {

@@ -34,12 +34,7 @@ EXIT STATUS
   6    the safety pack in force was refused`,
 		Example: `  $ agents plan set-automation-profile 01jq3v6m4x8b2c7d9e0f1g2h3k cautious`,
 		Args: cmdutil.ExactArgs(2, "a plan id and a profile name"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 1 {
-				return cmdutil.CompleteProfileNames(deps, true)(cmd, nil, toComplete)
-			}
-			return cmdutil.CompletePlanIDs(deps)(cmd, args, toComplete)
-		},
+		ValidArgsFunction: cmdutil.CompleteArgs(deps, cmdutil.PlanIDs, cmdutil.ProfileNames),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.id, opts.profile = args[0], args[1]
 			if opts.profile == "" {

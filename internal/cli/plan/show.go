@@ -35,7 +35,7 @@ EXIT STATUS
 		Example: `  $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k
   $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k -f json | jq .drift`,
 		Args:              cmdutil.ExactArgs(1, "a plan id"),
-		ValidArgsFunction: cmdutil.CompletePlanIDs(deps),
+		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.PlanIDs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.id = args[0]
 			if runF != nil {

@@ -56,7 +56,7 @@ EXIT STATUS
   # The new plan's id, in a script
   $ id=$(agents plan use local/secure-deploy -f json | jq -r .id)`,
 		Args:              cmdutil.ExactArgs(1, "an action name"),
-		ValidArgsFunction: cmdutil.CompleteActionNames(deps),
+		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.action = args[0]
 			if cmd.Flags().Changed("automation-level") {
@@ -89,14 +89,8 @@ EXIT STATUS
 	fl.StringVar(&opts.safetyProfileFile, "safety-profile", "", "a standalone safety profile file for the plan (beats every other level)")
 	fl.StringVar(&opts.project, "project", "", "look for agents.yaml from this folder instead of the working directory")
 	fl.StringVar(&level, "automation-level", "", "deprecated: "+levelNames()+"; use --automation-profile")
-	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteProfileNames(deps, true))
-	_ = cmd.RegisterFlagCompletionFunc("automation-level", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		out := make([]string, len(legacyLevels))
-		for i, l := range legacyLevels {
-			out[i] = l.level
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteFlag(deps, cmdutil.ProfileNames))
+	_ = cmd.RegisterFlagCompletionFunc("automation-level", cmdutil.CompleteFlag(deps, levelList))
 	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
 	_ = cmd.MarkFlagDirname("project")
 	return cmd

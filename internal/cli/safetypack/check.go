@@ -73,7 +73,7 @@ which turns a violation into exit 6.`,
 	}
 	cmd.Flags().StringVar(&opts.contextFile, "context", "", "judge the fields of this JSON context file")
 	cmd.Flags().StringVar(&opts.plan, "plan", "", "judge the sources this plan cites")
-	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlanIDs(deps))
+	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompleteFlag(deps, cmdutil.PlanIDs))
 	cmd.Flags().BoolVar(&opts.enforce, "enforce", false, "exit 6 when a boundary is violated")
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + `
 EXIT STATUS
