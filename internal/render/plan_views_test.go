@@ -1,0 +1,179 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+)
+
+func samplePlan() *plan.Plan {
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	name, src, proj := "full-auto", "local/deploy", "/p/agents.yaml"
+	own := profile.DefaultSafetyProfile()
+	own.RequireHumanApproval = true
+	return &plan.Plan{
+		ID: "01jnkx8w00aaaaaaaaaaaaaaaa", Action: "local/deploy", CreatedAt: at,
+		AutomationProfile: plan.AutomationRef{Name: "full-auto", Provenance: plan.LevelPlan, SHA256: strings.Repeat("a", 64)},
+		SafetyProfile:     plan.SafetyRef{Provenance: plan.LevelAction, Source: plan.SourceStandalone, SafetyProfile: own, SHA256: strings.Repeat("b", 64)},
+		Levels: []plan.Setting{
+			{Level: plan.LevelPlan, AutomationProfile: &name},
+			{Level: plan.LevelAction, SafetyProfile: &own, Source: &src},
+			{Level: plan.LevelProject, Source: &proj},
+			{Level: plan.LevelGlobal},
+		},
+		ResolvedAt: at, ProjectDir: "/p",
+	}
+}
+
+// keysOf returns the keys of a JSON object in the order written.
+func keysOf(t *testing.T, raw []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", raw)
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+func TestPlanViewDocument(t *testing.T) {
+	out := renderAs(t, "json", false, PlanView{Plan: samplePlan()})
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &top); err != nil {
+		t.Fatal(err)
+	}
+	// The issue's fields, in its order; added fields come after them.
+	want := []string{"id", "action", "created_at", "automation_profile", "safety_profile", "levels", "drift"}
+	if got := keysOf(t, []byte(out)); !slices.Equal(got[:len(want)], want) {
+		t.Errorf("keys = %v, want %v first", got, want)
+	}
+	if got := keysOf(t, top["automation_profile"]); !slices.Equal(got, []string{"name", "provenance", "sha256"}) {
+		t.Errorf("automation_profile keys = %v", got)
+	}
+	wantSafety := append([]string{"provenance", "source", "from_profile"}, profile.SafetyKeys...)
+	if got := keysOf(t, top["safety_profile"]); !slices.Equal(got[:len(wantSafety)], wantSafety) {
+		t.Errorf("safety_profile keys = %v, want %v first", got, wantSafety)
+	}
+	if string(top["drift"]) != "null" {
+		t.Errorf("drift = %s", top["drift"])
+	}
+	var levels []json.RawMessage
+	if err := json.Unmarshal(top["levels"], &levels); err != nil || len(levels) != 4 {
+		t.Fatalf("levels = %s", top["levels"])
+	}
+	for i, l := range levels {
+		if got := keysOf(t, l); !slices.Equal(got[:3], []string{"level", "automation_profile", "safety_profile"}) {
+			t.Errorf("level %d keys = %v", i, got)
+		}
+	}
+	if !strings.Contains(out, `"created_at": "2026-03-01T12:00:00Z"`) || !strings.Contains(out, `"provenance": "plan"`) {
+		t.Errorf("document:\n%s", out)
+	}
+}
+
+// squeeze turns every run of spaces into one, so table rows can be checked
+// without their padding.
+func squeeze(s string) string {
+	for strings.Contains(s, "  ") {
+		s = strings.ReplaceAll(s, "  ", " ")
+	}
+	return s
+}
+
+func TestPlanViewTrace(t *testing.T) {
+	p := samplePlan()
+	table := squeeze(renderAs(t, "table", false, PlanView{Plan: p}))
+	for _, want := range []string{
+		"│ plan │ full-auto (wins) │ - │ this plan",
+		"│ action │ - │ standalone (wins) │ action local/deploy",
+		"│ project │ - │ - │ /p/agents.yaml",
+		"│ global │ - │ - │ no config.yaml",
+		"│ system │ review │ - │ the built-in default",
+		"drift: none",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	rich := renderAs(t, "rich", false, PlanView{Plan: p, Verb: "created"})
+	for _, want := range []string{"✔ created plan 01jnkx8w00aaaaaaaaaaaaaaaa [local/deploy]", "full-auto ◀", "standalone ◀", "Drift  none"} {
+		if !strings.Contains(rich, want) {
+			t.Errorf("rich lacks %q:\n%s", want, rich)
+		}
+	}
+	plain := renderAs(t, "plain", false, PlanView{Plan: p})
+	for _, want := range []string{"levels.plan.automation_profile: full-auto\n", "levels.action.safety_profile.require_human_approval: true\n",
+		"levels.project.source: /p/agents.yaml\n", "safety_profile.from_profile: null\n", "drift: null\n"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("plain lacks %q:\n%s", want, plain)
+		}
+	}
+}
+
+func TestPlanViewComposedAndDrift(t *testing.T) {
+	p := samplePlan()
+	from := "review"
+	p.AutomationProfile.Provenance = plan.LevelSystem
+	p.AutomationProfile.Name = "review"
+	p.Levels[0].AutomationProfile = nil
+	p.Levels[1].SafetyProfile = nil
+	p.SafetyProfile.Provenance, p.SafetyProfile.Source, p.SafetyProfile.FromProfile = plan.LevelGlobal, plan.SourceComposed, &from
+	d := &plan.Drift{
+		AutomationProfile: &plan.AutomationChange{Recorded: p.AutomationProfile, Now: plan.AutomationRef{Name: "manual", Provenance: "project", SHA256: strings.Repeat("c", 64)}, Reason: `now "manual" from the project level`},
+		Levels:            []string{"project"},
+	}
+	table := squeeze(renderAs(t, "table", false, PlanView{Plan: p, Drift: d}))
+	for _, want := range []string{"│ global │ - │ composed from review (wins) │", "│ system │ review (wins) │",
+		"drift: resolving now would answer otherwise", "review (system, aaaaaaaaaaaa)", "manual (project, cccccccccccc)"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	js := renderAs(t, "json", false, PlanView{Plan: p, Drift: d})
+	if !strings.Contains(js, `"drift": {`) || !strings.Contains(js, `"levels": [`+"\n      \"project\"") || !strings.Contains(js, `"error": null`) {
+		t.Errorf("json drift:\n%s", js)
+	}
+	msg := "action \"local/deploy\" not found"
+	rich := renderAs(t, "rich", false, PlanView{Plan: p, Drift: &plan.Drift{Levels: []string{}, Error: &msg}})
+	if !strings.Contains(rich, "Drift  resolving now fails") || !strings.Contains(rich, msg) {
+		t.Errorf("rich drift error:\n%s", rich)
+	}
+}
+
+func TestPlanListAndResolutionViews(t *testing.T) {
+	if got := renderAs(t, "json", false, PlanListView{}); got != "[]\n" {
+		t.Errorf("empty list = %q", got)
+	}
+	p := samplePlan()
+	if got := renderAs(t, "plain", false, PlanListView{Plans: []*plan.Plan{p, p}}); got != p.ID+"\n"+p.ID+"\n" {
+		t.Errorf("plain list = %q", got)
+	}
+	table := renderAs(t, "table", false, PlanListView{Plans: []*plan.Plan{p}})
+	if !strings.Contains(table, "full-auto (plan)") || !strings.Contains(table, "standalone (action)") {
+		t.Errorf("table list:\n%s", table)
+	}
+	js := renderAs(t, "json", false, ResolutionView{Result: p})
+	if keys := keysOf(t, []byte(js)); !slices.Equal(keys, []string{"action", "project_dir", "automation_profile", "safety_profile", "levels"}) {
+		t.Errorf("resolution keys = %v", keys)
+	}
+	if !strings.Contains(js, `"action": null`) {
+		t.Errorf("resolution without an action:\n%s", js)
+	}
+}
