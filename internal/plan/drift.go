@@ -19,7 +19,7 @@ type Drift struct {
 type AutomationChange struct {
 	Recorded AutomationRef `json:"recorded"`
 	Now      AutomationRef `json:"now"`
-	Reason   string             `json:"reason"`
+	Reason   string        `json:"reason"`
 }
 
 // SafetyOrigin is where a safety profile came from, and its digest.
@@ -38,4 +38,3 @@ type SafetyChange struct {
 	Fields []string `json:"fields"`
 	Reason string   `json:"reason"`
 }
-

@@ -32,8 +32,8 @@ EXIT STATUS
   3    invalid input: agents.yaml or config.yaml
   4    not found: the plan, the profile, the plan's action
   6    the safety pack in force was refused`,
-		Example: `  $ agents plan set-automation-profile 01jq3v6m4x8b2c7d9e0f1g2h3k cautious`,
-		Args: cmdutil.ExactArgs(2, "a plan id and a profile name"),
+		Example:           `  $ agents plan set-automation-profile 01jq3v6m4x8b2c7d9e0f1g2h3k cautious`,
+		Args:              cmdutil.ExactArgs(2, "a plan id and a profile name"),
 		ValidArgsFunction: cmdutil.CompleteArgs(deps, cmdutil.PlanIDs, cmdutil.ProfileNames),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.id, opts.profile = args[0], args[1]
