@@ -82,7 +82,7 @@ func TestCheckID(t *testing.T) {
 	}
 }
 
-func sample(t *testing.T) *Plan {
+func sample(t testing.TB) *Plan {
 	t.Helper()
 	id, _ := NewID(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC), bytes.NewReader(bytes.Repeat([]byte{7}, 10)))
 	at, _ := IDTime(id)
