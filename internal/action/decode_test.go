@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
 )
 
 // secureDeploy is the safety profile reference's example action.
@@ -202,5 +203,28 @@ func TestLoadMissing(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(dir, "a.yaml")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestExampleSafetyProfiles checks that every example safety profile loads
+// as a standalone safety profile, and that the reference's example keeps its
+// values.
+func TestExampleSafetyProfiles(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "safety-profiles", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example safety profiles: %v", err)
+	}
+	for _, f := range files {
+		s, _, err := profile.LoadSafetyProfile(f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if filepath.Base(f) == "reference.yaml" {
+			if s.RequireSandbox || !s.RequireHumanApproval || s.MaxRetriesPerStep != 5 || *s.MaxCostPerPlan != 50 ||
+				*s.MaxTotalCost != 200 || strings.Join(s.AllowedSkillCategories, ",") != "code,test,deploy" {
+				t.Errorf("reference.yaml = %+v", s)
+			}
+		}
 	}
 }
