@@ -1,18 +1,20 @@
-package schema
+package schema_test
 
 import (
 	"testing"
 
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/schema"
+	"github.com/agentsctl/agents/internal/schema/schemacheck"
 )
 
 // decoders are the Go decoders the schemas must agree with.
 var decoders = map[string]func(data []byte, file string) error{
-	Profile: func(data []byte, file string) error {
+	schema.Profile: func(data []byte, file string) error {
 		_, _, err := profile.DecodeProfile(data, file)
 		return err
 	},
-	SafetyProfile: func(data []byte, file string) error {
+	schema.SafetyProfile: func(data []byte, file string) error {
 		_, _, err := profile.DecodeSafetyProfile(data, file)
 		return err
 	},
@@ -54,7 +56,7 @@ func TestSchemaAgreesWithDecoder(t *testing.T) {
 			}
 			t.Run(c.path, func(t *testing.T) {
 				goErr := decode(c.data, c.path)
-				schemaErr := ValidateYAML(c.kind, c.data, c.path)
+				schemaErr := schemacheck.ValidateYAML(c.kind, c.data, c.path)
 				if (schemaErr == nil) != g.schemaOK {
 					t.Errorf("schema: want valid=%v, got %v", g.schemaOK, schemaErr)
 				}
