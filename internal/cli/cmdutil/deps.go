@@ -45,7 +45,7 @@ type Deps struct {
 	// replace it.
 	OpenStore func(cfg Config) (store.Store, error)
 	store     store.Store
-	builtins  []*profile.AutomationProfile
+	builtins  map[string]*profile.AutomationProfile // decoded so far, by name
 }
 
 // Store returns the store, opening it on first use.
