@@ -19,6 +19,10 @@ type FileOptions struct {
 	LockTimeout time.Duration
 	// Now stamps history entries; time.Now when nil.
 	Now func() time.Time
+	// NoCache lists without the derived cache of decoded documents (see
+	// cache.go), neither reading nor writing it: every listing parses every
+	// file it lists.
+	NoCache bool
 
 	// hooks let tests stop a writer at chosen moments.
 	hooks fileHooks
@@ -75,6 +79,7 @@ type fileStore struct {
 	lockTimeout time.Duration
 	now         func() time.Time
 	hooks       fileHooks
+	noCache     bool
 }
 
 var _ Store = (*fileStore)(nil)
@@ -99,7 +104,7 @@ func OpenFile(home string, opts FileOptions) (Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &fileStore{home: abs, lockTimeout: opts.LockTimeout, now: now, hooks: opts.hooks}, nil
+	return &fileStore{home: abs, lockTimeout: opts.LockTimeout, now: now, hooks: opts.hooks, noCache: opts.NoCache}, nil
 }
 
 // profileKind is how the file store keeps custom automation profiles:
@@ -118,6 +123,7 @@ var profileKind = &docKind[*profile.AutomationProfile]{
 	nameOf:   func(p *profile.AutomationProfile) string { return p.Name },
 	notFound: profileNotFound,
 	conflict: profileConflict,
+	cache:    profileCodec,
 }
 
 // GetProfile implements Store. It opens the one file the name maps to, so
