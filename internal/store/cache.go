@@ -124,6 +124,9 @@ func openCache[T any](s *fileStore, r *os.Root, k *docKind[T]) *docCache {
 		return nil
 	}
 	c := &docCache{path: filepath.Join(cacheDir, k.dir+cacheExt), start: time.Now()}
+	if s.hooks.cacheNow != nil {
+		c.start = s.hooks.cacheNow()
+	}
 	c.old = readCacheFile(r, c.path, k.dir, k.cache.version)
 	c.state = make([]entryState, len(c.old))
 	return c
