@@ -18,7 +18,7 @@
 // another code than expected stops the run, since its time would measure
 // the wrong thing. The report is tab-separated on standard output:
 //
-//	label  median_ms  p25_ms  p75_ms  min_ms  max_rss_kib  runs
+//	label  median_ms  p25_ms  p75_ms  min_ms  runs
 package main
 
 import (
@@ -32,7 +32,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -43,7 +42,6 @@ type command struct {
 	argv  []string
 
 	times  []time.Duration
-	maxRSS int64 // KiB
 }
 
 func main() {
@@ -63,9 +61,9 @@ func main() {
 	}
 	for _, c := range cmds {
 		slices.Sort(c.times)
-		fmt.Printf("%s\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t%d\n", c.label,
+		fmt.Printf("%s\t%.3f\t%.3f\t%.3f\t%.3f\t%d\n", c.label,
 			ms(quantile(c.times, 0.5)), ms(quantile(c.times, 0.25)), ms(quantile(c.times, 0.75)),
-			ms(c.times[0]), c.maxRSS, len(c.times))
+			ms(c.times[0]), len(c.times))
 	}
 }
 
@@ -103,13 +101,12 @@ func run(cmds []*command, warmup, rounds int) error {
 	for r := range warmup + rounds {
 		rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, c := range order {
-			d, rss, err := once(c)
+			d, err := once(c)
 			if err != nil {
 				return err
 			}
 			if r >= warmup {
 				c.times = append(c.times, d)
-				c.maxRSS = max(c.maxRSS, rss)
 			}
 		}
 	}
@@ -117,8 +114,10 @@ func run(cmds []*command, warmup, rounds int) error {
 }
 
 // once runs c and returns its wall time, from just before the process is
-// started to just after it has been waited for, and its peak RSS.
-func once(c *command) (time.Duration, int64, error) {
+// started to just after it has been waited for. (Peak memory is not taken
+// from here: the kernel counts a child's memory from before it replaces
+// itself with the command, which is cmdtime's own.)
+func once(c *command) (time.Duration, error) {
 	cmd := exec.Command(c.argv[0], c.argv[1:]...)
 	cmd.Env = append(os.Environ(), c.env...)
 	start := time.Now()
@@ -129,16 +128,12 @@ func once(c *command) (time.Duration, int64, error) {
 	case err == nil:
 	case errors.As(err, &exit):
 	default:
-		return 0, 0, fmt.Errorf("%s: %v", c.label, err)
+		return 0, fmt.Errorf("%s: %v", c.label, err)
 	}
 	if got := cmd.ProcessState.ExitCode(); got != c.code {
-		return 0, 0, fmt.Errorf("%s: exit code %d, want %d (run it by hand to see why)", c.label, got, c.code)
+		return 0, fmt.Errorf("%s: exit code %d, want %d (run it by hand to see why)", c.label, got, c.code)
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = int64(ru.Maxrss)
-	}
-	return d, rss, nil
+	return d, nil
 }
 
 // quantile returns the q-quantile of sorted durations, interpolating.
