@@ -42,7 +42,12 @@ func Main() int {
 		Context:   ctx,
 		OpenStore: openFileStore,
 	}
-	return Run(deps, os.Args[1:])
+	code := Run(deps, os.Args[1:])
+	if err := deps.IO.Flush(); err != nil && code == ExitOK {
+		printError(deps.IO.ErrOut, errorFormat(deps, os.Args[1:]), errs.Wrap(errs.KindInternal, err, "writing the output"))
+		code = ExitFailure
+	}
+	return code
 }
 
 // Run executes one invocation with the given dependencies and arguments and
@@ -78,6 +83,8 @@ func Run(deps *cmdutil.Deps, args []string) int {
 			err = &errs.Error{Kind: errs.KindUsage, Msg: err.Error(), Hint: usageHint(cmd)}
 		}
 	}
+	// Whatever the command wrote comes before the error, as it was written.
+	_ = deps.IO.Flush()
 	printError(deps.IO.ErrOut, errorFormat(deps, args), err)
 	return exitCode(err)
 }
