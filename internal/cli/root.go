@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,8 +30,8 @@ const DefaultLockTimeout = 10 * time.Second
 // Main runs agents with the process's arguments and streams and returns the
 // exit code.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := newInterruptContext(context.Background())
+	defer ctx.Stop()
 	deps := &cmdutil.Deps{
 		IO:        iostreams.System(),
 		Builtins:  profiles.Builtin,
