@@ -41,7 +41,7 @@ type command struct {
 	env   []string
 	argv  []string
 
-	times  []time.Duration
+	times []time.Duration
 }
 
 func main() {
