@@ -13,11 +13,11 @@
 # apt-get when it is missing and the script runs as root.
 #
 # Usage: bench/cli.sh            (from anywhere in the repository)
-#   ROUNDS=60 WARMUP=5 bench/cli.sh
+#   ROUNDS=100 WARMUP=5 bench/cli.sh
 # Exits 0 when every target is met, 1 when one is missed.
 set -eu
 
-ROUNDS=${ROUNDS:-60}
+ROUNDS=${ROUNDS:-100}
 WARMUP=${WARMUP:-5}
 GO=${GO:-go}
 
@@ -29,7 +29,7 @@ say() { printf '%s\n' "$*" >&2; }
 
 say "building into $work"
 cd "$root"
-for target in agents:./cmd/agents hello:./bench/hello; do
+for target in agents:./cmd/agents hello:./bench/hello depsfloor:./bench/depsfloor; do
 	CGO_ENABLED=0 "$GO" build -trimpath -ldflags '-s -w' -o "$work/${target%%:*}" "${target#*:}"
 done
 "$GO" build -o "$work/genstore" ./bench/genstore
@@ -51,6 +51,7 @@ a="$work/agents automation-profile"
 # label, expected exit code, environment, command (fields separated by tabs)
 cat >"$work/commands" <<EOF
 floor	0	-	$work/hello
+libraries	0	-	$work/depsfloor
 show-builtin	0	AGENTS_HOME=$work/s10	$a show manual -f json
 show-custom-10	0	AGENTS_HOME=$work/s10	$a show ns03/profile-00003 -f json
 show-custom-10k	0	AGENTS_HOME=$work/s10000	$a show ns03/profile-00003 -f json
@@ -102,6 +103,7 @@ awk -F'\t' -v rss="$rss" '
 		check("show <custom>: 10,000-profile / 10-profile store", med["show-custom-10k"] / med["show-custom-10"], 1.2)
 		check("list -f json, 1,000 profiles / floor", med["list-1k"] / med["floor"], 15)
 		check("list -f json, 10,000 / 1,000 profiles", med["list-10k"] / med["list-1k"], 11)
+		info("libraries' init alone (bench/depsfloor) / floor", med["libraries"] / med["floor"])
 		info("list <regex> over 10,000 (200 listed) / floor", med["list-regex-10k"] / med["floor"])
 		info("list --namespace over 10,000 (200 listed) / floor", med["list-namespace-10k"] / med["floor"])
 		if (rss == "") {
