@@ -103,7 +103,7 @@ awk -F'\t' -v rss="$rss" '
 		check("show <custom>: 10,000-profile / 10-profile store", med["show-custom-10k"] / med["show-custom-10"], 1.2)
 		check("list -f json, 1,000 profiles / floor", med["list-1k"] / med["floor"], 15)
 		check("list -f json, 10,000 / 1,000 profiles", med["list-10k"] / med["list-1k"], 11)
-		info("libraries' init alone (bench/depsfloor) / floor", med["libraries"] / med["floor"])
+		info("init of the libraries alone (bench/depsfloor) / floor", med["libraries"] / med["floor"])
 		info("list <regex> over 10,000 (200 listed) / floor", med["list-regex-10k"] / med["floor"])
 		info("list --namespace over 10,000 (200 listed) / floor", med["list-namespace-10k"] / med["floor"])
 		if (rss == "") {
