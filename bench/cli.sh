@@ -95,7 +95,7 @@ awk -F'\t' -v rss="$rss" '
 			printf "%-20s %10.2f  [%.2f, %.2f]\n", l, med[l], q1[l], q3[l]
 		}
 		print ""
-		printf "%-52s %8s %8s  %s\n", "target", "measured", "limit", "result"
+		printf "%-56s %8s %8s  %s\n", "target", "measured", "limit", "result"
 		miss = 0
 		check("show manual -f json / floor", med["show-builtin"] / med["floor"], 3)
 		check("check-guard (built-in) / floor", med["check-guard-builtin"] / med["floor"], 3)
@@ -107,21 +107,21 @@ awk -F'\t' -v rss="$rss" '
 		info("list <regex> over 10,000 (200 listed) / floor", med["list-regex-10k"] / med["floor"])
 		info("list --namespace over 10,000 (200 listed) / floor", med["list-namespace-10k"] / med["floor"])
 		if (rss == "") {
-			printf "%-52s %8s %8s  %s\n", "peak RSS of list over 10,000 (MiB)", "n/a", "< 64", "not measured (no GNU time)"
+			printf "%-56s %8s %8s  %s\n", "peak RSS of list over 10,000 (MiB)", "n/a", "< 64", "not measured (no GNU time)"
 		} else {
 			mib = rss / 1024
 			r = mib < 64 ? "PASS" : "MISS"
 			if (r == "MISS") miss = 1
-			printf "%-52s %8.1f %8s  %s\n", "peak RSS of list over 10,000 (MiB)", mib, "< 64", r
+			printf "%-56s %8.1f %8s  %s\n", "peak RSS of list over 10,000 (MiB)", mib, "< 64", r
 		}
 		exit miss
 	}
 	function check(what, ratio, limit,   r) {
 		r = ratio <= limit ? "PASS" : "MISS"
 		if (r == "MISS") miss = 1
-		printf "%-52s %7.2fx %7.1fx  %s\n", what, ratio, limit, r
+		printf "%-56s %7.2fx %7.1fx  %s\n", what, ratio, limit, r
 	}
 	function info(what, ratio) {
-		printf "%-52s %7.2fx %8s  %s\n", what, ratio, "-", "(no target)"
+		printf "%-56s %7.2fx %8s  %s\n", what, ratio, "-", "(no target)"
 	}
 ' "$work/times"
