@@ -88,8 +88,10 @@ type fileStore struct {
 var _ Store = (*fileStore)(nil)
 
 // OpenFile opens the file store rooted at home. Nothing is created until a
-// mutation needs it, so a read-only command leaves no trace; a missing home
-// is an empty store.
+// mutation needs it, so a missing home stays missing and is an empty store.
+// The one thing a read may write is the derived cache of a listing
+// (.cache/, see cache.go), in a home that holds documents already; it is
+// never needed and may be deleted at any time.
 func OpenFile(home string, opts FileOptions) (Store, error) {
 	if home == "" {
 		return nil, errs.Usage("no agents home folder given").
