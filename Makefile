@@ -12,11 +12,13 @@ FUZZTIME ?= 30s
 
 all: build
 
+# Built without cgo, as releases are: a static binary starts faster (no
+# dynamic loader) and runs the same everywhere.
 build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/agents
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/agents
 
 install:
-	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/agents
+	CGO_ENABLED=0 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/agents
 
 vet:
 	$(GO) vet ./...
@@ -28,8 +30,13 @@ fmt-check:
 test: vet fmt-check
 	$(GO) test -race ./...
 
+# Go benchmarks of the packages (allocations too), then whole commands
+# against a hello-world floor (bench/cli.sh; see docs/performance.md).
+# Not run in CI: timings need a quiet machine and say nothing about
+# correctness.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	GO=$(GO) sh bench/cli.sh
 
 fuzz:
 	@for t in $$($(GO) test -list '^Fuzz' ./... | grep '^Fuzz' ); do :; done

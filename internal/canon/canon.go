@@ -6,25 +6,152 @@ package canon
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
 
 // JSON returns the canonical, indented JSON encoding of v with a trailing
-// newline. HTML characters are not escaped.
+// newline. HTML characters are not escaped. The output is what
+// encoding/json's Encoder gives with SetIndent("", "  "); it is indented
+// here, from the compact encoding, because the Encoder's own indentation
+// costs several times the encoding itself (most of a long listing's time).
 func JSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return indentJSON(make([]byte, 0, buf.Len()+buf.Len()/2), buf.Bytes(), 0), nil
+}
+
+// WriteJSON writes JSON(v) to w. A slice is written one element at a time,
+// so a long list never has to be held in memory twice over.
+func WriteJSON(w io.Writer, v any) error {
+	rv := reflect.ValueOf(v)
+	if !streamable(rv) {
+		b, err := JSON(v)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	if rv.Len() == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	var elem bytes.Buffer
+	enc := json.NewEncoder(&elem)
+	enc.SetEscapeHTML(false)
+	out := append(make([]byte, 0, 64<<10), '[')
+	for i := range rv.Len() {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, "\n  "...)
+		elem.Reset()
+		if err := enc.Encode(rv.Index(i).Interface()); err != nil {
+			return err
+		}
+		out = indentJSON(out, bytes.TrimSuffix(elem.Bytes(), []byte("\n")), 1)
+		if len(out) >= 32<<10 {
+			if _, err := w.Write(out); err != nil {
+				return err
+			}
+			out = out[:0]
+		}
+	}
+	out = append(out, "\n]\n"...)
+	_, err := w.Write(out)
+	return err
+}
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// streamable reports whether encoding/json writes v as a JSON array of its
+// elements, each encoded on its own: a non-nil slice that is not bytes and
+// does not marshal itself.
+func streamable(rv reflect.Value) bool {
+	if rv.Kind() != reflect.Slice || rv.IsNil() || rv.Type().Elem().Kind() == reflect.Uint8 {
+		return false
+	}
+	t := rv.Type()
+	for _, m := range []reflect.Type{jsonMarshaler, textMarshaler} {
+		if t.Implements(m) || reflect.PointerTo(t).Implements(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// indentJSON appends src, compact JSON as encoding/json writes it, indented
+// as json.Indent(dst, src, "", "  ") would, the value being depth levels
+// deep already. Empty objects and arrays stay {} and [].
+func indentJSON(dst, src []byte, depth int) []byte {
+	inString, open := false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if inString {
+			dst = append(dst, c)
+			switch c {
+			case '\\':
+				if i+1 < len(src) {
+					i++
+					dst = append(dst, src[i])
+				}
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		if open && c != '}' && c != ']' {
+			// The first member of an object or array that is not empty.
+			open = false
+			depth++
+			dst = newline(dst, depth)
+		}
+		switch c {
+		case '"':
+			inString = true
+			dst = append(dst, c)
+		case '{', '[':
+			open = true
+			dst = append(dst, c)
+		case ',':
+			dst = newline(append(dst, c), depth)
+		case ':':
+			dst = append(dst, c, ' ')
+		case '}', ']':
+			if open {
+				open = false
+			} else {
+				depth--
+				dst = newline(dst, depth)
+			}
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func newline(dst []byte, depth int) []byte {
+	dst = append(dst, '\n')
+	for range depth {
+		dst = append(dst, ' ', ' ')
+	}
+	return dst
 }
 
 // CompactJSON returns the canonical JSON encoding of v on one line, without a

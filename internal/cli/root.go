@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,8 +34,8 @@ const DefaultLockTimeout = 10 * time.Second
 // Main runs agents with the process's arguments and streams and returns the
 // exit code.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := newInterruptContext(context.Background())
+	defer ctx.Stop()
 	deps := &cmdutil.Deps{
 		IO:        iostreams.System(),
 		Builtins:  profiles.Builtin,
@@ -46,7 +44,12 @@ func Main() int {
 		Context:   ctx,
 		OpenStore: openFileStore,
 	}
-	return Run(deps, os.Args[1:])
+	code := Run(deps, os.Args[1:])
+	if err := deps.IO.Flush(); err != nil && code == ExitOK {
+		printError(deps.IO.ErrOut, errorFormat(deps, os.Args[1:]), errs.Wrap(errs.KindInternal, err, "writing the output"))
+		code = ExitFailure
+	}
+	return code
 }
 
 // Run executes one invocation with the given dependencies and arguments and
@@ -82,6 +85,8 @@ func Run(deps *cmdutil.Deps, args []string) int {
 			err = &errs.Error{Kind: errs.KindUsage, Msg: err.Error(), Hint: usageHint(cmd)}
 		}
 	}
+	// Whatever the command wrote comes before the error, as it was written.
+	_ = deps.IO.Flush()
 	printError(deps.IO.ErrOut, errorFormat(deps, args), err)
 	return exitCode(err)
 }

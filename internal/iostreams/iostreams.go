@@ -4,6 +4,7 @@
 package iostreams
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -25,11 +26,16 @@ type IOStreams struct {
 	noColor   bool
 	ci        bool
 	width     int
+	flush     func() error // writes out what Out holds back, when it buffers
 }
 
 // System returns the process's own streams, inspecting the environment once.
+// When stdout is not a terminal it is buffered, so output made of many
+// small writes (a name per line) costs a few system calls rather than one
+// per write; the caller must Flush before exiting. A terminal is left
+// unbuffered, so whatever is written shows at once.
 func System() *IOStreams {
-	return &IOStreams{
+	s := &IOStreams{
 		In:        os.Stdin,
 		Out:       os.Stdout,
 		ErrOut:    os.Stderr,
@@ -39,6 +45,20 @@ func System() *IOStreams {
 		noColor:   os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb",
 		ci:        os.Getenv("CI") != "",
 	}
+	if !s.stdoutTTY {
+		w := bufio.NewWriterSize(os.Stdout, 64<<10)
+		s.Out, s.flush = w, w.Flush
+	}
+	return s
+}
+
+// Flush writes out whatever stdout holds back. It does nothing when stdout
+// is not buffered.
+func (s *IOStreams) Flush() error {
+	if s.flush == nil {
+		return nil
+	}
+	return s.flush()
 }
 
 func isTerminal(f *os.File) bool {

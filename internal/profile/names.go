@@ -2,13 +2,27 @@ package profile
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
 )
 
-var labelRE = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
+// isLabel reports whether s matches ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$.
+// It is written out rather than a regular expression because every name of
+// every stored file passes through it when the store is listed, and a
+// package-level regexp would be compiled at the start of every process.
+func isLabel(s string) bool {
+	if len(s) == 0 || len(s) > 63 || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 var windowsDeviceNames = map[string]bool{
 	"con": true, "prn": true, "aux": true, "nul": true,
@@ -24,7 +38,7 @@ func CheckLabel(s string) string {
 		return "is empty"
 	case len(s) > 63:
 		return fmt.Sprintf("is %d characters long; at most 63 are allowed", len(s))
-	case !labelRE.MatchString(s):
+	case !isLabel(s):
 		return "must be lower-case letters a-z, digits and '-', starting and ending with a letter or digit"
 	case windowsDeviceNames[s]:
 		return "is a reserved device name on Windows"

@@ -14,12 +14,7 @@ import (
 type jsonRenderer struct{}
 
 func (jsonRenderer) Render(w io.Writer, v View) error {
-	b, err := canon.JSON(v.Data())
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
+	return canon.WriteJSON(w, v.Data())
 }
 
 type yamlRenderer struct{}

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
@@ -76,7 +77,7 @@ func (p *Pack) Ratified() bool { return p.MasteryReportSHA256 != "" }
 // Major returns the major version the pack id carries (the digits after
 // the final "_v"), or "".
 func (p *Pack) Major() string {
-	m := packIDRE.FindStringSubmatch(p.PackID)
+	m := packIDRE().FindStringSubmatch(p.PackID)
 	if m == nil {
 		return ""
 	}
@@ -137,12 +138,18 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// The patterns are compiled on first use: most commands never read a pack,
+// and a package-level regexp costs every process at start.
 var (
-	packIDRE  = regexp.MustCompile(`^[a-z0-9]+(?:[_-][a-z0-9]+)*_v(0|[1-9][0-9]*)$`)
-	semverRE  = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
-	sha256RE  = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	packIDRE  = lazyRegexp(`^[a-z0-9]+(?:[_-][a-z0-9]+)*_v(0|[1-9][0-9]*)$`)
+	semverRE  = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	sha256RE  = lazyRegexp(`^[0-9a-f]{64}$`)
 	packIDFmt = "<slug>_v<major>: lower-case letters and digits in words joined by '_' or '-', then _v and the major version (for example acme_safety_v1)"
 )
+
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // CheckPackID returns why id is not a valid pack id, or "" when it is. A
 // configured id is checked with it before it becomes part of a path.
@@ -156,7 +163,7 @@ func CheckPackID(id string) string {
 		return `must not contain ".."`
 	case len(id) > MaxPackIDLength:
 		return fmt.Sprintf("is %d characters long; at most %d are allowed", len(id), MaxPackIDLength)
-	case !packIDRE.MatchString(id):
+	case !packIDRE().MatchString(id):
 		return "must have the form " + packIDFmt
 	}
 	return ""
@@ -251,7 +258,7 @@ func (d *doc) parsePack() *Pack {
 	if m, ok := got["mastery_report_sha256"]; ok {
 		if s, ok := d.str(m, "mastery_report_sha256"); ok {
 			p.MasteryReportSHA256 = s
-			if s != "" && !sha256RE.MatchString(s) {
+			if s != "" && !sha256RE().MatchString(s) {
 				d.problem("mastery_report_sha256", m.line, "must be empty (not ratified) or 64 lower-case hex digits, got %q", s)
 			}
 		}
@@ -271,7 +278,7 @@ func (d *doc) checkVersion(p *Pack, line int) {
 		d.problem("version", line, "%q must be a semantic version without a leading %q (for example 1.0.0)", v, v[:1])
 		return
 	}
-	m := semverRE.FindStringSubmatch(v)
+	m := semverRE().FindStringSubmatch(v)
 	if m == nil {
 		d.problem("version", line, "%q is not a semantic version MAJOR.MINOR.PATCH (for example 1.0.0)", v)
 		return

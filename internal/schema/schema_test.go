@@ -1,4 +1,4 @@
-package schema
+package schema_test
 
 import (
 	"bytes"
@@ -21,6 +21,8 @@ import (
 	schemafiles "github.com/agentsctl/agents/docs/schema"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/schema"
+	"github.com/agentsctl/agents/internal/schema/schemacheck"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -29,18 +31,13 @@ type corpusFile struct {
 	kind string // schema name
 	path string // relative to testdata, for messages
 	data []byte
-	// strict marks documents that the provisional, loose profile decoder
-	// judges differently from the strict one.
-	strict bool
 }
-
-const strictMarker = "# needs the strict decoder"
 
 // corpus returns the documents under testdata/<group>/<kind>/.
 func corpus(t *testing.T, group string) []corpusFile {
 	t.Helper()
 	var out []corpusFile
-	for _, kind := range Names() {
+	for _, kind := range schema.Names() {
 		dir := filepath.Join("testdata", group, kind)
 		entries, err := os.ReadDir(dir)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -55,10 +52,9 @@ func corpus(t *testing.T, group string) []corpusFile {
 				t.Fatal(err)
 			}
 			out = append(out, corpusFile{
-				kind:   kind,
-				path:   path.Join(group, kind, e.Name()),
-				data:   data,
-				strict: bytes.Contains(data, []byte(strictMarker+"\n")),
+				kind: kind,
+				path: path.Join(group, kind, e.Name()),
+				data: data,
 			})
 		}
 	}
@@ -83,7 +79,7 @@ func problemsOf(t *testing.T, err error) []errs.Problem {
 func TestValidDocumentsPass(t *testing.T) {
 	for _, c := range append(corpus(t, "valid"), corpus(t, "only-go-refuses")...) {
 		t.Run(c.path, func(t *testing.T) {
-			if err := ValidateYAML(c.kind, c.data, c.path); err != nil {
+			if err := schemacheck.ValidateYAML(c.kind, c.data, c.path); err != nil {
 				t.Errorf("want valid, got %v", err)
 			}
 		})
@@ -97,7 +93,7 @@ func TestValidDocumentsPass(t *testing.T) {
 func TestInvalidDocumentsFail(t *testing.T) {
 	for _, c := range append(corpus(t, "invalid"), corpus(t, "only-go-accepts")...) {
 		t.Run(c.path, func(t *testing.T) {
-			err := ValidateYAML(c.kind, c.data, c.path)
+			err := schemacheck.ValidateYAML(c.kind, c.data, c.path)
 			if err == nil {
 				t.Fatal("want invalid, got valid")
 			}
@@ -127,7 +123,7 @@ func TestProblemLocation(t *testing.T) {
 		{"name: acme/x\nsafety:\n  require_sandbox: true\n  require_sandbx: true\n", "safety", 4},
 	}
 	for _, tt := range tests {
-		ps := problemsOf(t, ValidateYAML(Profile, []byte(tt.doc), "p.yaml"))
+		ps := problemsOf(t, schemacheck.ValidateYAML(schema.Profile, []byte(tt.doc), "p.yaml"))
 		if ps[0].Path != tt.path || ps[0].Line != tt.line || ps[0].File != "p.yaml" {
 			t.Errorf("%q: problem %+v, want path %q line %d", tt.doc, ps[0], tt.path, tt.line)
 		}
@@ -147,7 +143,7 @@ func TestValidateYAMLRefusesWhatJSONCannotHold(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := ValidateYAML(Profile, []byte(tt.doc), "p.yaml")
+			err := schemacheck.ValidateYAML(schema.Profile, []byte(tt.doc), "p.yaml")
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error containing %q", err, tt.want)
 			}
@@ -170,16 +166,16 @@ func aliasBomb() string {
 }
 
 func TestValidateGoValues(t *testing.T) {
-	if err := Validate(SafetyProfile, profile.DefaultSafetyProfile()); err != nil {
+	if err := schemacheck.Validate(schema.SafetyProfile, profile.DefaultSafetyProfile()); err != nil {
 		t.Errorf("default safety profile: %v", err)
 	}
 	bad := profile.DefaultSafetyProfile()
 	bad.MaxRetriesPerStep = 101
-	ps := problemsOf(t, Validate(SafetyProfile, bad))
+	ps := problemsOf(t, schemacheck.Validate(schema.SafetyProfile, bad))
 	if ps[0].Path != "max_retries_per_step" {
 		t.Errorf("problem %+v, want path max_retries_per_step", ps[0])
 	}
-	if err := Validate(Profile, map[string]any{"name": "acme/x", "auto_apply": 2}); err == nil {
+	if err := schemacheck.Validate(schema.Profile, map[string]any{"name": "acme/x", "auto_apply": 2}); err == nil {
 		t.Error("a map with auto_apply 2 validated")
 	}
 }
@@ -200,14 +196,14 @@ func TestBuiltinsValidate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := ValidateYAML(Profile, data, f); err != nil {
+			if err := schemacheck.ValidateYAML(schema.Profile, data, f); err != nil {
 				t.Errorf("file: %v", err)
 			}
 			p, _, err := profile.DecodeProfile(data, f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := Validate(Profile, p); err != nil {
+			if err := schemacheck.Validate(schema.Profile, p); err != nil {
 				t.Errorf("canonical form: %v", err)
 			}
 		})
@@ -218,10 +214,10 @@ func TestBuiltinsValidate(t *testing.T) {
 // documents follow. A folder missing here fails the test, so no example
 // goes unchecked.
 var exampleKinds = map[string]string{
-	"profiles":        Profile,
-	"safety-profiles": SafetyProfile,
-	"actions":         Action,
-	"packs":           SafetyPack,
+	"profiles":        schema.Profile,
+	"safety-profiles": schema.SafetyProfile,
+	"actions":         schema.Action,
+	"packs":           schema.SafetyPack,
 }
 
 func TestExamplesValidate(t *testing.T) {
@@ -250,7 +246,7 @@ func TestExamplesValidate(t *testing.T) {
 			return err
 		}
 		n++
-		if err := ValidateYAML(kind, data, rel); err != nil {
+		if err := schemacheck.ValidateYAML(kind, data, rel); err != nil {
 			t.Errorf("%s: %v", rel, err)
 		}
 		return nil
@@ -273,7 +269,7 @@ func TestShippedPacksValidate(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		if err := ValidateYAML(SafetyPack, data, f); err != nil {
+		if err := schemacheck.ValidateYAML(schema.SafetyPack, data, f); err != nil {
 			t.Errorf("%v", err)
 		}
 	}
@@ -288,8 +284,8 @@ func TestEveryFileHasAName(t *testing.T) {
 		t.Fatal(err)
 	}
 	var named []string
-	for _, n := range Names() {
-		f, err := File(n)
+	for _, n := range schema.Names() {
+		f, err := schema.File(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -304,11 +300,11 @@ func TestEveryFileHasAName(t *testing.T) {
 
 func TestUnknownName(t *testing.T) {
 	for _, f := range []func() error{
-		func() error { _, err := Get("nope"); return err },
-		func() error { _, err := JSON("nope"); return err },
-		func() error { _, err := Bundle("nope"); return err },
-		func() error { return Validate("nope", map[string]any{}) },
-		func() error { return ValidateYAML("nope", []byte("{}"), "x") },
+		func() error { _, err := schema.Get("nope"); return err },
+		func() error { _, err := schema.JSON("nope"); return err },
+		func() error { _, err := schema.Bundle("nope"); return err },
+		func() error { return schemacheck.Validate("nope", map[string]any{}) },
+		func() error { return schemacheck.ValidateYAML("nope", []byte("{}"), "x") },
 	} {
 		err := f()
 		if !errs.Is(err, errs.KindUsage) || !strings.Contains(err.Error(), `"nope"`) {
@@ -320,10 +316,10 @@ func TestUnknownName(t *testing.T) {
 // TestIDsMatchFiles checks each $id ends in its own file name, so that the
 // relative $refs between the schemas resolve to the right files.
 func TestIDsMatchFiles(t *testing.T) {
-	for _, n := range Names() {
+	for _, n := range schema.Names() {
 		var doc map[string]any
 		mustUnmarshal(t, n, &doc)
-		f, _ := File(n)
+		f, _ := schema.File(n)
 		id, _ := doc["$id"].(string)
 		if !strings.HasSuffix(id, "/docs/schema/"+f) {
 			t.Errorf("%s: $id %q does not end in /docs/schema/%s", n, id, f)
@@ -336,7 +332,7 @@ func TestIDsMatchFiles(t *testing.T) {
 
 func mustUnmarshal(t *testing.T, name string, v any) {
 	t.Helper()
-	js, err := JSON(name)
+	js, err := schema.JSON(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,8 +344,8 @@ func mustUnmarshal(t *testing.T, name string, v any) {
 // TestJSONIsTheYAMLDocument checks the JSON form says the same as the YAML
 // source and keeps its key order.
 func TestJSONIsTheYAMLDocument(t *testing.T) {
-	for _, n := range Names() {
-		src, err := Get(n)
+	for _, n := range schema.Names() {
+		src, err := schema.Get(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -370,7 +366,7 @@ func TestJSONIsTheYAMLDocument(t *testing.T) {
 		if !reflect.DeepEqual(want, fromJSON) {
 			t.Errorf("%s: JSON differs from the YAML source", n)
 		}
-		js, _ := JSON(n)
+		js, _ := schema.JSON(n)
 		if !bytes.HasPrefix(js, []byte("{\n  \"$schema\": ")) {
 			t.Errorf("%s: JSON does not start with $schema as the source does:\n%.80s", n, js)
 		}
@@ -378,7 +374,7 @@ func TestJSONIsTheYAMLDocument(t *testing.T) {
 }
 
 func TestJSONEscapesInvisibleCharacters(t *testing.T) {
-	js, err := JSON(SafetyProfile)
+	js, err := schema.JSON(schema.SafetyProfile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,9 +393,9 @@ func TestJSONEscapesInvisibleCharacters(t *testing.T) {
 // whole corpus as the separate schemas do.
 func TestBundleStandsAlone(t *testing.T) {
 	docs := append(corpus(t, "valid"), corpus(t, "invalid")...)
-	for _, n := range Names() {
+	for _, n := range schema.Names() {
 		t.Run(n, func(t *testing.T) {
-			b, err := Bundle(n)
+			b, err := schema.Bundle(n)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -429,7 +425,7 @@ func TestBundleStandsAlone(t *testing.T) {
 				js, _ := json.Marshal(inst)
 				v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(js))
 				bundled := sch.Validate(v) == nil
-				separate := Validate(n, inst) == nil
+				separate := schemacheck.Validate(n, inst) == nil
 				if bundled != separate {
 					t.Errorf("%s: bundle says valid=%v, separate schemas say %v", d.path, bundled, separate)
 				}
@@ -477,13 +473,13 @@ func (refuseLoader) Load(url string) (any, error) {
 
 func TestBundleEmbedsReferencedSchemas(t *testing.T) {
 	tests := map[string][]string{
-		Profile:       {"safety_profile"},
-		SafetyProfile: nil,
-		Action:        {"automation_profile", "safety_profile"},
-		SafetyPack:    nil,
+		schema.Profile:       {"safety_profile"},
+		schema.SafetyProfile: nil,
+		schema.Action:        {"automation_profile", "safety_profile"},
+		schema.SafetyPack:    nil,
 	}
 	for n, want := range tests {
-		b, err := Bundle(n)
+		b, err := schema.Bundle(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -512,8 +508,8 @@ func TestBundleEmbedsReferencedSchemas(t *testing.T) {
 // Go types: a field added to one and not the other fails here.
 func TestSchemaMatchesGoTypes(t *testing.T) {
 	var ap, sp map[string]any
-	mustUnmarshal(t, Profile, &ap)
-	mustUnmarshal(t, SafetyProfile, &sp)
+	mustUnmarshal(t, schema.Profile, &ap)
+	mustUnmarshal(t, schema.SafetyProfile, &sp)
 	defs := ap["$defs"].(map[string]any)
 	guards := defs["guards"].(map[string]any)
 
@@ -588,7 +584,7 @@ func TestCustomNamePatternMatchesGo(t *testing.T) {
 	for _, n := range names {
 		doc := map[string]any{"name": n, "automation_profile": nil,
 			"description": "", "definition_of_done": "", "strategy_actor": "", "execution_actor": ""}
-		schemaOK := Validate(Action, doc) == nil
+		schemaOK := schemacheck.Validate(schema.Action, doc) == nil
 		goOK := profile.CheckCustomName(n) == ""
 		if schemaOK != goOK {
 			t.Errorf("%q: schema valid=%v, Go valid=%v", n, schemaOK, goOK)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/store/storetest"
@@ -51,18 +52,40 @@ func BenchmarkGetProfile(b *testing.B) {
 	}
 }
 
+// BenchmarkListProfiles lists stores with the derived cache of decoded
+// profiles warm (every file unchanged since a listing cached it) and
+// without it (every file parsed).
 func BenchmarkListProfiles(b *testing.B) {
-	for _, n := range []int{10, 1000} {
-		b.Run(fmt.Sprintf("profiles=%d", n), func(b *testing.B) {
-			s, _ := benchStore(b, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
-				if err != nil || len(l.Profiles) != n {
-					b.Fatalf("listed %d of %d: %v", len(l.Profiles), n, err)
-				}
+	for _, n := range []int{10, 1000, 10000} {
+		for _, cache := range []bool{false, true} {
+			if n == 10000 && !cache {
+				continue // minutes of YAML; the 1,000 case shows the rate
 			}
-		})
+			name := fmt.Sprintf("profiles=%d/cache=off", n)
+			if cache {
+				name = fmt.Sprintf("profiles=%d/cache=warm", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				s, _ := benchStore(b, n)
+				if cache {
+					// Files changed within about two seconds of a listing
+					// are not cached: wait, then fill the cache.
+					time.Sleep(2500 * time.Millisecond)
+					if _, err := s.ListProfiles(ctx(), store.ProfileQuery{}); err != nil {
+						b.Fatal(err)
+					}
+				} else {
+					s = openStore(b, store.StoreHome(s), store.FileOptions{NoCache: true})
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
+					if err != nil || len(l.Profiles) != n {
+						b.Fatalf("listed %d of %d: %v", len(l.Profiles), n, err)
+					}
+				}
+			})
+		}
 	}
 }
 

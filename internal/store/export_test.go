@@ -10,3 +10,6 @@ func SetBeforeRename(o *FileOptions, f func(tmp, target string)) { o.hooks.befor
 func HoldLock(ctx context.Context, s Store) (unlock func(), err error) {
 	return s.(*fileStore).lock(ctx)
 }
+
+// StoreHome returns the home folder of a file store.
+func StoreHome(s Store) string { return s.(*fileStore).home }

@@ -19,6 +19,10 @@ type FileOptions struct {
 	LockTimeout time.Duration
 	// Now stamps history entries; time.Now when nil.
 	Now func() time.Time
+	// NoCache lists without the derived cache of decoded documents (see
+	// cache.go), neither reading nor writing it: every listing parses every
+	// file it lists.
+	NoCache bool
 
 	// hooks let tests stop a writer at chosen moments.
 	hooks fileHooks
@@ -29,6 +33,9 @@ type fileHooks struct {
 	// beforeRename runs after a temporary file is written and synced and
 	// before it is renamed over its target (both relative to the home).
 	beforeRename func(tmp, target string)
+	// cacheNow, when set, is the time a listing starts for the derived
+	// cache's racily-clean rule, so tests can cache files they just wrote.
+	cacheNow func() time.Time
 }
 
 // File layout under the home. Every document kind adds its own top folder.
@@ -75,13 +82,16 @@ type fileStore struct {
 	lockTimeout time.Duration
 	now         func() time.Time
 	hooks       fileHooks
+	noCache     bool
 }
 
 var _ Store = (*fileStore)(nil)
 
 // OpenFile opens the file store rooted at home. Nothing is created until a
-// mutation needs it, so a read-only command leaves no trace; a missing home
-// is an empty store.
+// mutation needs it, so a missing home stays missing and is an empty store.
+// The one thing a read may write is the derived cache of a listing
+// (.cache/, see cache.go), in a home that holds documents already; it is
+// never needed and may be deleted at any time.
 func OpenFile(home string, opts FileOptions) (Store, error) {
 	if home == "" {
 		return nil, errs.Usage("no agents home folder given").
@@ -99,7 +109,7 @@ func OpenFile(home string, opts FileOptions) (Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &fileStore{home: abs, lockTimeout: opts.LockTimeout, now: now, hooks: opts.hooks}, nil
+	return &fileStore{home: abs, lockTimeout: opts.LockTimeout, now: now, hooks: opts.hooks, noCache: opts.NoCache}, nil
 }
 
 // profileKind is how the file store keeps custom automation profiles:
@@ -118,6 +128,7 @@ var profileKind = &docKind[*profile.AutomationProfile]{
 	nameOf:   func(p *profile.AutomationProfile) string { return p.Name },
 	notFound: profileNotFound,
 	conflict: profileConflict,
+	cache:    profileCodec,
 }
 
 // GetProfile implements Store. It opens the one file the name maps to, so

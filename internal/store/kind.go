@@ -59,6 +59,10 @@ type docKind[T any] struct {
 	// notFound and conflict build the kind's errors for a name.
 	notFound func(name string) error
 	conflict func(name string) error
+	// cache, when set, lets listings keep the kind's decoded documents in
+	// the derived cache (see cache.go); without it every listing parses
+	// every file it lists.
+	cache *cacheCodec[T]
 }
 
 // path returns where the document with a valid name is kept, relative to
@@ -72,10 +76,12 @@ func (k *docKind[T]) logPath(name string) string {
 	return filepath.Join(historyDir, k.dir, filepath.FromSlash(name)+logExt)
 }
 
-// docEntry is a stored file found by a scan, with the name its path gives.
+// docEntry is a stored file found by a scan, with the name its path gives
+// and its metadata as the scan read it (nil when it could not).
 type docEntry struct {
 	name string
 	rel  string
+	info fs.FileInfo
 }
 
 // scan lists the stored files of kind k whose names f keeps, sorted by
@@ -114,7 +120,10 @@ func (k *docKind[T]) scan(ctx context.Context, s *fileStore, r *os.Root, f nameF
 				problems = append(problems, errs.Problem{File: s.abs(rel), Message: "file name does not give a valid name: " + err.Error()})
 				continue
 			}
-			entries = append(entries, docEntry{name: name, rel: rel})
+			// A folder read through the root has its entries' metadata
+			// already: asking for it costs nothing more.
+			info, _ := de.Info()
+			entries = append(entries, docEntry{name: name, rel: rel, info: info})
 		}
 	}
 
@@ -166,19 +175,26 @@ func readDir(r *os.Root, dir string) ([]fs.DirEntry, error) {
 // Decoding problems come back as they are (KindInvalid); a missing file is
 // fs.ErrNotExist.
 func (k *docKind[T]) load(s *fileStore, r *os.Root, name, rel string) (T, error) {
+	v, _, err := k.loadInfo(s, r, name, rel)
+	return v, err
+}
+
+// loadInfo is load that also returns the metadata of the file it read,
+// taken before reading it.
+func (k *docKind[T]) loadInfo(s *fileStore, r *os.Root, name, rel string) (T, fs.FileInfo, error) {
 	var zero T
-	data, _, err := readRegular(r, rel, profile.MaxFileSize)
+	data, fi, err := readRegular(r, rel, profile.MaxFileSize)
 	if err != nil {
-		return zero, err
+		return zero, nil, err
 	}
 	v, err := k.decode(data, s.abs(rel))
 	if err != nil {
-		return zero, err
+		return zero, nil, err
 	}
 	if got := k.nameOf(v); got != name {
-		return zero, k.misplaced(s, rel, got, name)
+		return zero, nil, k.misplaced(s, rel, got, name)
 	}
-	return v, nil
+	return v, fi, nil
 }
 
 // misplaced reports a stored file whose name field is not the name its
@@ -319,9 +335,10 @@ func listNames[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFi
 }
 
 // listDocs decodes the documents f selects, in parallel (decoding is the
-// cost of a listing), and keeps the problems of those that fail. A derived
-// index of decoded documents, validated against each file's size, time and
-// inode, would slot in at the load call: the scan already has the entries.
+// cost of a listing), and keeps the problems of those that fail. Documents
+// whose files are unchanged since a listing cached them are read from the
+// derived cache instead (see cache.go); the scan has read every file's
+// metadata already, so checking an entry costs nothing more.
 func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFilter) ([]T, []errs.Problem, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, interrupted(err)
@@ -334,6 +351,7 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 		return nil, nil, err
 	}
 	defer r.Close()
+	cache := openCache(s, r, k)
 	entries, problems, err := k.scan(ctx, s, r, f)
 	if err != nil {
 		return nil, nil, err
@@ -341,12 +359,28 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 
 	type result struct {
 		v        T
+		cached   []byte      // the cached encoding, when the cache had it
+		info     fs.FileInfo // the metadata of the file decoded, when it was
 		problems []errs.Problem
 	}
 	results := make([]result, len(entries))
+	if cache != nil {
+		for i, e := range entries {
+			results[i].cached, _ = cache.lookup(e.name, e.info)
+		}
+	}
 	var next atomic.Int64
 	var progressMu sync.Mutex
 	done := 0
+	report := func() {
+		if f.progress == nil {
+			return
+		}
+		progressMu.Lock()
+		done++
+		f.progress(done, len(entries))
+		progressMu.Unlock()
+	}
 	work := func() {
 		for {
 			i := int(next.Add(1)) - 1
@@ -354,18 +388,21 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 				return
 			}
 			e := entries[i]
-			v, err := k.load(s, r, e.name, e.rel)
+			if c := results[i].cached; c != nil {
+				if v, err := k.cache.read(&cacheReader{b: c}); err == nil {
+					results[i].v = v
+					report()
+					continue
+				}
+				results[i].cached = nil // damaged: decode the file instead
+			}
+			v, info, err := k.loadInfo(s, r, e.name, e.rel)
 			if err != nil {
 				results[i].problems = problemsOf(s.abs(e.rel), err)
 			} else {
-				results[i].v = v
+				results[i].v, results[i].info = v, info
 			}
-			if f.progress != nil {
-				progressMu.Lock()
-				done++
-				f.progress(done, len(entries))
-				progressMu.Unlock()
-			}
+			report()
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), (len(entries)+7)/8)
@@ -379,12 +416,22 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 	}
 
 	var docs []T
-	for _, res := range results {
-		if res.problems != nil {
+	for i, res := range results {
+		switch {
+		case res.problems != nil:
 			problems = append(problems, res.problems...)
+			if cache != nil {
+				cache.drop(entries[i].name)
+			}
 			continue
+		case cache != nil && res.cached == nil:
+			cache.drop(entries[i].name)
+			cache.add(entries[i].name, res.info, k.cache.append(nil, res.v))
 		}
 		docs = append(docs, res.v)
+	}
+	if cache != nil {
+		cache.save(r, k.dir, k.cache.version)
 	}
 	return docs, problems, nil
 }

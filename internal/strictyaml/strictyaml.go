@@ -36,6 +36,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -262,7 +263,9 @@ func (d *Decoder) Err() error {
 	return errs.InvalidProblems(d.file, d.Problems())
 }
 
-var yamlErrRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+// yamlErrRE is compiled on first use: only a file with a syntax error needs
+// it, and a package-level regexp costs every process at start.
+var yamlErrRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // Parse parses data as exactly one YAML document and returns its root node.
 // It refuses, with a problem each: data over MaxFileSize, NUL bytes, invalid
@@ -341,7 +344,7 @@ func safeDecode(data []byte, doc, extra *yaml.Node) (err error) {
 func syntaxProblem(file string, err error) []errs.Problem {
 	msg := err.Error()
 	line := 0
-	if m := yamlErrRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlErrRE().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	} else {

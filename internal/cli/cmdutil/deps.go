@@ -51,7 +51,7 @@ type Deps struct {
 	// replace it.
 	OpenStore func(cfg Config) (store.Store, error)
 	store     store.Store
-	builtins  []*profile.AutomationProfile
+	builtins  map[string]*profile.AutomationProfile // decoded so far, by name
 	// silent drops warnings and information, for shell completion, whose
 	// stderr nobody reads.
 	silent bool

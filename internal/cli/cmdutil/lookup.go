@@ -5,21 +5,37 @@ import (
 	"github.com/agentsctl/agents/internal/profile"
 )
 
-// BuiltinProfiles returns the built-in profiles, decoded once per invocation; each
-// call returns fresh copies.
+// BuiltinProfiles returns the built-in profiles in the specification's
+// order, each decoded at most once per invocation; each call returns fresh
+// copies.
 func (d *Deps) BuiltinProfiles() ([]*profile.AutomationProfile, error) {
-	if d.builtins == nil {
-		bs, err := LoadBuiltins(d.Builtins)
+	out := make([]*profile.AutomationProfile, 0, len(profile.BuiltinNames))
+	for _, name := range profile.BuiltinNames {
+		p, err := d.builtinProfile(name)
 		if err != nil {
 			return nil, err
 		}
-		d.builtins = bs
-	}
-	out := make([]*profile.AutomationProfile, len(d.builtins))
-	for i, p := range d.builtins {
-		out[i] = p.Clone()
+		out = append(out, p)
 	}
 	return out, nil
+}
+
+// builtinProfile returns a fresh copy of the named built-in. Only the
+// built-ins a command asks for are decoded: a lookup by name, which agent
+// hooks make on every tool call, decodes one file, not eight.
+func (d *Deps) builtinProfile(name string) (*profile.AutomationProfile, error) {
+	p, ok := d.builtins[name]
+	if !ok {
+		var err error
+		if p, err = LoadBuiltin(d.Builtins, name); err != nil {
+			return nil, err
+		}
+		if d.builtins == nil {
+			d.builtins = map[string]*profile.AutomationProfile{}
+		}
+		d.builtins[name] = p
+	}
+	return p.Clone(), nil
 }
 
 // LookupProfile returns the built-in or custom profile with the given name.
@@ -27,15 +43,7 @@ func (d *Deps) BuiltinProfiles() ([]*profile.AutomationProfile, error) {
 // input; a valid name that is not stored is not found.
 func (d *Deps) LookupProfile(name string) (*profile.AutomationProfile, error) {
 	if profile.IsBuiltinName(name) {
-		bs, err := d.BuiltinProfiles()
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range bs {
-			if p.Name == name {
-				return p, nil
-			}
-		}
+		return d.builtinProfile(name)
 	}
 	if why := profile.CheckCustomName(name); why != "" {
 		return nil, errs.NotFound("profile %q not found: %s", name, why).

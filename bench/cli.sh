@@ -1,0 +1,127 @@
+#!/bin/sh
+# Process-level benchmarks of agents, measured side by side in one run
+# against a Go hello-world program (the floor any Go command pays), and
+# compared with the targets of docs/performance.md.
+#
+# It builds agents as a release is built (CGO_ENABLED=0, -trimpath, -s -w)
+# and the floor the same way, writes synthetic stores of 10, 1,000 and
+# 10,000 custom profiles across 50 namespaces (bench/genstore), and times
+# every command with bench/cmdtime: each round runs every command once, in
+# a new random order, and the figures are medians over the rounds, so load
+# that comes and goes on a shared machine weighs on every command alike.
+# Peak memory comes from GNU time (/usr/bin/time -v), installed with
+# apt-get when it is missing and the script runs as root.
+#
+# Usage: bench/cli.sh            (from anywhere in the repository)
+#   ROUNDS=100 WARMUP=5 bench/cli.sh
+# Exits 0 when every target is met, 1 when one is missed.
+set -eu
+
+ROUNDS=${ROUNDS:-100}
+WARMUP=${WARMUP:-5}
+GO=${GO:-go}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/agents-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+say() { printf '%s\n' "$*" >&2; }
+
+say "building into $work"
+cd "$root"
+for target in agents:./cmd/agents hello:./bench/hello depsfloor:./bench/depsfloor; do
+	CGO_ENABLED=0 "$GO" build -trimpath -ldflags '-s -w' -o "$work/${target%%:*}" "${target#*:}"
+done
+"$GO" build -o "$work/genstore" ./bench/genstore
+"$GO" build -o "$work/cmdtime" ./bench/cmdtime
+
+say "writing stores of 10, 1,000 and 10,000 custom profiles"
+for n in 10 1000 10000; do
+	"$work/genstore" -n "$n" -home "$work/s$n"
+done
+# A file changed within about two seconds of a listing is never cached (see
+# internal/store/cache.go); wait that out, then let one listing of each
+# store fill its cache, as the first listing on any machine does.
+sleep 3
+for n in 10 1000 10000; do
+	AGENTS_HOME="$work/s$n" "$work/agents" automation-profile list -f json >/dev/null
+done
+
+a="$work/agents automation-profile"
+# label, expected exit code, environment, command (fields separated by tabs)
+cat >"$work/commands" <<EOF
+floor	0	-	$work/hello
+libraries	0	-	$work/depsfloor
+show-builtin	0	AGENTS_HOME=$work/s10	$a show manual -f json
+show-custom-10	0	AGENTS_HOME=$work/s10	$a show ns03/profile-00003 -f json
+show-custom-10k	0	AGENTS_HOME=$work/s10000	$a show ns03/profile-00003 -f json
+check-guard-builtin	0	AGENTS_HOME=$work/s10	$a check-guard supervised --tool x -f json
+check-guard-custom	0	AGENTS_HOME=$work/s10	$a check-guard ns03/profile-00003 --tool x -f json
+list-1k	0	AGENTS_HOME=$work/s1000	$a list -f json
+list-10k	0	AGENTS_HOME=$work/s10000	$a list -f json
+list-regex-10k	0	AGENTS_HOME=$work/s10000	$a list ^ns07/ -f json
+list-namespace-10k	0	AGENTS_HOME=$work/s10000	$a list --namespace ns07 -f json
+EOF
+
+say "timing $(grep -c . "$work/commands") commands, $ROUNDS rounds after $WARMUP warm-up rounds"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
+"$work/cmdtime" -rounds "$ROUNDS" -warmup "$WARMUP" <"$work/commands" >"$work/times"
+load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
+
+# Peak memory of the largest listing, by GNU time.
+if [ ! -x /usr/bin/time ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	say "installing GNU time"
+	{ apt-get update && apt-get install -y time; } >/dev/null 2>&1 || true
+fi
+rss=
+if [ -x /usr/bin/time ]; then
+	for _ in 1 2 3; do
+		kb=$(AGENTS_HOME="$work/s10000" /usr/bin/time -v "$work/agents" automation-profile list -f json 2>&1 >/dev/null |
+			awk -F': ' '/Maximum resident set size/ {print $2}')
+		if [ -z "$rss" ] || [ "$kb" -gt "$rss" ]; then rss=$kb; fi
+	done
+fi
+
+echo "agents $(git -C "$root" describe --tags --always --dirty 2>/dev/null || echo '?'), $("$GO" env GOVERSION) $("$GO" env GOOS)/$("$GO" env GOARCH)"
+echo "machine: $(nproc 2>/dev/null || echo '?') cores, $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || echo '?'); load average $load_before before, $load_after after"
+echo "medians of $ROUNDS interleaved rounds; quartiles in brackets"
+echo
+awk -F'\t' -v rss="$rss" '
+	{ med[$1] = $2; q1[$1] = $3; q3[$1] = $4; order[++n] = $1 }
+	END {
+		printf "%-20s %10s  %s\n", "command", "median ms", "[p25, p75]"
+		for (i = 1; i <= n; i++) {
+			l = order[i]
+			printf "%-20s %10.2f  [%.2f, %.2f]\n", l, med[l], q1[l], q3[l]
+		}
+		print ""
+		printf "%-56s %8s %8s  %s\n", "target", "measured", "limit", "result"
+		miss = 0
+		check("show manual -f json / floor", med["show-builtin"] / med["floor"], 3)
+		check("check-guard (built-in) / floor", med["check-guard-builtin"] / med["floor"], 3)
+		check("check-guard (custom) / floor", med["check-guard-custom"] / med["floor"], 3)
+		check("show <custom>: 10,000-profile / 10-profile store", med["show-custom-10k"] / med["show-custom-10"], 1.2)
+		check("list -f json, 1,000 profiles / floor", med["list-1k"] / med["floor"], 15)
+		check("list -f json, 10,000 / 1,000 profiles", med["list-10k"] / med["list-1k"], 11)
+		info("init of the libraries alone (bench/depsfloor) / floor", med["libraries"] / med["floor"])
+		info("list <regex> over 10,000 (200 listed) / floor", med["list-regex-10k"] / med["floor"])
+		info("list --namespace over 10,000 (200 listed) / floor", med["list-namespace-10k"] / med["floor"])
+		if (rss == "") {
+			printf "%-56s %8s %8s  %s\n", "peak RSS of list over 10,000 (MiB)", "n/a", "< 64", "not measured (no GNU time)"
+		} else {
+			mib = rss / 1024
+			r = mib < 64 ? "PASS" : "MISS"
+			if (r == "MISS") miss = 1
+			printf "%-56s %8.1f %8s  %s\n", "peak RSS of list over 10,000 (MiB)", mib, "< 64", r
+		}
+		exit miss
+	}
+	function check(what, ratio, limit,   r) {
+		r = ratio <= limit ? "PASS" : "MISS"
+		if (r == "MISS") miss = 1
+		printf "%-56s %7.2fx %7.1fx  %s\n", what, ratio, limit, r
+	}
+	function info(what, ratio) {
+		printf "%-56s %7.2fx %8s  %s\n", what, ratio, "-", "(no target)"
+	}
+' "$work/times"

@@ -1,0 +1,437 @@
+package store
+
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The derived cache keeps the decoded documents of one kind in a single
+// file, .cache/<kind folder>.idx under the home, so that a listing does not
+// parse every stored file again. It works like git's index:
+//
+//   - It is never authoritative. Each entry records the size, modification
+//     and change times, inode and device the file had when it was decoded,
+//     and an entry is used only while the file's current metadata (which the
+//     listing reads anyway while scanning folders) is the same in every
+//     field. A file edited in place, replaced by a rename, truncated or
+//     deleted no longer matches, and is parsed again.
+//   - A file changed in the same clock tick as it was read could keep its
+//     times (git's "racily clean" entries), so a file whose modification or
+//     change time is less than racyMargin before the listing started is not
+//     cached at all: any later change gets a later time than the one
+//     recorded, even on file systems that keep whole seconds.
+//   - It is rebuilt by whichever listing finds it out of date, written to a
+//     temporary file and renamed over the old one, so a reader (readers
+//     take no lock) sees a whole old or a whole new cache; when two
+//     listings refresh it at once, the last rename wins, which is as good as
+//     the other.
+//   - It may be deleted at any time. A cache that cannot be read, does not
+//     check out (checksum, size), was written in another format or by
+//     another build of agents, or is not a regular file owned by the user
+//     and writable by no one else, is ignored and replaced.
+//
+// Writes through the store need not touch it: they replace files by
+// rename, which gives them a new inode and times, so the entry no longer
+// matches. A single-document lookup never reads it; opening and parsing the
+// one file is cheaper than reading an index of all of them.
+const (
+	cacheDir    = ".cache"
+	cacheExt    = ".idx"
+	cacheMagic  = "agents-cache\n"
+	cacheFormat = 1 // the layout below; each codec has its own version too
+
+	// racyMargin is how far before a listing a file's times must be for
+	// its decoded form to be cached: more than the coarsest timestamp
+	// granularity of common file systems (FAT's two seconds).
+	racyMargin = 2*time.Second + 100*time.Millisecond
+
+	// maxCacheSize bounds what a cache read may allocate.
+	maxCacheSize = 256 << 20
+)
+
+// cacheCodec encodes the decoded documents of one kind for the cache.
+type cacheCodec[T any] struct {
+	version uint32
+	append  func(b []byte, v T) []byte
+	read    func(r *cacheReader) (T, error)
+}
+
+// fileKey is what the cache knows a stored file by: when any field
+// differs, the file is not the one that was decoded.
+type fileKey struct {
+	dev, ino           uint64
+	size, mtime, ctime int64
+}
+
+// cacheEntry is one decoded document in a cache file.
+type cacheEntry struct {
+	name    string
+	key     fileKey
+	payload []byte // the codec's encoding, still to be read
+}
+
+// docCache is the cache of one kind during one listing. Its methods are
+// not safe for concurrent use.
+type docCache struct {
+	path  string // relative to the home
+	start time.Time
+	old   []cacheEntry // what the cache file held, sorted by name
+	state []entryState // what this listing found of each old entry
+	fresh []cacheEntry // documents decoded by this listing, cacheable
+}
+
+// entryState is what a listing found of an entry of the cache file.
+type entryState uint8
+
+const (
+	unvisited entryState = iota // not listed (filtered out): kept as it is
+	valid                       // its file is unchanged
+	stale                       // its file changed, went, or cannot be read
+)
+
+// producer identifies the build that writes a cache: a cache written by
+// another build (whose decoder may judge files differently) is not used.
+var producer = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return strings.Join([]string{exe, itoa(fi.Size()), itoa(fi.ModTime().UnixNano())}, "\x00")
+})
+
+func itoa(n int64) string { return string(binary.AppendVarint(nil, n)) }
+
+// openCache reads the cache of kind k, or returns nil when the kind has no
+// codec or the system cannot tell files apart. An unusable cache file is
+// an empty cache.
+func openCache[T any](s *fileStore, r *os.Root, k *docKind[T]) *docCache {
+	if k.cache == nil || s.noCache || !canKey || producer() == "" {
+		return nil
+	}
+	c := &docCache{path: filepath.Join(cacheDir, k.dir+cacheExt), start: time.Now()}
+	if s.hooks.cacheNow != nil {
+		c.start = s.hooks.cacheNow()
+	}
+	c.old = readCacheFile(r, c.path, k.dir, k.cache.version)
+	c.state = make([]entryState, len(c.old))
+	return c
+}
+
+// readCacheFile returns the entries of a cache file, or nil when it is
+// missing or unusable for any reason.
+func readCacheFile(r *os.Root, rel, kind string, version uint32) []cacheEntry {
+	f, err := r.Open(rel)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheSize || !ownedPrivately(fi) {
+		return nil
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil
+	}
+	return parseCache(data, kind, version)
+}
+
+// parseCache checks and splits the bytes of a cache file.
+func parseCache(data []byte, kind string, version uint32) []cacheEntry {
+	if len(data) < len(cacheMagic)+4 {
+		return nil
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil
+	}
+	rd := &cacheReader{b: body}
+	if string(rd.bytes(len(cacheMagic))) != cacheMagic || rd.uint32() != cacheFormat ||
+		rd.uint32() != version || rd.string() != producer() || rd.string() != kind {
+		return nil
+	}
+	n := rd.uvarint()
+	if rd.err != nil || n > uint64(len(body)) {
+		return nil
+	}
+	entries := make([]cacheEntry, 0, n)
+	for range n {
+		e := cacheEntry{name: rd.string()}
+		e.key = fileKey{dev: rd.uint64(), ino: rd.uint64(), size: int64(rd.uint64()), mtime: int64(rd.uint64()), ctime: int64(rd.uint64())}
+		e.payload = rd.bytes(int(rd.uvarint()))
+		if rd.err != nil || (len(entries) > 0 && entries[len(entries)-1].name >= e.name) {
+			return nil
+		}
+		entries = append(entries, e)
+	}
+	if len(rd.b) != 0 {
+		return nil
+	}
+	return entries
+}
+
+// find returns the index of name's entry in the cache file.
+func (c *docCache) find(name string) (int, bool) {
+	return slices.BinarySearchFunc(c.old, name, func(e cacheEntry, n string) int { return strings.Compare(e.name, n) })
+}
+
+// lookup returns the cached payload of name when the file's metadata, as
+// the scan found it, is what it was when the payload was decoded.
+func (c *docCache) lookup(name string, info fs.FileInfo) ([]byte, bool) {
+	i, found := c.find(name)
+	if !found {
+		return nil, false
+	}
+	key, ok := keyOf(info)
+	if !ok || !key.matches(c.old[i].key) {
+		c.state[i] = stale
+		return nil, false
+	}
+	c.state[i] = valid
+	return c.old[i].payload, true
+}
+
+// matches reports whether k describes the same file, unchanged, as want.
+// This comparison is what keeps a hand-edited or replaced file from ever
+// being shadowed by its cached form.
+func (k fileKey) matches(want fileKey) bool { return k == want }
+
+// add records a document this listing decoded from a file with info (the
+// metadata of the file it read, taken before reading), when the file is
+// old enough to be cached.
+func (c *docCache) add(name string, info fs.FileInfo, payload []byte) {
+	key, ok := keyOf(info)
+	if !ok || !c.cacheable(key) {
+		return
+	}
+	c.fresh = append(c.fresh, cacheEntry{name: name, key: key, payload: payload})
+}
+
+// cacheable reports whether a file with key is old enough that any later
+// change to it gets other times.
+func (c *docCache) cacheable(k fileKey) bool {
+	cutoff := c.start.Add(-racyMargin).UnixNano()
+	return k.mtime < cutoff && k.ctime < cutoff
+}
+
+// drop notes that name was listed and its file is gone or cannot be read.
+func (c *docCache) drop(name string) {
+	if i, found := c.find(name); found {
+		c.state[i] = stale
+	}
+}
+
+// save writes the cache again when this listing learnt something: new
+// documents to keep, or entries to drop. Entries of names the listing did
+// not visit (another namespace) are kept as they were: they are checked
+// when they are next read. Failures are ignored: the cache is only ever an
+// optimisation.
+func (c *docCache) save(r *os.Root, kind string, version uint32) {
+	if len(c.fresh) == 0 && !slices.Contains(c.state, stale) {
+		return
+	}
+	merged := make([]cacheEntry, 0, len(c.old)+len(c.fresh))
+	for i, e := range c.old {
+		if c.state[i] != stale {
+			merged = append(merged, e)
+		}
+	}
+	merged = append(merged, c.fresh...)
+	// A fresh entry's name is never among the kept ones: it was visited,
+	// and was not valid.
+	slices.SortFunc(merged, func(a, b cacheEntry) int { return strings.Compare(a.name, b.name) })
+	_ = writeCacheFile(r, c.path, encodeCache(merged, kind, version))
+}
+
+func encodeCache(entries []cacheEntry, kind string, version uint32) []byte {
+	size := 64 + len(producer()) + len(kind)
+	for _, e := range entries {
+		size += len(e.name) + len(e.payload) + 60
+	}
+	b := make([]byte, 0, size)
+	b = append(b, cacheMagic...)
+	b = binary.LittleEndian.AppendUint32(b, cacheFormat)
+	b = binary.LittleEndian.AppendUint32(b, version)
+	b = appendString(b, producer())
+	b = appendString(b, kind)
+	b = binary.AppendUvarint(b, uint64(len(entries)))
+	for _, e := range entries {
+		b = appendString(b, e.name)
+		for _, v := range []uint64{e.key.dev, e.key.ino, uint64(e.key.size), uint64(e.key.mtime), uint64(e.key.ctime)} {
+			b = binary.LittleEndian.AppendUint64(b, v)
+		}
+		b = binary.AppendUvarint(b, uint64(len(e.payload)))
+		b = append(b, e.payload...)
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+// writeCacheFile replaces the cache file at rel with data: written to a
+// temporary file beside it and renamed over it. It is not synced: a cache
+// torn by a crash fails its checksum and is ignored. Temporary files that
+// a killed writer left behind are removed once they are old.
+func writeCacheFile(r *os.Root, rel string, data []byte) error {
+	dir := filepath.Dir(rel)
+	fi, err := r.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := r.Mkdir(dir, 0o755); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return errors.New("not a folder") // never write through a link
+	}
+	removeOldTemps(r, dir)
+	tmp := filepath.Join(dir, tempPrefix+crand.Text())
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.Rename(tmp, rel)
+	}
+	if err != nil {
+		_ = r.Remove(tmp)
+	}
+	return err
+}
+
+// removeOldTemps removes temporary files in dir older than a minute: no
+// writer takes that long, so their writer was killed.
+func removeOldTemps(r *os.Root, dir string) {
+	des, err := readDir(r, dir)
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		if !strings.HasPrefix(de.Name(), tempPrefix) {
+			continue
+		}
+		if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > time.Minute {
+			_ = r.Remove(filepath.Join(dir, de.Name()))
+		}
+	}
+}
+
+// cacheReader reads the fields of a cache file. The first error sticks:
+// every later read returns zero values, and the caller checks err once.
+type cacheReader struct {
+	b   []byte
+	err error
+}
+
+var errShortCache = errors.New("cache entry ends early")
+
+func (r *cacheReader) bytes(n int) []byte {
+	if r.err != nil || n < 0 || n > len(r.b) {
+		r.err = errShortCache
+		return nil
+	}
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *cacheReader) byte() byte {
+	b := r.bytes(1)
+	if b == nil {
+		return 0
+	}
+	return b[0]
+}
+
+func (r *cacheReader) uint32() uint32 {
+	b := r.bytes(4)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b)
+}
+
+func (r *cacheReader) uint64() uint64 {
+	b := r.bytes(8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+func (r *cacheReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errShortCache
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *cacheReader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = errShortCache
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *cacheReader) string() string {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.err = errShortCache
+		return ""
+	}
+	return string(r.bytes(int(n)))
+}
+
+// strings reads a list written by appendStrings: nil stays nil.
+func (r *cacheReader) strings() []string {
+	n := r.uvarint()
+	if n == 0 || n-1 > uint64(len(r.b)) {
+		if n != 0 {
+			r.err = errShortCache
+		}
+		return nil
+	}
+	list := make([]string, n-1)
+	for i := range list {
+		list[i] = r.string()
+	}
+	return list
+}
+
+func (r *cacheReader) floatPtr() *float64 {
+	if r.byte() == 0 {
+		return nil
+	}
+	f := math.Float64frombits(r.uint64())
+	return &f
+}
