@@ -977,7 +977,8 @@ func TestCheckWarnsAboutOpenFolders(t *testing.T) {
 	s := openStore(t, home, store.FileOptions{})
 	put(t, s, storetest.Profile(t, "acme/x", 1), false)
 	profiles := filepath.Join(home, "profiles")
-	for _, dir := range []string{home, profiles} {
+	namespace := filepath.Join(profiles, "acme")
+	for _, dir := range []string{home, profiles, namespace} {
 		if err := os.Chmod(dir, 0o777); err != nil {
 			t.Fatal(err)
 		}
@@ -986,7 +987,8 @@ func TestCheckWarnsAboutOpenFolders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(w) != 2 || !strings.Contains(w[0], home+" is world-writable") || !strings.Contains(w[1], profiles+" is world-writable") {
+	if len(w) != 3 || !strings.Contains(w[0], home+" is world-writable") || !strings.Contains(w[1], profiles+" is world-writable") ||
+		!strings.Contains(w[2], namespace+" is world-writable") {
 		t.Errorf("warnings = %q", w)
 	}
 }
