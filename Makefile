@@ -32,7 +32,6 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 fuzz:
-	@for t in $$($(GO) test -list '^Fuzz' ./... | grep '^Fuzz' ); do :; done
 	@$(GO) list -f '{{.ImportPath}}' ./... | while read pkg; do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
