@@ -545,6 +545,10 @@ func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 		mustFail(t, err, "get")
 		_, err = s.PutProfile(ctx(), storetest.Profile(t, "acme/y", 1), false)
 		mustFail(t, err, "put of a new name")
+		// Said in plain words, not as os.Root's "path escapes from parent".
+		if e := (*errs.Error)(nil); !errors.As(err, &e) || !strings.Contains(e.Error(), "leads outside the store") || !strings.Contains(e.Hint, "replace the link") {
+			t.Errorf("put through a link out of the store: %v (hint %q)", err, e.Hint)
+		}
 		_, err = s.PutProfile(ctx(), storetest.Profile(t, "acme/x", 1), true)
 		mustFail(t, err, "put over a file outside")
 		_, err = s.RemoveProfile(ctx(), "acme/x")
