@@ -41,6 +41,13 @@ fuzz:
 clean:
 	rm -rf bin
 
+# Reference pages from the command tree: markdown in docs/cli, man pages in
+# docs/man. A test (internal/tools/gendocs) fails when the checked-in pages
+# are out of date.
+.PHONY: docs
+docs:
+	$(GO) run ./internal/tools/gendocs
+
 # Release archives (.goreleaser.yaml runs `make completions manpages` first).
 GORELEASER ?= github.com/goreleaser/goreleaser/v2@v2.15.1
 MAN_SRC    ?= docs/man

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
 	"github.com/agentsctl/agents/internal/cli/automationprofile"
@@ -90,6 +91,15 @@ func ranVerb(cmd *cobra.Command) bool {
 	return cmd != nil && cmd.Annotations != nil && cmd.Annotations[ranAnnotation] == "1"
 }
 
+// markRan records that the command's own code ran, so errors it returns
+// are not taken for cobra's parsing errors.
+func markRan(cmd *cobra.Command) {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[ranAnnotation] = "1"
+}
+
 func usageHint(cmd *cobra.Command) string {
 	if cmd == nil {
 		return "run 'agents --help' for usage"
@@ -149,17 +159,24 @@ profiles are namespace/name YAML files in the store.
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := resolveConfig(deps, cmd, g)
+			if skipsConfig(cmd) {
+				markRan(cmd)
+				return nil
+			}
+			cfg, err := resolveConfig(deps, cmd.Flags(), g)
 			if err != nil {
 				return err
 			}
-			deps.Config = cfg
-			if cmd.Annotations == nil {
-				cmd.Annotations = map[string]string{}
-			}
-			cmd.Annotations[ranAnnotation] = "1"
+			deps.SetConfig(cfg)
+			markRan(cmd)
 			return nil
 		},
+	}
+	// Shell completion runs without the pre-run hook above; the global
+	// flags it parsed are the same pflag values, so resolving from the
+	// root's persistent flags gives the same answer.
+	deps.ResolveConfig = func() (cmdutil.Config, error) {
+		return resolveConfig(deps, root.PersistentFlags(), g)
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &errs.Error{Kind: errs.KindUsage, Msg: err.Error(), Hint: usageHint(c)}
@@ -169,19 +186,20 @@ profiles are namespace/name YAML files in the store.
 	pf.StringVarP(&g.format, "format", "f", "", "output format: "+strings.Join(render.Names(), ", ")+" (default rich)")
 	pf.DurationVar(&g.lockTimeout, "lock-timeout", DefaultLockTimeout, "how long a change waits for the store lock")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress or informational messages")
-	_ = root.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return render.Names(), cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = root.RegisterFlagCompletionFunc("format", cmdutil.CompleteFlag(deps, cmdutil.FormatNames))
 
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(automationprofile.NewCmd(deps))
 	root.AddCommand(safetypack.NewCmd(deps))
 	root.AddCommand(newVersionCmd(deps, nil))
+	root.AddCommand(newCompletionCmd(deps))
 	return root
 }
 
 // resolveConfig works out home, format and lock timeout: flag, then
-// environment, then $AGENTS_HOME/config.yaml, then the default.
-func resolveConfig(deps *cmdutil.Deps, cmd *cobra.Command, g *globalFlags) (cmdutil.Config, error) {
+// environment, then $AGENTS_HOME/config.yaml, then the default. On an error
+// after the home is known, the configuration returned still names the home.
+func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cmdutil.Config, error) {
 	home, err := resolveHome(deps, g.home)
 	if err != nil {
 		return cmdutil.Config{}, err
@@ -200,12 +218,12 @@ func resolveConfig(deps *cmdutil.Deps, cmd *cobra.Command, g *globalFlags) (cmdu
 		// Read at most 1 MiB and a byte: a huge file is refused unread.
 		data, err := strictyaml.ReadFile(cfgFile)
 		if err != nil {
-			return cmdutil.Config{}, err
+			return cmdutil.Config{Home: home}, err
 		}
 		fv := viper.New()
 		fv.SetConfigType("yaml")
 		if err := fv.ReadConfig(bytes.NewReader(data)); err != nil {
-			return cmdutil.Config{}, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
+			return cmdutil.Config{Home: home}, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
 				WithHint("fix the YAML in %s", cfgFile)
 		}
 		for _, key := range []string{"format", "lock_timeout"} {
@@ -214,7 +232,6 @@ func resolveConfig(deps *cmdutil.Deps, cmd *cobra.Command, g *globalFlags) (cmdu
 			}
 		}
 	}
-	flags := cmd.Flags()
 	if flags.Changed("format") {
 		v.Set("format", g.format)
 	}

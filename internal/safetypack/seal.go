@@ -3,6 +3,7 @@ package safetypack
 import (
 	"errors"
 	"fmt"
+	"github.com/agentsctl/agents/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -285,7 +286,7 @@ func writeIfChanged(path string, data []byte) (bool, error) {
 	if err == nil && slices.Equal(old, data) {
 		return false, nil
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"io"
 	"sort"
 	"strings"
@@ -220,44 +221,9 @@ func joinPath(path, key string) string {
 // unknownKey reports a key that the format does not define, suggesting the
 // nearest known key when one is close.
 func (d *doc) unknownKey(path string, line int, key string, known []string) {
-	if s := nearest(key, known); s != "" {
+	if s := strictyaml.Suggest(key, known); s != "" {
 		d.problem(path, line, "unknown key %q (did you mean %q?)", key, s)
 		return
 	}
 	d.problem(path, line, "unknown key %q (known keys: %s)", key, strings.Join(known, ", "))
-}
-
-// nearest returns the known key within edit distance 2 of key (or a third
-// of its length, whichever is larger), or "".
-func nearest(key string, known []string) string {
-	best, bestDist := "", -1
-	limit := max(2, len(key)/3)
-	for _, k := range known {
-		dist := editDistance(key, k)
-		if dist <= limit && (bestDist < 0 || dist < bestDist) {
-			best, bestDist = k, dist
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -374,6 +374,8 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 	}
 	results := make([]result, len(entries))
 	var next atomic.Int64
+	var progressMu sync.Mutex
+	done := 0
 	work := func() {
 		for {
 			i := int(next.Add(1)) - 1
@@ -384,9 +386,15 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 			v, err := k.load(s, r, e.name, e.rel)
 			if err != nil {
 				results[i].problems = problemsOf(s.abs(e.rel), err)
-				continue
+			} else {
+				results[i].v = v
 			}
-			results[i].v = v
+			if f.progress != nil {
+				progressMu.Lock()
+				done++
+				f.progress(done, len(entries))
+				progressMu.Unlock()
+			}
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), (len(entries)+7)/8)

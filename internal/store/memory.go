@@ -68,9 +68,12 @@ func (m *Memory) ListProfiles(ctx context.Context, q ProfileQuery) (ProfileList,
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out ProfileList
-	for _, name := range names {
+	for i, name := range names {
 		if p, ok := m.profiles[name]; ok {
 			out.Profiles = append(out.Profiles, p.Clone())
+		}
+		if q.Progress != nil {
+			q.Progress(i+1, len(names))
 		}
 	}
 	return out, nil

@@ -27,6 +27,11 @@ type ProfileQuery struct {
 	Namespace string
 	// Match keeps only names for which it returns true when not nil.
 	Match func(name string) bool
+	// Progress, when not nil, is told how many of the selected profiles
+	// ListProfiles has read so far, out of how many, as it goes; a command
+	// uses it to show progress on a large store. Calls never overlap, and
+	// it must not call the store.
+	Progress func(done, total int)
 }
 
 // ProfileList is the result of listing: the profiles that parsed, sorted by
@@ -156,13 +161,16 @@ func (q ProfileQuery) check() error {
 }
 
 func (q ProfileQuery) filter() nameFilter {
-	return nameFilter{namespace: q.Namespace, match: q.Match}
+	return nameFilter{namespace: q.Namespace, match: q.Match, progress: q.Progress}
 }
 
-// nameFilter selects names of any namespaced kind of document.
+// nameFilter selects names of any namespaced kind of document. progress,
+// when not nil, is told how many of the selected documents a listing has
+// read, one call at a time.
 type nameFilter struct {
 	namespace string
 	match     func(name string) bool
+	progress  func(done, total int)
 }
 
 func (f nameFilter) keep(name string) bool {

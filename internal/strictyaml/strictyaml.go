@@ -954,7 +954,7 @@ func Suggest(key string, known []string) string {
 	}
 	limit := 1
 	if n := utf8.RuneCountInString(norm); n > 5 {
-		limit = max(2, n/4)
+		limit = max(2, n/3)
 	}
 	if bestDist < 0 || bestDist > limit {
 		return ""

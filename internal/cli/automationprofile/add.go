@@ -84,7 +84,7 @@ func readProfileFile(deps *cmdutil.Deps, path string) (*profile.AutomationProfil
 	}
 	p, warnings, err := profile.DecodeProfile(data, path)
 	for _, w := range warnings {
-		deps.Warn("%s: %s", path, w)
+		deps.Warn("%s", w)
 	}
 	return p, err
 }

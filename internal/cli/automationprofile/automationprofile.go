@@ -30,6 +30,7 @@ always present; custom profiles are named namespace/name.`,
 		newMigrateCmd(deps, nil),
 		newCheckGateCmd(deps, nil),
 		newCheckGuardCmd(deps, nil),
+		newDiffCmd(deps, nil),
 		newSchemaCmd(deps, nil),
 	)
 	return cmd

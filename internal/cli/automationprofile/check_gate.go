@@ -1,6 +1,7 @@
 package automationprofile
 
 import (
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"math"
 	"strconv"
 	"strings"
@@ -86,13 +87,8 @@ EXIT STATUS
 
   # In a script: branch on the exit code
   $ agents automation-profile check-gate acme/strict auto_apply --confidence 0.99 -f json`,
-		Args: cmdutil.ExactArgs(2, "a profile name and a gate"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 1 {
-				return profile.GateNames(), cobra.ShellCompDirectiveNoFileComp
-			}
-			return cmdutil.CompleteProfileNames(deps, true)(cmd, args, toComplete)
-		},
+		Args:              cmdutil.ExactArgs(2, "a profile name and a gate"),
+		ValidArgsFunction: cmdutil.CompleteArgs(deps, cmdutil.ProfileNames, cmdutil.GateNames),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.profile = args[0]
 			g, err := parseGate(args[1])
@@ -126,7 +122,7 @@ func parseGate(name string) (profile.Gate, error) {
 	}
 	names := profile.GateNames()
 	e := errs.Usage("unknown gate %q", name)
-	if s := closest(name, names); s != "" {
+	if s := strictyaml.Suggest(name, names); s != "" {
 		return profile.Gate{}, e.WithHint("did you mean %q? The gates are: %s", s, strings.Join(names, ", "))
 	}
 	return profile.Gate{}, e.WithHint("the gates are: %s", strings.Join(names, ", "))
@@ -150,41 +146,4 @@ func checkGateRun(opts *checkGateOptions) error {
 		return err
 	}
 	return decisionExit(d.Verdict())
-}
-
-// closest returns the candidate nearest to s by edit distance, if it is
-// near enough to be a likely typo, or "".
-func closest(s string, candidates []string) string {
-	best, bestDist := "", -1
-	for _, c := range candidates {
-		d := editDistance(s, c)
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	if bestDist < 0 || bestDist > max(2, len(s)/3) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"io"
 	"math"
 	"strconv"
@@ -426,7 +427,7 @@ func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.P
 			continue
 		case !contains(known, key):
 			msg := "is not a known key"
-			if s := closest(key, known); s != "" {
+			if s := strictyaml.Suggest(key, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			problems = append(problems, errs.Problem{File: src, Path: key, Message: msg})

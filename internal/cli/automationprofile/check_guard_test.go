@@ -1,6 +1,7 @@
 package automationprofile
 
 import (
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"math"
 	"strings"
 	"testing"
@@ -207,7 +208,7 @@ func TestParseGate(t *testing.T) {
 	tests := []struct{ in, hint string }{
 		{"auto_aply", `did you mean "auto_apply"?`},
 		{"auto-execute", `did you mean "auto_execute"?`},
-		{"AUTO_APPLY", "the gates are: auto_strategize, auto_execute"},
+		{"AUTO_APPLY", `did you mean "auto_apply"? The gates are: auto_strategize, auto_execute`},
 		{"", "the gates are:"},
 	}
 	for _, tt := range tests {
@@ -240,12 +241,9 @@ func TestClosest(t *testing.T) {
 	names := []string{"tool", "calls", "cost", "plan_cost", "total_cost"}
 	tests := map[string]string{"tol": "tool", "cals": "calls", "plancost": "plan_cost", "totl_cost": "total_cost", "zzzzzzzz": "", "": ""}
 	for in, want := range tests {
-		if got := closest(in, names); got != want {
-			t.Errorf("closest(%q) = %q, want %q", in, got, want)
+		if got := strictyaml.Suggest(in, names); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", in, got, want)
 		}
-	}
-	if d := editDistance("kitten", "sitting"); d != 3 {
-		t.Errorf("editDistance = %d, want 3", d)
 	}
 }
 

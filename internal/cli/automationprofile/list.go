@@ -12,6 +12,10 @@ import (
 	"github.com/agentsctl/agents/internal/store"
 )
 
+// listProgressMinimum is the number of stored profiles above which list
+// shows its progress.
+const listProgressMinimum = 500
+
 type listOptions struct {
 	deps      *cmdutil.Deps
 	regex     string
@@ -49,7 +53,7 @@ that cannot be read are reported on stderr; the others still list.`,
 		},
 	}
 	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only custom profiles of this namespace")
-	_ = cmd.RegisterFlagCompletionFunc("namespace", completeNamespaces(deps))
+	_ = cmd.RegisterFlagCompletionFunc("namespace", cmdutil.CompleteFlag(deps, cmdutil.Namespaces))
 	return cmd
 }
 
@@ -86,7 +90,21 @@ func listRun(opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	list, err := st.ListProfiles(deps.Ctx(), store.ProfileQuery{Namespace: opts.namespace, Match: match})
+	// A large store takes a moment to read; show a counter then (on a
+	// terminal only: see cmdutil.Progress).
+	var progress *cmdutil.Progress
+	started := false
+	report := func(done, total int) {
+		if !started {
+			started = true
+			if total > listProgressMinimum {
+				progress = deps.Progress("reading profiles", total)
+			}
+		}
+		progress.Set(done)
+	}
+	list, err := st.ListProfiles(deps.Ctx(), store.ProfileQuery{Namespace: opts.namespace, Match: match, Progress: report})
+	progress.Done()
 	if err != nil {
 		return err
 	}
@@ -95,20 +113,4 @@ func listRun(opts *listOptions) error {
 	}
 	out = append(out, list.Profiles...)
 	return deps.Render(render.ProfileListView{Profiles: out})
-}
-
-// completeNamespaces completes the namespaces of the stored custom profiles.
-func completeNamespaces(deps *cmdutil.Deps) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		names := cmdutil.CustomProfileNames(deps)
-		seen := map[string]bool{}
-		var out []string
-		for _, n := range names {
-			if ns := profile.NamespaceOf(n); ns != "" && !seen[ns] {
-				seen[ns] = true
-				out = append(out, ns)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	}
 }

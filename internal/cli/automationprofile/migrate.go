@@ -13,6 +13,10 @@ import (
 	"github.com/agentsctl/agents/internal/render"
 )
 
+// migrateProgressMinimum is the number of files above which migrate shows
+// its progress.
+const migrateProgressMinimum = 50
+
 type migrateOptions struct {
 	deps  *cmdutil.Deps
 	files []string
@@ -64,7 +68,12 @@ func migrateRun(opts *migrateOptions) error {
 	// Decode every file before writing any, so one bad file leaves all
 	// files as they were.
 	var ms []*migration
-	for _, f := range opts.files {
+	var progress *cmdutil.Progress
+	if len(opts.files) > migrateProgressMinimum {
+		progress = deps.Progress("reading files", len(opts.files))
+	}
+	defer progress.Done()
+	for i, f := range opts.files {
 		data, err := profile.ReadFile(f)
 		if err != nil {
 			return err
@@ -77,8 +86,10 @@ func migrateRun(opts *migrateOptions) error {
 		if err != nil {
 			return errs.Wrap(errs.KindInternal, err, "encode %s", f)
 		}
+		progress.Set(i + 1)
 		ms = append(ms, &migration{File: f, Name: p.Name, Legacy: profile.HasLegacyFlatFields(data), Profile: p, encoding: enc})
 	}
+	progress.Done()
 	if !opts.write {
 		profiles := make([]*profile.AutomationProfile, len(ms))
 		for i, m := range ms {
@@ -86,17 +97,25 @@ func migrateRun(opts *migrateOptions) error {
 		}
 		return deps.Render(migratedView{profiles})
 	}
-	for _, m := range ms {
+	if len(ms) > migrateProgressMinimum {
+		progress = deps.Progress("rewriting files", len(ms))
+	}
+	for i, m := range ms {
+		// The counter is cleared for each message and drawn again after
+		// it, so the two never share a line.
+		progress.Done()
 		if !m.Legacy {
 			deps.Info("%s: already in the nested format; left unchanged", m.File)
-			continue
+		} else {
+			if err := atomicfile.WriteFile(m.File, m.encoding, 0o644); err != nil {
+				return errs.Wrap(errs.KindInternal, err, "rewrite %s", m.File)
+			}
+			m.Written = true
+			deps.Warn("%s: rewritten in the nested format; comments in it were not kept", m.File)
 		}
-		if err := atomicfile.WriteFile(m.File, m.encoding, 0o644); err != nil {
-			return errs.Wrap(errs.KindInternal, err, "rewrite %s", m.File)
-		}
-		m.Written = true
-		deps.Warn("%s: rewritten in the nested format; comments in it were not kept", m.File)
+		progress.Set(i + 1)
 	}
+	progress.Done()
 	return deps.Render(migrateSummary{ms})
 }
 

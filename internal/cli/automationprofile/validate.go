@@ -80,7 +80,7 @@ func validateRun(opts *validateOptions) error {
 	for _, f := range opts.files {
 		r := checkFile(f)
 		for _, w := range r.Warnings {
-			deps.Warn("%s: %s", f, w)
+			deps.Warn("%s", w)
 		}
 		switch {
 		case r.missing:

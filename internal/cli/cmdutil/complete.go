@@ -1,38 +1,193 @@
 package cmdutil
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
 )
 
-// CustomProfileNames returns the names of the stored custom profiles, or
-// nothing when the store cannot be read. For shell completion only.
-func CustomProfileNames(deps *Deps) []string {
-	st, err := deps.Store()
-	if err != nil {
-		return nil
+// Shell completion runs on every Tab press, inside the user's shell, with its
+// output parsed by a script. So everything here follows three rules: it
+// never prints (an error shows up as no candidates), it never writes a file
+// (opening the store creates nothing), and it never returns a candidate with
+// a control character in it.
+
+// Lister returns completion candidates. Each is a value, optionally followed
+// by a tab and a short description (see Described); the value is what the
+// shell inserts. prefix is what the user has typed so far: a lister may use
+// it to narrow an expensive query, and need not filter by it, since the
+// completion helpers do. A lister must not print or write anything, and
+// returns nil when it cannot read what it lists.
+type Lister func(deps *Deps, prefix string) []string
+
+// descriptionWidth bounds a candidate's description: shells show it beside
+// the value, on one line.
+const descriptionWidth = 60
+
+// Described returns a candidate with a description, made safe to pass to a
+// shell: control characters escaped, one line, its first sentence when that
+// is short enough, and cut to a width that fits beside the value.
+func Described(value, description string) string {
+	d := strings.Join(strings.Fields(render.Escape(description)), " ")
+	if d == "" {
+		return value
 	}
-	names, err := st.ListProfileNames(deps.Ctx(), store.ProfileQuery{})
-	if err != nil {
-		return nil
+	if i := strings.Index(d, ". "); i > 0 && i < descriptionWidth {
+		d = d[:i]
 	}
+	return cobra.CompletionWithDesc(value, render.Truncate(d, descriptionWidth))
+}
+
+// filter keeps the candidates whose value starts with prefix and is not in
+// skip, dropping duplicates and any value a shell could misread.
+func filter(list []string, prefix string, skip []string) []string {
+	out := make([]string, 0, len(list))
+	seen := map[string]bool{}
+	for _, c := range list {
+		value, _, _ := strings.Cut(c, "\t")
+		if value == "" || seen[value] || !strings.HasPrefix(value, prefix) ||
+			slices.Contains(skip, value) || render.Escape(value) != value ||
+			strings.ContainsAny(value, " \n") {
+			continue
+		}
+		seen[value] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+// CompleteArgs completes positional arguments: the first with lists[0], the
+// second with lists[1], and so on; a position without a lister gets no
+// candidates. Files are never offered.
+func CompleteArgs(deps *Deps, lists ...Lister) cobra.CompletionFunc {
+	return func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) >= len(lists) || lists[len(args)] == nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return filter(lists[len(args)](deps, toComplete), toComplete, nil), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// CompleteFromList completes the first positional argument from list and
+// offers nothing after it.
+func CompleteFromList(deps *Deps, list Lister) cobra.CompletionFunc {
+	return CompleteArgs(deps, list)
+}
+
+// CompleteEach completes every positional argument from list, leaving out
+// values already given, for commands that take several names.
+func CompleteEach(deps *Deps, list Lister) cobra.CompletionFunc {
+	return func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return filter(list(deps, toComplete), toComplete, args), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// CompleteFlag completes a flag's value from list, for
+// cobra.Command.RegisterFlagCompletionFunc.
+func CompleteFlag(deps *Deps, list Lister) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return filter(list(deps, toComplete), toComplete, nil), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// BuiltinProfileNames lists the eight built-in profiles in the
+// specification's order, each with its description.
+func BuiltinProfileNames(deps *Deps, _ string) []string {
+	bs, err := deps.BuiltinProfiles()
+	if err != nil {
+		// The names are known even if their files cannot be read.
+		return slices.Clone(profile.BuiltinNames)
+	}
+	out := make([]string, len(bs))
+	for i, p := range bs {
+		out[i] = Described(p.Name, p.Description)
+	}
+	return out
+}
+
+// describeLimit is the most custom profiles completion reads to show their
+// descriptions; beyond it, names alone are offered, read without parsing a
+// single file, so Tab stays instant in a large store.
+const describeLimit = 25
+
+// storedNames returns the names of the custom profiles that start with
+// prefix, or nothing when the store cannot be read.
+func storedNames(deps *Deps, prefix string) []string {
+	var names []string
+	deps.silently(func() {
+		st, err := deps.Store()
+		if err != nil || st == nil {
+			return
+		}
+		q := store.ProfileQuery{}
+		if prefix != "" {
+			q.Match = func(name string) bool { return strings.HasPrefix(name, prefix) }
+		}
+		names, _ = st.ListProfileNames(deps.Ctx(), q)
+	})
 	return names
 }
 
-// CompleteProfileNames completes the first positional argument with every
-// profile name, built-in then custom.
-func CompleteProfileNames(deps *Deps, builtins bool) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-		if len(args) > 0 {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		var names []string
-		if builtins {
-			names = append(names, profile.BuiltinNames...)
-		}
-		names = append(names, CustomProfileNames(deps)...)
-		return names, cobra.ShellCompDirectiveNoFileComp
+// CustomProfileNames lists the stored custom profiles by name, with their
+// descriptions when there are few enough to read.
+func CustomProfileNames(deps *Deps, prefix string) []string {
+	names := storedNames(deps, prefix)
+	if len(names) > describeLimit {
+		return names
 	}
+	out := make([]string, len(names))
+	for i, name := range names {
+		out[i] = name
+		deps.silently(func() {
+			if st, err := deps.Store(); err == nil {
+				if p, err := st.GetProfile(deps.Ctx(), name); err == nil {
+					out[i] = Described(name, p.Description)
+				}
+			}
+		})
+	}
+	return out
+}
+
+// ProfileNames lists every profile: the built-ins, then the custom ones.
+func ProfileNames(deps *Deps, prefix string) []string {
+	return append(BuiltinProfileNames(deps, prefix), CustomProfileNames(deps, prefix)...)
+}
+
+// Namespaces lists the namespaces of the stored custom profiles.
+func Namespaces(deps *Deps, _ string) []string {
+	var out []string
+	for _, name := range storedNames(deps, "") {
+		if ns := profile.NamespaceOf(name); ns != "" && !slices.Contains(out, ns) {
+			out = append(out, ns)
+		}
+	}
+	return out
+}
+
+// GateNames lists the eleven gates in canonical order, each with its
+// category.
+func GateNames(*Deps, string) []string {
+	out := make([]string, len(profile.Gates))
+	for i, g := range profile.Gates {
+		out[i] = Described(g.Name, string(g.Category)+": "+g.Description)
+	}
+	return out
+}
+
+// FormatNames lists the output formats.
+func FormatNames(*Deps, string) []string { return render.Names() }
+
+// CompleteProfileNames completes the first positional argument with profile
+// names: the built-ins (when builtins is true) and the stored custom ones.
+func CompleteProfileNames(deps *Deps, builtins bool) cobra.CompletionFunc {
+	if builtins {
+		return CompleteFromList(deps, ProfileNames)
+	}
+	return CompleteFromList(deps, CustomProfileNames)
 }

@@ -40,18 +40,63 @@ type Deps struct {
 
 	// Config is filled in by the root command before any verb runs.
 	Config Config
+	// ResolveConfig works Config out from flags, environment and
+	// config.yaml. The root command sets it, so that code which runs
+	// without the root's pre-run hook (shell completion) can still reach
+	// the right store; see EnsureConfig.
+	ResolveConfig func() (Config, error)
+	configured    bool
 
 	// OpenStore opens the store at Config.Home. Set by Main; tests may
 	// replace it.
 	OpenStore func(cfg Config) (store.Store, error)
 	store     store.Store
 	builtins  []*profile.AutomationProfile
+	// silent drops warnings and information, for shell completion, whose
+	// stderr nobody reads.
+	silent bool
+}
+
+// silently runs fn with warnings and information dropped.
+func (d *Deps) silently(fn func()) {
+	old := d.silent
+	d.silent = true
+	defer func() { d.silent = old }()
+	fn()
+}
+
+// SetConfig records the resolved configuration.
+func (d *Deps) SetConfig(cfg Config) {
+	d.Config = cfg
+	d.configured = true
+}
+
+// EnsureConfig resolves the configuration if nothing has yet. Cobra's hidden
+// completion command skips the root's pre-run hook, which is where the
+// configuration is normally resolved and where a broken one stops the
+// command; without this, completion would read the store of an empty home
+// rather than the one --home or AGENTS_HOME names. Completion needs only
+// the home, so a configuration whose other settings are broken still gives
+// it one; the error is returned only when no home could be found.
+func (d *Deps) EnsureConfig() error {
+	if d.configured || d.ResolveConfig == nil {
+		return nil
+	}
+	cfg, err := d.ResolveConfig()
+	if err != nil && cfg.Home == "" {
+		return err
+	}
+	d.SetConfig(cfg)
+	return nil
 }
 
 // Store returns the store, opening it on first use.
 func (d *Deps) Store() (store.Store, error) {
 	if d.store != nil {
 		return d.store, nil
+	}
+	if err := d.EnsureConfig(); err != nil {
+		return nil, err
 	}
 	s, err := d.OpenStore(d.Config)
 	if err != nil {
@@ -91,12 +136,15 @@ func (d *Deps) Render(v render.View) error {
 
 // Warn writes a warning line to stderr.
 func (d *Deps) Warn(format string, a ...any) {
+	if d.silent {
+		return
+	}
 	fmt.Fprintf(d.IO.ErrOut, "agents: warning: %s\n", render.Escape(fmt.Sprintf(format, a...)))
 }
 
 // Info writes an informational line to stderr unless --quiet is set.
 func (d *Deps) Info(format string, a ...any) {
-	if d.Config.Quiet {
+	if d.Config.Quiet || d.silent {
 		return
 	}
 	fmt.Fprintf(d.IO.ErrOut, "agents: %s\n", render.Escape(fmt.Sprintf(format, a...)))

@@ -1,0 +1,87 @@
+package cmdutil
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// progressInterval is how often a progress counter is redrawn at most, so a
+// fast loop does not spend its time writing to the terminal.
+const progressInterval = 100 * time.Millisecond
+
+// Progress shows how far a long command has got as one counter line on
+// stderr, redrawn in place. It shows only to a person: when stderr is not a
+// terminal, or --quiet is set, every method does nothing, so a script's
+// stderr carries warnings and errors alone. A nil *Progress is valid and
+// silent.
+type Progress struct {
+	w     io.Writer
+	now   func() time.Time
+	label string
+	total int
+	done  int
+	// drawn is the width of the line on screen, 0 when none is.
+	drawn int
+	last  time.Time
+}
+
+// Progress returns a counter for total steps, labelled with what they are
+// ("reading profiles"). Call Add or Set as steps finish and Done at the
+// end, which clears the line before anything else is printed.
+func (d *Deps) Progress(label string, total int) *Progress {
+	if d.Config.Quiet || d.IO == nil || !d.IO.IsStderrTTY() || total <= 0 {
+		return nil
+	}
+	now := d.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Progress{w: d.IO.ErrOut, now: now, label: label, total: total}
+}
+
+// Add records n more finished steps.
+func (p *Progress) Add(n int) {
+	if p == nil {
+		return
+	}
+	p.Set(p.done + n)
+}
+
+// Set records that done steps have finished.
+func (p *Progress) Set(done int) {
+	if p == nil {
+		return
+	}
+	p.done = min(max(done, 0), p.total)
+	t := p.now()
+	// The first count and the last always show; those between, at most
+	// once an interval.
+	if p.drawn > 0 && p.done < p.total && t.Sub(p.last) < progressInterval {
+		return
+	}
+	p.last = t
+	p.draw(fmt.Sprintf("agents: %s %d/%d", p.label, p.done, p.total))
+}
+
+// Done clears the counter line. Call it before printing anything else on
+// stderr too; a later Add or Set draws the counter again.
+func (p *Progress) Done() {
+	if p == nil || p.drawn == 0 {
+		return
+	}
+	// Spaces rather than an erase-line escape: they work on every
+	// terminal, TERM=dumb included.
+	fmt.Fprint(p.w, "\r"+strings.Repeat(" ", p.drawn)+"\r")
+	p.drawn = 0
+}
+
+func (p *Progress) draw(line string) {
+	pad := ""
+	if n := p.drawn - len(line); n > 0 {
+		pad = strings.Repeat(" ", n)
+	}
+	fmt.Fprint(p.w, "\r"+line+pad)
+	p.drawn = len(line)
+}

@@ -1,0 +1,103 @@
+package cmdutil
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentsctl/agents/internal/iostreams"
+)
+
+// clock is a fake time that moves only when told.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func TestProgressShowsOnlyToAPerson(t *testing.T) {
+	tests := []struct {
+		name  string
+		tty   bool
+		quiet bool
+		total int
+		shows bool
+	}{
+		{"terminal", true, false, 10, true},
+		{"not a terminal", false, false, 10, false},
+		{"quiet", true, true, 10, false},
+		{"nothing to count", true, false, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, out, errOut := iostreams.Test()
+			ios.SetStderrTTY(tt.tty)
+			c := &clock{t: time.Unix(0, 0)}
+			d := &Deps{IO: ios, Now: c.now, Config: Config{Quiet: tt.quiet}}
+			p := d.Progress("reading profiles", tt.total)
+			for range tt.total {
+				p.Add(1)
+				c.t = c.t.Add(time.Second)
+			}
+			p.Done()
+			if out.Len() != 0 {
+				t.Errorf("progress wrote to stdout: %q", out.String())
+			}
+			got := errOut.String()
+			if !tt.shows {
+				if got != "" {
+					t.Errorf("stderr %q, want nothing", got)
+				}
+				return
+			}
+			for _, want := range []string{"\ragents: reading profiles 1/10", "\ragents: reading profiles 10/10"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("stderr %q lacks %q", got, want)
+				}
+			}
+			// Done leaves the cursor at the start of a blank line.
+			line := "agents: reading profiles 10/10"
+			if !strings.HasSuffix(got, "\r"+strings.Repeat(" ", len(line))+"\r") {
+				t.Errorf("the counter was not cleared: %q", got)
+			}
+		})
+	}
+}
+
+func TestProgressRedrawsAtMostOncePerInterval(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetStderrTTY(true)
+	c := &clock{t: time.Unix(0, 0)}
+	d := &Deps{IO: ios, Now: c.now}
+	p := d.Progress("reading files", 1000)
+	// The clock stands still: only the first and the last count draw.
+	for range 1000 {
+		p.Add(1)
+	}
+	if got := strings.Count(errOut.String(), "\r"); got != 2 {
+		t.Errorf("%d redraws, want 2: %q", got, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "1000/1000") {
+		t.Errorf("the last count was not drawn: %q", errOut.String())
+	}
+}
+
+func TestProgressNilIsSilent(t *testing.T) {
+	var p *Progress
+	p.Add(1)
+	p.Set(3)
+	p.Done()
+}
+
+func TestProgressShorterLineCoversLonger(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetStderrTTY(true)
+	c := &clock{t: time.Unix(0, 0)}
+	d := &Deps{IO: ios, Now: c.now}
+	p := d.Progress("x", 100)
+	p.Set(100)
+	errOut.Reset()
+	c.t = c.t.Add(time.Second)
+	p.Set(5) // shorter than "100/100"
+	if got, want := errOut.String(), "\ragents: x 5/100  "; got != want {
+		t.Errorf("redraw %q, want %q", got, want)
+	}
+}
