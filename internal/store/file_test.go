@@ -366,6 +366,38 @@ func TestJournalRemovesOnlyTemporaryFilesInside(t *testing.T) {
 	}
 }
 
+// TestListDuringRemove removes a profile after a listing has found its file
+// and before it reads it: the listing must show the store as after the
+// remove, without reporting the vanished file as a problem.
+func TestListDuringRemove(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, store.FileOptions{})
+	for _, name := range []string{"acme/a", "acme/b", "acme/c"} {
+		put(t, s, storetest.Profile(t, name, 1), false)
+	}
+	removed := false
+	q := store.ProfileQuery{Progress: func(done, total int) {
+		// Three files are read by one worker, in name order: remove the
+		// last once the first is read.
+		if done == 1 && !removed {
+			removed = true
+			if _, err := s.RemoveProfile(ctx(), "acme/c"); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	l, err := s.ListProfiles(ctx(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !removed {
+		t.Fatal("the remove did not run during the listing")
+	}
+	if got := names(l.Profiles); !reflect.DeepEqual(got, []string{"acme/a", "acme/b"}) || len(l.Problems) != 0 {
+		t.Errorf("listed %v with problems %v; want [acme/a acme/b] and none", got, l.Problems)
+	}
+}
+
 func TestProblemsDoNotHideOthers(t *testing.T) {
 	home := newHome(t)
 	s := openStore(t, home, store.FileOptions{})

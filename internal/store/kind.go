@@ -371,6 +371,7 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 	type result struct {
 		v        T
 		problems []errs.Problem
+		gone     bool
 	}
 	results := make([]result, len(entries))
 	var next atomic.Int64
@@ -384,9 +385,14 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 			}
 			e := entries[i]
 			v, err := k.load(s, r, e.name, e.rel)
-			if err != nil {
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				// Removed since the scan: the listing shows the store as
+				// after that remove, which is no problem of the store.
+				results[i].gone = true
+			case err != nil:
 				results[i].problems = problemsOf(s.abs(e.rel), err)
-			} else {
+			default:
 				results[i].v = v
 			}
 			if f.progress != nil {
@@ -409,11 +415,13 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 
 	var docs []T
 	for _, res := range results {
-		if res.problems != nil {
+		switch {
+		case res.gone:
+		case res.problems != nil:
 			problems = append(problems, res.problems...)
-			continue
+		default:
+			docs = append(docs, res.v)
 		}
-		docs = append(docs, res.v)
 	}
 	return docs, problems, nil
 }
