@@ -74,3 +74,14 @@ manpages:
 # module proxy on first use; newer releases need a newer Go). Not run in CI.
 release-check:
 	$(GO) run $(GORELEASER) check
+
+# The process-level suites at full size (docs/reliability.md): 400 writers
+# killed mid-write, 50 processes x 20 mutations with readers throughout,
+# the hostile-input corpus and the permission checks. A few minutes on two
+# cores; `make test` runs the same suites reduced. Not run in CI.
+STRESS_RUN ?= ^(TestStress|TestHostile|TestConcurrentAddUpdate)
+
+.PHONY: stress
+
+stress:
+	AGENTS_STRESS=full $(GO) test -count=1 -v -timeout 30m -run '$(STRESS_RUN)' ./cmd/agents

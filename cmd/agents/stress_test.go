@@ -267,7 +267,7 @@ func listCleanly(t testing.TB, home string) map[string]map[string]any {
 // there or wholly absent, and the next writer takes the lock at once (with
 // a 2 s lock timeout it must succeed) and leaves no temporary file behind.
 func TestStressCrash(t *testing.T) {
-	wantKills := stressScale(20, 250)
+	wantKills := stressScale(20, 400)
 	rng := rand.New(rand.NewPCG(stressSeed(t), 1))
 	home := filepath.Join(t.TempDir(), "home")
 	src := t.TempDir()
@@ -317,12 +317,15 @@ func TestStressCrash(t *testing.T) {
 		durations = append(durations, time.Since(start))
 		cur[name] = 0
 	}
-	slices.Sort(durations)
 	// Kill moments spread over a whole run, from the end of startup to past
-	// the usual end, where the writing is; a run's length is taken from the
-	// runs above, so the spread follows the machine.
-	median := durations[len(durations)/2]
-	earliest, window := median*3/10, median
+	// the usual end, where the writing is. A run's length is the median of
+	// the last uninterrupted runs, so the spread follows the machine's load.
+	killAfter := func() time.Duration {
+		recent := slices.Clone(durations[max(0, len(durations)-15):])
+		slices.Sort(recent)
+		median := recent[len(recent)/2]
+		return median*3/10 + time.Duration(rng.Int64N(int64(median)))
+	}
 
 	var kills, finished, newSeen, oldSeen, lagging, tempsLeft, tornLogs, maxTemps int
 	for iter := 0; kills < wantKills; iter++ {
@@ -335,7 +338,7 @@ func TestStressCrash(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(earliest + time.Duration(rng.Int64N(int64(window))))
+		time.Sleep(killAfter())
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		err := cmd.Wait()
 		ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
@@ -396,10 +399,12 @@ func TestStressCrash(t *testing.T) {
 		// killed one.
 		_, killedState := readStored(t, home, name)
 		after := (cur[name] + 1) % versions
+		start := time.Now()
 		r, err := runCmd(add(name, after))
 		if err != nil {
 			t.Fatal(err)
 		}
+		durations = append(durations, time.Since(start))
 		if r.code != 0 {
 			t.Fatalf("kill %d: the next writer failed with exit %d:\n%s", kills, r.code, r.stderr)
 		}
@@ -536,7 +541,7 @@ func TestStressContention(t *testing.T) {
 	// Readers: a torn or half-written file would make show fail with
 	// invalid input (3) or an I/O error (1), and list warn on stderr.
 	var readers sync.WaitGroup
-	for i := range 2 {
+	for i := range stressScale(2, 4) {
 		readers.Go(func() {
 			r := rand.New(rand.NewPCG(uint64(i), 3))
 			for !done.Load() {
