@@ -125,6 +125,7 @@ func runMeasured(t *testing.T, home string, stdin io.Reader, args ...string) run
 	if strings.Contains(r.stderr, "panic") || strings.Contains(r.stderr, "goroutine ") {
 		t.Errorf("%v: crashed:\n%s", args, r.stderr)
 	}
+	t.Logf("peak memory %.1f MiB: agents %s", float64(kib)/1024, strings.Join(args, " "))
 	return run{r, kib << 10}
 }
 
