@@ -39,7 +39,6 @@ bench:
 	GO=$(GO) sh bench/cli.sh
 
 fuzz:
-	@for t in $$($(GO) test -list '^Fuzz' ./... | grep '^Fuzz' ); do :; done
 	@$(GO) list -f '{{.ImportPath}}' ./... | while read pkg; do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
@@ -82,3 +81,14 @@ manpages:
 # module proxy on first use; newer releases need a newer Go). Not run in CI.
 release-check:
 	$(GO) run $(GORELEASER) check
+
+# The process-level suites at full size (docs/reliability.md): 400 writers
+# killed mid-write, 50 processes x 20 mutations with readers throughout,
+# the hostile-input corpus and the permission checks. A few minutes on two
+# cores; `make test` runs the same suites reduced. Not run in CI.
+STRESS_RUN ?= ^(TestStress|TestHostile|TestConcurrentAddUpdate)
+
+.PHONY: stress
+
+stress:
+	AGENTS_STRESS=full $(GO) test -count=1 -v -timeout 30m -run '$(STRESS_RUN)' ./cmd/agents

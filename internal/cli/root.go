@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ import (
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -224,10 +226,14 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	}
 	cfgFile := filepath.Join(home, "config.yaml")
 	if _, statErr := os.Stat(cfgFile); statErr == nil {
+		// Read at most 1 MiB and a byte: a huge file is refused unread.
+		data, err := strictyaml.ReadFile(cfgFile)
+		if err != nil {
+			return cmdutil.Config{Home: home}, err
+		}
 		fv := viper.New()
-		fv.SetConfigFile(cfgFile)
 		fv.SetConfigType("yaml")
-		if err := fv.ReadInConfig(); err != nil {
+		if err := fv.ReadConfig(bytes.NewReader(data)); err != nil {
 			return cmdutil.Config{Home: home}, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
 				WithHint("fix the YAML in %s", cfgFile)
 		}

@@ -40,6 +40,7 @@ func FuzzDecodeProfile(f *testing.F) {
 				t.Fatalf("accepted %s = %v", g.Name, v)
 			}
 		}
+		checkNumbers(t, p.Safety, p.Guards)
 		if err := p.Validate(); err != nil {
 			t.Fatalf("accepted a profile that does not validate: %v", err)
 		}
@@ -74,6 +75,7 @@ func FuzzDecodeSafetyProfile(f *testing.F) {
 			}
 			return
 		}
+		checkNumbers(t, s, nil)
 		if err := s.Validate(); err != nil {
 			t.Fatalf("accepted a safety profile that does not validate: %v", err)
 		}
@@ -109,5 +111,27 @@ func checkRefusal(t *testing.T, err error) {
 		if p.File != "fuzz.yaml" || p.Message == "" {
 			t.Fatalf("problem without file or message: %+v", p)
 		}
+	}
+}
+
+// checkNumbers checks the numbers of an accepted safety profile and guards
+// directly, not through Validate: costs finite and not negative, with -0
+// stored as 0 (its encoding would otherwise read "-0"), counts in range.
+func checkNumbers(t *testing.T, s SafetyProfile, g *AutomationGuard) {
+	t.Helper()
+	costs := map[string]*float64{"safety.max_cost_per_plan": s.MaxCostPerPlan, "safety.max_total_cost": s.MaxTotalCost}
+	if g != nil {
+		costs["guards.max_total_cost"] = g.MaxTotalCost
+		if c := g.MaxToolCallsPerStep; c != nil && *c < 0 {
+			t.Fatalf("accepted guards.max_tool_calls_per_step = %d", *c)
+		}
+	}
+	for field, c := range costs {
+		if c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0) || *c < 0 || math.Signbit(*c)) {
+			t.Fatalf("accepted %s = %v", field, *c)
+		}
+	}
+	if s.MaxRetriesPerStep < 0 || s.MaxRetriesPerStep > MaxRetriesPerStep {
+		t.Fatalf("accepted safety.max_retries_per_step = %d", s.MaxRetriesPerStep)
 	}
 }

@@ -1,15 +1,16 @@
 package safetypack
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+	"io"
 	"path/filepath"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // ConfigKey is the key of $AGENTS_HOME/config.yaml that names the pack in
@@ -24,12 +25,13 @@ const ConfigKey = "safety_pack"
 // KindSafetyPack error, since it leaves the pack in force undetermined.
 func ConfiguredPackID(home string) (string, error) {
 	file := filepath.Join(home, "config.yaml")
-	data, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
+	// Read at most MaxFileSize+1 bytes: a huge file is refused unread.
+	data, err := strictyaml.ReadFile(file)
+	if errs.KindOf(err) == errs.KindNotFound {
 		return "", nil
 	}
 	if err != nil {
-		return "", errs.Wrap(errs.KindInternal, err, "cannot read %s", file)
+		return "", err
 	}
 	return PackIDFromConfig(data, file)
 }
@@ -40,10 +42,16 @@ func PackIDFromConfig(data []byte, file string) (string, error) {
 	if len(data) > MaxFileSize {
 		return "", errs.Invalid("%s is %d bytes; at most %d are read", file, len(data), MaxFileSize)
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var root, extra yaml.Node
+	if err := dec.Decode(&root); err != nil && !errors.Is(err, io.EOF) {
 		return "", errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", file).
 			WithHint("fix the YAML in %s", file)
+	}
+	// A second document could name another pack; which one is in force
+	// would depend on which document a reader takes.
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return "", configError(file, extra.Line, "", "the file holds more than one YAML document; it must hold exactly one")
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
 		return "", nil // an empty file configures nothing
@@ -60,7 +68,7 @@ func PackIDFromConfig(data []byte, file string) (string, error) {
 			continue
 		}
 		if found != nil {
-			return "", configError(file, k.Line, "duplicate key (first on line %d)", firstLine)
+			return "", configError(file, k.Line, ConfigKey, "duplicate key (first on line %d)", firstLine)
 		}
 		found, firstLine = v, k.Line
 	}
@@ -72,16 +80,16 @@ func PackIDFromConfig(data []byte, file string) (string, error) {
 		v = v.Alias
 	}
 	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
-		return "", configError(file, v.Line, "must be a string naming a pack id, got %s", describeNode(v))
+		return "", configError(file, v.Line, ConfigKey, "must be a string naming a pack id, got %s", describeNode(v))
 	}
 	if why := CheckPackID(v.Value); why != "" {
-		return "", configError(file, v.Line, "%q %s", v.Value, why)
+		return "", configError(file, v.Line, ConfigKey, "%q %s", v.Value, why)
 	}
 	return v.Value, nil
 }
 
-func configError(file string, line int, format string, a ...any) error {
-	pr := errs.Problem{File: file, Path: ConfigKey, Line: line, Message: fmt.Sprintf(format, a...)}
+func configError(file string, line int, path, format string, a ...any) error {
+	pr := errs.Problem{File: file, Path: path, Line: line, Message: fmt.Sprintf(format, a...)}
 	return &errs.Error{
 		Kind:     errs.KindSafetyPack,
 		Msg:      "cannot tell which safety pack is in force: " + pr.String(),

@@ -17,6 +17,10 @@ func FuzzParsePack(f *testing.F) {
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"pack_id":"a_v1","pack_id":"a_v1"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Larger inputs test the JSON library's speed, not the pack's rules.
+		if len(data) > 8<<10 {
+			t.Skip()
+		}
 		p, err := ParsePack(data, "fuzz.json")
 		if err != nil {
 			var e *errs.Error

@@ -299,6 +299,9 @@ func TestPackIDFromConfig(t *testing.T) {
 		{name: "duplicate", yaml: "safety_pack: a_v1\nsafety_pack: b_v1\n", kind: errs.KindSafetyPack, wantErr: "duplicate key (first on line 1)"},
 		{name: "not a mapping", yaml: "- a\n", kind: errs.KindInvalid, wantErr: "must be a mapping"},
 		{name: "bad YAML", yaml: "safety_pack: [\n", kind: errs.KindInvalid, wantErr: "cannot read configuration"},
+		{name: "second document", yaml: "safety_pack: acme_safety_v1\n---\nsafety_pack: core_safety_axes_v1\n", kind: errs.KindSafetyPack, wantErr: "config.yaml:2: the file holds more than one YAML document"},
+		{name: "broken second document", yaml: "safety_pack: acme_safety_v1\n---\n[\n", kind: errs.KindSafetyPack, wantErr: "more than one YAML document"},
+		{name: "document end marker", yaml: "safety_pack: acme_safety_v1\n...\n", want: "acme_safety_v1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -326,4 +329,12 @@ func TestConfiguredPackID(t *testing.T) {
 	writeFile(t, filepath.Join(home, "config.yaml"), []byte("safety_pack: Acme\n"))
 	_, err := ConfiguredPackID(home)
 	wantKind(t, err, errs.KindSafetyPack, strings.Join([]string{home, "config.yaml"}, string(filepath.Separator)))
+
+	// A file over the limit is refused from its size, before it is read.
+	big := filepath.Join(home, "config.yaml")
+	if err := os.Truncate(big, 64<<20); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ConfiguredPackID(home)
+	wantKind(t, err, errs.KindInvalid, "larger than 1048576 bytes")
 }

@@ -31,6 +31,31 @@ func TestParsePackValid(t *testing.T) {
 	}
 }
 
+// TestParsePackEditorForms accepts what editors write around the same
+// content: a UTF-8 byte order mark and CRLF line ends.
+func TestParsePackEditorForms(t *testing.T) {
+	want := validPack("acme_safety_v1")
+	enc := want.Encode()
+	for name, data := range map[string][]byte{
+		"bom":      append([]byte("\ufeff"), enc...),
+		"crlf":     bytes.ReplaceAll(enc, []byte("\n"), []byte("\r\n")),
+		"bom crlf": append([]byte("\ufeff"), bytes.ReplaceAll(enc, []byte("\n"), []byte("\r\n"))...),
+	} {
+		p, err := ParsePack(data, "acme_safety_v1.json")
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !bytes.Equal(p.Encode(), enc) || p.ContentSHA256() != want.ContentSHA256() {
+			t.Errorf("%s: parsed to another pack", name)
+		}
+	}
+	// A mark anywhere else is not whitespace.
+	if _, err := ParsePack(append(append([]byte(" "), "\ufeff"...), enc...), "x.json"); err == nil {
+		t.Error("a byte order mark after the start was accepted")
+	}
+}
+
 // TestParsePackBounds covers every loader bound: each case breaks exactly
 // one rule of a valid pack and names what the problem must say.
 func TestParsePackBounds(t *testing.T) {

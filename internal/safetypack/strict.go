@@ -31,7 +31,15 @@ type doc struct {
 	problems []errs.Problem
 }
 
+// utf8BOM is the byte order mark some editors put at the start of a UTF-8
+// file.
+var utf8BOM = []byte{0xef, 0xbb, 0xbf}
+
+// newDoc starts reading data. A leading UTF-8 byte order mark is dropped:
+// editors write one, it carries nothing, and the seals cover the parsed
+// content, never the bytes.
 func newDoc(data []byte, file string) *doc {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	d := &doc{data: data, file: file}
 	for i, c := range data {
 		if c == '\n' {

@@ -7,10 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
-// Check implements Store. It warns when the home, or one of the store's
-// folders, is world-writable or owned by another user: anyone who can
+// Check implements Store. It warns when the home, one of the store's
+// folders or a profile namespace folder is world-writable or owned by another user: anyone who can
 // write there can change the profiles that decide what an agent may do.
 // A missing home has nothing to warn about.
 func (s *fileStore) Check(ctx context.Context) ([]string, error) {
@@ -21,6 +22,16 @@ func (s *fileStore) Check(ctx context.Context) ([]string, error) {
 	paths := []string{s.home}
 	for _, dir := range []string{profileKind.dir, objectsDir, historyDir} {
 		paths = append(paths, filepath.Join(s.home, dir))
+	}
+	// A namespace folder others can write to lets them replace every
+	// profile in it, so those are checked too: one read of a folder that
+	// holds namespaces, not profiles.
+	if des, err := os.ReadDir(filepath.Join(s.home, profileKind.dir)); err == nil {
+		for _, de := range des {
+			if de.IsDir() && !strings.HasPrefix(de.Name(), ".") {
+				paths = append(paths, filepath.Join(s.home, profileKind.dir, de.Name()))
+			}
+		}
 	}
 	for i, path := range paths {
 		var fi fs.FileInfo

@@ -366,6 +366,38 @@ func TestJournalRemovesOnlyTemporaryFilesInside(t *testing.T) {
 	}
 }
 
+// TestListDuringRemove removes a profile after a listing has found its file
+// and before it reads it: the listing must show the store as after the
+// remove, without reporting the vanished file as a problem.
+func TestListDuringRemove(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, store.FileOptions{})
+	for _, name := range []string{"acme/a", "acme/b", "acme/c"} {
+		put(t, s, storetest.Profile(t, name, 1), false)
+	}
+	removed := false
+	q := store.ProfileQuery{Progress: func(done, total int) {
+		// Three files are read by one worker, in name order: remove the
+		// last once the first is read.
+		if done == 1 && !removed {
+			removed = true
+			if _, err := s.RemoveProfile(ctx(), "acme/c"); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	l, err := s.ListProfiles(ctx(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !removed {
+		t.Fatal("the remove did not run during the listing")
+	}
+	if got := names(l.Profiles); !reflect.DeepEqual(got, []string{"acme/a", "acme/b"}) || len(l.Problems) != 0 {
+		t.Errorf("listed %v with problems %v; want [acme/a acme/b] and none", got, l.Problems)
+	}
+}
+
 func TestProblemsDoNotHideOthers(t *testing.T) {
 	home := newHome(t)
 	s := openStore(t, home, store.FileOptions{})
@@ -545,6 +577,10 @@ func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 		mustFail(t, err, "get")
 		_, err = s.PutProfile(ctx(), storetest.Profile(t, "acme/y", 1), false)
 		mustFail(t, err, "put of a new name")
+		// Said in plain words, not as os.Root's "path escapes from parent".
+		if e := (*errs.Error)(nil); !errors.As(err, &e) || !strings.Contains(e.Error(), "leads outside the store") || !strings.Contains(e.Hint, "replace the link") {
+			t.Errorf("put through a link out of the store: %v (hint %q)", err, e.Hint)
+		}
 		_, err = s.PutProfile(ctx(), storetest.Profile(t, "acme/x", 1), true)
 		mustFail(t, err, "put over a file outside")
 		_, err = s.RemoveProfile(ctx(), "acme/x")
@@ -977,7 +1013,8 @@ func TestCheckWarnsAboutOpenFolders(t *testing.T) {
 	s := openStore(t, home, store.FileOptions{})
 	put(t, s, storetest.Profile(t, "acme/x", 1), false)
 	profiles := filepath.Join(home, "profiles")
-	for _, dir := range []string{home, profiles} {
+	namespace := filepath.Join(profiles, "acme")
+	for _, dir := range []string{home, profiles, namespace} {
 		if err := os.Chmod(dir, 0o777); err != nil {
 			t.Fatal(err)
 		}
@@ -986,7 +1023,8 @@ func TestCheckWarnsAboutOpenFolders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(w) != 2 || !strings.Contains(w[0], home+" is world-writable") || !strings.Contains(w[1], profiles+" is world-writable") {
+	if len(w) != 3 || !strings.Contains(w[0], home+" is world-writable") || !strings.Contains(w[1], profiles+" is world-writable") ||
+		!strings.Contains(w[2], namespace+" is world-writable") {
 		t.Errorf("warnings = %q", w)
 	}
 }

@@ -259,7 +259,11 @@ func (k *docKind[T]) readFailure(s *fileStore, name, rel string, err error) erro
 		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
 		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.noun, name), []errs.Problem{p})
 	}
-	return errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading stored %s %q from %s", k.noun, name, s.abs(rel))
+	e = errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading stored %s %q from %s", k.noun, name, s.abs(rel))
+	if escapes(err) {
+		e = e.WithHint("%s", escapeHint(s.abs(rel)))
+	}
+	return e
 }
 
 // problemsOf returns the problems a failed load reports for a listing.
@@ -278,13 +282,38 @@ func problemsOf(file string, err error) []errs.Problem {
 }
 
 // rootErr returns the message of an error from an os.Root operation
-// without its Go operation prefix.
+// without its Go operation prefix, and in plain words when a link led out
+// of the store.
 func rootErr(err error) string {
+	if escapes(err) {
+		return escapeMessage
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// os.Root refuses a path that leaves it, through ".." or a link, with an
+// error the os package does not export; its text is all there is to match.
+const (
+	rootEscapeText = "path escapes from parent"
+	escapeMessage  = "a link on the way leads outside the store, and the store never follows one out"
+)
+
+// escapes reports whether err is os.Root refusing a path that leaves it.
+func escapes(err error) bool {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return err != nil && err.Error() == rootEscapeText
+}
+
+// escapeHint says what to do about a link that leads out of the store.
+func escapeHint(path string) string {
+	return fmt.Sprintf("the store's folders and files must be its own: replace the link on the way to %s with a real folder or file", path)
 }
 
 func getDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) (T, error) {
@@ -362,6 +391,7 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 		cached   []byte      // the cached encoding, when the cache had it
 		info     fs.FileInfo // the metadata of the file decoded, when it was
 		problems []errs.Problem
+		gone     bool
 	}
 	results := make([]result, len(entries))
 	if cache != nil {
@@ -397,9 +427,14 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 				results[i].cached = nil // damaged: decode the file instead
 			}
 			v, info, err := k.loadInfo(s, r, e.name, e.rel)
-			if err != nil {
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				// Removed since the scan: the listing shows the store as
+				// after that remove, which is no problem of the store.
+				results[i].gone = true
+			case err != nil:
 				results[i].problems = problemsOf(s.abs(e.rel), err)
-			} else {
+			default:
 				results[i].v, results[i].info = v, info
 			}
 			report()
@@ -418,6 +453,11 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 	var docs []T
 	for i, res := range results {
 		switch {
+		case res.gone:
+			if cache != nil {
+				cache.drop(entries[i].name)
+			}
+			continue
 		case res.problems != nil:
 			problems = append(problems, res.problems...)
 			if cache != nil {

@@ -458,7 +458,11 @@ func (tx *txn) refuse(rel string, fi fs.FileInfo, want string) error {
 
 // ioErr reports a failed file operation inside the store.
 func (tx *txn) ioErr(action, rel string, err error) error {
-	return errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "%s %s", action, tx.s.abs(rel))
+	e := errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "%s %s", action, tx.s.abs(rel))
+	if escapes(err) {
+		e = e.WithHint("%s", escapeHint(tx.s.abs(rel)))
+	}
+	return e
 }
 
 func describe(fi fs.FileInfo) string {
