@@ -779,14 +779,14 @@ var configRefusals = map[string]refusal{
 	"binary-garbage.bin":      {3, "cannot read configuration"},
 	"nul-byte.yaml":           {3, "cannot read configuration"},
 	"pack-id-bool.yaml":       {6, `"yes" must have the form`},
-	"pack-id-custom-tag.yaml": {6, "got a value tagged !custom"},
+	"pack-id-custom-tag.yaml": {6, `got a value tagged "!custom"`},
 	"pack-id-duplicate.yaml":  {3, "already defined"},
 	"pack-id-escape.yaml":     {6, "must not contain a path separator"},
 	"pack-id-list.yaml":       {6, "got a list"},
 	"pack-id-null.yaml":       {6, "got null"},
 	"pack-id-upper.yaml":      {6, "must have the form"},
 	"pack-missing.yaml":       {6, "is missing"},
-	"second-document.yaml":    {6, "more than one YAML document"},
+	"second-document.yaml":    {3, "more than one YAML document"},
 }
 
 // TestHostileConfig puts every hostile config.yaml in the home: the pack in

@@ -47,6 +47,13 @@ func agentsBinary(t testing.TB) string {
 	return builtBin
 }
 
+// removeBuiltBinary deletes the folder agentsBinary built into.
+func removeBuiltBinary() {
+	if builtBin != "" {
+		os.RemoveAll(filepath.Dir(builtBin))
+	}
+}
+
 // result is what one run of the binary did.
 type result struct {
 	code           int

@@ -10,19 +10,19 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/agentsctl/agents/internal/cli"
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"agents": func() { os.Exit(cli.Main()) },
-	})
+	code := m.Run()
+	removeBuiltBinary()
+	os.Exit(code)
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script against the
-// real command. Each script starts with an empty AGENTS_HOME.
+// real binary, built once without the race detector (the Go tests of each
+// package run with it). Each script starts with an empty AGENTS_HOME.
 func TestScripts(t *testing.T) {
+	binDir := filepath.Dir(agentsBinary(t))
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
@@ -31,6 +31,7 @@ func TestScripts(t *testing.T) {
 			"stdenv": cmdStdenv,
 		},
 		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			home := filepath.Join(env.WorkDir, ".agents")
 			env.Setenv("AGENTS_HOME", home)
 			env.Setenv("HOME", env.WorkDir)

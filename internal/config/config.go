@@ -259,6 +259,9 @@ func decodePolicyField(d *strictyaml.Decoder, f strictyaml.Field, p *Policy) {
 // before it ever becomes a path.
 func decodePackID(d *strictyaml.Decoder, f strictyaml.Field) string {
 	if f.IsNull() {
+		// An empty safety_pack is more likely an unfinished edit than a
+		// wish for the shipped pack: never guess which pack is in force.
+		d.Fieldf(f, "must be a string naming a pack id, got null; remove the key to use the shipped pack")
 		return ""
 	}
 	if f.Value.Kind != yaml.ScalarNode || f.Value.ShortTag() != "!!str" {
