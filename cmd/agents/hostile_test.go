@@ -929,3 +929,61 @@ func TestHostileLinks(t *testing.T) {
 		}
 	})
 }
+
+// TestHostileActions runs action add on hostile action files: the parser
+// hazards of the profile corpus in an action's shape, names that try to
+// escape the store, and a hostile inline safety profile.
+func TestHostileActions(t *testing.T) {
+	home := hostileHome(t)
+	const valid = "description: d\ndefinition_of_done: done\nstrategy_actor: local/default\nexecution_actor: local/default\n"
+	laughs := "a: &a [x, x, x, x, x, x, x, x, x]\n"
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		laughs += n + ": &" + n + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + "]\n"
+		prev = n
+	}
+	cases := []struct {
+		name, content string
+		want          refusal
+	}{
+		{"escape-dots", "name: ../x\n" + valid, refusal{3, `namespace ".."`}},
+		{"escape-absolute", "name: /etc/passwd\n" + valid, refusal{3, "name"}},
+		{"escape-middle", "name: a/../../b\n" + valid, refusal{3, "name"}},
+		{"escape-trailing", "name: qa/..\n" + valid, refusal{3, "name"}},
+		{"upper-case", "name: Acme/deploy\n" + valid, refusal{3, "lower-case"}},
+		{"look-alike", "name: \u0430cme/deploy\n" + valid, refusal{3, "lower-case"}},
+		{"windows-device", "name: acme/con\n" + valid, refusal{3, "reserved device name"}},
+		{"long-part", "name: acme/" + strings.Repeat("a", 64) + "\n" + valid, refusal{3, "at most 63"}},
+		{"nul-byte", "name: acme/x\x00\n" + valid, refusal{3, "NUL byte"}},
+		{"invalid-utf8", "name: acme/x\n" + valid + "description: \xff\xfe\n", refusal{3, "not valid UTF-8"}},
+		{"second-document", "name: acme/x\n" + valid + "---\nname: acme/y\n", refusal{3, "more than one YAML document"}},
+		{"custom-tag", "name: !custom acme/x\n" + valid, refusal{3, "!custom"}},
+		{"duplicate-key", "name: acme/x\nname: acme/y\n" + valid, refusal{3, `duplicate key "name"`}},
+		{"unknown-key", "name: acme/x\n" + valid + "automation_profil: manual\n", refusal{3, `did you mean "automation_profile"`}},
+		{"billion-laughs", "name: acme/x\n" + valid + laughs + "safety_profile:\n  allowed_skill_categories: *i\n", refusal{3, "unknown"}},
+		{"safety-yes", "name: acme/x\n" + valid + "safety_profile:\n  require_sandbox: yes\n", refusal{3, "must be true or false"}},
+		{"safety-nan", "name: acme/x\n" + valid + "safety_profile:\n  max_total_cost: .nan\n", refusal{3, "finite"}},
+		{"safety-fraction", "name: acme/x\n" + valid + "safety_profile:\n  max_retries_per_step: 1.5\n", refusal{3, "must be an integer"}},
+		{"safety-overflow", "name: acme/x\n" + valid + "safety_profile:\n  max_retries_per_step: 99999999999999999999999\n", refusal{3, "out of range"}},
+		{"missing-profile", "name: acme/x\n" + valid + "automation_profile: acme/nowhere\n", refusal{3, "acme/nowhere"}},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(dir, c.name+".yaml")
+			writeFile(t, file, c.content)
+			expectRefusal(t, home, nil, c.want, "action", "add", "-c", file)
+		})
+	}
+	t.Run("64MiB-sparse", func(t *testing.T) {
+		file := filepath.Join(dir, "huge.yaml")
+		writeFile(t, file, "name: acme/huge\ndescription: |\n")
+		if err := os.Truncate(file, 64<<20); err != nil {
+			t.Fatal(err)
+		}
+		r := expectRefusalWith(t, runMeasured, home, nil, refusal{3, "larger than 1048576 bytes"}, "action", "add", "-c", file)
+		if r.peakRSS > maxPeakRSS {
+			t.Errorf("action add used %d MiB for a file it should refuse unread", r.peakRSS>>20)
+		}
+	})
+}
