@@ -53,7 +53,7 @@ func removeRun(opts *removeOptions) error {
 		return errs.Conflict("%q is a built-in profile and cannot be removed", opts.name).
 			WithHint("built-in profiles are part of agents; register a custom profile instead")
 	}
-	if err := profile.ValidateCustomName(opts.name); err != nil {
+	if err := cmdutil.CheckProfileArg(opts.name); err != nil {
 		return err
 	}
 	if !opts.yes {

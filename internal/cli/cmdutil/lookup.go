@@ -1,6 +1,8 @@
 package cmdutil
 
 import (
+	"strings"
+
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 )
@@ -39,19 +41,36 @@ func (d *Deps) builtinProfile(name string) (*profile.AutomationProfile, error) {
 }
 
 // LookupProfile returns the built-in or custom profile with the given name.
-// A name that is neither a built-in nor a valid namespace/name is invalid
-// input; a valid name that is not stored is not found.
+// A single well-formed word that is not a built-in is not found (most likely
+// a custom name without its namespace); any other name that is not a valid
+// namespace/name is invalid input; a valid name that is not stored is not
+// found.
 func (d *Deps) LookupProfile(name string) (*profile.AutomationProfile, error) {
 	if profile.IsBuiltinName(name) {
 		return d.builtinProfile(name)
 	}
-	if why := profile.CheckCustomName(name); why != "" {
-		return nil, errs.NotFound("profile %q not found: %s", name, why).
-			WithHint("run 'agents automation-profile list' to see the profiles")
+	if err := CheckProfileArg(name); err != nil {
+		return nil, err
 	}
 	st, err := d.Store()
 	if err != nil {
 		return nil, err
 	}
 	return st.GetProfile(d.Ctx(), name)
+}
+
+// CheckProfileArg checks a custom profile name given on the command line:
+// a single well-formed word is not found (the built-ins are the only bare
+// names), anything else that is not a valid namespace/name is invalid.
+func CheckProfileArg(name string) error {
+	if !strings.Contains(name, "/") && profile.CheckLabel(name) == "" {
+		return errs.NotFound("profile %q not found", name).
+			WithHint("the built-in profiles are %s; custom profiles are named namespace/name",
+				strings.Join(profile.BuiltinNames, ", "))
+	}
+	if why := profile.CheckCustomName(name); why != "" {
+		return errs.Invalid("invalid name: %s", why).
+			WithHint("profile names are built-in names or namespace/name, in lower case")
+	}
+	return nil
 }
