@@ -19,8 +19,10 @@ type decisionDoc struct {
 	Rule             string  `json:"rule"`
 	Profile          string  `json:"profile"`
 	Level            *string `json:"level"`
-	// Plan is the plan decided for, null when a profile was named.
-	Plan *string `json:"plan"`
+	// Plan is the plan decided for; left out when a profile was named, so
+	// that a decision on a profile is exactly the seed's GuardResult plus
+	// rule, profile, level and conditions.
+	Plan *string `json:"plan,omitempty"`
 }
 
 // guardDoc adds where the safety profile decided under came from: its
@@ -28,8 +30,8 @@ type decisionDoc struct {
 // whether it was standalone or composed.
 type guardDoc struct {
 	decisionDoc
-	SafetyLevel  *string  `json:"safety_level"`
-	SafetySource string   `json:"safety_source"`
+	SafetyLevel  *string  `json:"safety_level,omitempty"`
+	SafetySource *string  `json:"safety_source,omitempty"`
 	Conditions   []string `json:"conditions"`
 }
 
@@ -76,7 +78,7 @@ func (v GuardDecisionView) safetySource() string {
 // Data implements View.
 func (v GuardDecisionView) Data() any {
 	r := v.Result
-	return guardDoc{
+	doc := guardDoc{
 		decisionDoc: decisionDoc{
 			Allowed:          r.Allowed(),
 			Reason:           optional(r.Reason()),
@@ -86,10 +88,13 @@ func (v GuardDecisionView) Data() any {
 			Level:            optional(v.Level),
 			Plan:             optional(v.Plan),
 		},
-		SafetyLevel:  optional(v.SafetyLevel),
-		SafetySource: v.safetySource(),
-		Conditions:   r.Conditions.Names(),
+		Conditions: r.Conditions.Names(),
 	}
+	if v.Plan != "" {
+		doc.SafetyLevel = optional(v.SafetyLevel)
+		doc.SafetySource = optional(v.safetySource())
+	}
+	return doc
 }
 
 func (v GuardDecisionView) fields() [][2]string {

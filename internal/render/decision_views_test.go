@@ -50,9 +50,6 @@ func TestGuardDecisionViewFormats(t *testing.T) {
   "rule": "guards.tool_denylist",
   "profile": "acme/guarded",
   "level": null,
-  "plan": null,
-  "safety_level": null,
-  "safety_source": "composed",
   "conditions": []
 }
 `},
@@ -63,9 +60,6 @@ func TestGuardDecisionViewFormats(t *testing.T) {
   "rule": "default",
   "profile": "ci",
   "level": "plan",
-  "plan": null,
-  "safety_level": null,
-  "safety_source": "composed",
   "conditions": [
     "sandbox",
     "checkpoint_before_write"
@@ -78,9 +72,6 @@ requires_approval: false
 rule: safety.allow_unsafe_tools
 profile: ci
 level: null
-plan: null
-safety_level: null
-safety_source: composed
 conditions: []
 `},
 		{"plain allowed", "plain", allowedWrite(""), `decision: allowed
@@ -141,7 +132,6 @@ func TestGateDecisionViewFormats(t *testing.T) {
   "rule": "auto_execute",
   "profile": "cautious",
   "level": null,
-  "plan": null,
   "conditions": [],
   "threshold": 0.7,
   "confidence": 0.7
@@ -153,7 +143,6 @@ requires_approval: false
 rule: auto_execute
 profile: cautious
 level: null
-plan: null
 conditions: []
 threshold: 0.7
 confidence: 0.75

@@ -244,9 +244,6 @@ func TestCheckGuardExactJSON(t *testing.T) {
   "rule": "guards.tool_denylist",
   "profile": "acme/guarded",
   "level": null,
-  "plan": null,
-  "safety_level": null,
-  "safety_source": "composed",
   "conditions": []
 }
 `
