@@ -1,15 +1,10 @@
 package action
 
 import (
-	"bufio"
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
 )
 
@@ -52,18 +47,8 @@ func removeRun(opts *removeOptions) error {
 	if err := action.ValidateName(opts.name); err != nil {
 		return err
 	}
-	if !opts.yes {
-		if !deps.IO.CanPrompt() {
-			return errs.Usage("refusing to remove %q without confirmation", opts.name).
-				WithHint("pass --yes to remove it when not at a terminal")
-		}
-		ok, err := confirm(deps, fmt.Sprintf("Remove action %s? [y/N] ", render.Escape(opts.name)))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return errs.Usage("not removed: %q", opts.name)
-		}
+	if err := cmdutil.ConfirmRemoval(deps, "action", opts.name, opts.yes); err != nil {
+		return err
 	}
 	st, err := deps.Store()
 	if err != nil {
@@ -74,18 +59,4 @@ func removeRun(opts *removeOptions) error {
 		return err
 	}
 	return deps.Render(render.ActionRemovedView{Action: removed})
-}
-
-// confirm asks a yes/no question on stderr and reads the answer from stdin.
-func confirm(deps *cmdutil.Deps, question string) (bool, error) {
-	fmt.Fprint(deps.IO.ErrOut, question)
-	line, err := bufio.NewReader(deps.IO.In).ReadString('\n')
-	if err != nil && line == "" {
-		return false, errs.Usage("no answer given")
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true, nil
-	}
-	return false, nil
 }

@@ -1,0 +1,131 @@
+package cmdutil
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+// FileReport is the outcome of checking one file with a validate command.
+type FileReport struct {
+	File  string `json:"file"`
+	Valid bool   `json:"valid"`
+	// Name is the document's name when it has one and the file is valid.
+	Name     *string        `json:"name,omitempty"`
+	Problems []errs.Problem `json:"problems"`
+	Warnings []string       `json:"warnings"`
+	missing  bool
+}
+
+// CheckFunc checks one file: the document's name (or "" when the kind has
+// none), the decoder's warnings, and the error that made it invalid.
+type CheckFunc func(path string) (name string, warnings []string, err error)
+
+// ValidateFiles checks every file, prints a report of all of them, warns
+// about each decoder warning on stderr, and returns an error that sets the
+// exit status: not found (4) when a file is missing, which wins over
+// invalid (3) when one is invalid.
+func ValidateFiles(deps *Deps, files []string, check CheckFunc) error {
+	reports := make([]FileReport, 0, len(files))
+	invalid, missing := 0, 0
+	for _, f := range files {
+		r := checkOne(f, check)
+		for _, w := range r.Warnings {
+			deps.Warn("%s", w)
+		}
+		switch {
+		case r.missing:
+			missing++
+		case !r.Valid:
+			invalid++
+		}
+		reports = append(reports, r)
+	}
+	if err := deps.Render(validateView{reports}); err != nil {
+		return err
+	}
+	switch {
+	case missing > 0:
+		return errs.NotFound("%s not found", countFiles(missing, len(reports)))
+	case invalid > 0:
+		return errs.Invalid("%s invalid", countFiles(invalid, len(reports)))
+	}
+	return nil
+}
+
+func checkOne(path string, check CheckFunc) FileReport {
+	r := FileReport{File: path, Problems: []errs.Problem{}, Warnings: []string{}}
+	name, warnings, err := check(path)
+	r.Warnings = append(r.Warnings, warnings...)
+	if err == nil {
+		r.Valid = true
+		if name != "" {
+			r.Name = &name
+		}
+		return r
+	}
+	r.missing = errs.Is(err, errs.KindNotFound)
+	var e *errs.Error
+	if errors.As(err, &e) && len(e.Problems) > 0 {
+		r.Problems = append(r.Problems, e.Problems...)
+	} else {
+		r.Problems = append(r.Problems, errs.Problem{File: path, Message: err.Error()})
+	}
+	return r
+}
+
+func countFiles(n, total int) string {
+	if total == 1 {
+		return "the file is"
+	}
+	if n == 1 {
+		return fmt.Sprintf("1 of %d files is", total)
+	}
+	return fmt.Sprintf("%d of %d files are", n, total)
+}
+
+type validateView struct{ reports []FileReport }
+
+func (v validateView) Data() any { return v.reports }
+
+func (v validateView) Plain(w *render.Writer) {
+	for _, r := range v.reports {
+		if r.Valid {
+			w.Line(r.File, ": ok")
+			continue
+		}
+		w.Line(r.File, ": ", r.result())
+		for _, p := range r.Problems {
+			p.File = ""
+			w.Line("  ", p.String())
+		}
+	}
+}
+
+func (v validateView) Tables() []render.Table {
+	t := render.Table{Header: []string{"FILE", "RESULT", "PROBLEM"}}
+	for _, r := range v.reports {
+		if r.Valid {
+			t.Rows = append(t.Rows, []string{r.File, "ok", ""})
+			continue
+		}
+		for i, p := range r.Problems {
+			p.File = ""
+			result := ""
+			if i == 0 {
+				result = r.result()
+			}
+			t.Rows = append(t.Rows, []string{r.File, result, p.String()})
+		}
+	}
+	return []render.Table{t}
+}
+
+func (r FileReport) result() string {
+	if r.missing {
+		return "not found"
+	}
+	return "invalid"
+}
