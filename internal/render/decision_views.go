@@ -99,7 +99,7 @@ func (v GuardDecisionView) Data() any {
 
 func (v GuardDecisionView) fields() [][2]string {
 	r := v.Result
-	return [][2]string{
+	fields := [][2]string{
 		{"decision", r.Verdict.String()},
 		{"allowed", strconv.FormatBool(r.Allowed())},
 		{"requires_approval", strconv.FormatBool(r.RequiresApproval())},
@@ -108,11 +108,15 @@ func (v GuardDecisionView) fields() [][2]string {
 		{"tool", r.Input().Tool},
 		{"profile", v.Profile},
 		{"level", orDash(v.Level)},
-		{"plan", orDash(v.Plan)},
-		{"safety_level", orDash(v.SafetyLevel)},
-		{"safety_source", v.safetySource()},
-		{"conditions", orDash(strings.Join(r.Conditions.Names(), ", "))},
 	}
+	if v.Plan != "" {
+		fields = append(fields, [][2]string{
+			{"plan", v.Plan},
+			{"safety_level", orDash(v.SafetyLevel)},
+			{"safety_source", v.safetySource()},
+		}...)
+	}
+	return append(fields, [2]string{"conditions", orDash(strings.Join(r.Conditions.Names(), ", "))})
 }
 
 // Plain implements View: one "key: value" line per field, "-" for none.
@@ -171,7 +175,7 @@ func (v GateDecisionView) Data() any {
 
 func (v GateDecisionView) fields() [][2]string {
 	d := v.Decision
-	return [][2]string{
+	fields := [][2]string{
 		{"decision", d.Verdict().String()},
 		{"allowed", strconv.FormatBool(d.Automatic)},
 		{"requires_approval", strconv.FormatBool(!d.Automatic)},
@@ -181,8 +185,11 @@ func (v GateDecisionView) fields() [][2]string {
 		{"confidence", FormatFloat(d.Confidence)},
 		{"profile", v.Profile},
 		{"level", orDash(v.Level)},
-		{"plan", orDash(v.Plan)},
 	}
+	if v.Plan != "" {
+		fields = append(fields, [2]string{"plan", v.Plan})
+	}
+	return fields
 }
 
 // Plain implements View: one "key: value" line per field, "-" for none.

@@ -82,9 +82,6 @@ reason: -
 tool: edit
 profile: ci
 level: -
-plan: -
-safety_level: -
-safety_source: composed
 conditions: sandbox, checkpoint_before_write
 `},
 		{"rich approval", "rich", denied(), `⚠ NEEDS APPROVAL  tool "shell_exec" under profile acme/guarded
@@ -156,7 +153,6 @@ threshold: 1.0
 confidence: 1.0
 profile: cautious
 level: project
-plan: -
 `},
 		{"rich above", "rich", above, `✔ ALLOWED  gate auto_execute under profile cautious
   rule        auto_execute
@@ -231,12 +227,12 @@ func TestDecisionViewTables(t *testing.T) {
 		{"guard approval", denied(), [][]string{
 			{"decision", "needs approval"}, {"allowed", "false"}, {"requires_approval", "true"},
 			{"rule", "guards.tool_denylist"}, {"reason", `tool "shell_exec" is on the profile's denylist`},
-			{"tool", "shell_exec"}, {"profile", "acme/guarded"}, {"level", "-"}, {"plan", "-"}, {"safety_level", "-"}, {"safety_source", "composed"}, {"conditions", "-"},
+			{"tool", "shell_exec"}, {"profile", "acme/guarded"}, {"level", "-"}, {"conditions", "-"},
 		}},
 		{"gate allowed", GateDecisionView{Decision: profile.DecideGate(p, g, 0.75), Profile: "cautious", Level: "global"}, [][]string{
 			{"decision", "allowed"}, {"allowed", "true"}, {"requires_approval", "false"},
 			{"rule", "auto_execute"}, {"reason", "-"}, {"threshold", "0.7"}, {"confidence", "0.75"},
-			{"profile", "cautious"}, {"level", "global"}, {"plan", "-"},
+			{"profile", "cautious"}, {"level", "global"},
 		}},
 	}
 	for _, tt := range tests {
