@@ -1,13 +1,9 @@
 package action
 
 import (
-	"regexp"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
 )
@@ -49,27 +45,15 @@ be read are reported on stderr; the others still list.`,
 
 func listRun(opts *listOptions) error {
 	deps := opts.deps
-	var re *regexp.Regexp
-	if opts.regex != "" {
-		var err error
-		if re, err = regexp.Compile(opts.regex); err != nil {
-			return errs.Usage("invalid regex %q: %v", opts.regex, err).
-				WithHint("the pattern uses RE2 syntax, for example '^local/' or 'deploy'")
-		}
-	}
-	if opts.namespace != "" {
-		if why := profile.CheckLabel(opts.namespace); why != "" {
-			return errs.Usage("invalid namespace %q: %s", opts.namespace, why)
-		}
+	match, err := cmdutil.NameFilter(opts.regex, opts.namespace, "'^local/' or 'deploy'")
+	if err != nil {
+		return err
 	}
 	st, err := deps.Store()
 	if err != nil {
 		return err
 	}
-	q := store.ActionQuery{Namespace: opts.namespace}
-	if re != nil {
-		q.Match = re.MatchString
-	}
+	q := store.ActionQuery{Namespace: opts.namespace, Match: match}
 	list, err := st.ListActions(deps.Ctx(), q)
 	if err != nil {
 		return err

@@ -1,12 +1,9 @@
 package automationprofile
 
 import (
-	"regexp"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
@@ -59,20 +56,11 @@ that cannot be read are reported on stderr; the others still list.`,
 
 func listRun(opts *listOptions) error {
 	deps := opts.deps
-	var re *regexp.Regexp
-	if opts.regex != "" {
-		var err error
-		if re, err = regexp.Compile(opts.regex); err != nil {
-			return errs.Usage("invalid regex %q: %v", opts.regex, err).
-				WithHint("the pattern uses RE2 syntax, for example '^acme/' or 'caut.*'")
-		}
+	re, err := cmdutil.NameFilter(opts.regex, opts.namespace, "'^acme/' or 'caut.*'")
+	if err != nil {
+		return err
 	}
-	if opts.namespace != "" {
-		if why := profile.CheckLabel(opts.namespace); why != "" {
-			return errs.Usage("invalid namespace %q: %s", opts.namespace, why)
-		}
-	}
-	match := func(name string) bool { return re == nil || re.MatchString(name) }
+	match := func(name string) bool { return re == nil || re(name) }
 
 	var out []*profile.AutomationProfile
 	if opts.namespace == "" {
