@@ -93,17 +93,7 @@ func (m *Memory) ListProfileNames(ctx context.Context, q ProfileQuery) ([]string
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	all := slices.Sorted(maps.Keys(m.profiles))
-	m.mu.Unlock()
-	f := q.filter()
-	var names []string
-	for _, name := range all {
-		if f.keep(name) {
-			names = append(names, name)
-		}
-	}
-	return names, nil
+	return memNames(m, m.profiles, q.filter()), nil
 }
 
 // PutProfile implements Store.
@@ -276,17 +266,7 @@ func (m *Memory) ListActionNames(ctx context.Context, q ActionQuery) ([]string, 
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	all := slices.Sorted(maps.Keys(m.actions))
-	m.mu.Unlock()
-	f := q.filter()
-	var names []string
-	for _, name := range all {
-		if f.keep(name) {
-			names = append(names, name)
-		}
-	}
-	return names, nil
+	return memNames(m, m.actions, q.filter()), nil
 }
 
 // PutAction implements Store.
@@ -396,4 +376,18 @@ func (m *Memory) PutPlan(ctx context.Context, p *plan.Plan, update bool) (*plan.
 	}
 	m.plans[p.ID] = stored
 	return stored.Clone(), nil
+}
+
+// memNames returns the names in docs that f keeps, sorted.
+func memNames[T any](m *Memory, docs map[string]T, f nameFilter) []string {
+	m.mu.Lock()
+	all := slices.Sorted(maps.Keys(docs))
+	m.mu.Unlock()
+	var names []string
+	for _, name := range all {
+		if f.keep(name) {
+			names = append(names, name)
+		}
+	}
+	return names
 }
