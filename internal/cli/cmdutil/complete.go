@@ -115,28 +115,27 @@ func BuiltinProfileNames(deps *Deps, _ string) []string {
 // single file, so Tab stays instant in a large store.
 const describeLimit = 25
 
-// storedNames returns the names of the custom profiles that start with
+// storedNames returns the names that list gives for those starting with
 // prefix, or nothing when the store cannot be read.
-func storedNames(deps *Deps, prefix string) []string {
+func storedNames(deps *Deps, prefix string, list func(st store.Store, match func(string) bool) ([]string, error)) []string {
 	var names []string
 	deps.silently(func() {
 		st, err := deps.Store()
 		if err != nil || st == nil {
 			return
 		}
-		q := store.ProfileQuery{}
+		var match func(string) bool
 		if prefix != "" {
-			q.Match = func(name string) bool { return strings.HasPrefix(name, prefix) }
+			match = func(name string) bool { return strings.HasPrefix(name, prefix) }
 		}
-		names, _ = st.ListProfileNames(deps.Ctx(), q)
+		names, _ = list(st, match)
 	})
 	return names
 }
 
-// CustomProfileNames lists the stored custom profiles by name, with their
-// descriptions when there are few enough to read.
-func CustomProfileNames(deps *Deps, prefix string) []string {
-	names := storedNames(deps, prefix)
+// described adds to each name the description describe reads for it, when
+// there are few enough names to read; a name it cannot describe stays bare.
+func described(deps *Deps, names []string, describe func(st store.Store, name string) (string, error)) []string {
 	if len(names) > describeLimit {
 		return names
 	}
@@ -145,13 +144,42 @@ func CustomProfileNames(deps *Deps, prefix string) []string {
 		out[i] = name
 		deps.silently(func() {
 			if st, err := deps.Store(); err == nil {
-				if p, err := st.GetProfile(deps.Ctx(), name); err == nil {
-					out[i] = Described(name, p.Description)
+				if d, err := describe(st, name); err == nil {
+					out[i] = Described(name, d)
 				}
 			}
 		})
 	}
 	return out
+}
+
+// namespacesOf returns the distinct namespaces of names, in order.
+func namespacesOf(names []string) []string {
+	var out []string
+	for _, name := range names {
+		if ns := profile.NamespaceOf(name); ns != "" && !slices.Contains(out, ns) {
+			out = append(out, ns)
+		}
+	}
+	return out
+}
+
+func storedProfileNames(deps *Deps, prefix string) []string {
+	return storedNames(deps, prefix, func(st store.Store, match func(string) bool) ([]string, error) {
+		return st.ListProfileNames(deps.Ctx(), store.ProfileQuery{Match: match})
+	})
+}
+
+// CustomProfileNames lists the stored custom profiles by name, with their
+// descriptions when there are few enough to read.
+func CustomProfileNames(deps *Deps, prefix string) []string {
+	return described(deps, storedProfileNames(deps, prefix), func(st store.Store, name string) (string, error) {
+		p, err := st.GetProfile(deps.Ctx(), name)
+		if err != nil {
+			return "", err
+		}
+		return p.Description, nil
+	})
 }
 
 // ProfileNames lists every profile: the built-ins, then the custom ones.
@@ -161,13 +189,7 @@ func ProfileNames(deps *Deps, prefix string) []string {
 
 // Namespaces lists the namespaces of the stored custom profiles.
 func Namespaces(deps *Deps, _ string) []string {
-	var out []string
-	for _, name := range storedNames(deps, "") {
-		if ns := profile.NamespaceOf(name); ns != "" && !slices.Contains(out, ns) {
-			out = append(out, ns)
-		}
-	}
-	return out
+	return namespacesOf(storedProfileNames(deps, ""))
 }
 
 // GateNames lists the eleven gates in canonical order, each with its

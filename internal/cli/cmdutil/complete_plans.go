@@ -1,61 +1,32 @@
 package cmdutil
 
 import (
-	"slices"
 	"strings"
 
-	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
 )
 
-// storedActionNames returns the names of the stored actions that start
-// with prefix, or nothing when the store cannot be read.
 func storedActionNames(deps *Deps, prefix string) []string {
-	var names []string
-	deps.silently(func() {
-		st, err := deps.Store()
-		if err != nil || st == nil {
-			return
-		}
-		q := store.ActionQuery{}
-		if prefix != "" {
-			q.Match = func(name string) bool { return strings.HasPrefix(name, prefix) }
-		}
-		names, _ = st.ListActionNames(deps.Ctx(), q)
+	return storedNames(deps, prefix, func(st store.Store, match func(string) bool) ([]string, error) {
+		return st.ListActionNames(deps.Ctx(), store.ActionQuery{Match: match})
 	})
-	return names
 }
 
 // ActionNames lists the stored actions by name, with their descriptions
 // when there are few enough to read.
 func ActionNames(deps *Deps, prefix string) []string {
-	names := storedActionNames(deps, prefix)
-	if len(names) > describeLimit {
-		return names
-	}
-	out := make([]string, len(names))
-	for i, name := range names {
-		out[i] = name
-		deps.silently(func() {
-			if st, err := deps.Store(); err == nil {
-				if a, err := st.GetAction(deps.Ctx(), name); err == nil {
-					out[i] = Described(name, a.Description)
-				}
-			}
-		})
-	}
-	return out
+	return described(deps, storedActionNames(deps, prefix), func(st store.Store, name string) (string, error) {
+		a, err := st.GetAction(deps.Ctx(), name)
+		if err != nil {
+			return "", err
+		}
+		return a.Description, nil
+	})
 }
 
 // ActionNamespaces lists the namespaces of the stored actions.
 func ActionNamespaces(deps *Deps, _ string) []string {
-	var out []string
-	for _, name := range storedActionNames(deps, "") {
-		if ns := profile.NamespaceOf(name); ns != "" && !slices.Contains(out, ns) {
-			out = append(out, ns)
-		}
-	}
-	return out
+	return namespacesOf(storedActionNames(deps, ""))
 }
 
 // PlanIDs lists the stored plans' ids, newest first (the one most likely
@@ -74,17 +45,11 @@ func PlanIDs(deps *Deps, prefix string) []string {
 			}
 		}
 	})
-	if len(ids) > describeLimit {
-		return ids
-	}
-	for i, id := range ids {
-		deps.silently(func() {
-			if st, err := deps.Store(); err == nil {
-				if p, err := st.GetPlan(deps.Ctx(), id); err == nil {
-					ids[i] = Described(id, p.Action+", "+p.AutomationProfile.Name)
-				}
-			}
-		})
-	}
-	return ids
+	return described(deps, ids, func(st store.Store, id string) (string, error) {
+		p, err := st.GetPlan(deps.Ctx(), id)
+		if err != nil {
+			return "", err
+		}
+		return p.Action + ", " + p.AutomationProfile.Name, nil
+	})
 }
