@@ -7,6 +7,8 @@
 package action
 
 import (
+	"fmt"
+
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
@@ -119,25 +121,7 @@ func Encode(a *Action) ([]byte, *Action, error) {
 	if a == nil {
 		return nil, nil, errs.Invalid("no action to store")
 	}
-	first, err := canonYAML(a)
-	if err != nil {
-		return nil, nil, err
-	}
-	stored, err := Decode(first, a.Name)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := canonYAML(stored)
-	if err != nil {
-		return nil, nil, err
-	}
-	return data, stored, nil
-}
-
-func canonYAML(a *Action) ([]byte, error) {
-	data, err := canon.YAML(a)
-	if err != nil {
-		return nil, errs.Wrap(errs.KindInvalid, err, "action %q cannot be encoded", a.Name)
-	}
-	return data, nil
+	return canon.StableYAML(a, fmt.Sprintf("action %q", a.Name), func(data []byte) (*Action, error) {
+		return Decode(data, a.Name)
+	})
 }

@@ -171,27 +171,9 @@ func Encode(p *Plan) ([]byte, *Plan, error) {
 	if p == nil {
 		return nil, nil, errs.Invalid("no plan to store")
 	}
-	first, err := canonYAML(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	stored, err := Decode(first, p.ID)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := canonYAML(stored)
-	if err != nil {
-		return nil, nil, err
-	}
-	return data, stored, nil
-}
-
-func canonYAML(p *Plan) ([]byte, error) {
-	data, err := canon.YAML(p)
-	if err != nil {
-		return nil, errs.Wrap(errs.KindInvalid, err, "plan %s cannot be encoded", p.ID)
-	}
-	return data, nil
+	return canon.StableYAML(p, "plan "+p.ID, func(data []byte) (*Plan, error) {
+		return Decode(data, p.ID)
+	})
 }
 
 // Timestamp returns t as plans record times: UTC, to the millisecond.

@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"time"
 
 	"github.com/agentsctl/agents/internal/action"
@@ -163,19 +164,10 @@ func EncodeProfile(p *profile.AutomationProfile) ([]byte, *profile.AutomationPro
 	if p == nil {
 		return nil, nil, errs.Invalid("no profile to store")
 	}
-	first, err := canonYAML(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	stored, _, err := profile.DecodeProfile(first, p.Name)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := canonYAML(stored)
-	if err != nil {
-		return nil, nil, err
-	}
-	return data, stored, nil
+	return canon.StableYAML(p, fmt.Sprintf("profile %q", p.Name), func(data []byte) (*profile.AutomationProfile, error) {
+		stored, _, err := profile.DecodeProfile(data, p.Name)
+		return stored, err
+	})
 }
 
 func (q ProfileQuery) check() error {
@@ -220,14 +212,6 @@ func profileConflict(name string) error {
 
 func objectNotFound(digest string) error {
 	return errs.NotFound("object %s not found", digest)
-}
-
-func canonYAML(p *profile.AutomationProfile) ([]byte, error) {
-	data, err := canon.YAML(p)
-	if err != nil {
-		return nil, errs.Wrap(errs.KindInvalid, err, "profile %q cannot be encoded", p.Name)
-	}
-	return data, nil
 }
 
 // MaxObjectSize is the largest object the store keeps: room for a plan's
