@@ -1,16 +1,12 @@
 package automationprofile
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
-	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/resolve"
 )
@@ -74,32 +70,13 @@ func resolveRun(opts *resolveOptions) error {
 				WithHint("run 'agents action list' to see the actions")
 		}
 	}
-	own := plan.Setting{Level: plan.LevelPlan}
-	if opts.automationProfile != "" {
-		name := opts.automationProfile
-		own.AutomationProfile = &name
-	}
-	if opts.safetyProfileFile != "" {
-		s, warnings, err := profile.LoadSafetyProfile(opts.safetyProfileFile)
-		for _, w := range warnings {
-			deps.Warn("%s: %s", opts.safetyProfileFile, w)
-		}
-		if err != nil {
-			return err
-		}
-		own.SafetyProfile = &s
-	}
-	dir := opts.project
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return errs.Wrap(errs.KindInternal, err, "cannot tell the working directory").WithHint("pass --project DIR")
-		}
-		dir = wd
-	}
-	dir, err := filepath.Abs(dir)
+	own, err := cmdutil.OwnSetting(opts.automationProfile, opts.safetyProfileFile)
 	if err != nil {
-		return errs.Wrap(errs.KindUsage, err, "bad project folder %q", opts.project)
+		return err
+	}
+	dir, err := cmdutil.ProjectDir(opts.project)
+	if err != nil {
+		return err
 	}
 	env, err := cmdutil.ResolveEnv(deps)
 	if err != nil {

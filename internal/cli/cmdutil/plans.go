@@ -1,8 +1,12 @@
 package cmdutil
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/resolve"
 )
 
@@ -29,4 +33,40 @@ func LookupPlan(deps *Deps, id string) (*plan.Plan, error) {
 		return nil, err
 	}
 	return st.GetPlan(deps.Ctx(), id)
+}
+
+// OwnSetting returns what a command's --automation-profile and
+// --safety-profile flags set at the plan level: a profile name, and the
+// content of a standalone safety profile file (never its path).
+func OwnSetting(automationProfile, safetyProfileFile string) (plan.Setting, error) {
+	own := plan.Setting{Level: plan.LevelPlan}
+	if automationProfile != "" {
+		own.AutomationProfile = &automationProfile
+	}
+	if safetyProfileFile != "" {
+		s, _, err := profile.LoadSafetyProfile(safetyProfileFile)
+		if err != nil {
+			return own, err
+		}
+		own.SafetyProfile = &s
+	}
+	return own, nil
+}
+
+// ProjectDir returns the absolute folder where the search for agents.yaml
+// starts: dir when given (--project), else the working directory.
+func ProjectDir(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", errs.Wrap(errs.KindInternal, err, "cannot tell the working directory").
+				WithHint("pass --project DIR")
+		}
+		return wd, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", errs.Wrap(errs.KindUsage, err, "bad project folder %q", dir)
+	}
+	return abs, nil
 }

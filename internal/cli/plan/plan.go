@@ -4,9 +4,6 @@
 package plan
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
@@ -51,24 +48,6 @@ so is the command (exit 6).`,
 		newSetAutomationLevelCmd(deps, nil),
 	)
 	return cmd
-}
-
-// projectDir returns the folder agents.yaml is looked for from, as an
-// absolute path: the one given, else the working directory.
-func projectDir(dir string) (string, error) {
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", errs.Wrap(errs.KindInternal, err, "cannot tell the working directory").
-				WithHint("pass --project DIR")
-		}
-		return wd, nil
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", errs.Wrap(errs.KindUsage, err, "bad project folder %q", dir)
-	}
-	return abs, nil
 }
 
 // driftOf resolves p again and compares the answer with its record. A

@@ -8,7 +8,6 @@ import (
 	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
-	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/resolve"
 )
@@ -107,22 +106,11 @@ func useRun(opts *useOptions) error {
 		return errs.NotFound("action %q not found: %s", opts.action, err.Error()).
 			WithHint("run 'agents action list' to see the actions")
 	}
-	own := plan.Setting{Level: plan.LevelPlan}
-	if opts.automationProfile != "" {
-		name := opts.automationProfile
-		own.AutomationProfile = &name
+	own, err := cmdutil.OwnSetting(opts.automationProfile, opts.safetyProfileFile)
+	if err != nil {
+		return err
 	}
-	if opts.safetyProfileFile != "" {
-		s, warnings, err := profile.LoadSafetyProfile(opts.safetyProfileFile)
-		for _, w := range warnings {
-			deps.Warn("%s: %s", opts.safetyProfileFile, w)
-		}
-		if err != nil {
-			return err
-		}
-		own.SafetyProfile = &s
-	}
-	dir, err := projectDir(opts.project)
+	dir, err := cmdutil.ProjectDir(opts.project)
 	if err != nil {
 		return err
 	}
