@@ -225,9 +225,10 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		v.Set("lock_timeout", s)
 	}
 	cfgFile := filepath.Join(home, "config.yaml")
+	// Read at most 1 MiB and a byte: a huge file is refused unread, and
+	// anything but a regular file (a FIFO would hang) at once.
 	if _, statErr := os.Stat(cfgFile); statErr == nil {
-		// Read at most 1 MiB and a byte: a huge file is refused unread.
-		data, err := strictyaml.ReadFile(cfgFile)
+		data, err := strictyaml.ReadOwnFile(cfgFile)
 		if err != nil {
 			return cmdutil.Config{Home: home}, err
 		}

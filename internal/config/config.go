@@ -182,7 +182,7 @@ func LoadProject(dir string) (*Project, error) {
 	if file == "" {
 		return &Project{Dir: abs}, nil
 	}
-	data, err := strictyaml.ReadFile(file)
+	data, err := strictyaml.ReadOwnFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +333,7 @@ func blank(data []byte) bool {
 }
 
 func readIfExists(file string) ([]byte, error) {
-	data, err := strictyaml.ReadFile(file)
+	data, err := strictyaml.ReadOwnFile(file)
 	if errs.Is(err, errs.KindNotFound) {
 		return nil, nil
 	}

@@ -186,6 +186,39 @@ func ReadDir(path string) ([]fs.DirEntry, error) {
 	return f.ReadDir(-1)
 }
 
+// OpenRoot opens the folder at path as an os.Root, following links (the
+// folder may be a link its user chose). os.OpenRoot would wait on a FIFO in
+// the folder's place; the folder is checked first, so only a swap in
+// between could make it wait.
+func OpenRoot(path string) (*os.Root, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &Error{Path: path, Detail: "is " + Describe(fi.Mode()) + ", not a folder", Err: ErrNotRegular}
+	}
+	return os.OpenRoot(path)
+}
+
+// FS returns a file system of the files inside root, for code written
+// against fs.FS: its Open is OpenIn, so it never waits and yields only
+// regular files.
+func FS(root *os.Root) fs.FS { return rootFS{root} }
+
+type rootFS struct{ r *os.Root }
+
+func (r rootFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	f, _, err := OpenIn(r.r, name)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 // OpenWritableIn opens name inside root for changing it in place (flag is
 // os.O_WRONLY or os.O_RDWR, with os.O_APPEND, os.O_CREATE or os.O_TRUNC as
 // wanted). It refuses a name that is a symbolic link, a file that is not a

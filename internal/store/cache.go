@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // The derived cache keeps the decoded documents of one kind in a single
@@ -135,13 +137,12 @@ func openCache[T any](s *fileStore, r *os.Root, k *docKind[T]) *docCache {
 // readCacheFile returns the entries of a cache file, or nil when it is
 // missing or unusable for any reason.
 func readCacheFile(r *os.Root, rel, kind string, version uint32) []cacheEntry {
-	f, err := r.Open(rel)
+	f, fi, err := safefile.OpenIn(r, rel)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheSize || !ownedPrivately(fi) {
+	if fi.Size() > maxCacheSize || !ownedPrivately(fi) {
 		return nil
 	}
 	data := make([]byte, fi.Size())

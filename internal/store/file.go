@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
@@ -163,12 +164,16 @@ func (s *fileStore) PutProfile(ctx context.Context, p *profile.AutomationProfile
 	if err != nil {
 		return PutResult{}, err
 	}
-	return PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest}, nil
+	return PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest, Warnings: out.warnings}, nil
 }
 
 // RemoveProfile implements Store.
-func (s *fileStore) RemoveProfile(ctx context.Context, name string) (*profile.AutomationProfile, error) {
-	return removeDoc(ctx, s, profileKind, name)
+func (s *fileStore) RemoveProfile(ctx context.Context, name string) (RemoveResult, error) {
+	p, warnings, err := removeDoc(ctx, s, profileKind, name)
+	if err != nil {
+		return RemoveResult{}, err
+	}
+	return RemoveResult{Removed: p, Warnings: warnings}, nil
 }
 
 // ProfileHistory implements Store.
@@ -179,7 +184,7 @@ func (s *fileStore) ProfileHistory(ctx context.Context, name string) ([]HistoryE
 // openRoot opens the home for reading. A missing home reports
 // fs.ErrNotExist, which readers turn into not-found or empty.
 func (s *fileStore) openRoot() (*os.Root, error) {
-	r, err := os.OpenRoot(s.home)
+	r, err := safefile.OpenRoot(s.home)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, errs.Wrap(errs.KindInternal, err, "opening the store %s", s.home)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // docKind describes one kind of document the file store keeps: where its
@@ -162,8 +162,9 @@ func (k *docKind[T]) scan(ctx context.Context, s *fileStore, r *os.Root, f nameF
 }
 
 // readDir reads a folder inside the root; the order is the file system's.
+// Whatever stands in the folder's place is opened without waiting on it.
 func readDir(r *os.Root, dir string) ([]fs.DirEntry, error) {
-	d, err := r.Open(dir)
+	d, err := safefile.OpenDirIn(r, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -211,31 +212,16 @@ func (k *docKind[T]) misplaced(s *fileStore, rel, got, want string) error {
 }
 
 // readRegular reads a regular file inside the root, refusing one larger
-// than limit. In-root links are followed (the root keeps them inside).
+// than limit. In-root links are followed (the root keeps them inside). A
+// FIFO, a device or anything else that is not a regular file is refused at
+// once, without waiting on it (see safefile).
 func readRegular(r *os.Root, rel string, limit int64) ([]byte, fs.FileInfo, error) {
-	f, err := r.Open(rel)
-	if err != nil {
-		return nil, nil, err
+	data, fi, err := safefile.ReadFileIn(r, rel, limit)
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return nil, nil, badFile(se.Detail)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, badFile(fmt.Sprintf("is a %s, not a regular file", describe(fi)))
-	}
-	if fi.Size() > limit {
-		return nil, nil, badFile(fmt.Sprintf("is %d bytes, over the %d-byte limit", fi.Size(), limit))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, nil, badFile(fmt.Sprintf("grew over the %d-byte limit while being read", limit))
-	}
-	return data, fi, nil
+	return data, fi, err
 }
 
 // badFile is a stored file the store will not read: too large, or not a
@@ -481,6 +467,8 @@ type putOutcome[T any] struct {
 	stored   T
 	replaced T
 	digest   string
+	// warnings say what the put could not do after it took effect.
+	warnings []string
 }
 
 func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update bool) (putOutcome[T], error) {
@@ -517,9 +505,11 @@ func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update
 		if err := tx.writeAtomic(rel, data); err != nil {
 			return err
 		}
+		// From here the new version is in place: a failure to log it
+		// does not undo the change, and is reported as what it is.
 		if k.history {
 			if err := tx.appendLog(k.logPath(name), HistoryEntry{Digest: digest, Time: tx.now, Event: EventPut}); err != nil {
-				return err
+				out.warnings = append(out.warnings, unloggedWarning(k, name, "stored", err))
 			}
 		}
 		if cur.ok {
@@ -534,24 +524,29 @@ func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update
 	return out, nil
 }
 
-func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) (T, error) {
-	var removed T
+// removeDoc removes the document name and returns it, with warnings about
+// what the removal could not do after it took effect.
+func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) (T, []string, error) {
+	var (
+		removed  T
+		warnings []string
+	)
 	if err := k.validate(name); err != nil {
-		return removed, err
+		return removed, nil, err
 	}
 	// Nothing to remove means nothing to lock or create. A writer adding the
 	// name meanwhile is ordered after this remove.
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
-		return removed, k.notFound(name)
+		return removed, nil, k.notFound(name)
 	}
 	if err != nil {
-		return removed, err
+		return removed, nil, err
 	}
 	_, err = r.Lstat(k.path(name))
 	r.Close()
 	if errors.Is(err, fs.ErrNotExist) {
-		return removed, k.notFound(name)
+		return removed, nil, k.notFound(name)
 	}
 	err = s.mutate(ctx, func(tx *txn) error {
 		rel := k.path(name)
@@ -578,19 +573,27 @@ func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name str
 		if err := tx.removeFile(rel); err != nil {
 			return err
 		}
+		removed = cur.value
 		if k.history {
 			if err := tx.appendLog(k.logPath(name), HistoryEntry{Digest: digest, Time: tx.now, Event: EventRemove}); err != nil {
-				return err
+				warnings = append(warnings, unloggedWarning(k, name, "removed", err))
 			}
 		}
-		removed = cur.value
 		return nil
 	})
 	if err != nil {
 		var zero T
-		return zero, err
+		return zero, nil, err
 	}
-	return removed, nil
+	return removed, warnings, nil
+}
+
+// unloggedWarning reports a change that took effect but whose history line
+// could not be written. The next change of the name records it (see
+// reconcile), as it does after a writer killed at that moment.
+func unloggedWarning[T any](k *docKind[T], name, done string, err error) string {
+	return fmt.Sprintf("%s %q was %s, but its history could not be recorded (%v); the next change of %q records it",
+		k.noun, name, done, err, name)
 }
 
 // current is the stored state of one name inside a mutation.
@@ -659,6 +662,11 @@ func docHistory[T any](ctx context.Context, s *fileStore, k *docKind[T], name st
 			return []HistoryEntry{}, nil
 		}
 		return nil, k.notFound(name)
+	}
+	var bad badFile
+	if errors.As(err, &bad) {
+		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
+		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.noun, name), []errs.Problem{p})
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading the history of %s %q", k.noun, name)

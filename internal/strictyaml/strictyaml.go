@@ -40,6 +40,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -106,6 +107,30 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, tooLarge(path)
 	}
 	return data, nil
+}
+
+// ReadOwnFile reads a file agents keeps for itself rather than one named on
+// the command line: config.yaml, a project's agents.yaml. It is ReadFile
+// with the file opened without waiting (see safefile), and refused unless it
+// is a regular file: a FIFO or a device there would otherwise hang every
+// command that reads it. A missing file is KindNotFound; a file that is not
+// a regular file, or is over MaxFileSize, is KindInvalid naming what it is;
+// other I/O failures are KindInternal.
+func ReadOwnFile(path string) ([]byte, error) {
+	data, err := safefile.ReadFile(path, MaxFileSize)
+	var se *safefile.Error
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errs.NotFound("file not found: %s", path)
+	case errors.Is(err, safefile.ErrTooLarge):
+		return nil, tooLarge(path)
+	case errors.As(err, &se):
+		return nil, errs.InvalidProblems(path, []errs.Problem{{File: path, Message: se.Detail}}).
+			WithHint("%s must be a regular file holding YAML; remove what is there or replace it with one", path)
+	}
+	return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
 }
 
 func tooLarge(file string) error {

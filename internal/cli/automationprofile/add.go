@@ -73,6 +73,11 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
+	// The profile is stored; what could not be done after that is told,
+	// not failed on.
+	for _, w := range res.Warnings {
+		deps.Warn("%s", w)
+	}
 	return deps.Render(render.StoredView{Profile: res.Stored, Replaced: res.Replaced != nil})
 }
 

@@ -59,9 +59,14 @@ func removeRun(opts *removeOptions) error {
 	if err != nil {
 		return err
 	}
-	removed, err := st.RemoveProfile(deps.Ctx(), opts.name)
+	res, err := st.RemoveProfile(deps.Ctx(), opts.name)
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.RemovedView{Profile: removed})
+	// The profile is gone; what could not be done after that is told, not
+	// failed on.
+	for _, w := range res.Warnings {
+		deps.Warn("%s", w)
+	}
+	return deps.Render(render.RemovedView{Profile: res.Removed})
 }
