@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/safefile"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // FileOptions configure the file store.
