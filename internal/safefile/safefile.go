@@ -140,7 +140,7 @@ func readAll(f *os.File, fi fs.FileInfo, name string, limit int64) ([]byte, erro
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > limit {
-			return nil, &Error{Path: name, Detail: fmt.Sprintf("grew over the %d-byte limit while being read", limit), Err: ErrTooLarge}
+			return nil, &Error{Path: name, Detail: growMessage(limit), Err: ErrTooLarge}
 		}
 		if errors.Is(err, io.EOF) {
 			return buf, nil
@@ -152,6 +152,19 @@ func readAll(f *os.File, fi fs.FileInfo, name string, limit int64) ([]byte, erro
 			buf = slices.Grow(buf, 4096)
 		}
 	}
+}
+
+func growMessage(limit int64) string {
+	return fmt.Sprintf("grew over the %d-byte limit while being read", limit)
+}
+
+// ReadFileAt reads the regular file name, a single path element, in the
+// open folder dir, as ReadFile does: without waiting, and nothing but a
+// regular file of at most limit bytes. A symbolic link is not followed: it
+// is refused with an *Error wrapping ErrLinked, so that the caller can read
+// it some other way (through an os.Root, which keeps links inside).
+func ReadFileAt(dir *os.File, name string, limit int64) ([]byte, error) {
+	return readFileAt(dir, name, limit)
 }
 
 func tooLarge(name string, size, limit int64) *Error {

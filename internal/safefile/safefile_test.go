@@ -8,9 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // within runs fn and fails the test if it has not returned after a few
@@ -35,7 +36,7 @@ func specials(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := unix.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out["FIFO"] = fifo
@@ -152,11 +153,8 @@ func TestOpenReadsARegularFileInBlockingMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	var flags int
-	rc.Control(func(fd uintptr) {
-		r, _, _ := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
-		flags = int(r)
-	})
-	if flags&syscall.O_NONBLOCK != 0 {
+	rc.Control(func(fd uintptr) { flags, _ = unix.FcntlInt(fd, unix.F_GETFL, 0) })
+	if flags&unix.O_NONBLOCK != 0 {
 		t.Error("O_NONBLOCK is still set on the file handed out")
 	}
 	data, err := ReadFile(path, 8)
@@ -186,7 +184,7 @@ func TestOpenWritableInRefusesLinksAndSpecialFiles(t *testing.T) {
 	if err := os.Symlink("inside", filepath.Join(home, "symlink")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(home, "fifo"), 0o644); err != nil {
+	if err := unix.Mkfifo(filepath.Join(home, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	root, err := os.OpenRoot(home)
@@ -248,7 +246,7 @@ func TestOpenLock(t *testing.T) {
 		t.Fatalf("the lock file was not created: %v", err)
 	}
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := unix.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	within(t, "OpenLock on a FIFO", func() {
@@ -266,5 +264,46 @@ func TestOpenLock(t *testing.T) {
 	}
 	if _, err := os.Lstat(target); !errors.Is(err, os.ErrNotExist) {
 		t.Error("the lock followed a link and created its target")
+	}
+}
+
+func TestReadFileAt(t *testing.T) {
+	dir := t.TempDir()
+	sp := specials(t, dir)
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("content\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("f", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "empty"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, what := range []string{"FIFO", "directory"} {
+		name := filepath.Base(sp[what])
+		within(t, "ReadFileAt "+what, func() {
+			if _, err := ReadFileAt(d, name, 1<<20); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), what) {
+				t.Errorf("ReadFileAt(%s) = %v", name, err)
+			}
+		})
+	}
+	if _, err := ReadFileAt(d, "link", 1<<20); !errors.Is(err, ErrLinked) {
+		t.Errorf("ReadFileAt(link) = %v, want ErrLinked", err)
+	}
+	for name, want := range map[string]string{"f": "content\n", "empty": ""} {
+		if data, err := ReadFileAt(d, name, 8); err != nil || string(data) != want {
+			t.Errorf("ReadFileAt(%s) = %q, %v", name, data, err)
+		}
+	}
+	if _, err := ReadFileAt(d, "f", 7); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the limit: %v", err)
+	}
+	if _, err := ReadFileAt(d, "absent", 8); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("absent: %v", err)
 	}
 }

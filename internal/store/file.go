@@ -34,9 +34,6 @@ type fileHooks struct {
 	// beforeRename runs after a temporary file is written and synced and
 	// before it is renamed over its target (both relative to the home).
 	beforeRename func(tmp, target string)
-	// cacheNow, when set, is the time a listing starts for the derived
-	// cache's racily-clean rule, so tests can cache files they just wrote.
-	cacheNow func() time.Time
 }
 
 // File layout under the home. Every document kind adds its own top folder.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -76,12 +77,12 @@ func (k *docKind[T]) logPath(name string) string {
 	return filepath.Join(historyDir, k.dir, filepath.FromSlash(name)+logExt)
 }
 
-// docEntry is a stored file found by a scan, with the name its path gives
-// and its metadata as the scan read it (nil when it could not).
+// docEntry is a stored file found by a scan, with the name its path gives.
 type docEntry struct {
 	name string
 	rel  string
-	info fs.FileInfo
+	dir  string // the folder of rel
+	base string // the file name of rel
 }
 
 // scan lists the stored files of kind k whose names f keeps, sorted by
@@ -120,10 +121,7 @@ func (k *docKind[T]) scan(ctx context.Context, s *fileStore, r *os.Root, f nameF
 				problems = append(problems, errs.Problem{File: s.abs(rel), Message: "file name does not give a valid name: " + err.Error()})
 				continue
 			}
-			// A folder read through the root has its entries' metadata
-			// already: asking for it costs nothing more.
-			info, _ := de.Info()
-			entries = append(entries, docEntry{name: name, rel: rel, info: info})
+			entries = append(entries, docEntry{name: name, rel: rel, dir: dir, base: base})
 		}
 	}
 
@@ -176,26 +174,25 @@ func readDir(r *os.Root, dir string) ([]fs.DirEntry, error) {
 // Decoding problems come back as they are (KindInvalid); a missing file is
 // fs.ErrNotExist.
 func (k *docKind[T]) load(s *fileStore, r *os.Root, name, rel string) (T, error) {
-	v, _, err := k.loadInfo(s, r, name, rel)
-	return v, err
+	var zero T
+	data, _, err := readRegular(r, rel, profile.MaxFileSize)
+	if err != nil {
+		return zero, err
+	}
+	return k.decodeAt(s, name, rel, data)
 }
 
-// loadInfo is load that also returns the metadata of the file it read,
-// taken before reading it.
-func (k *docKind[T]) loadInfo(s *fileStore, r *os.Root, name, rel string) (T, fs.FileInfo, error) {
+// decodeAt decodes the content of the file at rel, which must hold name.
+func (k *docKind[T]) decodeAt(s *fileStore, name, rel string, data []byte) (T, error) {
 	var zero T
-	data, fi, err := readRegular(r, rel, profile.MaxFileSize)
-	if err != nil {
-		return zero, nil, err
-	}
 	v, err := k.decode(data, s.abs(rel))
 	if err != nil {
-		return zero, nil, err
+		return zero, err
 	}
 	if got := k.nameOf(v); got != name {
-		return zero, nil, k.misplaced(s, rel, got, name)
+		return zero, k.misplaced(s, rel, got, name)
 	}
-	return v, fi, nil
+	return v, nil
 }
 
 // misplaced reports a stored file whose name field is not the name its
@@ -350,10 +347,9 @@ func listNames[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFi
 }
 
 // listDocs decodes the documents f selects, in parallel (decoding is the
-// cost of a listing), and keeps the problems of those that fail. Documents
-// whose files are unchanged since a listing cached them are read from the
-// derived cache instead (see cache.go); the scan has read every file's
-// metadata already, so checking an entry costs nothing more.
+// cost of a listing), and keeps the problems of those that fail. Every file
+// is read; one whose content has the digest its entry in the derived cache
+// records is taken from the cache instead of being parsed (see cache.go).
 func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFilter) ([]T, []errs.Problem, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, interrupted(err)
@@ -374,28 +370,52 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 
 	type result struct {
 		v        T
-		cached   []byte      // the cached encoding, when the cache had it
-		info     fs.FileInfo // the metadata of the file decoded, when it was
+		entry    int               // the cache entry of the name, or -1
+		sum      [sha256.Size]byte // the digest of the content read
+		fresh    bool              // decoded from the file, not the cache
 		problems []errs.Problem
 		gone     bool
 	}
 	results := make([]result, len(entries))
-	if cache != nil {
-		for i, e := range entries {
-			results[i].cached, _ = cache.lookup(e.name, e.info)
+	for i, e := range entries {
+		results[i].entry = -1
+		if cache != nil {
+			if j, ok := cache.lookup(e.name); ok {
+				results[i].entry = j
+			}
 		}
 	}
+	// Each folder is opened once, and its files by their names in it: a
+	// path through the home would walk (open and close) every folder on
+	// the way for each file.
+	dirs := map[string]*os.File{}
+	for _, e := range entries {
+		if _, ok := dirs[e.dir]; !ok {
+			d, err := safefile.OpenDirIn(r, e.dir)
+			if err != nil {
+				d = nil // its files are read through r, which says why
+			}
+			dirs[e.dir] = d
+		}
+	}
+	defer func() {
+		for _, d := range dirs {
+			if d != nil {
+				d.Close()
+			}
+		}
+	}()
 	var next atomic.Int64
-	var progressMu sync.Mutex
+	var mu sync.Mutex // guards the cache's bookkeeping and progress
 	done := 0
 	report := func() {
 		if f.progress == nil {
 			return
 		}
-		progressMu.Lock()
+		mu.Lock()
 		done++
 		f.progress(done, len(entries))
-		progressMu.Unlock()
+		mu.Unlock()
 	}
 	work := func() {
 		for {
@@ -403,25 +423,52 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 			if i >= len(entries) || ctx.Err() != nil {
 				return
 			}
-			e := entries[i]
-			if c := results[i].cached; c != nil {
-				if v, err := k.cache.read(&cacheReader{b: c}); err == nil {
-					results[i].v = v
-					report()
-					continue
-				}
-				results[i].cached = nil // damaged: decode the file instead
+			e, res := entries[i], &results[i]
+			var (
+				data []byte
+				err  error
+			)
+			if d := dirs[e.dir]; d != nil {
+				data, err = safefile.ReadFileAt(d, e.base, profile.MaxFileSize)
 			}
-			v, info, err := k.loadInfo(s, r, e.name, e.rel)
+			if d := dirs[e.dir]; d == nil || errors.Is(err, safefile.ErrLinked) {
+				// A link is followed as far as it stays in the store.
+				data, _, err = readRegular(r, e.rel, profile.MaxFileSize)
+			}
+			var se *safefile.Error
+			if errors.As(err, &se) {
+				err = badFile(se.Detail)
+			}
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				// Removed since the scan: the listing shows the store as
 				// after that remove, which is no problem of the store.
-				results[i].gone = true
+				res.gone = true
+				report()
+				continue
 			case err != nil:
-				results[i].problems = problemsOf(s.abs(e.rel), err)
-			default:
-				results[i].v, results[i].info = v, info
+				res.problems = problemsOf(s.abs(e.rel), err)
+				report()
+				continue
+			}
+			res.sum = sha256.Sum256(data)
+			if res.entry >= 0 {
+				mu.Lock()
+				payload, ok := cache.check(res.entry, res.sum)
+				mu.Unlock()
+				if ok {
+					if v, err := k.cache.read(&cacheReader{b: payload}); err == nil {
+						res.v = v
+						report()
+						continue
+					}
+				}
+			}
+			v, err := k.decodeAt(s, e.name, e.rel, data)
+			if err != nil {
+				res.problems = problemsOf(s.abs(e.rel), err)
+			} else {
+				res.v, res.fresh = v, true
 			}
 			report()
 		}
@@ -450,9 +497,9 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 				cache.drop(entries[i].name)
 			}
 			continue
-		case cache != nil && res.cached == nil:
+		case cache != nil && res.fresh:
 			cache.drop(entries[i].name)
-			cache.add(entries[i].name, res.info, k.cache.append(nil, res.v))
+			cache.add(entries[i].name, res.sum, k.cache.append(nil, res.v))
 		}
 		docs = append(docs, res.v)
 	}
