@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ type planDoc struct {
 	SafetyProfile     plan.SafetyRef     `json:"safety_profile"`
 	Levels            []plan.Setting     `json:"levels"`
 	Drift             *plan.Drift        `json:"drift"`
+	Record            plan.RecordCheck   `json:"record"`
 	ResolvedAt        time.Time          `json:"resolved_at"`
 	ProjectDir        string             `json:"project_dir"`
 }
@@ -31,6 +33,8 @@ type PlanView struct {
 	Drift *plan.Drift
 	// Verb, when set, heads the human formats ("created", "updated").
 	Verb string
+	// Record says whether the record agrees with the snapshots it cites.
+	Record plan.RecordCheck
 }
 
 // Data implements View.
@@ -39,7 +43,7 @@ func (v PlanView) Data() any {
 	return planDoc{
 		ID: p.ID, Action: p.Action, CreatedAt: p.CreatedAt,
 		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile,
-		Levels: nonNilSettings(p.Levels), Drift: v.Drift,
+		Levels: nonNilSettings(p.Levels), Drift: v.Drift, Record: v.Record,
 		ResolvedAt: p.ResolvedAt, ProjectDir: p.ProjectDir,
 	}
 }
@@ -66,6 +70,10 @@ func (v PlanView) Plain(w *Writer) {
 	w.Field("created_at", FormatTime(p.CreatedAt))
 	resolutionPlain(w, p)
 	driftPlain(w, v.Drift)
+	w.Field("record.verified", fmt.Sprint(v.Record.Verified))
+	if v.Record.Problem != nil {
+		w.Field("record.problem", *v.Record.Problem)
+	}
 	w.Field("resolved_at", FormatTime(p.ResolvedAt))
 	w.Field("project_dir", p.ProjectDir)
 }
@@ -122,6 +130,7 @@ func (v PlanView) Tables() []Table {
 		{"created_at", FormatTime(p.CreatedAt)},
 		{"resolved_at", FormatTime(p.ResolvedAt)},
 		{"project_dir", p.ProjectDir},
+		{"record", recordText(v.Record)},
 	}}
 	return append(append([]Table{head}, resolutionTables(p)...), driftTable(v.Drift))
 }
@@ -282,7 +291,26 @@ func (v PlanView) Rich(t *Theme) string {
 	b.WriteString("  " + t.Muted("created ") + Escape(FormatTime(p.CreatedAt)) + t.Muted("  ·  resolved ") + Escape(FormatTime(p.ResolvedAt)) + "\n")
 	b.WriteString(resolutionRich(t, p))
 	b.WriteString("\n" + driftRich(t, v.Drift))
+	if v.Record.Verified {
+		b.WriteString(t.Heading("Record") + "  " + t.Good("verified") + t.Muted(": it says what the snapshots it cites say") + "\n")
+	} else {
+		b.WriteString(t.Heading("Record") + "  " + t.Warn("does not verify") + t.Muted(": no decision is taken under it") + "\n")
+		if v.Record.Problem != nil {
+			b.WriteString("  " + Escape(*v.Record.Problem) + "\n")
+		}
+	}
 	return b.String()
+}
+
+// recordText says in words whether a record verified.
+func recordText(c plan.RecordCheck) string {
+	switch {
+	case c.Verified:
+		return "verified against the snapshots it cites"
+	case c.Problem != nil:
+		return "does not verify: " + *c.Problem
+	}
+	return "does not verify"
 }
 
 func resolutionRich(t *Theme, p *plan.Plan) string {

