@@ -22,6 +22,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/plan"
 	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/cli/safetyprofile"
+	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
@@ -218,6 +219,10 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	v := viper.New()
 	v.SetDefault("format", render.Default)
 	v.SetDefault("lock_timeout", DefaultLockTimeout)
+	// Where the lock timeout came from decides how a bad one is reported:
+	// a usage error for a flag or the environment, invalid input for
+	// config.yaml.
+	ltFromConfig := false
 	if s := deps.Getenv("AGENTS_FORMAT"); s != "" {
 		v.Set("format", s)
 	}
@@ -241,6 +246,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		for _, key := range []string{"format", "lock_timeout"} {
 			if fv.IsSet(key) && deps.Getenv("AGENTS_"+strings.ToUpper(key)) == "" {
 				v.Set(key, fv.Get(key))
+				ltFromConfig = ltFromConfig || key == "lock_timeout"
 			}
 		}
 	}
@@ -249,33 +255,53 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	}
 	if flags.Changed("lock-timeout") {
 		v.Set("lock_timeout", g.lockTimeout)
+		ltFromConfig = false
 	}
 	cfg := cmdutil.Config{Home: home, Format: v.GetString("format"), Quiet: g.quiet}
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
 		return cfg, err
 	}
-	lt, err := durationOf(v.Get("lock_timeout"))
-	if err != nil || lt < 0 {
-		return cfg, errs.Usage("invalid lock timeout %v", v.Get("lock_timeout")).
-			WithHint("give a duration such as 10s or 2m")
+	raw := v.Get("lock_timeout")
+	lt, why := durationOf(raw)
+	if why != "" {
+		hint := fmt.Sprintf("give a duration such as 10s or 2m, at most %s", config.FormatDuration(config.MaxLockTimeout))
+		if ltFromConfig {
+			return cfg, errs.InvalidProblems(cfgFile, []errs.Problem{{File: cfgFile, Path: "lock_timeout", Message: fmt.Sprintf("%v %s", raw, why)}}).
+				WithHint("%s in %s", hint, cfgFile)
+		}
+		return cfg, errs.Usage("invalid lock timeout %v: %s", raw, why).WithHint("%s", hint)
 	}
 	cfg.LockTimeout = lt
 	return cfg, nil
 }
 
-func durationOf(v any) (time.Duration, error) {
+// durationOf reads a lock timeout as a flag, the environment or
+// config.yaml gives it, and returns why it cannot be used, or "". A bare
+// number counts seconds. Nothing is converted that could wrap: a number of
+// seconds past the maximum is refused before it becomes a duration.
+func durationOf(v any) (time.Duration, string) {
+	var d time.Duration
 	switch t := v.(type) {
 	case time.Duration:
-		return t, nil
+		d = t
 	case string:
-		return time.ParseDuration(t)
+		var err error
+		if d, err = time.ParseDuration(t); err != nil {
+			return 0, "is not a duration"
+		}
 	case int:
-		return time.Duration(t) * time.Second, nil
+		return config.SecondsDuration(float64(t))
+	case int64:
+		return config.SecondsDuration(float64(t))
+	case uint64:
+		return config.SecondsDuration(float64(t))
 	case float64:
-		return time.Duration(t * float64(time.Second)), nil
+		return config.SecondsDuration(t)
+	default:
+		return 0, "is not a duration"
 	}
-	return 0, fmt.Errorf("not a duration")
+	return d, config.CheckLockTimeout(d)
 }
 
 // resolveHome returns the home directory from --home, AGENTS_HOME, or
