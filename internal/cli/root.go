@@ -4,7 +4,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -24,6 +23,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/safetyprofile"
 	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/interrupt"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
@@ -36,21 +36,27 @@ const DefaultLockTimeout = 10 * time.Second
 
 // Main runs agents with the process's arguments and streams and returns the
 // exit code.
+//
+// SIGINT and SIGTERM are caught from the start of the program (see package
+// interrupt): the process ends with 130 (2 for a hook), at once, or, when
+// the command was waiting on its context, once the command has returned.
 func Main() int {
-	ctx := newInterruptContext(context.Background())
-	defer ctx.Stop()
+	sig := interrupt.Process()
 	deps := &cmdutil.Deps{
 		IO:        iostreams.System(),
 		Builtins:  profiles.Builtin,
 		Now:       time.Now,
 		Getenv:    os.Getenv,
-		Context:   ctx,
+		Context:   sig.Context(),
 		OpenStore: openFileStore,
 	}
 	code := Run(deps, os.Args[1:])
 	if err := deps.IO.Flush(); err != nil && code == ExitOK {
 		printError(deps.IO.ErrOut, errorFormat(deps, os.Args[1:]), errs.Wrap(errs.KindInternal, err, "writing the output"))
 		code = ExitFailure
+	}
+	if sig.Caught() {
+		return sig.Code()
 	}
 	return code
 }
