@@ -45,9 +45,10 @@ func links(fi fs.FileInfo) uint64 {
 // met: a socket or a device without a driver (ENXIO, ENODEV, EOPNOTSUPP), a
 // FIFO with no reader opened for writing (ENXIO), a link where none is
 // followed (ELOOP), or something other than a folder where one was asked
-// for (ENOTDIR).
+// for (ENOTDIR), or a folder where a file is to be created or written
+// (EISDIR).
 func typeError(err error) bool {
-	for _, e := range []error{syscall.ENXIO, syscall.ENODEV, syscall.EOPNOTSUPP, syscall.ELOOP, syscall.ENOTDIR} {
+	for _, e := range []error{syscall.ENXIO, syscall.ENODEV, syscall.EOPNOTSUPP, syscall.ELOOP, syscall.ENOTDIR, syscall.EISDIR} {
 		if errors.Is(err, e) {
 			return true
 		}

@@ -518,13 +518,8 @@ func (tx *txn) ioErr(action, rel string, err error) error {
 	return e
 }
 
-// describe names a file's type for a message, without an article.
+// describe names a file's type for a message, without an article, in the
+// words of every other refusal (see safefile.Describe).
 func describe(fi fs.FileInfo) string {
-	switch m := fi.Mode(); {
-	case m&fs.ModeSymlink != 0:
-		return "symbolic link"
-	case m.IsDir():
-		return "folder"
-	}
 	return strings.TrimPrefix(safefile.Describe(fi.Mode()), "a ")
 }
