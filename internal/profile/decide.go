@@ -51,19 +51,43 @@ func GateAutomatic(threshold, confidence float64) bool {
 
 // GateDecision is the answer to "may this gate pass on its own?".
 type GateDecision struct {
-	// Gate is the threshold's name, which is also the rule that decided.
+	// Gate is the threshold's name, which is also the rule that decided
+	// unless the safety profile did (HumanApproval).
 	Gate       string
 	Threshold  float64
 	Confidence float64
+	// HumanApproval is true when the safety profile in force requires a
+	// person's approval for every step, whatever the threshold says.
+	HumanApproval bool
 	// Automatic is true when the step may proceed without a person.
 	Automatic bool
 }
 
 // DecideGate decides gate for a step with the given confidence under p's
-// threshold for that gate.
+// threshold for that gate and p's own safety profile.
 func DecideGate(p *AutomationProfile, gate Gate, confidence float64) GateDecision {
+	return DecideGateUnder(p, p.Safety, gate, confidence)
+}
+
+// DecideGateUnder decides gate under p's threshold and the safety profile
+// in force, which a plan may have resolved from another level. A safety
+// profile that requires human approval needs it at every gate: a
+// threshold only says when a step may go ahead on its own, and the safety
+// profile says it never may.
+func DecideGateUnder(p *AutomationProfile, safety SafetyProfile, gate Gate, confidence float64) GateDecision {
 	t := gate.Value(p)
-	return GateDecision{Gate: gate.Name, Threshold: t, Confidence: confidence, Automatic: GateAutomatic(t, confidence)}
+	d := GateDecision{Gate: gate.Name, Threshold: t, Confidence: confidence, HumanApproval: safety.RequireHumanApproval}
+	d.Automatic = !d.HumanApproval && GateAutomatic(t, confidence)
+	return d
+}
+
+// Rule is the rule that decided: safety.require_human_approval when the
+// safety profile did, else the gate's name.
+func (d GateDecision) Rule() string {
+	if d.HumanApproval {
+		return string(RuleRequireHumanApproval)
+	}
+	return d.Gate
 }
 
 // Verdict returns VerdictAllowed or VerdictNeedsApproval: a gate that does
@@ -80,12 +104,16 @@ func (d GateDecision) Reason() string {
 	switch {
 	case d.Automatic:
 		return ""
+	case d.HumanApproval:
+		return humanApprovalReason
 	case d.Threshold == 1:
 		return "the " + d.Gate + " threshold is 1.0, so this step always needs a person's approval"
 	}
 	return "confidence " + formatNumber(d.Confidence) + " does not exceed the " + d.Gate +
 		" threshold of " + formatNumber(d.Threshold)
 }
+
+const humanApprovalReason = "the safety profile requires a person's approval for every step"
 
 // Rule identifies the rule that decided a guard question. The identifiers
 // are stable: scripts and hooks may match on them.
@@ -371,7 +399,7 @@ func (r GuardResult) Reason() string {
 	case RuleApprovalForApply:
 		return "the profile requires approval before apply (tool " + strconv.Quote(ApplyTool) + ")"
 	case RuleRequireHumanApproval:
-		return "the safety profile requires a person's approval for every step"
+		return humanApprovalReason
 	}
 	return ""
 }
@@ -399,6 +427,10 @@ func quoteAll(s []string) string {
 	}
 	return strings.Join(q, ", ")
 }
+
+// FormatNumber writes a number as profiles show it: in its shortest form
+// with at least one decimal (1.0, 0.7, 12.5).
+func FormatNumber(f float64) string { return formatNumber(f) }
 
 // formatNumber writes a number in its shortest form with at least one
 // decimal (1.0, 0.7, 12.5), the way thresholds and costs read in profiles.

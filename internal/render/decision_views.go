@@ -162,7 +162,7 @@ func (v GateDecisionView) Data() any {
 			Allowed:          d.Automatic,
 			Reason:           optional(d.Reason()),
 			RequiresApproval: !d.Automatic,
-			Rule:             d.Gate,
+			Rule:             d.Rule(),
 			Profile:          v.Profile,
 			Level:            optional(v.Level),
 			Plan:             optional(v.Plan),
@@ -179,7 +179,7 @@ func (v GateDecisionView) fields() [][2]string {
 		{"decision", d.Verdict().String()},
 		{"allowed", strconv.FormatBool(d.Automatic)},
 		{"requires_approval", strconv.FormatBool(!d.Automatic)},
-		{"rule", d.Gate},
+		{"rule", d.Rule()},
 		{"reason", orDash(d.Reason())},
 		{"threshold", FormatFloat(d.Threshold)},
 		{"confidence", FormatFloat(d.Confidence)},
@@ -207,7 +207,7 @@ func (v GateDecisionView) Rich(t *Theme) string {
 		why = gateAllowedWhy(d)
 	}
 	rows := [][2]string{
-		{"rule", d.Gate},
+		{"rule", d.Rule()},
 		{"threshold", FormatFloat(d.Threshold)},
 		{"confidence", FormatFloat(d.Confidence)},
 		{"reason", why},

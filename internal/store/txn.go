@@ -476,3 +476,14 @@ func describe(fi fs.FileInfo) string {
 	}
 	return "special file"
 }
+
+// LockHome takes the file store's lock on the agents home, for a change
+// to a file outside the store proper (config.yaml) that must not race
+// another writer of it. It waits as a mutation does, up to timeout.
+func LockHome(ctx context.Context, home string, timeout time.Duration) (unlock func(), err error) {
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "creating the agents home %s", home)
+	}
+	s := &fileStore{home: home, lockTimeout: timeout}
+	return s.lock(ctx)
+}

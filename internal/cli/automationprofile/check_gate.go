@@ -41,6 +41,9 @@ type decisionSubject struct {
 	Profile *profile.AutomationProfile
 	Safety  profile.SafetyProfile
 	Level   string
+	// LevelSource is the file that set the profile at its level, when
+	// one did (a project's agents.yaml, the home's config.yaml).
+	LevelSource string
 	// Plan, SafetyLevel and SafetySource are set for a plan: its id, the
 	// level its safety profile came from, and standalone or composed.
 	Plan         string
@@ -80,8 +83,12 @@ func subjectForPlan(deps *cmdutil.Deps, id string) (decisionSubject, error) {
 }
 
 // subjectFor is subjectForPlan when a plan id is given, else
-// subjectForProfile.
+// subjectForProfile. The pack in force is loaded and verified first: no
+// decision is taken under a pack that cannot be trusted.
 func subjectFor(deps *cmdutil.Deps, name, planID string) (decisionSubject, error) {
+	if _, err := deps.PackInForce(); err != nil {
+		return decisionSubject{}, err
+	}
 	if planID != "" {
 		return subjectForPlan(deps, planID)
 	}
@@ -92,7 +99,9 @@ func subjectFor(deps *cmdutil.Deps, name, planID string) (decisionSubject, error
 // --plan, not both and not neither, followed by rest more arguments (what
 // names them; "" for none). It returns the profile name ("" with --plan)
 // and the remaining arguments.
-func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, what string) (string, []string, error) {
+//
+// optional allows neither: a hook that resolves its profile.
+func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, what string, optional bool) (string, []string, error) {
 	hint := "usage: " + cmd.UseLine()
 	expected := "a profile name"
 	withPlan := "no argument"
@@ -111,6 +120,9 @@ func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, w
 		case len(args) != rest:
 			return "", nil, errs.Usage("with --plan, expected %s, got %d arguments", withPlan, len(args)).WithHint("%s", hint)
 		}
+		return "", args, nil
+	}
+	if optional && len(args) == rest {
 		return "", args, nil
 	}
 	switch {
@@ -176,7 +188,7 @@ EXIT STATUS
 			return cmdutil.CompleteArgs(deps, cmdutil.ProfileNames, cmdutil.GateNames)(cmd, args, toComplete)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name, rest, err := profileOrPlan(cmd, args, opts.plan, 1, "a gate")
+			name, rest, err := profileOrPlan(cmd, args, opts.plan, 1, "a gate", false)
 			if err != nil {
 				return err
 			}
@@ -233,7 +245,7 @@ func checkGateRun(opts *checkGateOptions) error {
 	if err != nil {
 		return err
 	}
-	d := profile.DecideGate(subj.Profile, opts.gate, opts.confidence)
+	d := profile.DecideGateUnder(subj.Profile, subj.Safety, opts.gate, opts.confidence)
 	if err := opts.deps.Render(render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan}); err != nil {
 		return err
 	}

@@ -64,6 +64,9 @@ EXIT STATUS
 
 func resolveRun(opts *resolveOptions) error {
 	deps := opts.deps
+	if _, err := deps.PackInForce(); err != nil {
+		return err
+	}
 	if opts.action != "" {
 		if err := action.ValidateName(opts.action); err != nil {
 			return errs.NotFound("action %q not found: %s", opts.action, err.Error()).
@@ -82,7 +85,7 @@ func resolveRun(opts *resolveOptions) error {
 	if err != nil {
 		return err
 	}
-	r, err := env.Resolve(resolve.Request{Own: own, Action: opts.action, ProjectDir: dir})
+	r, err := env.Resolve(resolve.Request{Own: own, Action: opts.action, ProjectDir: dir, ProjectExplicit: opts.project != ""})
 	if err != nil {
 		return err
 	}

@@ -118,7 +118,7 @@ func useRun(opts *useOptions) error {
 	if err != nil {
 		return err
 	}
-	req := resolve.Request{Own: own, Action: opts.action, ProjectDir: dir}
+	req := resolve.Request{Own: own, Action: opts.action, ProjectDir: dir, ProjectExplicit: opts.project != ""}
 	r, err := env.Resolve(req)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package safetypack
 
 import (
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"strconv"
 	"strings"
 
@@ -32,7 +33,7 @@ func (v PackView) Rich(t *render.Theme) string {
 	if l.Ratified {
 		b.WriteString(t.Badge(render.ToneGood, "ratified"))
 	} else {
-		b.WriteString(t.Badge(render.ToneBad, "NOT RATIFIED: "+EnvAllowUnratified+"=1"))
+		b.WriteString(t.Badge(render.ToneBad, "NOT RATIFIED: "+cmdutil.EnvAllowUnratified+"=1"))
 	}
 	b.WriteString("\n")
 	b.WriteString(t.Wrap(0, richWidth(t), render.ToneNormal, p.Description))

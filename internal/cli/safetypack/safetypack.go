@@ -3,19 +3,11 @@
 package safetypack
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/config"
-	"github.com/agentsctl/agents/internal/errs"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 )
-
-// EnvAllowUnratified is the environment variable that, set to exactly "1",
-// lets an unratified or tampered pack load while it is being authored.
-const EnvAllowUnratified = "AGENTS_ALLOW_UNRATIFIED_SAFETY"
 
 // NewCmd returns the safety-pack command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
@@ -54,61 +46,6 @@ seal check, for authoring; every command that loads the pack then says so.`,
 	return cmd
 }
 
-// LoadInForce loads the pack in force for a command that depends on it:
-// the shipped pack, or the one $AGENTS_HOME/config.yaml names. The override
-// comes from the environment only, counts only when exactly "1", and is
-// announced on stderr every time it is in effect. Any refusal is a
-// KindSafetyPack error (exit 6).
-func LoadInForce(deps *cmdutil.Deps) (*sp.Loaded, error) {
-	allow := allowUnratified(deps)
-	id, err := configuredPackID(deps.Config.Home)
-	if err != nil {
-		return nil, err
-	}
-	l, err := sp.Load(sp.LoadOptions{Home: deps.Config.Home, PackID: id, AllowUnratified: allow})
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range l.SealProblems {
-		deps.Warn("safety pack %s loaded without a valid seal: %s", l.Pack.PackID, p.String())
-	}
-	return l, nil
-}
-
-// configuredPackID names the pack the configuration selects, reading
-// config.yaml with the strict configuration decoder. A bad safety_pack
-// value leaves the pack in force undetermined: that is a safety pack
-// refusal (exit 6). Any other problem in the file is invalid input (exit
-// 3): a misspelt key must never let the shipped pack stand in silently
-// for the one meant.
-func configuredPackID(home string) (string, error) {
-	g, err := config.LoadGlobal(home)
-	if err == nil {
-		return g.SafetyPack, nil
-	}
-	ps := config.ProblemsAt(err, config.KeySafetyPack)
-	if len(ps) == 0 {
-		return "", err
-	}
-	return "", &errs.Error{
-		Kind:     errs.KindSafetyPack,
-		Msg:      "cannot tell which safety pack is in force: " + ps[0].String(),
-		Problems: ps,
-		Hint:     fmt.Sprintf("set %s in %s to a pack id such as acme_safety_v1, or remove it to use the shipped pack", config.KeySafetyPack, config.GlobalPath(home)),
-	}
-}
-
-// allowUnratified reports whether the override is in effect, warning
-// whenever the variable is set.
-func allowUnratified(deps *cmdutil.Deps) bool {
-	v := deps.Getenv(EnvAllowUnratified)
-	switch v {
-	case "":
-		return false
-	case "1":
-		deps.Warn("%s=1: safety pack seals are not enforced; use this only while authoring a pack", EnvAllowUnratified)
-		return true
-	}
-	deps.Warn("%s=%q is ignored: only the value 1 turns the override on", EnvAllowUnratified, v)
-	return false
-}
+// LoadInForce loads the pack in force for a command that depends on it;
+// see cmdutil.Deps.PackInForce.
+func LoadInForce(deps *cmdutil.Deps) (*sp.Loaded, error) { return deps.PackInForce() }

@@ -1,6 +1,7 @@
 package safetypack
 
 import (
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,7 @@ func ratification(l *sp.Loaded) string {
 	if l.Ratified {
 		return "yes, sealed by " + l.ReportFile
 	}
-	return "NO (loaded under " + EnvAllowUnratified + "=1)"
+	return "NO (loaded under " + cmdutil.EnvAllowUnratified + "=1)"
 }
 
 // Plain implements render.View.
