@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -59,6 +61,16 @@ func Main() int {
 			os.Exit(ExitUsage)
 		})
 		defer t.Stop()
+		// A hook stopped by a signal must block too, whatever it was
+		// doing: reading its input, or anything after. It changes
+		// nothing, so it can end at once.
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			s := <-sigs
+			fmt.Fprintf(os.Stderr, "agents: error: the hook was stopped (%s) before it decided, so the tool call is blocked\n", s)
+			os.Exit(ExitUsage)
+		}()
 	}
 	code := Run(deps, args)
 	if err := deps.IO.Flush(); err != nil && code == ExitOK {

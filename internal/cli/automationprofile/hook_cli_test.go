@@ -318,7 +318,9 @@ func TestHookFailuresBlock(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			e.ctx = ctx
-			e.open = func(cmdutil.Config) (store.Store, error) { return nil, errs.Wrap(errs.KindInterrupted, ctx.Err(), "interrupted") }
+			e.open = func(cmdutil.Config) (store.Store, error) {
+				return nil, errs.Wrap(errs.KindInterrupted, ctx.Err(), "interrupted")
+			}
 		}, good, guard("acme/strict", "--hook", "claude-code"), "interrupted"},
 		{"configured pack missing", func(t *testing.T, e *hookEnv) { e.write(t, "config.yaml", "safety_pack: acme_safety_v1\n") }, good, guard("ci", "--hook", "claude-code"), "is missing"},
 		{"configured pack tampered", func(t *testing.T, e *hookEnv) { installPack(t, e, "acme_safety_v1", true) }, good, guard("ci", "--hook", "claude-code"), "content has changed"},
