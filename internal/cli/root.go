@@ -179,6 +179,12 @@ func writeHookDeny(deps *cmdutil.Deps, agent string, args []string, err error) {
 		return
 	}
 	reason := "agents: blocked, because the hook could not decide: " + err.Error()
+	var e *errs.Error
+	if errors.As(err, &e) && len(e.Problems) > 1 {
+		for _, p := range e.Problems {
+			reason += "; " + p.String()
+		}
+	}
 	if b := hook.DenyAnswer(agent, reason); b != nil {
 		fmt.Fprintf(deps.IO.Out, "%s\n", b)
 		_ = deps.IO.Flush()

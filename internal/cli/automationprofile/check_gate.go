@@ -153,7 +153,10 @@ confidence proceed without a person.
 
 A threshold of 0 is always automatic and a threshold of 1 always needs
 approval; any other threshold is automatic when the confidence exceeds it
-(a confidence equal to the threshold needs approval).
+(a confidence equal to the threshold needs approval). A safety profile
+that requires human approval needs it at every gate, whatever the
+threshold (rule safety.require_human_approval). The safety pack in force
+is verified first.
 
 The gates: ` + strings.Join(profile.GateNames(), ", ") + `.
 
@@ -171,7 +174,8 @@ EXIT STATUS
   2    usage: an unknown gate, or a confidence missing or outside [0, 1];
        a profile name and --plan together
   3    the plan's record does not match its snapshots (edited by hand)
-  4    the profile, the plan, or the plan's snapshot does not exist`,
+  4    the profile, the plan, or the plan's snapshot does not exist
+  6    the safety pack in force was refused`,
 		Example: `  # May a cautious plan enter execution at confidence 0.75?
   $ agents automation-profile check-gate cautious auto_execute --confidence 0.75
 

@@ -89,7 +89,7 @@ func newCheckGuardCmd(deps *cmdutil.Deps, runF func(*checkGuardOptions) error) *
 		write, unsafe, noSandbox, noCheckpoint bool
 	}
 	cmd := &cobra.Command{
-		Use:   "check-guard (<profile> | --plan <id>) --tool <name> [flags]",
+		Use:   "check-guard (<profile> | --plan <id>) (--tool <name> | --stdin-json | --hook <agent>) [flags]",
 		Short: "Decide whether one tool call may proceed",
 		Long: `Decide whether one tool call may proceed under a profile's safety profile
 and guards, and name the rule that decided.
@@ -127,9 +127,21 @@ and "safety_source" where the safety profile came from; "plan" is the id.
 
 --stdin-json reads the call as one JSON object instead of flags, with the
 keys tool, calls, cost, plan_cost, total_cost, write, unsafe, category,
-attempt, no_sandbox and no_checkpoint. --hook claude-code answers a Claude
-Code PreToolUse hook; see docs/hooks.md. With --hook, only --category,
---no-sandbox and --no-checkpoint may be given, for the whole session.
+attempt, no_sandbox and no_checkpoint.
+
+--hook AGENT answers the pre-tool hook of a coding agent (claude-code,
+codex, gemini-cli): the call comes from the agent's JSON on stdin, and the
+answer goes out in the agent's protocol (see docs/hooks.md). A hook never
+answers more than the profile allows: a sandbox and checkpoints are absent
+unless declared (--sandboxed, --checkpointed, or hooks: in config.yaml);
+blocked is deny; a guard or require_human_approval asks; a profile whose
+auto_decisions_execute is above 0 asks (--abstain leaves those calls to the
+agent's own prompt where it still asks a person); otherwise allow. Without
+a profile the profiles resolve from the input's cwd, where a project's
+agents.yaml counts only once trusted ('agents project trust').
+--print-config prints the agent's settings that install the hook. The
+pack in force is verified first, and AGENTS_ALLOW_UNRATIFIED_SAFETY is
+ignored.
 
 EXIT STATUS
   0    allowed
@@ -137,10 +149,13 @@ EXIT STATUS
   11   blocked; no approval can unblock it (requires_approval: false)
   2    usage: a missing --tool, a negative figure, conflicting flags, a
        profile name and --plan together
-  3    invalid input on stdin (--stdin-json, --hook); a plan whose record
-       does not match its snapshots
+  3    invalid input on stdin (--stdin-json); a plan whose record does not
+       match its snapshots; a config.yaml someone else can write
   4    the profile, the plan, or the plan's snapshot does not exist
-With --hook, a decision always exits 0 and is given in the hook's answer.`,
+  6    the safety pack in force was refused
+With --hook: 0 for every decision (the answer is on stdout), and 2 for
+anything else, whatever the cause, since an agent lets a call through on
+any other exit.`,
 		Example: `  # May the agent call shell_exec under the seed's guarded profile?
   $ agents automation-profile check-guard acme/guarded --tool shell_exec
 
@@ -150,8 +165,12 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
   # From a program: the call as JSON on stdin
   $ echo '{"tool": "edit", "write": true}' | agents automation-profile check-guard ci --stdin-json -f json
 
-  # As a Claude Code PreToolUse hook (see docs/hooks.md)
-  $ agents automation-profile check-guard acme/guarded --hook claude-code
+  # Install a Claude Code PreToolUse hook for the ci profile (see docs/hooks.md)
+  $ agents automation-profile check-guard ci --hook claude-code --sandboxed --print-config
+
+  # What the hook answers for one call
+  $ echo '{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{}}' |
+      agents automation-profile check-guard ci --hook claude-code --sandboxed
 
   # Under what a plan recorded, its action's safety profile included
   $ agents automation-profile check-guard --plan 01jq3v6m4x8b2c7d9e0f1g2h3k --tool deploy --category deploy`,

@@ -35,8 +35,10 @@ ancestor, or from --project DIR; the global level is $AGENTS_HOME/config.yaml.
 
 EXIT STATUS
   0    resolved
-  3    invalid input: the safety profile file, agents.yaml or config.yaml
-  4    not found: the action, a profile a level names, a file`,
+  3    invalid input: the safety profile file, agents.yaml or config.yaml,
+       or one of them owned or writable by someone else
+  4    not found: the action, a profile a level names, a file
+  6    the safety pack in force was refused`,
 		Example: `  # Why would a plan made here get the profile it gets?
   $ agents automation-profile resolve
 
