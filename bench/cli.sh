@@ -47,6 +47,17 @@ for n in 10 1000 10000; do
 	AGENTS_HOME="$work/s$n" "$work/agents" automation-profile list -f json >/dev/null
 done
 
+# A home whose config.yaml names a ratified pack of its own, so that the
+# decisions below verify a pack read from disk, and the hook inputs.
+cp -R "$work/s10" "$work/pack"
+mkdir -p "$work/pack/packs/safety"
+cp "$root/bench/testdata/bench_safety_v1.json" "$work/pack/packs/safety/bench_safety_v1.json"
+AGENTS_HOME="$work/pack" "$work/agents" safety-pack ratify "$work/pack/packs/safety/bench_safety_v1.json" >/dev/null
+printf 'safety_pack: bench_safety_v1\n' >"$work/pack/config.yaml"
+printf '{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/src/main.go"},"cwd":"%s"}' "$work" >"$work/claude.json"
+printf '{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"},"cwd":"%s"}' "$work" >"$work/codex.json"
+printf '{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/src/main.go"},"cwd":"%s"}' "$work" >"$work/gemini.json"
+
 a="$work/agents automation-profile"
 # label, expected exit code, environment, command (fields separated by tabs)
 cat >"$work/commands" <<EOF
@@ -57,6 +68,13 @@ show-custom-10	0	AGENTS_HOME=$work/s10	$a show ns03/profile-00003 -f json
 show-custom-10k	0	AGENTS_HOME=$work/s10000	$a show ns03/profile-00003 -f json
 check-guard-builtin	0	AGENTS_HOME=$work/s10	$a check-guard supervised --tool x -f json
 check-guard-custom	0	AGENTS_HOME=$work/s10	$a check-guard ns03/profile-00003 --tool x -f json
+check-gate-builtin	0	AGENTS_HOME=$work/s10	$a check-gate cautious auto_execute --confidence 0.8 -f json
+check-guard-pack	0	AGENTS_HOME=$work/pack	$a check-guard supervised --tool x -f json
+hook-claude-code	0	AGENTS_HOME=$work/s10	$a check-guard ci --hook claude-code --sandboxed <$work/claude.json
+hook-codex	0	AGENTS_HOME=$work/s10	$a check-guard ci --hook codex --sandboxed <$work/codex.json
+hook-gemini-cli	0	AGENTS_HOME=$work/s10	$a check-guard ci --hook gemini-cli --sandboxed <$work/gemini.json
+hook-resolved	0	AGENTS_HOME=$work/s10	$a check-guard --hook claude-code --sandboxed <$work/claude.json
+hook-pack	0	AGENTS_HOME=$work/pack	$a check-guard ci --hook claude-code --sandboxed <$work/claude.json
 list-1k	0	AGENTS_HOME=$work/s1000	$a list -f json
 list-10k	0	AGENTS_HOME=$work/s10000	$a list -f json
 list-regex-10k	0	AGENTS_HOME=$work/s10000	$a list ^ns07/ -f json
@@ -97,9 +115,16 @@ awk -F'\t' -v rss="$rss" '
 		print ""
 		printf "%-56s %8s %8s  %s\n", "target", "measured", "limit", "result"
 		miss = 0
-		check("show manual -f json / floor", med["show-builtin"] / med["floor"], 3)
-		check("check-guard (built-in) / floor", med["check-guard-builtin"] / med["floor"], 3)
-		check("check-guard (custom) / floor", med["check-guard-custom"] / med["floor"], 3)
+		check("show manual -f json / floor", med["show-builtin"] / med["floor"], 2.5)
+		check("check-gate (built-in) / floor", med["check-gate-builtin"] / med["floor"], 2.5)
+		check("check-guard (built-in) / floor", med["check-guard-builtin"] / med["floor"], 2.5)
+		check("check-guard (custom) / floor", med["check-guard-custom"] / med["floor"], 2.5)
+		check("check-guard, configured pack verified / floor", med["check-guard-pack"] / med["floor"], 2.5)
+		check("hook claude-code / floor", med["hook-claude-code"] / med["floor"], 2.5)
+		check("hook codex / floor", med["hook-codex"] / med["floor"], 2.5)
+		check("hook gemini-cli / floor", med["hook-gemini-cli"] / med["floor"], 2.5)
+		check("hook, profiles resolved from cwd / floor", med["hook-resolved"] / med["floor"], 2.5)
+		check("hook, configured pack verified / floor", med["hook-pack"] / med["floor"], 2.5)
 		check("show <custom>: 10,000-profile / 10-profile store", med["show-custom-10k"] / med["show-custom-10"], 1.2)
 		check("list -f json, 1,000 profiles / floor", med["list-1k"] / med["floor"], 15)
 		check("list -f json, 10,000 / 1,000 profiles", med["list-10k"] / med["list-1k"], 11)

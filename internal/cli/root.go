@@ -349,7 +349,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	if flags.Changed("lock-timeout") {
 		v.Set("lock_timeout", g.lockTimeout)
 	}
-	cfg := cmdutil.Config{Home: home, Format: v.GetString("format"), Quiet: g.quiet}
+	cfg := cmdutil.Config{Home: home, Format: v.GetString("format"), Quiet: g.quiet, GlobalData: data, GlobalRead: true}
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
 		return cfg, err

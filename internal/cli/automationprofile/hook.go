@@ -163,9 +163,6 @@ func subjectFromCwd(deps *cmdutil.Deps, cwd string) (decisionSubject, error) {
 	if err != nil {
 		return decisionSubject{}, err
 	}
-	if env.Global, err = deps.Global(); err != nil {
-		return decisionSubject{}, err
-	}
 	r, err := env.Resolve(resolve.Request{
 		Own:                 plan.Setting{Level: plan.LevelPlan},
 		ProjectDir:          cwd,

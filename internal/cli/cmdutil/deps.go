@@ -28,6 +28,12 @@ type Config struct {
 	LockTimeout time.Duration
 	// Quiet suppresses progress and informational messages on stderr.
 	Quiet bool
+	// GlobalData is the content of the home's config.yaml as read (and
+	// checked to be trusted) while resolving this configuration, nil when
+	// there is none; GlobalRead says it was read. The policy settings are
+	// decoded from it, so the file is read once.
+	GlobalData []byte
+	GlobalRead bool
 }
 
 // Deps are the dependencies of every command, built once in cli.Main (or by

@@ -21,7 +21,16 @@ func (d *Deps) Global() (*config.Global, error) {
 	if err := d.EnsureConfig(); err != nil {
 		return nil, err
 	}
-	g, err := config.LoadGlobal(d.Config.Home)
+	var g *config.Global
+	var err error
+	switch {
+	case !d.Config.GlobalRead:
+		g, err = config.LoadGlobal(d.Config.Home)
+	case d.Config.GlobalData == nil:
+		g = &config.Global{}
+	default:
+		g, err = config.DecodeGlobal(d.Config.GlobalData, config.GlobalPath(d.Config.Home))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -12,13 +12,17 @@ import (
 
 // ResolveEnv returns where resolution reads its levels in this
 // invocation: the store, profiles by name (built-in or stored), and the
-// global configuration in the home.
+// global configuration in the home, as read once.
 func ResolveEnv(deps *Deps) (resolve.Env, error) {
 	st, err := deps.Store()
 	if err != nil {
 		return resolve.Env{}, err
 	}
-	return resolve.Env{Ctx: deps.Ctx(), Store: st, Lookup: deps.LookupProfile, Home: deps.Config.Home}, nil
+	g, err := deps.Global()
+	if err != nil {
+		return resolve.Env{}, err
+	}
+	return resolve.Env{Ctx: deps.Ctx(), Store: st, Lookup: deps.LookupProfile, Home: deps.Config.Home, Global: g}, nil
 }
 
 // LookupPlan returns the stored plan with the given id. An id that cannot
