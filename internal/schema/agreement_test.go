@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/schema"
 	"github.com/agentsctl/agents/internal/schema/schemacheck"
 )
@@ -21,6 +22,10 @@ var decoders = map[string]func(data []byte, file string) error{
 	},
 	schema.Action: func(data []byte, file string) error {
 		_, err := action.Decode(data, file)
+		return err
+	},
+	schema.SafetyPack: func(data []byte, file string) error {
+		_, err := safetypack.ParsePack(data, file)
 		return err
 	},
 }
