@@ -27,8 +27,9 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":  cmdExits,
-			"stdenv": cmdStdenv,
+			"exits":   cmdExits,
+			"stdenv":  cmdStdenv,
+			"replace": cmdReplace,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
@@ -83,4 +84,22 @@ func cmdStdenv(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: stdenv NAME")
 	}
 	ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+}
+
+// cmdReplace replaces every occurrence of a string in a file, failing when
+// there is none, so a script can make one small edit to a file a command
+// wrote (a ratified pack):
+//
+//	replace '>= 0.5' '>= 0.4' acme_lockdown_v1.json
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace OLD NEW FILE")
+	}
+	file := ts.MkAbs(args[2])
+	data, err := os.ReadFile(file)
+	ts.Check(err)
+	if !strings.Contains(string(data), args[0]) {
+		ts.Fatalf("replace: %s does not contain %q", args[2], args[0])
+	}
+	ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(string(data), args[0], args[1])), 0o644))
 }

@@ -152,6 +152,20 @@ func (p *Pack) Judge(ctx PolicyContext) PolicyVerdict {
 	return v
 }
 
+// Unjudged returns the verdict of a pack whose predicates could not be
+// evaluated because their context could not be had: every predicate
+// violates its boundary (fail closed), with the reason given.
+func (p *Pack) Unjudged(reason string) PolicyVerdict {
+	v := PolicyVerdict{PackID: p.PackID, Judgements: []Judgement{}}
+	for _, id := range p.BoundaryIDs {
+		if src, ok := p.BoundaryPredicates[id]; ok {
+			v.Judgements = append(v.Judgements, Judgement{BoundaryID: id, Mode: p.ModeOf(id), Predicate: src,
+				Description: p.BoundaryDescriptions[id], Reason: "not evaluated: " + reason})
+		}
+	}
+	return v
+}
+
 // program returns the compiled predicate of a boundary, compiling it when
 // the pack was built in code rather than parsed.
 func (p *Pack) program(id string) (*compiled, error) {

@@ -93,7 +93,7 @@ func TestShowShippedJSON(t *testing.T) {
 	}
 	var got map[string]any
 	h.decode(t, &got)
-	keys := []string{"pack_id", "version", "description", "schema_version", "mastery_report_sha256", "boundary_ids", "boundary_descriptions", "ratified", "source"}
+	keys := []string{"pack_id", "version", "description", "schema_version", "mastery_report_sha256", "boundary_ids", "boundary_descriptions", "boundary_predicates", "boundary_enforcement", "ratified", "source"}
 	for _, k := range keys {
 		if _, ok := got[k]; !ok {
 			t.Errorf("show -f json lacks %q", k)

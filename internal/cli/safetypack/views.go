@@ -15,25 +15,35 @@ type PackView struct {
 
 // packDoc is the pack's own fields plus how it was loaded, in output order.
 type packDoc struct {
-	PackID               string            `json:"pack_id"`
-	Version              string            `json:"version"`
-	Description          string            `json:"description"`
-	SchemaVersion        string            `json:"schema_version"`
-	MasteryReportSHA256  string            `json:"mastery_report_sha256"`
-	BoundaryIDs          []string          `json:"boundary_ids"`
-	BoundaryDescriptions map[string]string `json:"boundary_descriptions"`
-	Ratified             bool              `json:"ratified"`
-	Source               string            `json:"source"`
+	PackID               string             `json:"pack_id"`
+	Version              string             `json:"version"`
+	Description          string             `json:"description"`
+	SchemaVersion        string             `json:"schema_version"`
+	MasteryReportSHA256  string             `json:"mastery_report_sha256"`
+	BoundaryIDs          []string           `json:"boundary_ids"`
+	BoundaryDescriptions map[string]string  `json:"boundary_descriptions"`
+	BoundaryPredicates   map[string]string  `json:"boundary_predicates"`
+	BoundaryEnforcement  map[string]sp.Mode `json:"boundary_enforcement"`
+	Ratified             bool               `json:"ratified"`
+	Source               string             `json:"source"`
 }
 
 // Data implements render.View.
 func (v PackView) Data() any {
 	p := v.Loaded.Pack
-	return packDoc{
+	d := packDoc{
 		PackID: p.PackID, Version: p.Version, Description: p.Description, SchemaVersion: p.SchemaVersion,
 		MasteryReportSHA256: p.MasteryReportSHA256, BoundaryIDs: p.BoundaryIDs, BoundaryDescriptions: p.BoundaryDescriptions,
+		BoundaryPredicates: p.BoundaryPredicates, BoundaryEnforcement: p.BoundaryEnforcement,
 		Ratified: v.Loaded.Ratified, Source: v.Loaded.Source,
 	}
+	if d.BoundaryPredicates == nil {
+		d.BoundaryPredicates = map[string]string{}
+	}
+	if d.BoundaryEnforcement == nil {
+		d.BoundaryEnforcement = map[string]sp.Mode{}
+	}
+	return d
 }
 
 func ratification(l *sp.Loaded) string {
@@ -56,6 +66,9 @@ func (v PackView) Plain(w *render.Writer) {
 	w.Line("boundaries:")
 	for _, id := range p.BoundaryIDs {
 		w.Line("  ", id, ": ", p.BoundaryDescriptions[id])
+		if pred, ok := p.BoundaryPredicates[id]; ok {
+			w.Line("    predicate (", string(p.ModeOf(id)), "): ", pred)
+		}
 	}
 }
 
@@ -70,9 +83,13 @@ func (v PackView) Tables() []render.Table {
 		{"ratified", ratification(l)},
 		{"mastery_report_sha256", p.MasteryReportSHA256},
 	}}
-	bounds := render.Table{Title: "Boundaries", Header: []string{"BOUNDARY", "DESCRIPTION"}}
+	bounds := render.Table{Title: "Boundaries", Header: []string{"BOUNDARY", "DESCRIPTION", "PREDICATE", "MODE"}}
 	for _, id := range p.BoundaryIDs {
-		bounds.Rows = append(bounds.Rows, []string{id, p.BoundaryDescriptions[id]})
+		pred, mode := "-", "-"
+		if src, ok := p.BoundaryPredicates[id]; ok {
+			pred, mode = src, string(p.ModeOf(id))
+		}
+		bounds.Rows = append(bounds.Rows, []string{id, p.BoundaryDescriptions[id], pred, mode})
 	}
 	return []render.Table{head, bounds}
 }
@@ -237,12 +254,28 @@ func (v VerdictView) Plain(w *render.Writer) {
 	w.Field("upheld", strconv.FormatBool(vd.Upheld))
 	w.Field("violated_boundaries", strings.Join(vd.ViolatedBoundaries, ", "))
 	w.Field("runtime_checkable_count", strconv.Itoa(vd.RuntimeCheckableCount))
+	w.Field("warnings", strings.Join(vd.Warnings, ", "))
 	for _, r := range vd.Results {
-		w.Line(r.BoundaryID, ": ", upheldWord(r), ": ", r.Reason)
+		w.Line(r.BoundaryID, ": ", upheldWord(r), modeText(r), ": ", r.Reason)
 		for _, e := range r.Evidence {
 			w.Line("  evidence: ", e)
 		}
 	}
+}
+
+// modeText is " (mode)" for a boundary with a mode of its own.
+func modeText(r sp.Result) string {
+	if r.Mode == nil {
+		return ""
+	}
+	return " (" + string(*r.Mode) + ")"
+}
+
+func modeCell(r sp.Result) string {
+	if r.Mode == nil {
+		return "-"
+	}
+	return string(*r.Mode)
 }
 
 // Tables implements render.View.
@@ -252,12 +285,15 @@ func (v VerdictView) Tables() []render.Table {
 	if !vd.Upheld {
 		summary = "violated: " + strings.Join(vd.ViolatedBoundaries, ", ")
 	}
+	if len(vd.Warnings) > 0 {
+		summary += "; warnings: " + strings.Join(vd.Warnings, ", ")
+	}
 	t := render.Table{
 		Title:  vd.PackID + ": " + summary + " (" + strconv.Itoa(vd.RuntimeCheckableCount) + " judged at run time)",
-		Header: []string{"BOUNDARY", "UPHELD", "RUNTIME_CHECKABLE", "REASON", "EVIDENCE"},
+		Header: []string{"BOUNDARY", "UPHELD", "MODE", "RUNTIME_CHECKABLE", "REASON", "EVIDENCE"},
 	}
 	for _, r := range vd.Results {
-		t.Rows = append(t.Rows, []string{r.BoundaryID, strconv.FormatBool(r.Upheld), strconv.FormatBool(r.RuntimeCheckable), r.Reason, strings.Join(r.Evidence, "; ")})
+		t.Rows = append(t.Rows, []string{r.BoundaryID, strconv.FormatBool(r.Upheld), modeCell(r), strconv.FormatBool(r.RuntimeCheckable), r.Reason, strings.Join(r.Evidence, "; ")})
 	}
 	return []render.Table{t}
 }
