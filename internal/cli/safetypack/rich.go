@@ -41,12 +41,17 @@ func (v PackView) Rich(t *render.Theme) string {
 	if p.MasteryReportSHA256 == "" {
 		seal = t.Bad("none")
 	}
-	b.WriteString(t.Grid(0, [][]string{
+	rows := [][]string{
 		{t.Muted("source"), render.Escape(l.Source)},
+		{t.Muted("level"), render.Escape(levelText(l))},
 		{t.Muted("seal"), seal},
 		{t.Muted("report"), render.Escape(l.ReportFile)},
 		{t.Muted("schema"), render.Escape(p.SchemaVersion)},
-	}))
+	}
+	if l.System != nil {
+		rows = append(rows, []string{t.Muted("system pack"), render.Escape(l.System.Pack.PackID + " (" + l.System.Source + ")")})
+	}
+	b.WriteString(t.Grid(0, rows))
 	b.WriteString("\n" + t.Heading("Boundaries") + "\n")
 	for _, id := range p.BoundaryIDs {
 		b.WriteString("  " + t.Accent(id))

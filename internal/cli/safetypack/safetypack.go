@@ -17,15 +17,23 @@ import (
 // lets an unratified or tampered pack load while it is being authored.
 const EnvAllowUnratified = "AGENTS_ALLOW_UNRATIFIED_SAFETY"
 
+// EnvSeedAllowUnratified is the override's name in the specification the
+// safety pack comes from. agents does not read it; set, it earns a warning
+// naming the variable that counts.
+const EnvSeedAllowUnratified = "CORE_ALLOW_UNRATIFIED_SAFETY"
+
 // NewCmd returns the safety-pack command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "safety-pack <command>",
 		Short: "Show, ratify, verify and check the safety pack",
 		Long: `The safety pack lists the boundaries no automation profile may cross. Exactly
-one pack is in force: the ratified core_safety_axes_v1 built into agents, or
-the stricter pack that $AGENTS_HOME/config.yaml names with safety_pack: <id>
-(read from $AGENTS_HOME/packs/safety/<id>.json).
+one pack is in force: the ratified core_safety_axes_v1 built into agents; or
+the pack the system configuration names (` + sp.SystemDir + `/config.yaml, read
+from ` + sp.SystemDir + `/packs/safety/, owned by root: an organisation's
+lock-down); or the stricter pack that $AGENTS_HOME/config.yaml names with
+safety_pack: <id> (read from $AGENTS_HOME/packs/safety/<id>.json), which must
+then be at least as strict as the system pack.
 
 A pack is ratified when its companion <pack_id>.mastery_report.json seals its
 content and itself, and the pack carries the report's sha256. Commands that
@@ -34,7 +42,8 @@ malformed, unratified, tampered, or lacks a boundary of the shipped pack;
 they never fall back to another pack.
 
 Setting AGENTS_ALLOW_UNRATIFIED_SAFETY=1 in the environment skips only the
-seal check, for authoring; every command that loads the pack then says so.`,
+seal check of the user's pack, for authoring (never the system pack's);
+every command that loads the pack then says so.`,
 		Example: `  # Show the pack in force
   $ agents safety-pack show
 
@@ -65,7 +74,7 @@ func LoadInForce(deps *cmdutil.Deps) (*sp.Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := sp.Load(sp.LoadOptions{Home: deps.Config.Home, PackID: id, AllowUnratified: allow})
+	l, err := sp.Load(sp.LoadOptions{Home: deps.Config.Home, PackID: id, AllowUnratified: allow, SystemDir: sp.SystemDir})
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +110,9 @@ func configuredPackID(home string) (string, error) {
 // allowUnratified reports whether the override is in effect, warning
 // whenever the variable is set.
 func allowUnratified(deps *cmdutil.Deps) bool {
+	if v := deps.Getenv(EnvSeedAllowUnratified); v != "" {
+		deps.Warn("%s is not read by agents; the development override is %s=1", EnvSeedAllowUnratified, EnvAllowUnratified)
+	}
 	v := deps.Getenv(EnvAllowUnratified)
 	switch v {
 	case "":

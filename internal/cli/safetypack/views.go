@@ -26,6 +26,36 @@ type packDoc struct {
 	BoundaryEnforcement  map[string]sp.Mode `json:"boundary_enforcement"`
 	Ratified             bool               `json:"ratified"`
 	Source               string             `json:"source"`
+	Level                string             `json:"level"`
+	SystemPack           *systemPackDoc     `json:"system_pack"`
+}
+
+// systemPackDoc names the system pack that bounds a pack the user
+// configured.
+type systemPackDoc struct {
+	PackID string `json:"pack_id"`
+	Source string `json:"source"`
+}
+
+func systemPackOf(l *sp.Loaded) *systemPackDoc {
+	if l.System == nil {
+		return nil
+	}
+	return &systemPackDoc{PackID: l.System.Pack.PackID, Source: l.System.Source}
+}
+
+// levelText says where the pack in force was chosen, for people.
+func levelText(l *sp.Loaded) string {
+	switch l.Level {
+	case sp.LevelSystem:
+		return "system (the system configuration names it; only root can change it)"
+	case sp.LevelUser:
+		if l.System != nil {
+			return "user (at least as strict as the system pack " + l.System.Pack.PackID + ")"
+		}
+		return "user ($AGENTS_HOME/config.yaml names it)"
+	}
+	return "shipped"
 }
 
 // Data implements render.View.
@@ -35,7 +65,7 @@ func (v PackView) Data() any {
 		PackID: p.PackID, Version: p.Version, Description: p.Description, SchemaVersion: p.SchemaVersion,
 		MasteryReportSHA256: p.MasteryReportSHA256, BoundaryIDs: p.BoundaryIDs, BoundaryDescriptions: p.BoundaryDescriptions,
 		BoundaryPredicates: p.BoundaryPredicates, BoundaryEnforcement: p.BoundaryEnforcement,
-		Ratified: v.Loaded.Ratified, Source: v.Loaded.Source,
+		Ratified: v.Loaded.Ratified, Source: v.Loaded.Source, Level: v.Loaded.Level, SystemPack: systemPackOf(v.Loaded),
 	}
 	if d.BoundaryPredicates == nil {
 		d.BoundaryPredicates = map[string]string{}
@@ -61,6 +91,10 @@ func (v PackView) Plain(w *render.Writer) {
 	w.Field("description", p.Description)
 	w.Field("schema_version", p.SchemaVersion)
 	w.Field("source", l.Source)
+	w.Field("level", levelText(l))
+	if l.System != nil {
+		w.Field("system_pack", l.System.Pack.PackID+" ("+l.System.Source+")")
+	}
 	w.Field("ratified", ratification(l))
 	w.Field("mastery_report_sha256", p.MasteryReportSHA256)
 	w.Line("boundaries:")
@@ -80,9 +114,13 @@ func (v PackView) Tables() []render.Table {
 		{"description", p.Description},
 		{"schema_version", p.SchemaVersion},
 		{"source", l.Source},
+		{"level", levelText(l)},
 		{"ratified", ratification(l)},
 		{"mastery_report_sha256", p.MasteryReportSHA256},
 	}}
+	if l.System != nil {
+		head.Rows = append(head.Rows, []string{"system_pack", l.System.Pack.PackID + " (" + l.System.Source + ")"})
+	}
 	bounds := render.Table{Title: "Boundaries", Header: []string{"BOUNDARY", "DESCRIPTION", "PREDICATE", "MODE"}}
 	for _, id := range p.BoundaryIDs {
 		pred, mode := "-", "-"
@@ -135,6 +173,12 @@ func (v VerifyView) doc() verifyDoc {
 		d.Checks = append(d.Checks,
 			"the pack file carries the configured pack id",
 			"the pack keeps every boundary of "+sp.ShippedPackID)
+	}
+	if v.InForce && l.Level == sp.LevelSystem {
+		d.Checks = append(d.Checks, "the system configuration, the pack and its report are owned by root and writable by root alone")
+	}
+	if v.InForce && l.System != nil {
+		d.Checks = append(d.Checks, "the pack keeps every boundary of the system pack "+l.System.Pack.PackID+", with its predicates and at least its modes")
 	}
 	return d
 }
