@@ -234,6 +234,9 @@ func TestExamplesValidate(t *testing.T) {
 		if ext != ".yaml" && ext != ".yml" && ext != ".json" {
 			return nil
 		}
+		if strings.HasSuffix(p, ".mastery_report.json") {
+			return nil // a pack's seal, not a pack; verify checks it
+		}
 		rel, _ := filepath.Rel(root, p)
 		top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
 		kind, ok := exampleKinds[top]
