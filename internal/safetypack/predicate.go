@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 )
@@ -84,6 +88,22 @@ func compilePredicate(src string) (*compiled, error) {
 	if len(src) > MaxPredicateLength {
 		return nil, fmt.Errorf("is %d bytes long; at most %d are allowed", len(src), MaxPredicateLength)
 	}
+	program, err := compileProgram(src)
+	if err != nil {
+		return nil, compileError(err)
+	}
+	root := program.Node()
+	if err := checkShape(root); err != nil {
+		return nil, err
+	}
+	return &compiled{source: src, program: program}, nil
+}
+
+// predicateConfig is the compiler's configuration for predicates, made
+// once: making it (the builtin table, the environment's types) costs more
+// than compiling a short predicate.
+var predicateConfig = sync.OnceValue(func() *conf.Config {
+	c := conf.CreateNew()
 	opts := []expr.Option{
 		expr.Env(policyEnv{}),
 		expr.AsBool(),
@@ -96,15 +116,31 @@ func compilePredicate(src string) (*compiled, error) {
 	for _, f := range PredicateFunctions {
 		opts = append(opts, expr.EnableBuiltin(f))
 	}
-	program, err := expr.Compile(src, opts...)
-	if err != nil {
-		return nil, compileError(err)
+	for _, op := range opts {
+		op(c)
 	}
-	root := program.Node()
-	if err := checkShape(root); err != nil {
+	for name := range c.Disabled {
+		delete(c.Builtins, name)
+	}
+	c.Check()
+	return c
+})
+
+// compileMu serialises compilations, which share predicateConfig and its
+// type cache.
+var compileMu sync.Mutex
+
+// compileProgram parses, type-checks and compiles src as expr.Compile
+// does, with the shared configuration.
+func compileProgram(src string) (*vm.Program, error) {
+	compileMu.Lock()
+	defer compileMu.Unlock()
+	cfg := predicateConfig()
+	tree, err := checker.ParseCheck(src, cfg)
+	if err != nil {
 		return nil, err
 	}
-	return &compiled{source: src, program: program}, nil
+	return compiler.Compile(tree, cfg)
 }
 
 // compileError reduces expr's error, which quotes the source over several
