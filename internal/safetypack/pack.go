@@ -1,8 +1,10 @@
 // Package safetypack holds the safety pack: the one ratified set of
 // boundaries that no automation profile can override. It parses the pack
 // format strictly, seals and verifies a pack against its companion mastery
-// report, loads the pack in force without ever falling back to another one,
-// and evaluates the boundaries against a context with SafetyCheck.
+// report, loads the pack in force (shipped, system or user level) without
+// ever falling back to another one, and evaluates the boundaries: the
+// shipped pack's against a Context with SafetyCheck, and those a pack gives
+// a predicate of its own against a PolicyContext with Pack.Judge.
 //
 // Every failure to parse, verify or load is an *errs.Error of KindSafetyPack
 // that says exactly what failed. The package never prints, reads flags or
