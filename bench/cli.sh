@@ -29,7 +29,7 @@ say() { printf '%s\n' "$*" >&2; }
 
 say "building into $work"
 cd "$root"
-for target in agents:./cmd/agents hello:./bench/hello depsfloor:./bench/depsfloor; do
+for target in agents:./cmd/agents hello:./bench/hello depsfloor:./bench/depsfloor exprfloor:./bench/exprfloor; do
 	CGO_ENABLED=0 "$GO" build -trimpath -ldflags '-s -w' -o "$work/${target%%:*}" "${target#*:}"
 done
 "$GO" build -o "$work/genstore" ./bench/genstore
@@ -57,12 +57,18 @@ printf 'safety_pack: bench_safety_v1\n' >"$work/pack/config.yaml"
 printf '{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/src/main.go"},"cwd":"%s"}' "$work" >"$work/claude.json"
 printf '{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"},"cwd":"%s"}' "$work" >"$work/codex.json"
 printf '{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/src/main.go"},"cwd":"%s"}' "$work" >"$work/gemini.json"
+# A home whose pack in force is the example lock-down, with predicates.
+mkdir -p "$work/lockdown/packs/safety"
+cp "$root"/examples/packs/acme_lockdown_v1.json "$root"/examples/packs/acme_lockdown_v1.mastery_report.json "$work/lockdown/packs/safety/"
+echo "safety_pack: acme_lockdown_v1" >"$work/lockdown/config.yaml"
 
 a="$work/agents automation-profile"
 # label, expected exit code, environment, command (fields separated by tabs)
 cat >"$work/commands" <<EOF
 floor	0	-	$work/hello
 libraries	0	-	$work/depsfloor
+expr-linked	0	-	$work/exprfloor
+version	0	AGENTS_HOME=$work/s10	$work/agents version
 show-builtin	0	AGENTS_HOME=$work/s10	$a show manual -f json
 show-custom-10	0	AGENTS_HOME=$work/s10	$a show ns03/profile-00003 -f json
 show-custom-10k	0	AGENTS_HOME=$work/s10000	$a show ns03/profile-00003 -f json
@@ -79,6 +85,9 @@ list-1k	0	AGENTS_HOME=$work/s1000	$a list -f json
 list-10k	0	AGENTS_HOME=$work/s10000	$a list -f json
 list-regex-10k	0	AGENTS_HOME=$work/s10000	$a list ^ns07/ -f json
 list-namespace-10k	0	AGENTS_HOME=$work/s10000	$a list --namespace ns07 -f json
+pack-show-shipped	0	AGENTS_HOME=$work/s10	$work/agents safety-pack show -f json
+pack-show-lockdown	0	AGENTS_HOME=$work/lockdown	$work/agents safety-pack show -f json
+pack-check-lockdown	0	AGENTS_HOME=$work/lockdown	$work/agents safety-pack check --profile full-auto -f json
 EOF
 
 say "timing $(grep -c . "$work/commands") commands, $ROUNDS rounds after $WARMUP warm-up rounds"
@@ -129,6 +138,11 @@ awk -F'\t' -v rss="$rss" '
 		check("list -f json, 1,000 profiles / floor", med["list-1k"] / med["floor"], 15)
 		check("list -f json, 10,000 / 1,000 profiles", med["list-10k"] / med["list-1k"], 11)
 		info("init of the libraries alone (bench/depsfloor) / floor", med["libraries"] / med["floor"])
+		info("the predicate library linked alone (bench/exprfloor) / floor", med["expr-linked"] / med["floor"])
+		info("version / floor", med["version"] / med["floor"])
+		info("safety-pack show, shipped pack / floor", med["pack-show-shipped"] / med["floor"])
+		info("safety-pack show, lock-down with 3 predicates / floor", med["pack-show-lockdown"] / med["floor"])
+		info("safety-pack check --profile full-auto, lock-down / floor", med["pack-check-lockdown"] / med["floor"])
 		info("list <regex> over 10,000 (200 listed) / floor", med["list-regex-10k"] / med["floor"])
 		info("list --namespace over 10,000 (200 listed) / floor", med["list-namespace-10k"] / med["floor"])
 		if (rss == "") {

@@ -33,6 +33,12 @@ set: plan > action > project > global, then the system default, review.
 project level is the agents.yaml in the working directory or its nearest
 ancestor, or from --project DIR; the global level is $AGENTS_HOME/config.yaml.
 
+A standalone safety profile replaces the safety composed in the automation
+profile whole. When it is looser on any field (a requirement dropped, unsafe
+tools allowed, skill categories widened, a cost limit raised or removed,
+more retries), the output says so (safety_loosened) and a warning names
+each field.
+
 EXIT STATUS
   0    resolved
   3    invalid input: the safety profile file, agents.yaml or config.yaml,
@@ -95,5 +101,7 @@ func resolveRun(opts *resolveOptions) error {
 	if _, err := r.Apply(p, deps.Now()); err != nil {
 		return err
 	}
-	return deps.Render(render.ResolutionView{Action: opts.action, Result: p})
+	loosened := r.Loosened()
+	cmdutil.WarnLoosened(deps, p, loosened)
+	return deps.Render(render.ResolutionView{Action: opts.action, Result: p, Loosened: loosened})
 }

@@ -12,6 +12,11 @@ import (
 // lets an unratified or tampered pack load while it is being authored.
 const EnvAllowUnratified = "AGENTS_ALLOW_UNRATIFIED_SAFETY"
 
+// EnvSeedAllowUnratified is the override's name in the specification the
+// safety pack comes from. agents does not read it; set, it earns a warning
+// naming the variable that counts.
+const EnvSeedAllowUnratified = "CORE_ALLOW_UNRATIFIED_SAFETY"
+
 // Global returns the home's config.yaml, decoded strictly, read at most
 // once per invocation. A missing file is an empty configuration.
 func (d *Deps) Global() (*config.Global, error) {
@@ -54,7 +59,7 @@ func (d *Deps) PackInForce() (*sp.Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := sp.Load(sp.LoadOptions{Home: d.Config.Home, PackID: id, AllowUnratified: allow})
+	l, err := sp.Load(sp.LoadOptions{Home: d.Config.Home, PackID: id, AllowUnratified: allow, SystemDir: sp.SystemDir})
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +100,9 @@ func (d *Deps) configuredPackID() (string, error) {
 // allowUnratified reports whether the override is in effect, warning
 // whenever the variable is set.
 func (d *Deps) allowUnratified() bool {
+	if v := d.Getenv(EnvSeedAllowUnratified); v != "" {
+		d.Warn("%s is not read by agents; the development override is %s=1", EnvSeedAllowUnratified, EnvAllowUnratified)
+	}
 	v := d.Getenv(EnvAllowUnratified)
 	switch {
 	case v == "":

@@ -7,6 +7,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/resolve"
 )
 
@@ -73,4 +74,34 @@ func ProjectDir(dir string) (string, error) {
 		return "", errs.Wrap(errs.KindUsage, err, "bad project folder %q", dir)
 	}
 	return abs, nil
+}
+
+// WarnLoosened warns on stderr when a plan's (or a resolution's)
+// standalone safety profile is looser than the safety composed in its
+// automation profile, which it replaces whole: the limits that profile set
+// would otherwise be lost without a word.
+func WarnLoosened(deps *Deps, p *plan.Plan, loosened []profile.Loosening) {
+	if s := render.LoosenedSummary(p, loosened); s != "" {
+		deps.Warn("%s", s)
+	}
+}
+
+// RecordedLoosened returns what a recorded plan's standalone safety
+// profile drops of the safety composed in the automation profile it
+// recorded (read from the snapshot the store keeps), or nil. A snapshot
+// that cannot be read leaves the question open: nil, and the caller's
+// other checks (drift) speak of it.
+func RecordedLoosened(deps *Deps, p *plan.Plan) []profile.Loosening {
+	if p.SafetyProfile.Source != plan.SourceStandalone {
+		return nil
+	}
+	st, err := deps.Store()
+	if err != nil {
+		return nil
+	}
+	ap, safety, err := resolve.Recorded(deps.Ctx(), st, p)
+	if err != nil {
+		return nil
+	}
+	return safety.LooserThan(ap.Safety)
 }

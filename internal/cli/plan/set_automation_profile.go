@@ -76,5 +76,7 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.PlanView{Plan: stored, Verb: "updated"})
+	loosened := r.Loosened()
+	cmdutil.WarnLoosened(deps, stored, loosened)
+	return deps.Render(render.PlanView{Plan: stored, Verb: "updated", Loosened: loosened})
 }

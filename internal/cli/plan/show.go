@@ -22,6 +22,10 @@ func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Comman
 each came from (provenance), whether the safety profile is standalone or
 composed, the sha256 of each snapshot, and the trace of what every level set.
 
+When the plan's safety profile is standalone and looser on any field than
+the safety composed in its automation profile, which it replaces whole,
+safety_loosened lists those fields and a warning says so.
+
 Then resolve again now and compare: "drift" is null when the answer would be
 the same, and otherwise says what differs (another profile, another level, a
 profile whose content changed, or a resolution that now fails). The plan
@@ -64,5 +68,7 @@ func showRun(opts *showOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.PlanView{Plan: p, Drift: drift})
+	loosened := cmdutil.RecordedLoosened(deps, p)
+	cmdutil.WarnLoosened(deps, p, loosened)
+	return deps.Render(render.PlanView{Plan: p, Drift: drift, Loosened: loosened})
 }

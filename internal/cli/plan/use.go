@@ -136,5 +136,7 @@ func useRun(opts *useOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.PlanView{Plan: stored, Verb: "created"})
+	loosened := r.Loosened()
+	cmdutil.WarnLoosened(deps, stored, loosened)
+	return deps.Render(render.PlanView{Plan: stored, Verb: "created", Loosened: loosened})
 }

@@ -15,9 +15,12 @@ func NewCmd(deps *cmdutil.Deps) *cobra.Command {
 		Use:   "safety-pack <command>",
 		Short: "Show, ratify, verify and check the safety pack",
 		Long: `The safety pack lists the boundaries no automation profile may cross. Exactly
-one pack is in force: the ratified core_safety_axes_v1 built into agents, or
-the stricter pack that $AGENTS_HOME/config.yaml names with safety_pack: <id>
-(read from $AGENTS_HOME/packs/safety/<id>.json).
+one pack is in force: the ratified core_safety_axes_v1 built into agents; or
+the pack the system configuration names (` + sp.SystemDir + `/config.yaml, read
+from ` + sp.SystemDir + `/packs/safety/, owned by root: an organisation's
+lock-down); or the stricter pack that $AGENTS_HOME/config.yaml names with
+safety_pack: <id> (read from $AGENTS_HOME/packs/safety/<id>.json), which must
+then be at least as strict as the system pack.
 
 A pack is ratified when its companion <pack_id>.mastery_report.json seals its
 content and itself, and the pack carries the report's sha256. Commands that
@@ -26,7 +29,8 @@ malformed, unratified, tampered, or lacks a boundary of the shipped pack;
 they never fall back to another pack.
 
 Setting AGENTS_ALLOW_UNRATIFIED_SAFETY=1 in the environment skips only the
-seal check, for authoring; every command that loads the pack then says so.`,
+seal check of the user's pack, for authoring (never the system pack's);
+every command that loads the pack then says so.`,
 		Example: `  # Show the pack in force
   $ agents safety-pack show
 

@@ -94,7 +94,7 @@ func TestShowShippedJSON(t *testing.T) {
 	}
 	var got map[string]any
 	h.decode(t, &got)
-	keys := []string{"pack_id", "version", "description", "schema_version", "mastery_report_sha256", "boundary_ids", "boundary_descriptions", "ratified", "source"}
+	keys := []string{"pack_id", "version", "description", "schema_version", "mastery_report_sha256", "boundary_ids", "boundary_descriptions", "boundary_predicates", "boundary_enforcement", "ratified", "source", "level", "system_pack"}
 	for _, k := range keys {
 		if _, ok := got[k]; !ok {
 			t.Errorf("show -f json lacks %q", k)
@@ -103,7 +103,7 @@ func TestShowShippedJSON(t *testing.T) {
 	if len(got) != len(keys) {
 		t.Errorf("show -f json has %d keys, want %d: %v", len(got), len(keys), got)
 	}
-	if got["pack_id"] != "core_safety_axes_v1" || got["ratified"] != true || got["source"] != "embedded" {
+	if got["pack_id"] != "core_safety_axes_v1" || got["ratified"] != true || got["source"] != "embedded" || got["level"] != "shipped" || got["system_pack"] != nil {
 		t.Errorf("show = %v", got)
 	}
 	if h.errOut.Len() != 0 {
