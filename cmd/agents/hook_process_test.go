@@ -152,3 +152,63 @@ func TestHookSignalBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestLockdownExample: the example organisation pack refuses full-auto in
+// every command that takes a decision or makes a plan, and in each hook.
+func TestLockdownExample(t *testing.T) {
+	home := t.TempDir()
+	packs := filepath.Join(home, "packs", "safety")
+	if err := os.MkdirAll(packs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"acme_lockdown_v1.json", "acme_lockdown_v1.mastery_report.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "examples", "packs", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(packs, f), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte("safety_pack: acme_lockdown_v1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	action := filepath.Join(t.TempDir(), "deploy.yaml")
+	if err := os.WriteFile(action, []byte("name: local/deploy\ndescription: Deploy\ndefinition_of_done: Deployed\nstrategy_actor: local/default\nexecution_actor: local/default\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := runAgents(t, home, "action", "add", "-c", action); r.code != 0 {
+		t.Fatalf("action add: %d %s", r.code, r.stderr)
+	}
+	const rule = "pack.no_unsafe_tools_outside_sandbox"
+	for _, args := range [][]string{
+		{"automation-profile", "check-gate", "full-auto", "auto_apply", "--confidence", "1", "-f", "json"},
+		{"automation-profile", "check-guard", "full-auto", "--tool", "read", "-f", "json"},
+	} {
+		r := runAgents(t, home, args...)
+		if r.code != 11 || !strings.Contains(r.stdout, `"rule": "`+rule+`"`) {
+			t.Errorf("%v: exit %d stdout %s stderr %s; want 11 by %s", args, r.code, r.stdout, r.stderr, rule)
+		}
+	}
+	if r := runAgents(t, home, "plan", "use", "local/deploy", "--automation-profile", "full-auto"); r.code != 6 || !strings.Contains(r.stderr, rule) {
+		t.Errorf("plan use: exit %d stderr %s; want 6 by %s", r.code, r.stderr, rule)
+	}
+	inputs := map[string]string{
+		"claude-code": `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{}}`,
+		"codex":       `{"hook_event_name":"PreToolUse","tool_name":"read_file","tool_input":{}}`,
+		"gemini-cli":  `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{}}`,
+	}
+	for agent, in := range inputs {
+		cmd := exec.Command(agentsBinary(t), "automation-profile", "check-guard", "full-auto", "--hook", agent)
+		cmd.Env = append(os.Environ(), "AGENTS_HOME="+home)
+		cmd.Stdin = strings.NewReader(in)
+		out, err := cmd.Output()
+		if err != nil || !strings.Contains(string(out), `"deny"`) || !strings.Contains(string(out), "rule "+rule) {
+			t.Errorf("%s hook: %v %s; want a deny by %s", agent, err, out, rule)
+		}
+	}
+	// A profile that upholds the lock-down is decided as usual.
+	if r := runAgents(t, home, "automation-profile", "check-guard", "trusted", "--tool", "read", "-f", "json"); r.code != 0 {
+		t.Errorf("trusted under the lock-down: exit %d %s", r.code, r.stderr)
+	}
+}

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 )
@@ -105,7 +106,7 @@ type claudeDecision struct {
 }
 
 func encodeClaudeStyle(kind Kind, reason string) ([]byte, error) {
-	return json.Marshal(claudeOutput{claudeDecision{
+	return marshal(claudeOutput{claudeDecision{
 		HookEventName:            "PreToolUse",
 		PermissionDecision:       kind.String(),
 		PermissionDecisionReason: reason,
@@ -119,5 +120,17 @@ type geminiOutput struct {
 }
 
 func encodeGemini(kind Kind, reason string) ([]byte, error) {
-	return json.Marshal(geminiOutput{Decision: kind.String(), Reason: reason})
+	return marshal(geminiOutput{Decision: kind.String(), Reason: reason})
+}
+
+// marshal encodes v as one line of JSON, leaving <, > and & as they are
+// (a reason quoting a predicate reads better that way).
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

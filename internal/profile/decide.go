@@ -59,6 +59,10 @@ type GateDecision struct {
 	// HumanApproval is true when the safety profile in force requires a
 	// person's approval for every step, whatever the threshold says.
 	HumanApproval bool
+	// BlockRule and BlockReason are set when a rule outside the profile
+	// (a boundary of the safety pack) refuses the step outright.
+	BlockRule   string
+	BlockReason string
 	// Automatic is true when the step may proceed without a person.
 	Automatic bool
 }
@@ -81,9 +85,20 @@ func DecideGateUnder(p *AutomationProfile, safety SafetyProfile, gate Gate, conf
 	return d
 }
 
-// Rule is the rule that decided: safety.require_human_approval when the
-// safety profile did, else the gate's name.
+// Blocked returns d refused outright by rule, for reason: a boundary of
+// the safety pack that the profile violates. No approval unblocks it.
+func (d GateDecision) Blocked(rule, reason string) GateDecision {
+	d.BlockRule, d.BlockReason, d.Automatic = rule, reason, false
+	return d
+}
+
+// Rule is the rule that decided: the blocking rule, or
+// safety.require_human_approval when the safety profile decided, else the
+// gate's name.
 func (d GateDecision) Rule() string {
+	if d.BlockRule != "" {
+		return d.BlockRule
+	}
 	if d.HumanApproval {
 		return string(RuleRequireHumanApproval)
 	}
@@ -93,7 +108,10 @@ func (d GateDecision) Rule() string {
 // Verdict returns VerdictAllowed or VerdictNeedsApproval: a gate that does
 // not pass can always be passed by a person.
 func (d GateDecision) Verdict() Verdict {
-	if d.Automatic {
+	switch {
+	case d.BlockRule != "":
+		return VerdictBlocked
+	case d.Automatic:
 		return VerdictAllowed
 	}
 	return VerdictNeedsApproval
@@ -102,6 +120,8 @@ func (d GateDecision) Verdict() Verdict {
 // Reason explains why the gate needs approval, or returns "" when it passes.
 func (d GateDecision) Reason() string {
 	switch {
+	case d.BlockRule != "":
+		return d.BlockReason
 	case d.Automatic:
 		return ""
 	case d.HumanApproval:
@@ -251,7 +271,9 @@ type GuardResult struct {
 	// call is allowed.
 	Conditions Conditions
 
-	// The figures the reason is written from.
+	// The figures the reason is written from; external is the reason of
+	// a rule outside the profile (BlockedBy).
+	external   string
 	in         GuardInput
 	limit      float64
 	limitCount int
@@ -358,9 +380,19 @@ func CheckGuard(p *AutomationProfile, safety SafetyProfile, in GuardInput) (r Gu
 	return r
 }
 
+// BlockedBy returns the result of a call refused outright by a rule
+// outside the profile, such as a boundary of the safety pack that the
+// profile violates, with that rule's reason.
+func BlockedBy(rule Rule, reason string, in GuardInput) GuardResult {
+	return GuardResult{Verdict: VerdictBlocked, Rule: rule, external: reason, in: in}
+}
+
 // Reason explains, naming the figures, why the call is blocked or needs
 // approval; it returns "" when the call is allowed.
 func (r GuardResult) Reason() string {
+	if r.external != "" {
+		return r.external
+	}
 	in := r.in
 	switch r.Rule {
 	case RuleRequireSandbox:

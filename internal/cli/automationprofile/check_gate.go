@@ -1,7 +1,7 @@
 package automationprofile
 
 import (
-	"github.com/agentsctl/agents/internal/strictyaml"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -12,7 +12,10 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/resolve"
+	sp "github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // Exit codes of the check commands, as in the table in internal/cli: they
@@ -49,6 +52,52 @@ type decisionSubject struct {
 	Plan         string
 	SafetyLevel  string
 	SafetySource string
+	// Pack is the verdict of the pack's boundary predicates on this
+	// profile and safety profile: when it is refused, every decision is
+	// blocked by its rule.
+	Pack sp.PolicyVerdict
+}
+
+// judge judges the subject against the boundary predicates of the pack in
+// force (with the plan and its action, for a plan). Only a pack with
+// predicates reads anything for it.
+func (s *decisionSubject) judge(deps *cmdutil.Deps, pl *plan.Plan) error {
+	l, err := deps.PackInForce()
+	if err != nil || !l.Pack.HasPredicates() {
+		return err
+	}
+	ctx := sp.PolicyContext{Profile: s.Profile, Safety: s.Safety, Plan: pl}
+	if pl != nil && pl.Action != "" {
+		st, err := deps.Store()
+		if err != nil {
+			return err
+		}
+		a, err := st.GetAction(deps.Ctx(), pl.Action)
+		switch {
+		case err == nil:
+			ctx.Action = a
+		case !errs.Is(err, errs.KindNotFound):
+			return err
+		}
+	}
+	s.Pack, err = deps.Judge(ctx)
+	return err
+}
+
+// packBlock returns the rule and the reason of the first boundary in
+// enforce mode that the verdict found violated, naming the others.
+func packBlock(v sp.PolicyVerdict) (profile.Rule, string) {
+	enforced := v.Violated(sp.ModeEnforce)
+	first := enforced[0]
+	reason := fmt.Sprintf("the profile violates boundary %s of safety pack %s: %s (%s)", first.BoundaryID, v.PackID, first.Reason, first.Predicate)
+	if len(enforced) > 1 {
+		ids := make([]string, 0, len(enforced)-1)
+		for _, j := range enforced[1:] {
+			ids = append(ids, j.BoundaryID)
+		}
+		reason += "; also violated: " + strings.Join(ids, ", ")
+	}
+	return profile.Rule(first.Rule()), reason
 }
 
 // subjectForProfile looks up a built-in or stored profile by name.
@@ -57,7 +106,8 @@ func subjectForProfile(deps *cmdutil.Deps, name string) (decisionSubject, error)
 	if err != nil {
 		return decisionSubject{}, err
 	}
-	return decisionSubject{Profile: p, Safety: p.Safety}, nil
+	subj := decisionSubject{Profile: p, Safety: p.Safety}
+	return subj, subj.judge(deps, nil)
 }
 
 // subjectForPlan decides under what a plan recorded: the snapshot of its
@@ -76,10 +126,11 @@ func subjectForPlan(deps *cmdutil.Deps, id string) (decisionSubject, error) {
 	if err != nil {
 		return decisionSubject{}, err
 	}
-	return decisionSubject{
+	subj := decisionSubject{
 		Profile: ap, Safety: safety, Level: p.AutomationProfile.Provenance,
 		Plan: p.ID, SafetyLevel: p.SafetyProfile.Provenance, SafetySource: p.SafetyProfile.Source,
-	}, nil
+	}
+	return subj, subj.judge(deps, p)
 }
 
 // subjectFor is subjectForPlan when a plan id is given, else
@@ -171,6 +222,8 @@ The answer names the rule (the gate), the threshold and the confidence;
 EXIT STATUS
   0    automatic: the step may proceed
   10   the step needs a person's approval
+  11   blocked by a boundary of the safety pack in enforce mode (rule
+       pack.<boundary_id>); no approval unblocks it
   2    usage: an unknown gate, or a confidence missing or outside [0, 1];
        a profile name and --plan together
   3    the plan's record does not match its snapshots (edited by hand)
@@ -250,7 +303,12 @@ func checkGateRun(opts *checkGateOptions) error {
 		return err
 	}
 	d := profile.DecideGateUnder(subj.Profile, subj.Safety, opts.gate, opts.confidence)
-	if err := opts.deps.Render(render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan}); err != nil {
+	if subj.Pack.Refused() {
+		rule, reason := packBlock(subj.Pack)
+		d = d.Blocked(string(rule), reason)
+	}
+	view := render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan, Warnings: subj.Pack.Warnings()}
+	if err := opts.deps.Render(view); err != nil {
 		return err
 	}
 	return decisionExit(d.Verdict())

@@ -146,7 +146,8 @@ ignored.
 EXIT STATUS
   0    allowed
   10   needs a person's approval (allowed: false, requires_approval: true)
-  11   blocked; no approval can unblock it (requires_approval: false)
+  11   blocked; no approval can unblock it (requires_approval: false),
+       a safety constraint or a boundary of the pack in enforce mode
   2    usage: a missing --tool, a negative figure, conflicting flags, a
        profile name and --plan together
   3    invalid input on stdin (--stdin-json); a plan whose record does not
@@ -379,13 +380,24 @@ func checkGuardRun(opts *checkGuardOptions) error {
 	if err != nil {
 		return err
 	}
-	r := profile.CheckGuard(subj.Profile, subj.Safety, in)
+	r := decideGuard(subj, in)
 	view := render.GuardDecisionView{Result: r, Profile: subj.Profile.Name, Level: subj.Level,
-		Plan: subj.Plan, SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource}
+		Plan: subj.Plan, SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource, Warnings: subj.Pack.Warnings()}
 	if err := deps.Render(view); err != nil {
 		return err
 	}
 	return decisionExit(r.Verdict)
+}
+
+// decideGuard decides one call under the subject: blocked by the pack's
+// first violated boundary in enforce mode, whatever the call; else by the
+// profile's rules.
+func decideGuard(subj decisionSubject, in profile.GuardInput) profile.GuardResult {
+	if subj.Pack.Refused() {
+		rule, reason := packBlock(subj.Pack)
+		return profile.BlockedBy(rule, reason, in)
+	}
+	return profile.CheckGuard(subj.Profile, subj.Safety, in)
 }
 
 // maxStdin bounds what --stdin-json reads.

@@ -10,7 +10,6 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/plan"
-	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/resolve"
 )
 
@@ -61,7 +60,7 @@ func hookRun(opts *checkGuardOptions) error {
 	in.Tool, in.Write, in.Unsafe = call.Tool, class.Write, class.Unsafe
 	in.NoSandbox = decl.sandbox == ""
 	in.NoCheckpoint = decl.checkpoint == ""
-	r := profile.CheckGuard(subj.Profile, subj.Safety, in)
+	r := decideGuard(subj, in)
 	ans := hook.Decide(r, subj.Profile, hook.Options{Abstain: h.abstain, ModeAsks: hook.ModeAsks(h.agent, call.Mode)})
 	out, err := hook.Encode(h.agent, ans, hookReason(h.agent, ans, subj, call.Tool, class, decl))
 	if err != nil {
@@ -180,7 +179,7 @@ func subjectFromCwd(deps *cmdutil.Deps, cwd string) (decisionSubject, error) {
 			subj.LevelSource = *l.Source
 		}
 	}
-	return subj, nil
+	return subj, subj.judge(deps, nil)
 }
 
 // printHookConfig prints the settings snippet that installs the hook.

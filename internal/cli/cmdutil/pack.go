@@ -117,3 +117,28 @@ func (d *Deps) allowUnratified() bool {
 	d.Warn("%s=%q is ignored: only the value 1 turns the override on", EnvAllowUnratified, v)
 	return false
 }
+
+// Judge judges ctx against the boundary predicates of the pack in force,
+// warns on stderr about each violated boundary in warn mode, and returns
+// the verdict: Refused when a boundary in enforce mode is violated, with
+// Rule naming it (pack.<boundary_id>). A pack without predicates judges
+// nothing and refuses nothing.
+func (d *Deps) Judge(ctx sp.PolicyContext) (sp.PolicyVerdict, error) {
+	l, err := d.PackInForce()
+	if err != nil {
+		return sp.PolicyVerdict{}, err
+	}
+	if !l.Pack.HasPredicates() {
+		return sp.PolicyVerdict{PackID: l.Pack.PackID}, nil
+	}
+	v := l.Pack.Judge(ctx)
+	d.WarnAll(v.Warnings())
+	return v, nil
+}
+
+// WarnAll writes each warning on stderr.
+func (d *Deps) WarnAll(warnings []string) {
+	for _, w := range warnings {
+		d.Warn("%s", w)
+	}
+}

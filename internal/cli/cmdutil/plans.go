@@ -3,12 +3,14 @@ package cmdutil
 import (
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/resolve"
+	sp "github.com/agentsctl/agents/internal/safetypack"
 )
 
 // ResolveEnv returns where resolution reads its levels in this
@@ -104,4 +106,39 @@ func RecordedLoosened(deps *Deps, p *plan.Plan) []profile.Loosening {
 		return nil
 	}
 	return safety.LooserThan(ap.Safety)
+}
+
+// JudgeResolution judges a resolution about to be recorded in plan p
+// against the boundary predicates of the pack in force, with p as it will
+// read once recorded and its action. It returns the refusal of a violated
+// boundary in enforce mode (exit 6), or nil; boundaries in warn mode are
+// warned about on stderr. Only a pack with predicates reads anything.
+func JudgeResolution(deps *Deps, r *resolve.Result, p *plan.Plan, at time.Time) error {
+	l, err := deps.PackInForce()
+	if err != nil || !l.Pack.HasPredicates() {
+		return err
+	}
+	candidate := *p
+	if _, err := r.Apply(&candidate, at); err != nil {
+		return err
+	}
+	ctx := sp.PolicyContext{Profile: r.Automation, Safety: r.Safety.Clone(), Plan: &candidate}
+	if p.Action != "" {
+		st, err := deps.Store()
+		if err != nil {
+			return err
+		}
+		a, err := st.GetAction(deps.Ctx(), p.Action)
+		switch {
+		case err == nil:
+			ctx.Action = a
+		case !errs.Is(err, errs.KindNotFound):
+			return err
+		}
+	}
+	v, err := deps.Judge(ctx)
+	if err != nil {
+		return err
+	}
+	return v.Err()
 }

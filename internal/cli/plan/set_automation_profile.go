@@ -69,6 +69,9 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := cmdutil.JudgeResolution(deps, r, p, deps.Now()); err != nil {
+		return err
+	}
 	if err := r.Record(env.Ctx, env.Store, p, deps.Now()); err != nil {
 		return err
 	}

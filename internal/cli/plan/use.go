@@ -129,6 +129,11 @@ func useRun(opts *useOptions) error {
 		return err
 	}
 	p := &plan.Plan{ID: id, Action: opts.action, CreatedAt: plan.Timestamp(now), ProjectDir: dir}
+	// No plan is made under a profile that an enforced boundary of the
+	// pack refuses.
+	if err := cmdutil.JudgeResolution(deps, r, p, now); err != nil {
+		return err
+	}
 	if err := r.Record(env.Ctx, env.Store, p, now); err != nil {
 		return err
 	}

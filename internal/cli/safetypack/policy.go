@@ -64,8 +64,6 @@ func PlanPolicy(deps *cmdutil.Deps, p *plan.Plan) (sp.PolicyContext, error) {
 // verdict.Rule() names it (pack.<boundary_id>).
 func Judge(deps *cmdutil.Deps, l *sp.Loaded, ctx sp.PolicyContext) sp.PolicyVerdict {
 	v := l.Pack.Judge(ctx)
-	for _, w := range v.Warnings() {
-		deps.Warn("%s", w)
-	}
+	deps.WarnAll(v.Warnings())
 	return v
 }
