@@ -29,7 +29,7 @@ say() { printf '%s\n' "$*" >&2; }
 
 say "building into $work"
 cd "$root"
-for target in agents:./cmd/agents hello:./bench/hello depsfloor:./bench/depsfloor; do
+for target in agents:./cmd/agents hello:./bench/hello depsfloor:./bench/depsfloor exprfloor:./bench/exprfloor; do
 	CGO_ENABLED=0 "$GO" build -trimpath -ldflags '-s -w' -o "$work/${target%%:*}" "${target#*:}"
 done
 "$GO" build -o "$work/genstore" ./bench/genstore
@@ -45,20 +45,47 @@ for n in 10 1000 10000; do
 	AGENTS_HOME="$work/s$n" "$work/agents" automation-profile list -f json >/dev/null
 done
 
+# A home whose config.yaml names a ratified pack of its own, so that the
+# decisions below verify a pack read from disk, and the hook inputs.
+cp -R "$work/s10" "$work/pack"
+mkdir -p "$work/pack/packs/safety"
+cp "$root/bench/testdata/bench_safety_v1.json" "$work/pack/packs/safety/bench_safety_v1.json"
+AGENTS_HOME="$work/pack" "$work/agents" safety-pack ratify "$work/pack/packs/safety/bench_safety_v1.json" >/dev/null
+printf 'safety_pack: bench_safety_v1\n' >"$work/pack/config.yaml"
+printf '{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/src/main.go"},"cwd":"%s"}' "$work" >"$work/claude.json"
+printf '{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"},"cwd":"%s"}' "$work" >"$work/codex.json"
+printf '{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/src/main.go"},"cwd":"%s"}' "$work" >"$work/gemini.json"
+# A home whose pack in force is the example lock-down, with predicates.
+mkdir -p "$work/lockdown/packs/safety"
+cp "$root"/examples/packs/acme_lockdown_v1.json "$root"/examples/packs/acme_lockdown_v1.mastery_report.json "$work/lockdown/packs/safety/"
+echo "safety_pack: acme_lockdown_v1" >"$work/lockdown/config.yaml"
+
 a="$work/agents automation-profile"
 # label, expected exit code, environment, command (fields separated by tabs)
 cat >"$work/commands" <<EOF
 floor	0	-	$work/hello
 libraries	0	-	$work/depsfloor
+expr-linked	0	-	$work/exprfloor
+version	0	AGENTS_HOME=$work/s10	$work/agents version
 show-builtin	0	AGENTS_HOME=$work/s10	$a show manual -f json
 show-custom-10	0	AGENTS_HOME=$work/s10	$a show ns03/profile-00003 -f json
 show-custom-10k	0	AGENTS_HOME=$work/s10000	$a show ns03/profile-00003 -f json
 check-guard-builtin	0	AGENTS_HOME=$work/s10	$a check-guard supervised --tool x -f json
 check-guard-custom	0	AGENTS_HOME=$work/s10	$a check-guard ns03/profile-00003 --tool x -f json
+check-gate-builtin	0	AGENTS_HOME=$work/s10	$a check-gate cautious auto_execute --confidence 0.8 -f json
+check-guard-pack	0	AGENTS_HOME=$work/pack	$a check-guard supervised --tool x -f json
+hook-claude-code	0	AGENTS_HOME=$work/s10	$a check-guard ci --hook claude-code --sandboxed <$work/claude.json
+hook-codex	0	AGENTS_HOME=$work/s10	$a check-guard ci --hook codex --sandboxed <$work/codex.json
+hook-gemini-cli	0	AGENTS_HOME=$work/s10	$a check-guard ci --hook gemini-cli --sandboxed <$work/gemini.json
+hook-resolved	0	AGENTS_HOME=$work/s10	$a check-guard --hook claude-code --sandboxed <$work/claude.json
+hook-pack	0	AGENTS_HOME=$work/pack	$a check-guard ci --hook claude-code --sandboxed <$work/claude.json
 list-1k	0	AGENTS_HOME=$work/s1000	$a list -f json
 list-10k	0	AGENTS_HOME=$work/s10000	$a list -f json
 list-regex-10k	0	AGENTS_HOME=$work/s10000	$a list ^ns07/ -f json
 list-namespace-10k	0	AGENTS_HOME=$work/s10000	$a list --namespace ns07 -f json
+pack-show-shipped	0	AGENTS_HOME=$work/s10	$work/agents safety-pack show -f json
+pack-show-lockdown	0	AGENTS_HOME=$work/lockdown	$work/agents safety-pack show -f json
+pack-check-lockdown	0	AGENTS_HOME=$work/lockdown	$work/agents safety-pack check --profile full-auto -f json
 EOF
 
 say "timing $(grep -c . "$work/commands") commands, $ROUNDS rounds after $WARMUP warm-up rounds"
@@ -95,13 +122,25 @@ awk -F'\t' -v rss="$rss" '
 		print ""
 		printf "%-56s %8s %8s  %s\n", "target", "measured", "limit", "result"
 		miss = 0
-		check("show manual -f json / floor", med["show-builtin"] / med["floor"], 3)
-		check("check-guard (built-in) / floor", med["check-guard-builtin"] / med["floor"], 3)
-		check("check-guard (custom) / floor", med["check-guard-custom"] / med["floor"], 3)
+		check("show manual -f json / floor", med["show-builtin"] / med["floor"], 2.5)
+		check("check-gate (built-in) / floor", med["check-gate-builtin"] / med["floor"], 2.5)
+		check("check-guard (built-in) / floor", med["check-guard-builtin"] / med["floor"], 2.5)
+		check("check-guard (custom) / floor", med["check-guard-custom"] / med["floor"], 2.5)
+		check("check-guard, configured pack verified / floor", med["check-guard-pack"] / med["floor"], 2.5)
+		check("hook claude-code / floor", med["hook-claude-code"] / med["floor"], 2.5)
+		check("hook codex / floor", med["hook-codex"] / med["floor"], 2.5)
+		check("hook gemini-cli / floor", med["hook-gemini-cli"] / med["floor"], 2.5)
+		check("hook, profiles resolved from cwd / floor", med["hook-resolved"] / med["floor"], 2.5)
+		check("hook, configured pack verified / floor", med["hook-pack"] / med["floor"], 2.5)
 		check("show <custom>: 10,000-profile / 10-profile store", med["show-custom-10k"] / med["show-custom-10"], 1.2)
 		check("list -f json, 1,000 profiles / floor", med["list-1k"] / med["floor"], 15)
 		check("list -f json, 10,000 / 1,000 profiles", med["list-10k"] / med["list-1k"], 11)
 		info("init of the libraries alone (bench/depsfloor) / floor", med["libraries"] / med["floor"])
+		info("the predicate library linked alone (bench/exprfloor) / floor", med["expr-linked"] / med["floor"])
+		info("version / floor", med["version"] / med["floor"])
+		info("safety-pack show, shipped pack / floor", med["pack-show-shipped"] / med["floor"])
+		info("safety-pack show, lock-down with 3 predicates / floor", med["pack-show-lockdown"] / med["floor"])
+		info("safety-pack check --profile full-auto, lock-down / floor", med["pack-check-lockdown"] / med["floor"])
 		info("list <regex> over 10,000 (200 listed) / floor", med["list-regex-10k"] / med["floor"])
 		info("list --namespace over 10,000 (200 listed) / floor", med["list-namespace-10k"] / med["floor"])
 		if (rss == "") {

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentsctl/agents/internal/profile"
@@ -127,5 +128,44 @@ func TestBuiltinsMatchTheSeed(t *testing.T) {
 				t.Errorf("guards = %+v, want none", p.Guards)
 			}
 		})
+	}
+}
+
+// TestDescriptionsNameWhatAsks: where a description says which steps still
+// ask a person, it names exactly the gates the seed's table sets to 1.0
+// among those the profile otherwise runs automatically. The phrases are
+// typed here, one per gate at 1.0, not read from the files under test.
+func TestDescriptionsNameWhatAsks(t *testing.T) {
+	for name, phrases := range map[string]map[string]string{
+		"auto": {
+			"auto_apply":                "applying changes",
+			"auto_reversion_from_apply": "reverting from the apply phase",
+		},
+	} {
+		col := slices.Index(seedColumns, name)
+		var asking []string
+		for _, row := range seedThresholds {
+			if row.values[col] == 1.0 {
+				asking = append(asking, row.gate)
+			}
+		}
+		var named []string
+		for gate := range phrases {
+			named = append(named, gate)
+		}
+		slices.Sort(asking)
+		slices.Sort(named)
+		if !slices.Equal(asking, named) {
+			t.Errorf("%s: the table sets %v to 1.0; the test names %v", name, asking, named)
+		}
+		p := Decoded(name)
+		for gate, phrase := range phrases {
+			if !strings.Contains(p.Description, phrase) {
+				t.Errorf("%s asks a person at %s, but its description %q does not say %q", name, gate, p.Description, phrase)
+			}
+		}
+		if strings.Contains(strings.ToLower(p.Description), "throughout") {
+			t.Errorf("%s: %q says automatic throughout, but %v ask a person", name, p.Description, asking)
+		}
 	}
 }

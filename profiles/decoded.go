@@ -70,7 +70,7 @@ func decoded(name string) *profile.AutomationProfile {
 		}
 	case "auto":
 		return &profile.AutomationProfile{
-			Name: "auto", Description: "Automatic throughout, except reverting from the apply phase. For pipelines that are well tested.", SchemaVersion: "1.0",
+			Name: "auto", Description: "Automatic for every phase but two: a person approves applying changes and reverting from the apply phase. For pipelines that are well tested.", SchemaVersion: "1.0",
 			AutoStrategize: 0, AutoExecute: 0, AutoApply: 1,
 			AutoDecisionsStrategize: 0, AutoDecisionsExecute: 0,
 			AutoValidationFix: 0, AutoStrategyRevision: 0, AutoReversionFromApply: 1,

@@ -12,9 +12,11 @@
 //
 //	label <TAB> expected exit code <TAB> environment (NAME=value ..., or -) <TAB> program and arguments
 //
-// Arguments are separated by spaces and cannot contain any. Each command
-// runs with the given variables added to cmdtime's own environment, with
-// standard input empty and its output discarded; a command that exits with
+// Arguments are separated by spaces and cannot contain any. A last
+// argument of the form <FILE is not passed: the command reads FILE on
+// standard input (an agent hook's call, say). Each command runs with the
+// given variables added to cmdtime's own environment, with standard input
+// empty unless given and its output discarded; a command that exits with
 // another code than expected stops the run, since its time would measure
 // the wrong thing. The report is tab-separated on standard output:
 //
@@ -40,6 +42,7 @@ type command struct {
 	code  int
 	env   []string
 	argv  []string
+	stdin string // a file to read on standard input, or ""
 
 	times []time.Duration
 }
@@ -87,6 +90,9 @@ func parse(f *os.File) ([]*command, error) {
 		if fields[2] != "-" {
 			c.env = strings.Fields(fields[2])
 		}
+		if n := len(c.argv); n > 1 && strings.HasPrefix(c.argv[n-1], "<") {
+			c.stdin, c.argv = c.argv[n-1][1:], c.argv[:n-1]
+		}
 		if len(c.argv) == 0 {
 			return nil, fmt.Errorf("line %d: no program", line)
 		}
@@ -120,6 +126,14 @@ func run(cmds []*command, warmup, rounds int) error {
 func once(c *command) (time.Duration, error) {
 	cmd := exec.Command(c.argv[0], c.argv[1:]...)
 	cmd.Env = append(os.Environ(), c.env...)
+	if c.stdin != "" {
+		f, err := os.Open(c.stdin)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v", c.label, err)
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	}
 	start := time.Now()
 	err := cmd.Run()
 	d := time.Since(start)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -23,12 +26,22 @@ func TestMain(m *testing.M) {
 // package run with it). Each script starts with an empty AGENTS_HOME.
 func TestScripts(t *testing.T) {
 	binDir := filepath.Dir(agentsBinary(t))
+	sysBin, sysDir := systemDirBinary(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":  cmdExits,
-			"stdenv": cmdStdenv,
+			"exits":   cmdExits,
+			"stdenv":  cmdStdenv,
+			"replace": cmdReplace,
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				// Only root can make the root-owned files the system
+				// level trusts, or files that another user owns.
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
@@ -38,6 +51,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "")
 			env.Setenv("CI", "true")
+			// agents-sys is agents built with its system configuration
+			// in SYSDIR. One script (safetypack_system) uses it; the
+			// folder is shared, so no other may.
+			env.Setenv("AGENTS_SYS", sysBin)
+			env.Setenv("SYSDIR", sysDir)
 			return nil
 		},
 	})
@@ -83,4 +101,54 @@ func cmdStdenv(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: stdenv NAME")
 	}
 	ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+}
+
+// cmdReplace replaces every occurrence of a string in a file, failing when
+// there is none, so a script can make one small edit to a file a command
+// wrote (a ratified pack):
+//
+//	replace '>= 0.5' '>= 0.4' acme_lockdown_v1.json
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace OLD NEW FILE")
+	}
+	file := ts.MkAbs(args[2])
+	data, err := os.ReadFile(file)
+	ts.Check(err)
+	if !strings.Contains(string(data), args[0]) {
+		ts.Fatalf("replace: %s does not contain %q", args[2], args[0])
+	}
+	ts.Check(os.WriteFile(file, []byte(strings.ReplaceAll(string(data), args[0], args[1])), 0o644))
+}
+
+var (
+	sysBuildOnce sync.Once
+	sysBin       string
+	sysDir       string
+	sysBuildErr  error
+)
+
+// systemDirBinary builds agents with its system configuration folder
+// moved, at build time as a packager would, into a fresh folder beside the
+// binary, which does not exist yet. It returns the binary and the folder.
+func systemDirBinary(t testing.TB) (bin, dir string) {
+	t.Helper()
+	sysBuildOnce.Do(func() {
+		base := filepath.Dir(agentsBinary(t))
+		sysDir = filepath.Join(base, "etc-agents")
+		sysBin = filepath.Join(base, "agents-sys")
+		if runtime.GOOS == "windows" {
+			sysBin += ".exe"
+		}
+		cmd := exec.Command("go", "build", "-o", sysBin,
+			"-ldflags", "-X github.com/agentsctl/agents/internal/safetypack.SystemDir="+sysDir, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			sysBuildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if sysBuildErr != nil {
+		t.Fatal(sysBuildErr)
+	}
+	return sysBin, sysDir
 }

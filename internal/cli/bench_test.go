@@ -90,3 +90,32 @@ func BenchmarkRunShowCustom(b *testing.B) {
 func BenchmarkRunListJSON(b *testing.B) {
 	benchRun(b, benchHome(b, 1000), "automation-profile", "list", "-f", "json")
 }
+
+func BenchmarkRunCheckGate(b *testing.B) {
+	benchRun(b, b.TempDir(), "automation-profile", "check-gate", "cautious", "auto_execute", "--confidence", "0.8", "-f", "json")
+}
+
+// BenchmarkRunHook answers one Claude Code call, as an agent runs the hook
+// before every tool call.
+func BenchmarkRunHook(b *testing.B) {
+	home := b.TempDir()
+	env := map[string]string{"AGENTS_HOME": home}
+	input := `{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/src/main.go"}}`
+	b.ReportAllocs()
+	for b.Loop() {
+		ios, in, _, _ := iostreams.Test()
+		in.WriteString(input)
+		ios.Out, ios.ErrOut = io.Discard, io.Discard
+		deps := &cmdutil.Deps{
+			IO:        ios,
+			Builtins:  profiles.Builtin,
+			Now:       time.Now,
+			Getenv:    func(k string) string { return env[k] },
+			Context:   context.Background(),
+			OpenStore: openFileStore,
+		}
+		if code := Run(deps, []string{"automation-profile", "check-guard", "ci", "--hook", "claude-code", "--sandboxed"}); code != ExitOK {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}

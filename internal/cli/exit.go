@@ -32,12 +32,15 @@ const (
 const ExitStatusHelp = `EXIT STATUS
   0    success; for check-gate and check-guard: allowed, automatic
   1    unexpected failure (I/O error, bug)
-  2    usage: bad flag, argument or format; remove without --yes when it cannot prompt
+  2    usage: bad flag, argument or format; remove without --yes when it cannot
+       prompt; in a hook (check-guard --hook), every failure, so that it blocks
   3    invalid input: a profile, action or config that fails parsing or validation
   4    not found: profile, action, plan, or a file named on the command line
   5    conflict: the name exists (use --update), or a built-in cannot be changed
-  6    safety pack refused (missing, malformed, unratified, tampered), or an
-       enforced safety check found a violation
+       (add, and validate of a file naming a built-in)
+  6    safety pack refused (missing, malformed, unratified, tampered, looser
+       than the shipped or the system pack): no decision or plan is made
+       under it; or a boundary in enforce mode is violated
   10   check-*: requires human approval
   11   check-*: blocked, and no approval can unblock it
   75   the store is locked by another writer past --lock-timeout (retry)

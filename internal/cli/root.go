@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,15 +20,16 @@ import (
 	"github.com/agentsctl/agents/internal/cli/automationprofile"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/cli/plan"
+	"github.com/agentsctl/agents/internal/cli/project"
 	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/cli/safetyprofile"
 	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/interrupt"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
-	"github.com/agentsctl/agents/internal/strictyaml"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -50,10 +52,26 @@ func Main() int {
 		Context:   sig.Context(),
 		OpenStore: openFileStore,
 	}
-	code := Run(deps, os.Args[1:])
+	args := os.Args[1:]
+	_, hooked := hookArg(args)
+	if hooked {
+		// An agent kills a hook that runs past its timeout and then lets
+		// the call proceed: give up first, and block.
+		t := time.AfterFunc(hook.Deadline*time.Second, func() {
+			fmt.Fprintf(os.Stderr, "agents: error: the hook did not decide within %ds, so the tool call is blocked\n", hook.Deadline)
+			os.Exit(ExitUsage)
+		})
+		defer t.Stop()
+		// A hook stopped by a signal blocks too, whatever it was doing:
+		// package interrupt ends it with 2 (see interrupt.ExitCode).
+	}
+	code := Run(deps, args)
 	if err := deps.IO.Flush(); err != nil && code == ExitOK {
-		printError(deps.IO.ErrOut, errorFormat(deps, os.Args[1:]), errs.Wrap(errs.KindInternal, err, "writing the output"))
+		printError(deps.IO.ErrOut, errorFormat(deps, args), errs.Wrap(errs.KindInternal, err, "writing the output"))
 		code = ExitFailure
+		if hooked {
+			code = ExitUsage
+		}
 	}
 	if sig.Caught() {
 		return sig.Code()
@@ -63,7 +81,32 @@ func Main() int {
 
 // Run executes one invocation with the given dependencies and arguments and
 // returns the exit code. Tests call it with their own Deps.
-func Run(deps *cmdutil.Deps, args []string) int {
+//
+// An invocation that answers an agent's hook (--hook) ends in exit 0 with
+// its answer, or in exit 2 with the reason on stderr: every agent lets a
+// tool call proceed on any other exit status, so whatever goes wrong in a
+// hook (a bad flag, bad input, a broken configuration, a refused pack, an
+// interrupt, a bug) must block the call.
+func Run(deps *cmdutil.Deps, args []string) (code int) {
+	agent, hooked := hookArg(args)
+	if hooked {
+		defer func() {
+			if code != ExitOK {
+				code = ExitUsage
+			}
+		}()
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			_ = deps.IO.Flush()
+			err := errs.New(errs.KindInternal, "internal error: %v", v)
+			printError(deps.IO.ErrOut, errorFormat(deps, args), err)
+			code = ExitFailure
+			if hooked {
+				writeHookDeny(deps, agent, args, err)
+			}
+		}
+	}()
 	if deps.Getenv == nil {
 		deps.Getenv = func(string) string { return "" }
 	}
@@ -83,7 +126,7 @@ func Run(deps *cmdutil.Deps, args []string) int {
 		err = &errs.Error{Kind: errs.KindInterrupted, Msg: "interrupted", Err: err}
 	}
 	var ec *cmdutil.ExitCodeError
-	if errors.As(err, &ec) {
+	if errors.As(err, &ec) && !hooked {
 		return ec.Code
 	}
 	var e *errs.Error
@@ -97,7 +140,51 @@ func Run(deps *cmdutil.Deps, args []string) int {
 	// Whatever the command wrote comes before the error, as it was written.
 	_ = deps.IO.Flush()
 	printError(deps.IO.ErrOut, errorFormat(deps, args), err)
+	if hooked {
+		writeHookDeny(deps, agent, args, err)
+	}
 	return exitCode(err)
+}
+
+// hookArg returns the value of --hook in args, and whether --hook is there
+// at all, looking no further than "--".
+func hookArg(args []string) (string, bool) {
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return "", false
+		case a == "--hook":
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return "", true
+		case strings.HasPrefix(a, "--hook="):
+			return strings.TrimPrefix(a, "--hook="), true
+		}
+	}
+	return "", false
+}
+
+// writeHookDeny adds a deny to stdout, in the agent's protocol, for a hook
+// that failed: the exit status and stderr already block the call, and
+// the answer says the same to an agent that reads stdout regardless.
+// Nothing is added when the agent is not known or the command was
+// printing the hook's settings.
+func writeHookDeny(deps *cmdutil.Deps, agent string, args []string, err error) {
+	if !hook.IsAgent(agent) || slices.Contains(args, "--print-config") {
+		return
+	}
+	reason := "agents: blocked, because the hook could not decide: " + err.Error()
+	var e *errs.Error
+	if errors.As(err, &e) && len(e.Problems) > 1 {
+		for _, p := range e.Problems {
+			reason += "; " + p.String()
+		}
+	}
+	if b := hook.DenyAnswer(agent, reason); b != nil {
+		fmt.Fprintf(deps.IO.Out, "%s\n", b)
+		_ = deps.IO.Flush()
+	}
 }
 
 const ranAnnotation = "agents/ran"
@@ -209,6 +296,7 @@ profiles are namespace/name YAML files in the store.
 	root.AddCommand(safetyprofile.NewCmd(deps))
 	root.AddCommand(action.NewCmd(deps))
 	root.AddCommand(plan.NewCmd(deps))
+	root.AddCommand(project.NewCmd(deps))
 	root.AddCommand(newVersionCmd(deps, nil))
 	root.AddCommand(newCompletionCmd(deps))
 	return root
@@ -235,14 +323,14 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	if s := deps.Getenv("AGENTS_LOCK_TIMEOUT"); s != "" {
 		v.Set("lock_timeout", s)
 	}
-	cfgFile := filepath.Join(home, "config.yaml")
-	// Read at most 1 MiB and a byte: a huge file is refused unread, and
-	// anything but a regular file (a FIFO would hang) at once.
-	if _, statErr := os.Stat(cfgFile); statErr == nil {
-		data, err := strictyaml.ReadOwnFile(cfgFile)
-		if err != nil {
-			return cmdutil.Config{Home: home}, err
-		}
+	cfgFile := config.GlobalPath(home)
+	// Read at most 1 MiB and a byte (a huge file is refused unread), and
+	// only from a file the user owns and no one else can write.
+	data, err := config.ReadGlobal(home)
+	if err != nil {
+		return cmdutil.Config{Home: home}, err
+	}
+	if data != nil {
 		fv := viper.New()
 		fv.SetConfigType("yaml")
 		if err := fv.ReadConfig(bytes.NewReader(data)); err != nil {
@@ -263,7 +351,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		v.Set("lock_timeout", g.lockTimeout)
 		ltFromConfig = false
 	}
-	cfg := cmdutil.Config{Home: home, Format: v.GetString("format"), Quiet: g.quiet}
+	cfg := cmdutil.Config{Home: home, Format: v.GetString("format"), Quiet: g.quiet, GlobalData: data, GlobalRead: true}
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
 		return cfg, err
@@ -273,8 +361,12 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	if why != "" {
 		hint := fmt.Sprintf("give a duration such as 10s or 2m, at most %s", config.FormatDuration(config.MaxLockTimeout))
 		if ltFromConfig {
-			return cfg, errs.InvalidProblems(cfgFile, []errs.Problem{{File: cfgFile, Path: "lock_timeout", Message: fmt.Sprintf("%v %s", raw, why)}}).
-				WithHint("%s in %s", hint, cfgFile)
+			return cfg, &errs.Error{
+				Kind:     errs.KindInvalid,
+				Msg:      fmt.Sprintf("invalid lock timeout %v in %s: %s", raw, cfgFile, why),
+				Problems: []errs.Problem{{File: cfgFile, Path: "lock_timeout", Message: fmt.Sprintf("%v %s", raw, why)}},
+				Hint:     fmt.Sprintf("%s in %s", hint, cfgFile),
+			}
 		}
 		return cfg, errs.Usage("invalid lock timeout %v: %s", raw, why).WithHint("%s", hint)
 	}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/strictyaml"
@@ -45,6 +46,8 @@ const (
 	KeySafetyPack        = "safety_pack"
 	KeyFormat            = "format"
 	KeyLockTimeout       = "lock_timeout"
+	KeyHooks             = "hooks"
+	KeyTrustedProjects   = "trusted_projects"
 )
 
 // MaxLockTimeout is the longest lock timeout accepted, from any source. A
@@ -91,7 +94,14 @@ func SecondsDuration(secs float64) (time.Duration, string) {
 }
 
 // GlobalKeys are the keys config.yaml may hold.
-var GlobalKeys = []string{KeyAutomationProfile, KeySafetyProfile, KeySafetyPack, KeyFormat, KeyLockTimeout}
+var GlobalKeys = []string{KeyAutomationProfile, KeySafetyProfile, KeySafetyPack, KeyFormat, KeyLockTimeout, KeyHooks, KeyTrustedProjects}
+
+// Keys under hooks: the two declarations, and one mapping per agent.
+const (
+	KeySandboxed    = "sandboxed"
+	KeyCheckpointed = "checkpointed"
+	KeyTools        = "tools"
+)
 
 // ProjectKeys are the keys agents.yaml may hold.
 var ProjectKeys = []string{KeyAutomationProfile, KeySafetyProfile}
@@ -120,6 +130,24 @@ type Global struct {
 	// are checked here so that a bad value is reported with the others.
 	Format      string
 	LockTimeout string
+	// Hooks holds what the user declares about the agents the hooks
+	// guard. Only this file may declare it: never a project, never the
+	// environment.
+	Hooks Hooks
+	// TrustedProjects are the folders (absolute, as recorded) whose
+	// agents.yaml a hook may use; see 'agents project trust'.
+	TrustedProjects []string
+}
+
+// Hooks is the hooks section of config.yaml.
+type Hooks struct {
+	// Sandboxed declares that every agent runs its tools in a sandbox;
+	// Checkpointed that it takes a checkpoint before every write. Left
+	// out, neither is assumed.
+	Sandboxed    bool
+	Checkpointed bool
+	// Tools reclassifies tools, by agent and then by tool name.
+	Tools map[string]map[string]hook.ToolClass
 }
 
 // Project is the decoded agents.yaml of a project.
@@ -135,14 +163,29 @@ type Project struct {
 func GlobalPath(home string) string { return filepath.Join(home, GlobalFileName) }
 
 // LoadGlobal reads and decodes <home>/config.yaml. A missing file is an
-// empty configuration, never an error: a new home has none.
+// empty configuration, never an error: a new home has none. A file that
+// someone other than the user (or root) owns or could have written is
+// refused (see CheckOwnership).
 func LoadGlobal(home string) (*Global, error) {
-	file := GlobalPath(home)
-	data, err := readIfExists(file)
+	data, err := ReadGlobal(home)
 	if err != nil || data == nil {
 		return &Global{}, err
 	}
-	return DecodeGlobal(data, file)
+	return DecodeGlobal(data, GlobalPath(home))
+}
+
+// ReadGlobal returns the content of <home>/config.yaml, or nil when there
+// is none, after checking that it can be trusted.
+func ReadGlobal(home string) ([]byte, error) {
+	file := GlobalPath(home)
+	data, err := readIfExists(file)
+	if err != nil || data == nil {
+		return nil, err
+	}
+	if err := CheckOwnership(file, "the configuration", "make the file and its folder yours and writable by you alone (chown, chmod go-w)"); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // DecodeGlobal decodes the global configuration document; file names it in
@@ -171,9 +214,97 @@ func DecodeGlobal(data []byte, file string) (*Global, error) {
 			}
 		case KeyLockTimeout:
 			g.LockTimeout = decodeDuration(d, f)
+		case KeyHooks:
+			g.Hooks = decodeHooks(d, f)
+		case KeyTrustedProjects:
+			g.TrustedProjects = decodeTrusted(d, f)
 		}
 	}
 	return g, d.Err()
+}
+
+func decodeHooks(d *strictyaml.Decoder, f strictyaml.Field) Hooks {
+	var h Hooks
+	if f.IsNull() {
+		return h
+	}
+	known := append([]string{KeySandboxed, KeyCheckpointed}, hook.Agents()...)
+	for _, e := range d.Fields(f, known) {
+		switch e.Key {
+		case KeySandboxed:
+			h.Sandboxed, _ = d.Bool(e)
+		case KeyCheckpointed:
+			h.Checkpointed, _ = d.Bool(e)
+		default:
+			if e.IsNull() {
+				continue
+			}
+			for _, t := range d.Fields(e, []string{KeyTools}) {
+				tools := decodeTools(d, t)
+				if len(tools) > 0 {
+					if h.Tools == nil {
+						h.Tools = map[string]map[string]hook.ToolClass{}
+					}
+					h.Tools[e.Key] = tools
+				}
+			}
+		}
+	}
+	return h
+}
+
+// decodeTools reads hooks.<agent>.tools: tool name → {write, unsafe}, both
+// stated, so that a reclassification is never half a guess.
+func decodeTools(d *strictyaml.Decoder, f strictyaml.Field) map[string]hook.ToolClass {
+	if f.IsNull() {
+		return nil
+	}
+	entries, _ := d.Mapping(f)
+	out := map[string]hook.ToolClass{}
+	for _, e := range entries {
+		if strings.TrimSpace(e.Key) == "" || strings.TrimSpace(e.Key) != e.Key {
+			d.Addf(e.Path, e.KeyNode, "%q is not a tool name: tools are matched exactly", e.Key)
+			continue
+		}
+		var c hook.ToolClass
+		seen := map[string]bool{}
+		for _, k := range d.Fields(e, []string{"write", "unsafe"}) {
+			seen[k.Key] = true
+			switch k.Key {
+			case "write":
+				c.Write, _ = d.Bool(k)
+			case "unsafe":
+				c.Unsafe, _ = d.Bool(k)
+			}
+		}
+		if !e.IsNull() && (!seen["write"] || !seen["unsafe"]) {
+			d.Addf(e.Path, e.KeyNode, "must state both write and unsafe, as true or false")
+			continue
+		}
+		out[e.Key] = c
+	}
+	return out
+}
+
+// decodeTrusted reads trusted_projects: absolute folder paths.
+func decodeTrusted(d *strictyaml.Decoder, f strictyaml.Field) []string {
+	if f.IsNull() {
+		return nil
+	}
+	items, _ := d.Seq(f)
+	var out []string
+	for _, it := range items {
+		s, ok := d.String(it)
+		if !ok {
+			continue
+		}
+		if !filepath.IsAbs(s) || filepath.Clean(s) != s {
+			d.Fieldf(it, "%q must be an absolute, clean folder path", s)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // FindProject returns the agents.yaml in start or its nearest ancestor, or
@@ -211,12 +342,34 @@ func FindProject(start string) (string, error) {
 	}
 }
 
-// LoadProject finds the agents.yaml that applies in dir (see FindProject)
-// and decodes it. No file is an empty project configuration.
-func LoadProject(dir string) (*Project, error) {
-	abs, err := filepath.Abs(dir)
+// ProjectOptions say where to look for a project's agents.yaml and which
+// ones to trust.
+type ProjectOptions struct {
+	// Dir is the folder the search starts from.
+	Dir string
+	// Explicit is true when the user named Dir (--project): an agents.yaml
+	// in Dir itself is then trusted whoever owns it, as git's
+	// safe.directory trusts a folder the user names. One found above Dir
+	// is checked as usual.
+	Explicit bool
+	// OnlyTrusted, when true, uses an agents.yaml only in a folder listed
+	// in Trusted (a hook's resolution: a cloned repository must not
+	// choose the profile of the agent working in it); any other is
+	// refused.
+	OnlyTrusted bool
+	Trusted     []string
+}
+
+// LoadProject finds the agents.yaml that applies in opts.Dir (see
+// FindProject), checks that it can be trusted and decodes it. No file is
+// an empty project configuration. A file that someone other than the user
+// or root owns or could write is refused (errs.KindInvalid), unless the
+// user named its folder; with OnlyTrusted, so is one in a folder the user
+// has not trusted.
+func LoadProject(opts ProjectOptions) (*Project, error) {
+	abs, err := filepath.Abs(opts.Dir)
 	if err != nil {
-		return nil, errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", dir)
+		return nil, errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", opts.Dir)
 	}
 	file, err := FindProject(abs)
 	if err != nil {
@@ -225,6 +378,17 @@ func LoadProject(dir string) (*Project, error) {
 	if file == "" {
 		return &Project{Dir: abs}, nil
 	}
+	folder := filepath.Dir(file)
+	if opts.OnlyTrusted && !IsTrusted(folder, opts.Trusted) {
+		return nil, errs.Invalid("the project %s is not trusted, so its %s cannot choose the profiles", folder, ProjectFileName).
+			WithHint("read %s, then trust the project with 'agents project trust %s', or name a profile in the hook command", file, folder)
+	}
+	if !(opts.Explicit && folder == abs) {
+		hint := fmt.Sprintf("if the file is meant, make it and its folder yours and writable by you alone (chown, chmod go-w), or name the folder explicitly with --project %s", folder)
+		if err := CheckOwnership(file, "the project file", hint); err != nil {
+			return nil, err
+		}
+	}
 	data, err := strictyaml.ReadOwnFile(file)
 	if err != nil {
 		return nil, err
@@ -232,6 +396,24 @@ func LoadProject(dir string) (*Project, error) {
 	p, err := DecodeProject(data, file)
 	p.Dir = abs
 	return p, err
+}
+
+// IsTrusted reports whether folder is one of trusted, comparing the paths
+// as written and with links resolved.
+func IsTrusted(folder string, trusted []string) bool {
+	real := folder
+	if r, err := filepath.EvalSymlinks(folder); err == nil {
+		real = r
+	}
+	for _, t := range trusted {
+		if t == folder || t == real {
+			return true
+		}
+		if r, err := filepath.EvalSymlinks(t); err == nil && r == real {
+			return true
+		}
+	}
+	return false
 }
 
 // DecodeProject decodes a project's agents.yaml; file names it in

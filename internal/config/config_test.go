@@ -153,7 +153,7 @@ func TestFindProject(t *testing.T) {
 	}
 	// The nearest wins.
 	write(t, filepath.Join(root, "a", "b", "agents.yaml"), "automation_profile: manual\n")
-	p, err := LoadProject(deep)
+	p, err := LoadProject(ProjectOptions{Dir: deep})
 	if err != nil || p.File != filepath.Join(root, "a", "b", "agents.yaml") || *p.AutomationProfile != "manual" || p.Dir != deep {
 		t.Errorf("nearest: %+v, %v", p, err)
 	}
@@ -176,7 +176,7 @@ func TestLoadProjectMalformedNamesFile(t *testing.T) {
 	root := t.TempDir()
 	file := filepath.Join(root, "agents.yaml")
 	write(t, file, "automation_profile: [ci\n")
-	_, err := LoadProject(filepath.Join(root))
+	_, err := LoadProject(ProjectOptions{Dir: root})
 	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), file) {
 		t.Errorf("err = %v, want invalid input naming %s", err, file)
 	}

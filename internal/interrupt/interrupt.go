@@ -19,6 +19,7 @@ package interrupt
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -78,15 +79,20 @@ func New(code int, exit func(int)) *Catcher {
 }
 
 func (c *Catcher) watch() {
-	if _, ok := <-c.signals; !ok {
+	sig, ok := <-c.signals
+	if !ok {
 		return
 	}
 	c.caught.Store(true)
 	if c.waiting.Load() {
 		c.cancel()
-		if _, ok := <-c.signals; !ok {
+		if sig, ok = <-c.signals; !ok {
 			return
 		}
+	}
+	if c.code == CodeHook {
+		// The agent shows a hook's stderr when it blocks a call.
+		fmt.Fprintf(os.Stderr, "agents: error: the hook was stopped (%s) before it decided, so the tool call is blocked\n", sig)
 	}
 	(*c.exit.Load())(c.code)
 }

@@ -51,25 +51,67 @@ func GateAutomatic(threshold, confidence float64) bool {
 
 // GateDecision is the answer to "may this gate pass on its own?".
 type GateDecision struct {
-	// Gate is the threshold's name, which is also the rule that decided.
+	// Gate is the threshold's name, which is also the rule that decided
+	// unless the safety profile did (HumanApproval).
 	Gate       string
 	Threshold  float64
 	Confidence float64
+	// HumanApproval is true when the safety profile in force requires a
+	// person's approval for every step, whatever the threshold says.
+	HumanApproval bool
+	// BlockRule and BlockReason are set when a rule outside the profile
+	// (a boundary of the safety pack) refuses the step outright.
+	BlockRule   string
+	BlockReason string
 	// Automatic is true when the step may proceed without a person.
 	Automatic bool
 }
 
 // DecideGate decides gate for a step with the given confidence under p's
-// threshold for that gate.
+// threshold for that gate and p's own safety profile.
 func DecideGate(p *AutomationProfile, gate Gate, confidence float64) GateDecision {
+	return DecideGateUnder(p, p.Safety, gate, confidence)
+}
+
+// DecideGateUnder decides gate under p's threshold and the safety profile
+// in force, which a plan may have resolved from another level. A safety
+// profile that requires human approval needs it at every gate: a
+// threshold only says when a step may go ahead on its own, and the safety
+// profile says it never may.
+func DecideGateUnder(p *AutomationProfile, safety SafetyProfile, gate Gate, confidence float64) GateDecision {
 	t := gate.Value(p)
-	return GateDecision{Gate: gate.Name, Threshold: t, Confidence: confidence, Automatic: GateAutomatic(t, confidence)}
+	d := GateDecision{Gate: gate.Name, Threshold: t, Confidence: confidence, HumanApproval: safety.RequireHumanApproval}
+	d.Automatic = !d.HumanApproval && GateAutomatic(t, confidence)
+	return d
+}
+
+// Blocked returns d refused outright by rule, for reason: a boundary of
+// the safety pack that the profile violates. No approval unblocks it.
+func (d GateDecision) Blocked(rule, reason string) GateDecision {
+	d.BlockRule, d.BlockReason, d.Automatic = rule, reason, false
+	return d
+}
+
+// Rule is the rule that decided: the blocking rule, or
+// safety.require_human_approval when the safety profile decided, else the
+// gate's name.
+func (d GateDecision) Rule() string {
+	if d.BlockRule != "" {
+		return d.BlockRule
+	}
+	if d.HumanApproval {
+		return string(RuleRequireHumanApproval)
+	}
+	return d.Gate
 }
 
 // Verdict returns VerdictAllowed or VerdictNeedsApproval: a gate that does
 // not pass can always be passed by a person.
 func (d GateDecision) Verdict() Verdict {
-	if d.Automatic {
+	switch {
+	case d.BlockRule != "":
+		return VerdictBlocked
+	case d.Automatic:
 		return VerdictAllowed
 	}
 	return VerdictNeedsApproval
@@ -78,14 +120,20 @@ func (d GateDecision) Verdict() Verdict {
 // Reason explains why the gate needs approval, or returns "" when it passes.
 func (d GateDecision) Reason() string {
 	switch {
+	case d.BlockRule != "":
+		return d.BlockReason
 	case d.Automatic:
 		return ""
+	case d.HumanApproval:
+		return humanApprovalReason
 	case d.Threshold == 1:
 		return "the " + d.Gate + " threshold is 1.0, so this step always needs a person's approval"
 	}
 	return "confidence " + formatNumber(d.Confidence) + " does not exceed the " + d.Gate +
 		" threshold of " + formatNumber(d.Threshold)
 }
+
+const humanApprovalReason = "the safety profile requires a person's approval for every step"
 
 // Rule identifies the rule that decided a guard question. The identifiers
 // are stable: scripts and hooks may match on them.
@@ -223,7 +271,9 @@ type GuardResult struct {
 	// call is allowed.
 	Conditions Conditions
 
-	// The figures the reason is written from.
+	// The figures the reason is written from; external is the reason of
+	// a rule outside the profile (BlockedBy).
+	external   string
 	in         GuardInput
 	limit      float64
 	limitCount int
@@ -330,9 +380,19 @@ func CheckGuard(p *AutomationProfile, safety SafetyProfile, in GuardInput) (r Gu
 	return r
 }
 
+// BlockedBy returns the result of a call refused outright by a rule
+// outside the profile, such as a boundary of the safety pack that the
+// profile violates, with that rule's reason.
+func BlockedBy(rule Rule, reason string, in GuardInput) GuardResult {
+	return GuardResult{Verdict: VerdictBlocked, Rule: rule, external: reason, in: in}
+}
+
 // Reason explains, naming the figures, why the call is blocked or needs
 // approval; it returns "" when the call is allowed.
 func (r GuardResult) Reason() string {
+	if r.external != "" {
+		return r.external
+	}
 	in := r.in
 	switch r.Rule {
 	case RuleRequireSandbox:
@@ -371,7 +431,7 @@ func (r GuardResult) Reason() string {
 	case RuleApprovalForApply:
 		return "the profile requires approval before apply (tool " + strconv.Quote(ApplyTool) + ")"
 	case RuleRequireHumanApproval:
-		return "the safety profile requires a person's approval for every step"
+		return humanApprovalReason
 	}
 	return ""
 }
@@ -399,6 +459,10 @@ func quoteAll(s []string) string {
 	}
 	return strings.Join(q, ", ")
 }
+
+// FormatNumber writes a number as profiles show it: in its shortest form
+// with at least one decimal (1.0, 0.7, 12.5).
+func FormatNumber(f float64) string { return formatNumber(f) }
 
 // formatNumber writes a number in its shortest form with at least one
 // decimal (1.0, 0.7, 12.5), the way thresholds and costs read in profiles.

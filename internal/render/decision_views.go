@@ -23,6 +23,9 @@ type decisionDoc struct {
 	// that a decision on a profile is exactly the seed's GuardResult plus
 	// rule, profile, level and conditions.
 	Plan *string `json:"plan,omitempty"`
+	// Warnings name the safety pack's boundaries in warn mode that the
+	// profile violates; left out when there are none.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // guardDoc adds where the safety profile decided under came from: its
@@ -66,6 +69,8 @@ type GuardDecisionView struct {
 	// SafetySource is standalone or composed; "" means composed (a named
 	// profile's own safety).
 	SafetySource string
+	// Warnings are the pack's warn-mode boundaries the profile violates.
+	Warnings []string
 }
 
 func (v GuardDecisionView) safetySource() string {
@@ -87,6 +92,7 @@ func (v GuardDecisionView) Data() any {
 			Profile:          v.Profile,
 			Level:            optional(v.Level),
 			Plan:             optional(v.Plan),
+			Warnings:         v.Warnings,
 		},
 		Conditions: r.Conditions.Names(),
 	}
@@ -116,7 +122,16 @@ func (v GuardDecisionView) fields() [][2]string {
 			{"safety_source", v.safetySource()},
 		}...)
 	}
-	return append(fields, [2]string{"conditions", orDash(strings.Join(r.Conditions.Names(), ", "))})
+	fields = append(fields, [2]string{"conditions", orDash(strings.Join(r.Conditions.Names(), ", "))})
+	return withWarnings(fields, v.Warnings)
+}
+
+// withWarnings adds one "warning" field for each warning.
+func withWarnings(fields [][2]string, warnings []string) [][2]string {
+	for _, w := range warnings {
+		fields = append(fields, [2]string{"warning", w})
+	}
+	return fields
 }
 
 // Plain implements View: one "key: value" line per field, "-" for none.
@@ -139,6 +154,7 @@ func (v GuardDecisionView) Rich(t *Theme) string {
 	for _, c := range r.Conditions.Names() {
 		rows = append(rows, [2]string{"condition", conditionText(c)})
 	}
+	rows = withWarnings(rows, v.Warnings)
 	return richDecision(t, r.Verdict, subject, rows)
 }
 
@@ -152,6 +168,8 @@ type GateDecisionView struct {
 	Level string
 	// Plan is the id of the plan decided for, or "".
 	Plan string
+	// Warnings are the pack's warn-mode boundaries the profile violates.
+	Warnings []string
 }
 
 // Data implements View.
@@ -161,11 +179,12 @@ func (v GateDecisionView) Data() any {
 		decisionDoc: decisionDoc{
 			Allowed:          d.Automatic,
 			Reason:           optional(d.Reason()),
-			RequiresApproval: !d.Automatic,
-			Rule:             d.Gate,
+			RequiresApproval: d.Verdict() == profile.VerdictNeedsApproval,
+			Rule:             d.Rule(),
 			Profile:          v.Profile,
 			Level:            optional(v.Level),
 			Plan:             optional(v.Plan),
+			Warnings:         v.Warnings,
 		},
 		Conditions: []string{},
 		Threshold:  d.Threshold,
@@ -178,8 +197,8 @@ func (v GateDecisionView) fields() [][2]string {
 	fields := [][2]string{
 		{"decision", d.Verdict().String()},
 		{"allowed", strconv.FormatBool(d.Automatic)},
-		{"requires_approval", strconv.FormatBool(!d.Automatic)},
-		{"rule", d.Gate},
+		{"requires_approval", strconv.FormatBool(d.Verdict() == profile.VerdictNeedsApproval)},
+		{"rule", d.Rule()},
 		{"reason", orDash(d.Reason())},
 		{"threshold", FormatFloat(d.Threshold)},
 		{"confidence", FormatFloat(d.Confidence)},
@@ -189,7 +208,7 @@ func (v GateDecisionView) fields() [][2]string {
 	if v.Plan != "" {
 		fields = append(fields, [2]string{"plan", v.Plan})
 	}
-	return fields
+	return withWarnings(fields, v.Warnings)
 }
 
 // Plain implements View: one "key: value" line per field, "-" for none.
@@ -207,12 +226,12 @@ func (v GateDecisionView) Rich(t *Theme) string {
 		why = gateAllowedWhy(d)
 	}
 	rows := [][2]string{
-		{"rule", d.Gate},
+		{"rule", d.Rule()},
 		{"threshold", FormatFloat(d.Threshold)},
 		{"confidence", FormatFloat(d.Confidence)},
 		{"reason", why},
 	}
-	return richDecision(t, d.Verdict(), subject, rows)
+	return richDecision(t, d.Verdict(), subject, withWarnings(rows, v.Warnings))
 }
 
 // gateAllowedWhy says why a gate passed; the canonical reason is null then,

@@ -21,9 +21,47 @@ type planDoc struct {
 	SafetyProfile     plan.SafetyRef     `json:"safety_profile"`
 	Levels            []plan.Setting     `json:"levels"`
 	Drift             *plan.Drift        `json:"drift"`
-	Record            plan.RecordCheck   `json:"record"`
 	ResolvedAt        time.Time          `json:"resolved_at"`
 	ProjectDir        string             `json:"project_dir"`
+	SafetyLoosened    *loosenedDoc       `json:"safety_loosened"`
+	Record            plan.RecordCheck   `json:"record"`
+}
+
+// loosenedDoc says what a standalone safety profile drops of the safety
+// composed in the automation profile it replaces (safety_loosened; null
+// when it drops nothing).
+type loosenedDoc struct {
+	// Level is the level the standalone safety profile came from.
+	Level string `json:"level"`
+	// Replaces names the automation profile whose composed safety it
+	// replaces.
+	Replaces string `json:"replaces"`
+	// Fields are the fields on which it allows more, in canonical order.
+	Fields []profile.Loosening `json:"fields"`
+}
+
+func loosenedOf(p *plan.Plan, l []profile.Loosening) *loosenedDoc {
+	if len(l) == 0 {
+		return nil
+	}
+	return &loosenedDoc{Level: p.SafetyProfile.Provenance, Replaces: p.AutomationProfile.Name, Fields: l}
+}
+
+// LoosenedSummary is one line saying what a standalone safety profile
+// drops of the composed one it replaces, for warnings and the human
+// formats: "... looser than the safety composed in "acme/strict" it
+// replaces: max_total_cost 50 → null".
+func LoosenedSummary(p *plan.Plan, l []profile.Loosening) string {
+	d := loosenedOf(p, l)
+	if d == nil {
+		return ""
+	}
+	parts := make([]string, len(d.Fields))
+	for i, f := range d.Fields {
+		parts[i] = f.Field + " " + f.Replaced + " → " + f.Now
+	}
+	return "the standalone safety profile of the " + d.Level + " level is looser than the safety composed in \"" + d.Replaces +
+		"\" that it replaces: " + strings.Join(parts, ", ")
 }
 
 // PlanView renders a plan with its resolution trace and drift.
@@ -33,6 +71,9 @@ type PlanView struct {
 	Drift *plan.Drift
 	// Verb, when set, heads the human formats ("created", "updated").
 	Verb string
+	// Loosened is what the plan's standalone safety profile drops of the
+	// safety composed in its automation profile; nil when nothing.
+	Loosened []profile.Loosening
 	// Record says whether the record agrees with the snapshots it cites.
 	Record plan.RecordCheck
 }
@@ -42,7 +83,7 @@ func (v PlanView) Data() any {
 	p := v.Plan
 	return planDoc{
 		ID: p.ID, Action: p.Action, CreatedAt: p.CreatedAt,
-		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile,
+		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile, SafetyLoosened: loosenedOf(p, v.Loosened),
 		Levels: nonNilSettings(p.Levels), Drift: v.Drift, Record: v.Record,
 		ResolvedAt: p.ResolvedAt, ProjectDir: p.ProjectDir,
 	}
@@ -68,7 +109,7 @@ func (v PlanView) Plain(w *Writer) {
 	w.Field("id", p.ID)
 	w.Field("action", p.Action)
 	w.Field("created_at", FormatTime(p.CreatedAt))
-	resolutionPlain(w, p)
+	resolutionPlain(w, p, v.Loosened)
 	driftPlain(w, v.Drift)
 	w.Field("record.verified", fmt.Sprint(v.Record.Verified))
 	if v.Record.Problem != nil {
@@ -78,7 +119,7 @@ func (v PlanView) Plain(w *Writer) {
 	w.Field("project_dir", p.ProjectDir)
 }
 
-func resolutionPlain(w *Writer, p *plan.Plan) {
+func resolutionPlain(w *Writer, p *plan.Plan, loosened []profile.Loosening) {
 	a, s := p.AutomationProfile, p.SafetyProfile
 	w.Field("automation_profile.name", a.Name)
 	w.Field("automation_profile.provenance", a.Provenance)
@@ -90,6 +131,14 @@ func resolutionPlain(w *Writer, p *plan.Plan) {
 		w.Field("safety_profile."+f[0], f[1])
 	}
 	w.Field("safety_profile.sha256", s.SHA256)
+	if d := loosenedOf(p, loosened); d != nil {
+		w.Field("safety_loosened", LoosenedSummary(p, loosened))
+		for _, f := range d.Fields {
+			w.Field("safety_loosened."+f.Field, f.Replaced+" → "+f.Now)
+		}
+	} else {
+		w.Field("safety_loosened", "null")
+	}
 	for _, l := range p.Levels {
 		prefix := "levels." + l.Level + "."
 		w.Field(prefix+"automation_profile", orNull(l.AutomationProfile))
@@ -132,10 +181,10 @@ func (v PlanView) Tables() []Table {
 		{"project_dir", p.ProjectDir},
 		{"record", recordText(v.Record)},
 	}}
-	return append(append([]Table{head}, resolutionTables(p)...), driftTable(v.Drift))
+	return append(append([]Table{head}, resolutionTables(p, v.Loosened)...), driftTable(v.Drift))
 }
 
-func resolutionTables(p *plan.Plan) []Table {
+func resolutionTables(p *plan.Plan, loosened []profile.Loosening) []Table {
 	a, s := p.AutomationProfile, p.SafetyProfile
 	auto := Table{Title: "automation profile", Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
 		{"name", a.Name}, {"provenance", a.Provenance}, {"sha256", a.SHA256},
@@ -147,7 +196,15 @@ func resolutionTables(p *plan.Plan) []Table {
 		{"from_profile", orNull(s.FromProfile), ""},
 	}, safety.Rows...)
 	safety.Rows = append(safety.Rows, []string{"sha256", s.SHA256, "digest of the snapshot"})
-	return []Table{auto, safety, traceTable(p)}
+	tables := []Table{auto, safety}
+	if d := loosenedOf(p, loosened); d != nil {
+		lt := Table{Title: "safety loosened: " + LoosenedSummary(p, loosened), Header: []string{"FIELD", "COMPOSED IN " + d.Replaces, "STANDALONE (" + d.Level + ")"}}
+		for _, f := range d.Fields {
+			lt.Rows = append(lt.Rows, []string{f.Field, f.Replaced, f.Now})
+		}
+		tables = append(tables, lt)
+	}
+	return append(tables, traceTable(p))
 }
 
 func safetySourceMeaning(s plan.SafetyRef) string {
@@ -289,7 +346,7 @@ func (v PlanView) Rich(t *Theme) string {
 	}
 	b.WriteString(t.Title("plan "+p.ID) + " " + t.Badge(ToneAccent, p.Action) + "\n")
 	b.WriteString("  " + t.Muted("created ") + Escape(FormatTime(p.CreatedAt)) + t.Muted("  ·  resolved ") + Escape(FormatTime(p.ResolvedAt)) + "\n")
-	b.WriteString(resolutionRich(t, p))
+	b.WriteString(resolutionRich(t, p, v.Loosened))
 	b.WriteString("\n" + driftRich(t, v.Drift))
 	if v.Record.Verified {
 		b.WriteString(t.Heading("Record") + "  " + t.Good("verified") + t.Muted(": it says what the snapshots it cites say") + "\n")
@@ -313,7 +370,7 @@ func recordText(c plan.RecordCheck) string {
 	return "does not verify"
 }
 
-func resolutionRich(t *Theme, p *plan.Plan) string {
+func resolutionRich(t *Theme, p *plan.Plan, loosened []profile.Loosening) string {
 	var b strings.Builder
 	a, s := p.AutomationProfile, p.SafetyProfile
 	b.WriteString("\n" + t.Heading("Automation profile") + "  " + t.Accent(a.Name) + t.Muted(" from the "+a.Provenance+" level") + "\n")
@@ -325,6 +382,14 @@ func resolutionRich(t *Theme, p *plan.Plan) string {
 	b.WriteString("\n" + t.Heading("Safety profile") + "  " + t.Accent(what) + t.Muted(" from the "+s.Provenance+" level") + "\n")
 	b.WriteString("  " + t.Muted("sha256 "+s.SHA256) + "\n")
 	b.WriteString(t.Grid(2, settingRows(t, safetySettings(s.SafetyProfile))))
+	if d := loosenedOf(p, loosened); d != nil {
+		b.WriteString("  " + t.Warn("⚠ looser than the safety composed in "+d.Replaces+", which it replaces:") + "\n")
+		var rows [][]string
+		for _, f := range d.Fields {
+			rows = append(rows, []string{t.Warn(f.Field), t.Muted(f.Replaced) + " → " + Escape(f.Now)})
+		}
+		b.WriteString(t.Grid(4, rows))
+	}
 	b.WriteString("\n" + t.Heading("Resolution trace") + "  " + t.Muted("most specific first; ◀ marks the level that decided") + "\n")
 	b.WriteString(traceRich(t, p))
 	return b.String()
@@ -442,6 +507,7 @@ type resolutionDoc struct {
 	AutomationProfile plan.AutomationRef `json:"automation_profile"`
 	SafetyProfile     plan.SafetyRef     `json:"safety_profile"`
 	Levels            []plan.Setting     `json:"levels"`
+	SafetyLoosened    *loosenedDoc       `json:"safety_loosened"`
 }
 
 // ResolutionView renders a resolution made without a plan: the answer a
@@ -452,6 +518,9 @@ type ResolutionView struct {
 	// Result holds the resolution in a plan's fields (its id and times
 	// are not shown).
 	Result *plan.Plan
+	// Loosened is what the standalone safety profile drops of the safety
+	// composed in the automation profile; nil when nothing.
+	Loosened []profile.Loosening
 }
 
 // Data implements View.
@@ -459,7 +528,8 @@ func (v ResolutionView) Data() any {
 	p := v.Result
 	return resolutionDoc{
 		Action: optional(v.Action), ProjectDir: p.ProjectDir,
-		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile, Levels: nonNilSettings(p.Levels),
+		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile, SafetyLoosened: loosenedOf(p, v.Loosened),
+		Levels: nonNilSettings(p.Levels),
 	}
 }
 
@@ -467,7 +537,7 @@ func (v ResolutionView) Data() any {
 func (v ResolutionView) Plain(w *Writer) {
 	w.Field("action", orNull(optional(v.Action)))
 	w.Field("project_dir", v.Result.ProjectDir)
-	resolutionPlain(w, v.Result)
+	resolutionPlain(w, v.Result, v.Loosened)
 }
 
 // Tables implements View.
@@ -476,7 +546,7 @@ func (v ResolutionView) Tables() []Table {
 		{"action", orNull(optional(v.Action))},
 		{"project_dir", v.Result.ProjectDir},
 	}}
-	return append([]Table{head}, resolutionTables(v.Result)...)
+	return append([]Table{head}, resolutionTables(v.Result, v.Loosened)...)
 }
 
 // Rich implements RichView.
@@ -488,6 +558,6 @@ func (v ResolutionView) Rich(t *Theme) string {
 	}
 	b.WriteString(t.Title(title) + "\n")
 	b.WriteString("  " + t.Muted("project looked for from ") + Escape(v.Result.ProjectDir) + "\n")
-	b.WriteString(resolutionRich(t, v.Result))
+	b.WriteString(resolutionRich(t, v.Result, v.Loosened))
 	return b.String()
 }

@@ -196,10 +196,62 @@ func TestPlanListAndResolutionViews(t *testing.T) {
 		t.Errorf("table list:\n%s", table)
 	}
 	js := renderAs(t, "json", false, ResolutionView{Result: p})
-	if keys := keysOf(t, []byte(js)); !slices.Equal(keys, []string{"action", "project_dir", "automation_profile", "safety_profile", "levels"}) {
+	if keys := keysOf(t, []byte(js)); !slices.Equal(keys, []string{"action", "project_dir", "automation_profile", "safety_profile", "levels", "safety_loosened"}) {
 		t.Errorf("resolution keys = %v", keys)
 	}
 	if !strings.Contains(js, `"action": null`) {
 		t.Errorf("resolution without an action:\n%s", js)
+	}
+}
+
+// TestLoosenedInEveryFormat: what a standalone safety profile drops of the
+// composed one it replaces is a field in json and yaml, and a line in each
+// human format; without it, the field is null and the human formats say
+// nothing of it.
+func TestLoosenedInEveryFormat(t *testing.T) {
+	p := samplePlan()
+	p.AutomationProfile.Name = "acme/strict"
+	loosened := []profile.Loosening{{Field: "max_total_cost", Replaced: "50", Now: "null"}}
+	for _, v := range []View{PlanView{Plan: p, Loosened: loosened}, ResolutionView{Result: p, Loosened: loosened}} {
+		js := renderAs(t, "json", false, v)
+		if !strings.Contains(js, `"safety_loosened": {
+    "level": "action",
+    "replaces": "acme/strict",
+    "fields": [
+      {
+        "field": "max_total_cost",
+        "replaced": "50",
+        "now": "null"
+      }
+    ]
+  }`) {
+			t.Errorf("%T json:\n%s", v, js)
+		}
+		if y := renderAs(t, "yaml", false, v); !strings.Contains(y, "safety_loosened:\n  level: action\n  replaces: acme/strict\n") {
+			t.Errorf("%T yaml:\n%s", v, y)
+		}
+		line := `the standalone safety profile of the action level is looser than the safety composed in "acme/strict" that it replaces: max_total_cost 50 → null`
+		for _, f := range []string{"plain", "table", "rich"} {
+			out := renderAs(t, f, false, v)
+			if f == "rich" {
+				line = "looser than the safety composed in acme/strict"
+			}
+			if !strings.Contains(out, line) {
+				t.Errorf("%T %s does not say %q:\n%s", v, f, line, out)
+			}
+		}
+		if plain := renderAs(t, "plain", false, v); !strings.Contains(plain, "safety_loosened.max_total_cost: 50 → null\n") {
+			t.Errorf("%T plain:\n%s", v, plain)
+		}
+	}
+	for _, v := range []View{PlanView{Plan: p}, ResolutionView{Result: p}} {
+		if js := renderAs(t, "json", false, v); !strings.Contains(js, `"safety_loosened": null`) {
+			t.Errorf("%T json without loosening:\n%s", v, js)
+		}
+		for _, f := range []string{"table", "rich"} {
+			if out := renderAs(t, f, false, v); strings.Contains(out, "looser") {
+				t.Errorf("%T %s speaks of loosening:\n%s", v, f, out)
+			}
+		}
 	}
 }

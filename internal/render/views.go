@@ -161,3 +161,57 @@ func JoinList(list []string) string {
 	}
 	return strings.Join(list, ", ")
 }
+
+// Line is a result told in one line, such as a change made: Text in the
+// human formats, Doc in json and yaml.
+type Line struct {
+	Text string
+	Doc  any
+}
+
+// Data implements View.
+func (v Line) Data() any { return v.Doc }
+
+// Plain implements View.
+func (v Line) Plain(w *Writer) { w.Line(v.Text) }
+
+// Tables implements View: a table with the line as its title.
+func (v Line) Tables() []Table { return []Table{{Title: v.Text}} }
+
+// Rich implements RichView.
+func (v Line) Rich(t *Theme) string { return Escape(v.Text) + "\n" }
+
+// Lines is a list of values: one per line in the human formats, an array
+// in json and yaml.
+type Lines struct {
+	Items []string
+}
+
+// Data implements View.
+func (v Lines) Data() any { return v.Items }
+
+// Plain implements View.
+func (v Lines) Plain(w *Writer) {
+	for _, s := range v.Items {
+		w.Line(s)
+	}
+}
+
+// Tables implements View: a one-column table.
+func (v Lines) Tables() []Table {
+	t := Table{}
+	for _, s := range v.Items {
+		t.Rows = append(t.Rows, []string{s})
+	}
+	return []Table{t}
+}
+
+// Rich implements RichView: the values one per line, as in plain.
+func (v Lines) Rich(t *Theme) string {
+	var b strings.Builder
+	for _, s := range v.Items {
+		b.WriteString(Escape(s))
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -91,6 +91,18 @@ func Resolve(levels []plan.Setting, lookup Lookup) (*Result, error) {
 	return r, nil
 }
 
+// Loosened lists the fields on which a standalone safety profile allows
+// more than the safety composed in the resolved automation profile, which
+// it replaces whole: the limits that profile set and the plan quietly
+// loses. It is nil for a composed safety profile, or a standalone one as
+// strict on every field.
+func (r *Result) Loosened() []profile.Loosening {
+	if r.SafetySource != plan.SourceStandalone || r.Automation == nil {
+		return nil
+	}
+	return r.Safety.LooserThan(r.Automation.Safety)
+}
+
 func checkLevels(levels []plan.Setting) error {
 	if len(levels) != len(plan.Levels) {
 		return errs.New(errs.KindInternal, "resolution needs the %d levels, got %d", len(plan.Levels), len(levels))

@@ -500,3 +500,42 @@ func TestSnapshotDigestIsHistoryDigest(t *testing.T) {
 		t.Errorf("snapshot digest %s, history digest %s", pl.AutomationProfile.SHA256, res.Digest)
 	}
 }
+
+// TestLoosened: a standalone safety profile that drops what the resolved
+// automation profile's composed safety set is reported, field by field; a
+// composed one never is.
+func TestLoosened(t *testing.T) {
+	strict := &profile.AutomationProfile{Name: "acme/strict", Safety: profile.DefaultSafetyProfile()}
+	limit := 50.0
+	strict.Safety.MaxTotalCost = &limit
+	strict.Safety.AllowedSkillCategories = []string{"deploy"}
+	lookup := func(name string) (*profile.AutomationProfile, error) { return strict.Clone(), nil }
+	name := "acme/strict"
+	standalone := profile.DefaultSafetyProfile()
+	levels := []plan.Setting{
+		{Level: plan.LevelPlan, AutomationProfile: &name},
+		{Level: plan.LevelAction, SafetyProfile: &standalone},
+		{Level: plan.LevelProject},
+		{Level: plan.LevelGlobal},
+	}
+	r, err := Resolve(levels, lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range r.Loosened() {
+		got = append(got, l.Field+" "+l.Replaced+" "+l.Now)
+	}
+	if want := `allowed_skill_categories ["deploy"] []|max_total_cost 50 null`; strings.Join(got, "|") != want {
+		t.Errorf("Loosened = %q, want %q", strings.Join(got, "|"), want)
+	}
+
+	levels[1].SafetyProfile = nil
+	r, err = Resolve(levels, lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := r.Loosened(); l != nil {
+		t.Errorf("a composed safety profile is looser than itself: %+v", l)
+	}
+}

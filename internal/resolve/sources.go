@@ -17,6 +17,9 @@ type Env struct {
 	Lookup Lookup
 	// Home is the agents home, which holds config.yaml.
 	Home string
+	// Global, when set, is config.yaml as already read, so that it is not
+	// read twice.
+	Global *config.Global
 }
 
 // Request says what to resolve for.
@@ -28,6 +31,12 @@ type Request struct {
 	Action string
 	// ProjectDir is the folder agents.yaml is looked for from (and above).
 	ProjectDir string
+	// ProjectExplicit is true when the user named ProjectDir, which
+	// trusts an agents.yaml in it whoever owns it.
+	ProjectExplicit bool
+	// OnlyTrustedProjects uses an agents.yaml only from a folder the user
+	// has trusted (config.yaml's trusted_projects), as a hook must.
+	OnlyTrustedProjects bool
 }
 
 // Levels reads the four levels for req: the plan's own settings, the
@@ -46,11 +55,17 @@ func (e Env) Levels(req Request) ([]plan.Setting, error) {
 		}
 		act = ActionSetting(a)
 	}
-	proj, err := config.LoadProject(req.ProjectDir)
-	if err != nil {
-		return nil, err
+	glob := e.Global
+	if glob == nil {
+		var err error
+		if glob, err = config.LoadGlobal(e.Home); err != nil {
+			return nil, err
+		}
 	}
-	glob, err := config.LoadGlobal(e.Home)
+	proj, err := config.LoadProject(config.ProjectOptions{
+		Dir: req.ProjectDir, Explicit: req.ProjectExplicit,
+		OnlyTrusted: req.OnlyTrustedProjects, Trusted: glob.TrustedProjects,
+	})
 	if err != nil {
 		return nil, err
 	}

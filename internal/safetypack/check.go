@@ -35,6 +35,9 @@ type Result struct {
 	// convention and says nothing about the boundary.
 	RuntimeCheckable bool     `json:"runtime_checkable"`
 	Evidence         []string `json:"evidence"`
+	// Mode is the enforcement mode of a boundary the pack gives a
+	// predicate; nil for the others.
+	Mode *Mode `json:"mode"`
 }
 
 // Verdict is the judgement of every boundary of a pack. It observes; it
@@ -49,6 +52,56 @@ type Verdict struct {
 	// never nil, when there are none.
 	ViolatedBoundaries    []string `json:"violated_boundaries"`
 	RuntimeCheckableCount int      `json:"runtime_checkable_count"`
+	// Warnings lists the violated boundaries in warn mode, in the pack's
+	// order; empty, never nil, when there are none.
+	Warnings []string `json:"warnings"`
+}
+
+// Enforced returns the violated boundaries a refusal counts, sorted:
+// those in enforce mode and those the pack gives no mode (the shipped
+// pack's). Boundaries in warn and audit mode are left out.
+func (v Verdict) Enforced() []string {
+	out := []string{}
+	for _, r := range v.Results {
+		if !r.Upheld && (r.Mode == nil || *r.Mode == ModeEnforce) {
+			out = append(out, r.BoundaryID)
+		}
+	}
+	return out
+}
+
+// WithPolicy returns v with the results of the boundaries pv judged
+// replaced by its judgements (runtime-checkable, with their mode and the
+// predicate as evidence), and the totals and warnings worked out again.
+func (v Verdict) WithPolicy(pv PolicyVerdict) Verdict {
+	out := v
+	out.Results = slices.Clone(v.Results)
+	out.Warnings = []string{}
+	byID := map[string]Judgement{}
+	for _, j := range pv.Judgements {
+		byID[j.BoundaryID] = j
+		if !j.Upheld && j.Mode == ModeWarn {
+			out.Warnings = append(out.Warnings, j.BoundaryID)
+		}
+	}
+	out.ViolatedBoundaries = []string{}
+	out.RuntimeCheckableCount = 0
+	for i, r := range out.Results {
+		if j, ok := byID[r.BoundaryID]; ok {
+			mode := j.Mode
+			r = Result{BoundaryID: j.BoundaryID, Upheld: j.Upheld, Reason: j.Reason, RuntimeCheckable: true,
+				Evidence: []string{"predicate: " + j.Predicate}, Mode: &mode}
+			out.Results[i] = r
+		}
+		if !r.Upheld {
+			out.ViolatedBoundaries = append(out.ViolatedBoundaries, r.BoundaryID)
+		}
+		if r.RuntimeCheckable {
+			out.RuntimeCheckableCount++
+		}
+	}
+	out.Upheld = len(out.ViolatedBoundaries) == 0
+	return out
 }
 
 // Predicate judges one boundary against a context. It receives its own copy
@@ -119,7 +172,7 @@ func (c *SafetyCheck) Registered() []string {
 // A boundary without a predicate is upheld and not runtime-checkable; a
 // predicate that panics violates its boundary, with the panic as reason.
 func (c *SafetyCheck) Check(ctx *Context, pack *Pack) Verdict {
-	v := Verdict{Results: []Result{}, ViolatedBoundaries: []string{}}
+	v := Verdict{Results: []Result{}, ViolatedBoundaries: []string{}, Warnings: []string{}}
 	if pack == nil {
 		v.Upheld = true
 		return v

@@ -246,3 +246,54 @@ func TestCheckConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestVerdictWithPolicy: the pack's own predicates replace the "no
+// predicate registered" results of their boundaries, with their modes;
+// totals, warnings and what a refusal counts follow.
+func TestVerdictWithPolicy(t *testing.T) {
+	p := predicatePack(t, [][2]string{
+		{"enforced", `!safety.allow_unsafe_tools`},
+		{"warned", `profile.auto_apply >= 0.5`},
+		{"audited", `profile.name != "full-auto"`},
+	}, map[string]Mode{"warned": ModeWarn, "audited": ModeAudit})
+	ctx := &Context{LastRefusalWasTyped: ptr(false)} // violates no_silent_correction
+	base := NewSafetyCheck().Check(ctx, p)
+	for _, r := range base.Results {
+		if r.BoundaryID == "enforced" && r.Reason != ReasonNoPredicate {
+			t.Fatalf("before: %+v", r)
+		}
+	}
+
+	v := base.WithPolicy(p.Judge(ctxOf(testProfile("full-auto", 0, true, false))))
+	got := map[string]Result{}
+	for _, r := range v.Results {
+		got[r.BoundaryID] = r
+	}
+	for id, mode := range map[string]Mode{"enforced": ModeEnforce, "warned": ModeWarn, "audited": ModeAudit} {
+		r := got[id]
+		if r.Upheld || !r.RuntimeCheckable || r.Mode == nil || *r.Mode != mode || len(r.Evidence) != 1 || !strings.HasPrefix(r.Evidence[0], "predicate: ") {
+			t.Errorf("%s: %+v", id, r)
+		}
+	}
+	if got[NoSilentCorrection].Mode != nil || got[NoSilentCorrection].Upheld {
+		t.Errorf("a shipped boundary: %+v", got[NoSilentCorrection])
+	}
+	if want := []string{"audited", "enforced", NoSilentCorrection, "warned"}; !slices.Equal(v.ViolatedBoundaries, want) {
+		t.Errorf("violated = %v, want %v", v.ViolatedBoundaries, want)
+	}
+	if want := []string{"enforced", NoSilentCorrection}; !slices.Equal(v.Enforced(), want) {
+		t.Errorf("enforced = %v, want %v", v.Enforced(), want)
+	}
+	if !slices.Equal(v.Warnings, []string{"warned"}) || v.Upheld {
+		t.Errorf("warnings = %v, upheld %v", v.Warnings, v.Upheld)
+	}
+	if v.RuntimeCheckableCount != base.RuntimeCheckableCount+3 {
+		t.Errorf("runtime-checkable = %d, was %d", v.RuntimeCheckableCount, base.RuntimeCheckableCount)
+	}
+	// The verdict it came from is unchanged.
+	for _, r := range base.Results {
+		if r.Mode != nil {
+			t.Errorf("WithPolicy changed the verdict it was given: %+v", r)
+		}
+	}
+}

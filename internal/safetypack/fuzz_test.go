@@ -3,6 +3,7 @@ package safetypack
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -16,6 +17,10 @@ func FuzzParsePack(f *testing.F) {
 	f.Add(validPack("acme_safety_v1").Encode())
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"pack_id":"a_v1","pack_id":"a_v1"}`))
+	lockdown := validPack("acme_lockdown_v1")
+	lockdown.BoundaryPredicates = map[string]string{"no_friday_deploys": `!(safety.allow_unsafe_tools && !safety.require_sandbox) && profile.auto_apply >= 0.5`}
+	lockdown.BoundaryEnforcement = map[string]Mode{"no_friday_deploys": ModeWarn}
+	f.Add(lockdown.Encode())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Larger inputs test the JSON library's speed, not the pack's rules.
 		if len(data) > 8<<10 {
@@ -51,5 +56,20 @@ func FuzzParsePack(f *testing.F) {
 				t.Fatalf("accepted an undescribed boundary %q", id)
 			}
 		}
+		for id := range p.BoundaryPredicates {
+			if !p.HasBoundary(id) || slices.Contains(ShippedBoundaries, id) {
+				t.Fatalf("accepted a predicate for boundary %q", id)
+			}
+			if _, err := p.program(id); err != nil {
+				t.Fatalf("accepted a predicate that does not compile: %v", err)
+			}
+		}
+		for id, m := range p.BoundaryEnforcement {
+			if _, ok := p.BoundaryPredicates[id]; !ok || m.strictness() == 0 {
+				t.Fatalf("accepted mode %q for boundary %q", m, id)
+			}
+		}
+		// Judging never panics, whatever the predicates say.
+		p.Judge(PolicyContext{})
 	})
 }

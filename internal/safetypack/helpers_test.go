@@ -104,3 +104,5 @@ func errorText(err error) string {
 	}
 	return b.String()
 }
+
+func readTestFile(path string) ([]byte, error) { return os.ReadFile(path) }

@@ -33,6 +33,13 @@ type Loaded struct {
 	// SealProblems says why the seal did not verify when AllowUnratified
 	// let the pack load anyway.
 	SealProblems []errs.Problem
+	// Level is where the pack in force was chosen: LevelShipped,
+	// LevelSystem or LevelUser.
+	Level string
+	// System is the system pack that bounds a pack the user configured,
+	// which is at least as strict; nil when there is none, or when the
+	// system pack is itself the pack in force.
+	System *Loaded
 }
 
 // LoadOptions select and constrain the pack in force.
@@ -48,26 +55,71 @@ type LoadOptions struct {
 	AllowUnratified bool
 	// Shipped holds the shipped pack; nil means the embedded one.
 	Shipped fs.FS
+	// SystemDir is the folder of the system configuration (SystemDir for
+	// the real binary); "" means there is no system level.
+	SystemDir string
 }
 
-// Load returns the pack in force: the shipped pack, or the pack the
-// configuration names, read from <home>/packs/safety/<id>.json. It fails
-// closed: a missing, malformed, unratified or tampered pack, a file whose
-// pack_id is not the configured id, or a pack that lacks a boundary of the
-// shipped pack is refused with a KindSafetyPack error saying what failed,
-// and no other pack is tried in its place.
+// Load returns the pack in force. Three levels can choose it, the
+// highest that does winning its place: the shipped pack; the system pack
+// that SystemDir/config.yaml names (read from SystemDir/packs/safety/,
+// every file owned by root and writable by nobody else, always held to
+// its seal); and the pack the user's configuration names, read from
+// <home>/packs/safety/<id>.json, which must then be at least as strict as
+// the system pack: every boundary of it, with the same predicate and at
+// least as strict a mode.
 //
-// The shipped pack's id always means the shipped pack: configuring it loads
-// the embedded pack, and a file of that name under packs/safety is never
-// read, so no file can pass itself off as the ratified shipped pack. The
-// pack and its report are read only from the home's own packs/safety
-// folder: a link in place of packs or packs/safety is refused, and each
-// file is opened without waiting and must be a regular file inside it.
+// It fails closed: a missing, malformed, unratified or tampered pack, a
+// file whose pack_id is not the configured id, a pack that lacks a
+// boundary of the shipped pack (or of the system pack), a system
+// configuration that cannot be trusted, is refused with a KindSafetyPack
+// error saying what failed, and no other pack is tried in its place.
+//
+// The shipped pack's id always means the shipped pack: configuring it
+// chooses the embedded pack, and a file of that name under packs/safety is
+// never read, so no file can pass itself off as the ratified shipped pack.
+// The user's pack and its report are read only from the home's own
+// packs/safety folder: a link in place of packs or packs/safety is
+// refused, and each file is opened without waiting and must be a regular
+// file inside it.
 func Load(opts LoadOptions) (*Loaded, error) {
 	shipped, err := LoadShipped(opts.Shipped, opts.AllowUnratified)
-	if err != nil || opts.PackID == "" || opts.PackID == ShippedPackID {
-		return shipped, err
+	if err != nil {
+		return nil, err
 	}
+	sys, err := loadSystem(opts.SystemDir, shipped.Pack)
+	if err != nil {
+		return nil, err
+	}
+	if opts.PackID == "" {
+		if sys != nil {
+			return sys, nil
+		}
+		return shipped, nil
+	}
+	l := shipped
+	if opts.PackID != ShippedPackID {
+		if l, err = loadConfigured(opts, shipped); err != nil {
+			return nil, err
+		}
+	}
+	if sys != nil {
+		if gaps := atLeastAsStrict(l.Pack, sys.Pack); len(gaps) > 0 {
+			return nil, &errs.Error{
+				Kind: errs.KindSafetyPack,
+				Msg: fmt.Sprintf("the configured safety pack %s is looser than the system pack %s (%s): %s",
+					l.Pack.PackID, sys.Pack.PackID, sys.Source, strings.Join(gaps, "; ")),
+				Hint: fmt.Sprintf("keep every boundary of %s in %s, with its predicate and at least its mode, or remove safety_pack from %s to use the system pack",
+					sys.Pack.PackID, l.Pack.PackID, filepath.Join(opts.Home, "config.yaml")),
+			}
+		}
+		l.System = sys
+	}
+	return l, nil
+}
+
+// loadConfigured loads the pack the user's configuration names.
+func loadConfigured(opts LoadOptions, shipped *Loaded) (*Loaded, error) {
 	id := opts.PackID
 	if why := CheckPackID(id); why != "" {
 		return nil, errs.New(errs.KindSafetyPack, "the configured safety pack id %q %s", id, why).
@@ -100,7 +152,7 @@ func Load(opts LoadOptions) (*Loaded, error) {
 			WithHint("a configured pack may only be stricter: keep every boundary of %s and add your own", shipped.Pack.PackID)
 	}
 	st := CheckSeal(p, file, fsys, ".", reportFile)
-	l := &Loaded{Pack: p, Source: file, ReportFile: reportFile, Report: st.Report, Ratified: st.Verified()}
+	l := &Loaded{Pack: p, Source: file, ReportFile: reportFile, Report: st.Report, Ratified: st.Verified(), Level: LevelUser}
 	if !st.Verified() {
 		if !opts.AllowUnratified {
 			return nil, sealError(id, file, st, true)
@@ -161,7 +213,7 @@ func LoadShipped(fsys fs.FS, allowUnratified bool) (*Loaded, error) {
 		return nil, errs.New(errs.KindSafetyPack, "the shipped safety pack carries pack_id %q, not %q", p.PackID, ShippedPackID)
 	}
 	st := CheckSeal(p, "embedded:"+name, fsys, ".", "embedded:"+ReportFileName(ShippedPackID))
-	l := &Loaded{Pack: p, Source: source, ReportFile: st.ReportFile, Report: st.Report, Ratified: st.Verified()}
+	l := &Loaded{Pack: p, Source: source, ReportFile: st.ReportFile, Report: st.Report, Ratified: st.Verified(), Level: LevelShipped}
 	if !st.Verified() {
 		if !allowUnratified {
 			return nil, sealError(ShippedPackID, source, st, false)

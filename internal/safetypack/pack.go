@@ -1,8 +1,10 @@
 // Package safetypack holds the safety pack: the one ratified set of
 // boundaries that no automation profile can override. It parses the pack
 // format strictly, seals and verifies a pack against its companion mastery
-// report, loads the pack in force without ever falling back to another one,
-// and evaluates the boundaries against a context with SafetyCheck.
+// report, loads the pack in force (shipped, system or user level) without
+// ever falling back to another one, and evaluates the boundaries: the
+// shipped pack's against a Context with SafetyCheck, and those a pack gives
+// a predicate of its own against a PolicyContext with Pack.Judge.
 //
 // Every failure to parse, verify or load is an *errs.Error of KindSafetyPack
 // that says exactly what failed. The package never prints, reads flags or
@@ -14,6 +16,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -48,10 +51,28 @@ type Pack struct {
 	MasteryReportSHA256  string            `json:"mastery_report_sha256"`
 	BoundaryIDs          []string          `json:"boundary_ids"`
 	BoundaryDescriptions map[string]string `json:"boundary_descriptions"`
+	// BoundaryPredicates gives some of the pack's own boundaries (never a
+	// shipped one) a predicate over the decision's context; absent from
+	// the file and from the seal when there are none.
+	BoundaryPredicates map[string]string `json:"boundary_predicates,omitempty"`
+	// BoundaryEnforcement gives a boundary with a predicate its mode; a
+	// predicate without one is enforced.
+	BoundaryEnforcement map[string]Mode `json:"boundary_enforcement,omitempty"`
+
+	// compiled holds the compiled predicates, by boundary id.
+	compiled map[string]*compiled
 }
 
-// packKeys are the keys of the format, in file order.
-var packKeys = []string{"pack_id", "version", "description", "schema_version", "mastery_report_sha256", "boundary_ids", "boundary_descriptions"}
+// packKeys are the keys of the format, in file order; requiredKeys those
+// a pack must have.
+var (
+	packKeys     = []string{"pack_id", "version", "description", "schema_version", "mastery_report_sha256", "boundary_ids", "boundary_descriptions", "boundary_predicates", "boundary_enforcement"}
+	requiredKeys = packKeys[:7]
+)
+
+// ShippedBoundaries are the boundaries of the shipped pack, which the
+// binary judges itself: no pack may give one a predicate or a mode.
+var ShippedBoundaries = []string{NoFabricatedSource, NoHotPathRepair, NoIdentityOverride, NoSilentCorrection, PreserveVersorClosure}
 
 // Clone returns a deep copy of p.
 func (p *Pack) Clone() *Pack {
@@ -64,6 +85,11 @@ func (p *Pack) Clone() *Pack {
 	for k, v := range p.BoundaryDescriptions {
 		c.BoundaryDescriptions[k] = v
 	}
+	c.BoundaryPredicates = maps.Clone(p.BoundaryPredicates)
+	c.BoundaryEnforcement = maps.Clone(p.BoundaryEnforcement)
+	// Compiled programs are never changed after compilation; sharing them
+	// is safe.
+	c.compiled = maps.Clone(p.compiled)
 	return &c
 }
 
@@ -105,7 +131,8 @@ func (p *Pack) fileForm() *Pack {
 }
 
 // contentForm is what the seal covers: every field of the pack except the
-// seal itself.
+// seal itself. Predicates and modes are left out when there are none, so a
+// pack without them seals exactly as packs did before they existed.
 type contentForm struct {
 	PackID               string            `json:"pack_id"`
 	Version              string            `json:"version"`
@@ -113,16 +140,20 @@ type contentForm struct {
 	SchemaVersion        string            `json:"schema_version"`
 	BoundaryIDs          []string          `json:"boundary_ids"`
 	BoundaryDescriptions map[string]string `json:"boundary_descriptions"`
+	BoundaryPredicates   map[string]string `json:"boundary_predicates,omitempty"`
+	BoundaryEnforcement  map[string]Mode   `json:"boundary_enforcement,omitempty"`
 }
 
 // CanonicalContent returns the RFC 8785 encoding of the pack without its
 // mastery_report_sha256: what the mastery report seals. Boundary order is
-// kept, so reordering the list is a change too.
+// kept, so reordering the list is a change too; so is any change to a
+// predicate or a mode.
 func (p *Pack) CanonicalContent() []byte {
 	f := p.fileForm()
 	b, err := jcs.Marshal(contentForm{
 		PackID: f.PackID, Version: f.Version, Description: f.Description, SchemaVersion: f.SchemaVersion,
 		BoundaryIDs: f.BoundaryIDs, BoundaryDescriptions: f.BoundaryDescriptions,
+		BoundaryPredicates: f.BoundaryPredicates, BoundaryEnforcement: f.BoundaryEnforcement,
 	})
 	if err != nil {
 		panic(fmt.Sprintf("safetypack: canonical content: %v", err)) // strings only: cannot fail
@@ -189,8 +220,16 @@ func malformed(file string, problems []errs.Problem) *errs.Error {
 	} else {
 		msg += fmt.Sprintf(" (%d problems)", len(problems))
 	}
-	return &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: problems,
-		Hint: "fix the pack, then run 'agents safety-pack ratify " + file + "'"}
+	hint := "fix the pack, then run 'agents safety-pack ratify " + file + "'"
+	for _, p := range problems {
+		if p.Path == "mastery_report_sha256" {
+			// The seed's example pack carries "..." here: say what to
+			// start from.
+			hint = `set mastery_report_sha256 to "" (every pack starts from the empty string; ratify fills it in), fix any other problem, then run 'agents safety-pack ratify ` + file + "'"
+			break
+		}
+	}
+	return &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: problems, Hint: hint}
 }
 
 // problemText is a problem without its file, for a message that already
@@ -220,7 +259,7 @@ func (d *doc) parsePack() *Pack {
 		}
 		got[m.key] = m
 	}
-	for _, k := range packKeys {
+	for _, k := range requiredKeys {
 		if _, ok := got[k]; !ok {
 			d.problem(k, 0, "is required")
 		}
@@ -259,7 +298,7 @@ func (d *doc) parsePack() *Pack {
 		if s, ok := d.str(m, "mastery_report_sha256"); ok {
 			p.MasteryReportSHA256 = s
 			if s != "" && !sha256RE().MatchString(s) {
-				d.problem("mastery_report_sha256", m.line, "must be empty (not ratified) or 64 lower-case hex digits, got %q", s)
+				d.problem("mastery_report_sha256", m.line, `must be "" for a pack not yet ratified, or the 64 lower-case hex digits ratify writes; got %q`, s)
 			}
 		}
 	}
@@ -269,7 +308,96 @@ func (d *doc) parsePack() *Pack {
 	if m, ok := got["boundary_descriptions"]; ok {
 		p.BoundaryDescriptions = d.boundaryDescriptions(m, p.BoundaryIDs, p.BoundaryIDs != nil)
 	}
+	if m, ok := got["boundary_predicates"]; ok {
+		p.BoundaryPredicates, p.compiled = d.boundaryPredicates(m, p.BoundaryIDs, p.BoundaryIDs != nil)
+	}
+	if m, ok := got["boundary_enforcement"]; ok {
+		p.BoundaryEnforcement = d.boundaryEnforcement(m, p.BoundaryIDs, p.BoundaryIDs != nil, p.BoundaryPredicates)
+	}
 	return p
+}
+
+// ownBoundary reports why a predicate or a mode may not be given to id,
+// or "".
+func ownBoundary(id string, ids []string, haveIDs bool) string {
+	switch {
+	case slices.Contains(ShippedBoundaries, id):
+		return fmt.Sprintf("%q is a boundary of the shipped pack, which agents judges itself; only the pack's own boundaries take a predicate", id)
+	case haveIDs && !slices.Contains(ids, id):
+		return fmt.Sprintf("%q is not in boundary_ids", id)
+	}
+	return ""
+}
+
+// boundaryPredicates reads the predicates and compiles each; a predicate
+// that does not compile is a problem of the pack.
+func (d *doc) boundaryPredicates(m member, ids []string, haveIDs bool) (map[string]string, map[string]*compiled) {
+	members, ok := d.object(m.value, m.start, "boundary_predicates")
+	if !ok {
+		return nil, nil
+	}
+	preds := make(map[string]string, len(members))
+	progs := make(map[string]*compiled, len(members))
+	for _, pm := range members {
+		path := "boundary_predicates." + pm.key
+		s, ok := d.str(pm, path)
+		if !ok {
+			continue
+		}
+		if why := ownBoundary(pm.key, ids, haveIDs); why != "" {
+			d.problem(path, pm.line, "%s", why)
+			continue
+		}
+		c, err := compilePredicate(s)
+		if err != nil {
+			d.problem(path, pm.line, "%s", err.Error())
+			continue
+		}
+		preds[pm.key] = s
+		progs[pm.key] = c
+	}
+	if len(preds) == 0 {
+		return nil, nil
+	}
+	return preds, progs
+}
+
+// boundaryEnforcement reads the modes: each for a boundary of the pack's
+// own that has a predicate.
+func (d *doc) boundaryEnforcement(m member, ids []string, haveIDs bool, preds map[string]string) map[string]Mode {
+	members, ok := d.object(m.value, m.start, "boundary_enforcement")
+	if !ok {
+		return nil
+	}
+	names := make([]string, len(Modes))
+	for i, md := range Modes {
+		names[i] = string(md)
+	}
+	out := make(map[string]Mode, len(members))
+	for _, em := range members {
+		path := "boundary_enforcement." + em.key
+		s, ok := d.str(em, path)
+		if !ok {
+			continue
+		}
+		if why := ownBoundary(em.key, ids, haveIDs); why != "" {
+			d.problem(path, em.line, "%s", why)
+			continue
+		}
+		if !slices.Contains(Modes, Mode(s)) {
+			d.problem(path, em.line, "must be one of %s, got %q", strings.Join(names, ", "), s)
+			continue
+		}
+		if _, ok := preds[em.key]; !ok && !d.hasProblemAt("boundary_predicates."+em.key) {
+			d.problem(path, em.line, "boundary %q has no predicate in boundary_predicates; a mode applies to a predicate", em.key)
+			continue
+		}
+		out[em.key] = Mode(s)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func (d *doc) checkVersion(p *Pack, line int) {

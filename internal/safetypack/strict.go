@@ -227,3 +227,13 @@ func (d *doc) unknownKey(path string, line int, key string, known []string) {
 	}
 	d.problem(path, line, "unknown key %q (known keys: %s)", key, strings.Join(known, ", "))
 }
+
+// hasProblemAt reports whether a problem was already found at path.
+func (d *doc) hasProblemAt(path string) bool {
+	for _, p := range d.problems {
+		if p.Path == path {
+			return true
+		}
+	}
+	return false
+}

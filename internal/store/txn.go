@@ -523,3 +523,14 @@ func (tx *txn) ioErr(action, rel string, err error) error {
 func describe(fi fs.FileInfo) string {
 	return strings.TrimPrefix(safefile.Describe(fi.Mode()), "a ")
 }
+
+// LockHome takes the file store's lock on the agents home, for a change
+// to a file outside the store proper (config.yaml) that must not race
+// another writer of it. It waits as a mutation does, up to timeout.
+func LockHome(ctx context.Context, home string, timeout time.Duration) (unlock func(), err error) {
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "creating the agents home %s", home)
+	}
+	s := &fileStore{home: home, lockTimeout: timeout}
+	return s.lock(ctx)
+}

@@ -62,8 +62,7 @@ func addRun(opts *addOptions) error {
 		return err
 	}
 	if p.IsBuiltin() {
-		return errs.Conflict("%q is a built-in profile and cannot be replaced", p.Name).
-			WithHint("give the profile a custom name such as acme/%s", p.Name)
+		return builtinConflict(p.Name, "")
 	}
 	st, err := deps.Store()
 	if err != nil {

@@ -1,7 +1,7 @@
 package automationprofile
 
 import (
-	"github.com/agentsctl/agents/internal/strictyaml"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -10,9 +10,12 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/resolve"
+	sp "github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // Exit codes of the check commands, as in the table in internal/cli: they
@@ -41,11 +44,60 @@ type decisionSubject struct {
 	Profile *profile.AutomationProfile
 	Safety  profile.SafetyProfile
 	Level   string
+	// LevelSource is the file that set the profile at its level, when
+	// one did (a project's agents.yaml, the home's config.yaml).
+	LevelSource string
 	// Plan, SafetyLevel and SafetySource are set for a plan: its id, the
 	// level its safety profile came from, and standalone or composed.
 	Plan         string
 	SafetyLevel  string
 	SafetySource string
+	// Pack is the verdict of the pack's boundary predicates on this
+	// profile and safety profile: when it is refused, every decision is
+	// blocked by its rule.
+	Pack sp.PolicyVerdict
+}
+
+// judge judges the subject against the boundary predicates of the pack in
+// force (with the plan and its action, for a plan). Only a pack with
+// predicates reads anything for it.
+func (s *decisionSubject) judge(deps *cmdutil.Deps, pl *plan.Plan) error {
+	l, err := deps.PackInForce()
+	if err != nil || !l.Pack.HasPredicates() {
+		return err
+	}
+	ctx := sp.PolicyContext{Profile: s.Profile, Safety: s.Safety, Plan: pl}
+	if pl != nil && pl.Action != "" {
+		st, err := deps.Store()
+		if err != nil {
+			return err
+		}
+		a, err := st.GetAction(deps.Ctx(), pl.Action)
+		switch {
+		case err == nil:
+			ctx.Action = a
+		case !errs.Is(err, errs.KindNotFound):
+			return err
+		}
+	}
+	s.Pack, err = deps.Judge(ctx)
+	return err
+}
+
+// packBlock returns the rule and the reason of the first boundary in
+// enforce mode that the verdict found violated, naming the others.
+func packBlock(v sp.PolicyVerdict) (profile.Rule, string) {
+	enforced := v.Violated(sp.ModeEnforce)
+	first := enforced[0]
+	reason := fmt.Sprintf("the profile violates boundary %s of safety pack %s: %s (%s)", first.BoundaryID, v.PackID, first.Reason, first.Predicate)
+	if len(enforced) > 1 {
+		ids := make([]string, 0, len(enforced)-1)
+		for _, j := range enforced[1:] {
+			ids = append(ids, j.BoundaryID)
+		}
+		reason += "; also violated: " + strings.Join(ids, ", ")
+	}
+	return profile.Rule(first.Rule()), reason
 }
 
 // subjectForProfile looks up a built-in or stored profile by name.
@@ -54,7 +106,8 @@ func subjectForProfile(deps *cmdutil.Deps, name string) (decisionSubject, error)
 	if err != nil {
 		return decisionSubject{}, err
 	}
-	return decisionSubject{Profile: p, Safety: p.Safety}, nil
+	subj := decisionSubject{Profile: p, Safety: p.Safety}
+	return subj, subj.judge(deps, nil)
 }
 
 // subjectForPlan decides under what a plan recorded: the snapshot of its
@@ -73,15 +126,20 @@ func subjectForPlan(deps *cmdutil.Deps, id string) (decisionSubject, error) {
 	if err != nil {
 		return decisionSubject{}, err
 	}
-	return decisionSubject{
+	subj := decisionSubject{
 		Profile: ap, Safety: safety, Level: p.AutomationProfile.Provenance,
 		Plan: p.ID, SafetyLevel: p.SafetyProfile.Provenance, SafetySource: p.SafetyProfile.Source,
-	}, nil
+	}
+	return subj, subj.judge(deps, p)
 }
 
 // subjectFor is subjectForPlan when a plan id is given, else
-// subjectForProfile.
+// subjectForProfile. The pack in force is loaded and verified first: no
+// decision is taken under a pack that cannot be trusted.
 func subjectFor(deps *cmdutil.Deps, name, planID string) (decisionSubject, error) {
+	if _, err := deps.PackInForce(); err != nil {
+		return decisionSubject{}, err
+	}
 	if planID != "" {
 		return subjectForPlan(deps, planID)
 	}
@@ -92,7 +150,9 @@ func subjectFor(deps *cmdutil.Deps, name, planID string) (decisionSubject, error
 // --plan, not both and not neither, followed by rest more arguments (what
 // names them; "" for none). It returns the profile name ("" with --plan)
 // and the remaining arguments.
-func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, what string) (string, []string, error) {
+//
+// optional allows neither: a hook that resolves its profile.
+func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, what string, optional bool) (string, []string, error) {
 	hint := "usage: " + cmd.UseLine()
 	expected := "a profile name"
 	withPlan := "no argument"
@@ -111,6 +171,9 @@ func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, w
 		case len(args) != rest:
 			return "", nil, errs.Usage("with --plan, expected %s, got %d arguments", withPlan, len(args)).WithHint("%s", hint)
 		}
+		return "", args, nil
+	}
+	if optional && len(args) == rest {
 		return "", args, nil
 	}
 	switch {
@@ -141,7 +204,10 @@ confidence proceed without a person.
 
 A threshold of 0 is always automatic and a threshold of 1 always needs
 approval; any other threshold is automatic when the confidence exceeds it
-(a confidence equal to the threshold needs approval).
+(a confidence equal to the threshold needs approval). A safety profile
+that requires human approval needs it at every gate, whatever the
+threshold (rule safety.require_human_approval). The safety pack in force
+is verified first.
 
 The gates: ` + strings.Join(profile.GateNames(), ", ") + `.
 
@@ -156,10 +222,13 @@ The answer names the rule (the gate), the threshold and the confidence;
 EXIT STATUS
   0    automatic: the step may proceed
   10   the step needs a person's approval
+  11   blocked by a boundary of the safety pack in enforce mode (rule
+       pack.<boundary_id>); no approval unblocks it
   2    usage: an unknown gate, or a confidence missing or outside [0, 1];
        a profile name and --plan together
   3    the plan's record does not match its snapshots (edited by hand)
-  4    the profile, the plan, or the plan's snapshot does not exist`,
+  4    the profile, the plan, or the plan's snapshot does not exist
+  6    the safety pack in force was refused`,
 		Example: `  # May a cautious plan enter execution at confidence 0.75?
   $ agents automation-profile check-gate cautious auto_execute --confidence 0.75
 
@@ -176,7 +245,7 @@ EXIT STATUS
 			return cmdutil.CompleteArgs(deps, cmdutil.ProfileNames, cmdutil.GateNames)(cmd, args, toComplete)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name, rest, err := profileOrPlan(cmd, args, opts.plan, 1, "a gate")
+			name, rest, err := profileOrPlan(cmd, args, opts.plan, 1, "a gate", false)
 			if err != nil {
 				return err
 			}
@@ -233,8 +302,13 @@ func checkGateRun(opts *checkGateOptions) error {
 	if err != nil {
 		return err
 	}
-	d := profile.DecideGate(subj.Profile, opts.gate, opts.confidence)
-	if err := opts.deps.Render(render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan}); err != nil {
+	d := profile.DecideGateUnder(subj.Profile, subj.Safety, opts.gate, opts.confidence)
+	if subj.Pack.Refused() {
+		rule, reason := packBlock(subj.Pack)
+		d = d.Blocked(string(rule), reason)
+	}
+	view := render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan, Warnings: subj.Pack.Warnings()}
+	if err := opts.deps.Render(view); err != nil {
 		return err
 	}
 	return decisionExit(d.Verdict())

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
 )
@@ -25,7 +26,47 @@ import (
 var (
 	callFlags    = []string{"tool", "calls", "cost", "plan-cost", "total-cost", "write", "unsafe", "attempt"}
 	sessionFlags = []string{"category", "no-sandbox", "no-checkpoint"}
+	hookFlags    = []string{"sandboxed", "checkpointed", "abstain", "print-config"}
 )
+
+// suggestAgent returns the agent name meant by a misspelt or shortened
+// one ("claude", "gemini"), or "".
+func suggestAgent(name string) string {
+	for _, a := range hook.Agents() {
+		if name != "" && strings.HasPrefix(a, strings.ToLower(name)) {
+			return a
+		}
+	}
+	return strictyaml.Suggest(name, hook.Agents())
+}
+
+// checkHookFlags checks the flags given with --hook.
+func checkHookFlags(flags *pflag.FlagSet, opts *checkGuardOptions) error {
+	if !hook.IsAgent(opts.hook) {
+		e := errs.Usage("unknown hook %q", opts.hook)
+		if s := suggestAgent(opts.hook); s != "" {
+			return e.WithHint("did you mean %q? The hooks are: %s", s, strings.Join(hook.Agents(), ", "))
+		}
+		return e.WithHint("the hooks are: %s", strings.Join(hook.Agents(), ", "))
+	}
+	if set := changed(flags, callFlags); len(set) > 0 {
+		return errs.Usage("--hook cannot be combined with %s", set).
+			WithHint("the call comes from the hook's input; only --category, --sandboxed, --checkpointed and --abstain may be given")
+	}
+	// In a hook, a sandbox and checkpoints are absent unless declared:
+	// --no-sandbox and --no-checkpoint state the default.
+	if opts.hookOpts.sandboxed && flags.Changed("no-sandbox") {
+		return errs.Usage("--sandboxed and --no-sandbox contradict each other").WithHint("give one of them")
+	}
+	if opts.hookOpts.checkpointed && flags.Changed("no-checkpoint") {
+		return errs.Usage("--checkpointed and --no-checkpoint contradict each other").WithHint("give one of them")
+	}
+	if opts.hookOpts.printConfig && opts.plan != "" {
+		return errs.Usage("--print-config cannot be combined with --plan").
+			WithHint("install a hook for a profile, or for none to resolve it from the agent's working folder")
+	}
+	return nil
+}
 
 type checkGuardOptions struct {
 	deps    *cmdutil.Deps
@@ -36,6 +77,7 @@ type checkGuardOptions struct {
 	input     profile.GuardInput
 	stdinJSON bool
 	hook      string
+	hookOpts  hookOptions
 }
 
 func newCheckGuardCmd(deps *cmdutil.Deps, runF func(*checkGuardOptions) error) *cobra.Command {
@@ -47,7 +89,7 @@ func newCheckGuardCmd(deps *cmdutil.Deps, runF func(*checkGuardOptions) error) *
 		write, unsafe, noSandbox, noCheckpoint bool
 	}
 	cmd := &cobra.Command{
-		Use:   "check-guard (<profile> | --plan <id>) --tool <name> [flags]",
+		Use:   "check-guard (<profile> | --plan <id>) (--tool <name> | --stdin-json | --hook <agent>) [flags]",
 		Short: "Decide whether one tool call may proceed",
 		Long: `Decide whether one tool call may proceed under a profile's safety profile
 and guards, and name the rule that decided.
@@ -85,20 +127,36 @@ and "safety_source" where the safety profile came from; "plan" is the id.
 
 --stdin-json reads the call as one JSON object instead of flags, with the
 keys tool, calls, cost, plan_cost, total_cost, write, unsafe, category,
-attempt, no_sandbox and no_checkpoint. --hook claude-code answers a Claude
-Code PreToolUse hook; see docs/hooks.md. With --hook, only --category,
---no-sandbox and --no-checkpoint may be given, for the whole session.
+attempt, no_sandbox and no_checkpoint.
+
+--hook AGENT answers the pre-tool hook of a coding agent (claude-code,
+codex, gemini-cli): the call comes from the agent's JSON on stdin, and the
+answer goes out in the agent's protocol (see docs/hooks.md). A hook never
+answers more than the profile allows: a sandbox and checkpoints are absent
+unless declared (--sandboxed, --checkpointed, or hooks: in config.yaml);
+blocked is deny; a guard or require_human_approval asks; a profile whose
+auto_decisions_execute is above 0 asks (--abstain leaves those calls to the
+agent's own prompt where it still asks a person); otherwise allow. Without
+a profile the profiles resolve from the input's cwd, where a project's
+agents.yaml counts only once trusted ('agents project trust').
+--print-config prints the agent's settings that install the hook. The
+pack in force is verified first, and AGENTS_ALLOW_UNRATIFIED_SAFETY is
+ignored.
 
 EXIT STATUS
   0    allowed
   10   needs a person's approval (allowed: false, requires_approval: true)
-  11   blocked; no approval can unblock it (requires_approval: false)
+  11   blocked; no approval can unblock it (requires_approval: false),
+       a safety constraint or a boundary of the pack in enforce mode
   2    usage: a missing --tool, a negative figure, conflicting flags, a
        profile name and --plan together
-  3    invalid input on stdin (--stdin-json, --hook); a plan whose record
-       does not match its snapshots
+  3    invalid input on stdin (--stdin-json); a plan whose record does not
+       match its snapshots; a config.yaml someone else can write
   4    the profile, the plan, or the plan's snapshot does not exist
-With --hook, a decision always exits 0 and is given in the hook's answer.`,
+  6    the safety pack in force was refused
+With --hook: 0 for every decision (the answer is on stdout), and 2 for
+anything else, whatever the cause, since an agent lets a call through on
+any other exit.`,
 		Example: `  # May the agent call shell_exec under the seed's guarded profile?
   $ agents automation-profile check-guard acme/guarded --tool shell_exec
 
@@ -108,8 +166,12 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
   # From a program: the call as JSON on stdin
   $ echo '{"tool": "edit", "write": true}' | agents automation-profile check-guard ci --stdin-json -f json
 
-  # As a Claude Code PreToolUse hook (see docs/hooks.md)
-  $ agents automation-profile check-guard acme/guarded --hook claude-code
+  # Install a Claude Code PreToolUse hook for the ci profile (see docs/hooks.md)
+  $ agents automation-profile check-guard ci --hook claude-code --sandboxed --print-config
+
+  # What the hook answers for one call
+  $ echo '{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{}}' |
+      agents automation-profile check-guard ci --hook claude-code --sandboxed
 
   # Under what a plan recorded, its action's safety profile included
   $ agents automation-profile check-guard --plan 01jq3v6m4x8b2c7d9e0f1g2h3k --tool deploy --category deploy`,
@@ -121,12 +183,21 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
 			return cmdutil.CompleteProfileNames(deps, true)(cmd, args, toComplete)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name, _, err := profileOrPlan(cmd, args, opts.plan, 0, "")
+			flags := cmd.Flags()
+			if flags.Changed("hook") {
+				// From here on every failure blocks the call.
+				deps.HookMode = true
+				opts.hookOpts.agent = opts.hook
+			}
+			if set := changed(flags, hookFlags); len(set) > 0 && !flags.Changed("hook") {
+				return errs.Usage("%s only applies with --hook", set).
+					WithHint("outside a hook, say how the call runs with --no-sandbox and --no-checkpoint")
+			}
+			name, _, err := profileOrPlan(cmd, args, opts.plan, 0, "", opts.hook != "")
 			if err != nil {
 				return err
 			}
 			opts.profile = name
-			flags := cmd.Flags()
 			if opts.stdinJSON && opts.hook != "" {
 				return errs.Usage("--stdin-json and --hook cannot be combined").
 					WithHint("--hook reads the agent's own input; use one or the other")
@@ -138,12 +209,8 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
 				}
 			}
 			if opts.hook != "" {
-				if opts.hook != hookClaudeCode {
-					return errs.Usage("unknown hook %q", opts.hook).WithHint("the supported hooks are: %s", hookClaudeCode)
-				}
-				if set := changed(flags, callFlags); len(set) > 0 {
-					return errs.Usage("--hook cannot be combined with %s", set).
-						WithHint("the call comes from the hook's input; only --category, --no-sandbox and --no-checkpoint may be given")
+				if err := checkHookFlags(flags, opts); err != nil {
+					return err
 				}
 			}
 			if !opts.stdinJSON && opts.hook == "" && !flags.Changed("tool") {
@@ -165,7 +232,7 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
 			} else if msgs := checkSession(in, stated); len(msgs) > 0 {
 				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
 			}
-			if (opts.stdinJSON || opts.hook != "") && deps.IO.IsStdinTTY() {
+			if (opts.stdinJSON || (opts.hook != "" && !opts.hookOpts.printConfig)) && deps.IO.IsStdinTTY() {
 				// Waiting on a terminal for JSON nobody will type helps no one.
 				mode := "--stdin-json"
 				if opts.hook != "" {
@@ -198,11 +265,15 @@ With --hook, a decision always exits 0 and is given in the hook's answer.`,
 	fl.BoolVar(&f.noSandbox, "no-sandbox", false, "the call would run outside a sandbox")
 	fl.BoolVar(&f.noCheckpoint, "no-checkpoint", false, "no checkpoint would be taken before a write")
 	fl.BoolVar(&opts.stdinJSON, "stdin-json", false, "read the call as one JSON object on stdin")
-	fl.StringVar(&opts.hook, "hook", "", "answer an agent's hook on stdin/stdout: claude-code")
+	fl.StringVar(&opts.hook, "hook", "", "answer an agent's pre-tool hook on stdin/stdout: "+strings.Join(hook.Agents(), ", "))
+	fl.BoolVar(&opts.hookOpts.sandboxed, "sandboxed", false, "with --hook: the agent runs every tool in a sandbox")
+	fl.BoolVar(&opts.hookOpts.checkpointed, "checkpointed", false, "with --hook: the agent takes a checkpoint before every write")
+	fl.BoolVar(&opts.hookOpts.abstain, "abstain", false, "with --hook: leave calls the profile's threshold would ask about to the agent's own prompts")
+	fl.BoolVar(&opts.hookOpts.printConfig, "print-config", false, "with --hook: print the agent's settings that install the hook")
 	fl.StringVar(&opts.plan, "plan", "", "decide under a plan's recorded profiles instead of a named profile")
 	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompleteFlag(deps, cmdutil.PlanIDs))
 	_ = cmd.RegisterFlagCompletionFunc("hook", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{hookClaudeCode}, cobra.ShellCompDirectiveNoFileComp
+		return hook.Agents(), cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
@@ -296,7 +367,7 @@ func checkSession(in profile.GuardInput, stated stateSet) []string {
 func checkGuardRun(opts *checkGuardOptions) error {
 	deps := opts.deps
 	if opts.hook != "" {
-		return claudeCodeHookRun(opts)
+		return hookRun(opts)
 	}
 	in := opts.input
 	if opts.stdinJSON {
@@ -309,13 +380,24 @@ func checkGuardRun(opts *checkGuardOptions) error {
 	if err != nil {
 		return err
 	}
-	r := profile.CheckGuard(subj.Profile, subj.Safety, in)
+	r := decideGuard(subj, in)
 	view := render.GuardDecisionView{Result: r, Profile: subj.Profile.Name, Level: subj.Level,
-		Plan: subj.Plan, SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource}
+		Plan: subj.Plan, SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource, Warnings: subj.Pack.Warnings()}
 	if err := deps.Render(view); err != nil {
 		return err
 	}
 	return decisionExit(r.Verdict)
+}
+
+// decideGuard decides one call under the subject: blocked by the pack's
+// first violated boundary in enforce mode, whatever the call; else by the
+// profile's rules.
+func decideGuard(subj decisionSubject, in profile.GuardInput) profile.GuardResult {
+	if subj.Pack.Refused() {
+		rule, reason := packBlock(subj.Pack)
+		return profile.BlockedBy(rule, reason, in)
+	}
+	return profile.CheckGuard(subj.Profile, subj.Safety, in)
 }
 
 // maxStdin bounds what --stdin-json reads.

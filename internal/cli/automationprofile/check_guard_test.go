@@ -82,7 +82,10 @@ func TestCheckGuardFlagErrors(t *testing.T) {
 		{"stdin-json with a flag", []string{"ci", "--stdin-json", "--tool", "t"}, "--stdin-json cannot be combined with --tool"},
 		{"stdin-json with session flags", []string{"ci", "--stdin-json", "--no-sandbox", "--category", "x"}, "--stdin-json cannot be combined with --category, --no-sandbox"},
 		{"stdin-json with hook", []string{"ci", "--stdin-json", "--hook", "claude-code"}, "--stdin-json and --hook cannot be combined"},
-		{"unknown hook", []string{"ci", "--hook", "codex"}, `unknown hook "codex"`},
+		{"unknown hook", []string{"ci", "--hook", "cursor"}, `unknown hook "cursor"`},
+		{"sandboxed without hook", []string{"ci", "--tool", "t", "--sandboxed"}, "--sandboxed only applies with --hook"},
+		{"print-config with plan", []string{"--plan", "01jq3v6m4x8b2c7d9e0f1g2h3k", "--hook", "codex", "--print-config"}, "--print-config cannot be combined with --plan"},
+		{"checkpointed and no-checkpoint", []string{"--hook", "codex", "--checkpointed", "--no-checkpoint"}, "contradict"},
 		{"hook with a call flag", []string{"ci", "--hook", "claude-code", "--tool", "Bash", "--write"}, "--hook cannot be combined with --tool, --write"},
 		{"hook with a blank category", []string{"ci", "--hook", "claude-code", "--category", " "}, "--category must not be blank"},
 	}

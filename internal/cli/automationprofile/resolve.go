@@ -33,10 +33,18 @@ set: plan > action > project > global, then the system default, review.
 project level is the agents.yaml in the working directory or its nearest
 ancestor, or from --project DIR; the global level is $AGENTS_HOME/config.yaml.
 
+A standalone safety profile replaces the safety composed in the automation
+profile whole. When it is looser on any field (a requirement dropped, unsafe
+tools allowed, skill categories widened, a cost limit raised or removed,
+more retries), the output says so (safety_loosened) and a warning names
+each field.
+
 EXIT STATUS
   0    resolved
-  3    invalid input: the safety profile file, agents.yaml or config.yaml
-  4    not found: the action, a profile a level names, a file`,
+  3    invalid input: the safety profile file, agents.yaml or config.yaml,
+       or one of them owned or writable by someone else
+  4    not found: the action, a profile a level names, a file
+  6    the safety pack in force was refused`,
 		Example: `  # Why would a plan made here get the profile it gets?
   $ agents automation-profile resolve
 
@@ -64,6 +72,9 @@ EXIT STATUS
 
 func resolveRun(opts *resolveOptions) error {
 	deps := opts.deps
+	if _, err := deps.PackInForce(); err != nil {
+		return err
+	}
 	if opts.action != "" {
 		if err := action.ValidateName(opts.action); err != nil {
 			return errs.NotFound("action %q not found: %s", opts.action, err.Error()).
@@ -82,7 +93,7 @@ func resolveRun(opts *resolveOptions) error {
 	if err != nil {
 		return err
 	}
-	r, err := env.Resolve(resolve.Request{Own: own, Action: opts.action, ProjectDir: dir})
+	r, err := env.Resolve(resolve.Request{Own: own, Action: opts.action, ProjectDir: dir, ProjectExplicit: opts.project != ""})
 	if err != nil {
 		return err
 	}
@@ -90,5 +101,7 @@ func resolveRun(opts *resolveOptions) error {
 	if _, err := r.Apply(p, deps.Now()); err != nil {
 		return err
 	}
-	return deps.Render(render.ResolutionView{Action: opts.action, Result: p})
+	loosened := r.Loosened()
+	cmdutil.WarnLoosened(deps, p, loosened)
+	return deps.Render(render.ResolutionView{Action: opts.action, Result: p, Loosened: loosened})
 }

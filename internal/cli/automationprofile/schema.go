@@ -41,10 +41,11 @@ line names its schema, as a path relative to the file or a URL:
 
 A schema cannot judge everything agents checks: that max_cost_per_plan does
 not exceed max_total_cost, duplicate keys, several documents in one file,
-files over 1 MiB, YAML values JSON cannot hold (.nan, .inf, timestamps), and
-the legacy flat profile format (which agents reads and the schema refuses).
+files over 1 MiB, and YAML values JSON cannot hold (.nan, .inf, timestamps).
 The schema's description lists them; 'agents automation-profile validate'
-checks everything.`,
+checks everything. The legacy flat safety flags (require_sandbox,
+require_checkpoints, allow_unsafe_tools at the top of a profile) are
+accepted and marked deprecated, as agents reads them with a warning.`,
 		Example: `  # Save the profile schema next to your profiles
   $ agents automation-profile schema > automation_profile.schema.json
 

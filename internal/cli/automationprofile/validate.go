@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
@@ -20,8 +21,13 @@ func newValidateCmd(deps *cmdutil.Deps, runF func(*validateOptions) error) *cobr
 		Long: `Check one or more profile files with the same rules as 'add', report every
 problem in each, and write nothing.
 
-Exit status is 0 when every file is valid, 3 when any file is invalid, and 4
-when a file does not exist.`,
+A file that is valid but names a built-in profile (manual, review, ...) is
+reported as a conflict, since 'add' refuses it: the built-in names are
+reserved.
+
+Exit status is 0 when every file is valid, 4 when a file does not exist,
+else 3 when any file is invalid, else 5 when a file names a built-in
+profile.`,
 		Example: `  $ agents automation-profile validate profiles/*.yaml
   $ agents automation-profile validate strict.yaml -f json | jq '.[].problems'`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to validate"),
@@ -42,6 +48,20 @@ func validateRun(opts *validateOptions) error {
 		if err != nil {
 			return "", warnings, err
 		}
+		if p.IsBuiltin() {
+			return "", warnings, builtinConflict(p.Name, path)
+		}
 		return p.Name, warnings, nil
 	})
+}
+
+// builtinConflict is what add answers a file that names a built-in
+// profile: the conflict (exit 5) validate reports too.
+func builtinConflict(name, file string) *errs.Error {
+	msg := "\"" + name + "\" is a built-in profile and cannot be replaced"
+	e := errs.Conflict("%s", msg).WithHint("give the profile a custom name such as acme/%s", name)
+	if file != "" {
+		e.Problems = []errs.Problem{{File: file, Path: "name", Message: msg + "; give it a custom name such as acme/" + name}}
+	}
+	return e
 }

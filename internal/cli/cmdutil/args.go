@@ -41,3 +41,15 @@ func GroupRunE(cmd *cobra.Command, args []string) error {
 	return errs.Usage("unknown command %q for %q", args[0], cmd.CommandPath()).
 		WithHint("run '%s --help' to see its commands", cmd.CommandPath())
 }
+
+// RangeArgs is cobra.RangeArgs with a usage error that says what is
+// expected.
+func RangeArgs(lo, hi int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) >= lo && len(args) <= hi {
+			return nil
+		}
+		return errs.Usage("expected %s, got %d arguments", what, len(args)).
+			WithHint("usage: %s", cmd.UseLine())
+	}
+}

@@ -10,9 +10,11 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
+	sp "github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/store"
 )
 
@@ -26,6 +28,12 @@ type Config struct {
 	LockTimeout time.Duration
 	// Quiet suppresses progress and informational messages on stderr.
 	Quiet bool
+	// GlobalData is the content of the home's config.yaml as read (and
+	// checked to be trusted) while resolving this configuration, nil when
+	// there is none; GlobalRead says it was read. The policy settings are
+	// decoded from it, so the file is read once.
+	GlobalData []byte
+	GlobalRead bool
 }
 
 // Deps are the dependencies of every command, built once in cli.Main (or by
@@ -55,6 +63,13 @@ type Deps struct {
 	// silent drops warnings and information, for shell completion, whose
 	// stderr nobody reads.
 	silent bool
+
+	// HookMode is set when the command answers an agent's hook: every
+	// failure then blocks, and nothing that loosens a check for a person
+	// at a terminal applies.
+	HookMode bool
+	global   *config.Global // config.yaml, once read
+	pack     *sp.Loaded     // the pack in force, once loaded
 }
 
 // silently runs fn with warnings and information dropped.
@@ -66,9 +81,11 @@ func (d *Deps) silently(fn func()) {
 }
 
 // SetConfig records the resolved configuration.
+// What was read under an earlier configuration is dropped.
 func (d *Deps) SetConfig(cfg Config) {
 	d.Config = cfg
 	d.configured = true
+	d.global, d.pack = nil, nil
 }
 
 // EnsureConfig resolves the configuration if nothing has yet. Cobra's hidden

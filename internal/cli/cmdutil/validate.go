@@ -17,6 +17,7 @@ type FileReport struct {
 	Problems []errs.Problem `json:"problems"`
 	Warnings []string       `json:"warnings"`
 	missing  bool
+	conflict bool
 }
 
 // CheckFunc checks one file: the document's name (or "" when the kind has
@@ -26,10 +27,12 @@ type CheckFunc func(path string) (name string, warnings []string, err error)
 // ValidateFiles checks every file, prints a report of all of them, warns
 // about each decoder warning on stderr, and returns an error that sets the
 // exit status: not found (4) when a file is missing, which wins over
-// invalid (3) when one is invalid.
+// invalid (3) when one is invalid, which wins over conflict (5) when a
+// file is well formed but would be refused by the command that registers
+// it (a built-in name, as add refuses it).
 func ValidateFiles(deps *Deps, files []string, check CheckFunc) error {
 	reports := make([]FileReport, 0, len(files))
-	invalid, missing := 0, 0
+	invalid, missing, conflict := 0, 0, 0
 	for _, f := range files {
 		r := checkOne(f, check)
 		for _, w := range r.Warnings {
@@ -38,6 +41,8 @@ func ValidateFiles(deps *Deps, files []string, check CheckFunc) error {
 		switch {
 		case r.missing:
 			missing++
+		case r.conflict:
+			conflict++
 		case !r.Valid:
 			invalid++
 		}
@@ -51,6 +56,9 @@ func ValidateFiles(deps *Deps, files []string, check CheckFunc) error {
 		return errs.NotFound("%s not found", countFiles(missing, len(reports)))
 	case invalid > 0:
 		return errs.Invalid("%s invalid", countFiles(invalid, len(reports)))
+	case conflict > 0:
+		return errs.Conflict("%s in conflict: registering it would be refused", countFiles(conflict, len(reports))).
+			WithHint("give each profile a custom namespace/name: the built-in names are reserved")
 	}
 	return nil
 }
@@ -67,6 +75,7 @@ func checkOne(path string, check CheckFunc) FileReport {
 		return r
 	}
 	r.missing = errs.Is(err, errs.KindNotFound)
+	r.conflict = errs.Is(err, errs.KindConflict)
 	var e *errs.Error
 	if errors.As(err, &e) && len(e.Problems) > 0 {
 		r.Problems = append(r.Problems, e.Problems...)
@@ -124,8 +133,11 @@ func (v validateView) Tables() []render.Table {
 }
 
 func (r FileReport) result() string {
-	if r.missing {
+	switch {
+	case r.missing:
 		return "not found"
+	case r.conflict:
+		return "conflict"
 	}
 	return "invalid"
 }

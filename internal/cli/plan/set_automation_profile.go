@@ -70,6 +70,9 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := cmdutil.JudgeResolution(deps, r, p, deps.Now()); err != nil {
+		return err
+	}
 	if err := r.Record(env.Ctx, env.Store, p, deps.Now()); err != nil {
 		return err
 	}
@@ -77,6 +80,8 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	if err != nil {
 		return err
 	}
+	loosened := r.Loosened()
+	cmdutil.WarnLoosened(deps, stored, loosened)
 	// The record was made just now from the snapshots it stored.
-	return deps.Render(render.PlanView{Plan: stored, Verb: "updated", Record: plan.RecordCheck{Verified: true}})
+	return deps.Render(render.PlanView{Plan: stored, Verb: "updated", Loosened: loosened, Record: plan.RecordCheck{Verified: true}})
 }

@@ -25,6 +25,10 @@ func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Comman
 each came from (provenance), whether the safety profile is standalone or
 composed, the sha256 of each snapshot, and the trace of what every level set.
 
+When the plan's safety profile is standalone and looser on any field than
+the safety composed in its automation profile, which it replaces whole,
+safety_loosened lists those fields and a warning says so.
+
 Then resolve again now and compare: "drift" is null when the answer would be
 the same, and otherwise says what differs (another profile, another level, a
 profile whose content changed, or a resolution that now fails). The plan
@@ -73,11 +77,13 @@ func showRun(opts *showOptions) error {
 	if err != nil {
 		return err
 	}
+	loosened := cmdutil.RecordedLoosened(deps, p)
+	cmdutil.WarnLoosened(deps, p, loosened)
 	check, err := checkRecord(deps, env, p)
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.PlanView{Plan: p, Drift: drift, Record: check})
+	return deps.Render(render.PlanView{Plan: p, Drift: drift, Loosened: loosened, Record: check})
 }
 
 // checkRecord verifies the plan's record against the snapshots it cites.

@@ -118,7 +118,7 @@ func useRun(opts *useOptions) error {
 	if err != nil {
 		return err
 	}
-	req := resolve.Request{Own: own, Action: opts.action, ProjectDir: dir}
+	req := resolve.Request{Own: own, Action: opts.action, ProjectDir: dir, ProjectExplicit: opts.project != ""}
 	r, err := env.Resolve(req)
 	if err != nil {
 		return err
@@ -129,6 +129,11 @@ func useRun(opts *useOptions) error {
 		return err
 	}
 	p := &plan.Plan{ID: id, Action: opts.action, CreatedAt: plan.Timestamp(now), ProjectDir: dir}
+	// No plan is made under a profile that an enforced boundary of the
+	// pack refuses.
+	if err := cmdutil.JudgeResolution(deps, r, p, now); err != nil {
+		return err
+	}
 	if err := r.Record(env.Ctx, env.Store, p, now); err != nil {
 		return err
 	}
@@ -136,6 +141,8 @@ func useRun(opts *useOptions) error {
 	if err != nil {
 		return err
 	}
+	loosened := r.Loosened()
+	cmdutil.WarnLoosened(deps, stored, loosened)
 	// The record was made just now from the snapshots it stored.
-	return deps.Render(render.PlanView{Plan: stored, Verb: "created", Record: plan.RecordCheck{Verified: true}})
+	return deps.Render(render.PlanView{Plan: stored, Verb: "created", Loosened: loosened, Record: plan.RecordCheck{Verified: true}})
 }

@@ -1,6 +1,7 @@
 package safetypack
 
 import (
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"strconv"
 	"strings"
 
@@ -32,7 +33,7 @@ func (v PackView) Rich(t *render.Theme) string {
 	if l.Ratified {
 		b.WriteString(t.Badge(render.ToneGood, "ratified"))
 	} else {
-		b.WriteString(t.Badge(render.ToneBad, "NOT RATIFIED: "+EnvAllowUnratified+"=1"))
+		b.WriteString(t.Badge(render.ToneBad, "NOT RATIFIED: "+cmdutil.EnvAllowUnratified+"=1"))
 	}
 	b.WriteString("\n")
 	b.WriteString(t.Wrap(0, richWidth(t), render.ToneNormal, p.Description))
@@ -41,16 +42,28 @@ func (v PackView) Rich(t *render.Theme) string {
 	if p.MasteryReportSHA256 == "" {
 		seal = t.Bad("none")
 	}
-	b.WriteString(t.Grid(0, [][]string{
+	rows := [][]string{
 		{t.Muted("source"), render.Escape(l.Source)},
+		{t.Muted("level"), render.Escape(levelText(l))},
 		{t.Muted("seal"), seal},
 		{t.Muted("report"), render.Escape(l.ReportFile)},
 		{t.Muted("schema"), render.Escape(p.SchemaVersion)},
-	}))
+	}
+	if l.System != nil {
+		rows = append(rows, []string{t.Muted("system pack"), render.Escape(l.System.Pack.PackID + " (" + l.System.Source + ")")})
+	}
+	b.WriteString(t.Grid(0, rows))
 	b.WriteString("\n" + t.Heading("Boundaries") + "\n")
 	for _, id := range p.BoundaryIDs {
-		b.WriteString("  " + t.Accent(id) + "\n")
+		b.WriteString("  " + t.Accent(id))
+		if _, ok := p.BoundaryPredicates[id]; ok {
+			b.WriteString("  " + t.Badge(render.ToneWarn, string(p.ModeOf(id))))
+		}
+		b.WriteString("\n")
 		b.WriteString(t.Wrap(4, richWidth(t)-4, render.ToneMuted, p.BoundaryDescriptions[id]))
+		if pred, ok := p.BoundaryPredicates[id]; ok {
+			b.WriteString("    " + t.Muted("predicate ") + render.Escape(pred) + "\n")
+		}
 	}
 	return b.String()
 }
@@ -106,7 +119,11 @@ func (v VerdictView) Rich(t *render.Theme) string {
 		b.WriteString(t.Bad("✘ violated: " + strings.Join(vd.ViolatedBoundaries, ", ")))
 	}
 	b.WriteString("\n")
-	b.WriteString(t.Muted(strconv.Itoa(vd.RuntimeCheckableCount)+" of "+strconv.Itoa(len(vd.Results))+" judged at run time") + "\n\n")
+	b.WriteString(t.Muted(strconv.Itoa(vd.RuntimeCheckableCount)+" of "+strconv.Itoa(len(vd.Results))+" judged at run time") + "\n")
+	if len(vd.Warnings) > 0 {
+		b.WriteString(t.Warn("warnings: "+strings.Join(vd.Warnings, ", ")) + "\n")
+	}
+	b.WriteString("\n")
 	var rows [][]string
 	for _, r := range vd.Results {
 		var mark, status string
@@ -118,9 +135,13 @@ func (v VerdictView) Rich(t *render.Theme) string {
 		default:
 			mark, status = t.Muted("·"), t.Muted("not judged")
 		}
-		rows = append(rows, []string{mark, t.Accent(r.BoundaryID), status, render.Escape(r.Reason)})
+		mode := ""
+		if r.Mode != nil {
+			mode = t.Muted(string(*r.Mode))
+		}
+		rows = append(rows, []string{mark, t.Accent(r.BoundaryID), status, mode, render.Escape(r.Reason)})
 		for _, e := range r.Evidence {
-			rows = append(rows, []string{"", "", "", t.Muted(e)})
+			rows = append(rows, []string{"", "", "", "", t.Muted(e)})
 		}
 	}
 	b.WriteString(t.Grid(2, rows))

@@ -42,6 +42,7 @@ func newHarness(t *testing.T, format string) *harness {
 // run executes the command group with args, as the root command would
 // after resolving configuration.
 func (h *harness) run(args ...string) error {
+	h.deps.SetConfig(h.deps.Config) // each run is a new invocation
 	cmd := NewCmd(h.deps)
 	cmd.SetArgs(args)
 	cmd.SetOut(h.out)
@@ -93,7 +94,7 @@ func TestShowShippedJSON(t *testing.T) {
 	}
 	var got map[string]any
 	h.decode(t, &got)
-	keys := []string{"pack_id", "version", "description", "schema_version", "mastery_report_sha256", "boundary_ids", "boundary_descriptions", "ratified", "source"}
+	keys := []string{"pack_id", "version", "description", "schema_version", "mastery_report_sha256", "boundary_ids", "boundary_descriptions", "boundary_predicates", "boundary_enforcement", "ratified", "source", "level", "system_pack"}
 	for _, k := range keys {
 		if _, ok := got[k]; !ok {
 			t.Errorf("show -f json lacks %q", k)
@@ -102,7 +103,7 @@ func TestShowShippedJSON(t *testing.T) {
 	if len(got) != len(keys) {
 		t.Errorf("show -f json has %d keys, want %d: %v", len(got), len(keys), got)
 	}
-	if got["pack_id"] != "core_safety_axes_v1" || got["ratified"] != true || got["source"] != "embedded" {
+	if got["pack_id"] != "core_safety_axes_v1" || got["ratified"] != true || got["source"] != "embedded" || got["level"] != "shipped" || got["system_pack"] != nil {
 		t.Errorf("show = %v", got)
 	}
 	if h.errOut.Len() != 0 {
@@ -152,7 +153,7 @@ func TestShowConfiguredAndTampered(t *testing.T) {
 	}
 
 	// The override lets it load, says so, and show reports it unratified.
-	h.env[EnvAllowUnratified] = "1"
+	h.env[cmdutil.EnvAllowUnratified] = "1"
 	if err := h.run("show"); err != nil {
 		t.Fatalf("override: %v", err)
 	}
@@ -160,7 +161,7 @@ func TestShowConfiguredAndTampered(t *testing.T) {
 	if got["ratified"] != false {
 		t.Errorf("ratified = %v under the override, want false", got["ratified"])
 	}
-	if !strings.Contains(h.errOut.String(), EnvAllowUnratified+"=1") || !strings.Contains(h.errOut.String(), "loaded without a valid seal") {
+	if !strings.Contains(h.errOut.String(), cmdutil.EnvAllowUnratified+"=1") || !strings.Contains(h.errOut.String(), "loaded without a valid seal") {
 		t.Errorf("stderr does not announce the override:\n%s", h.errOut)
 	}
 
@@ -171,10 +172,10 @@ func TestShowConfiguredAndTampered(t *testing.T) {
 	}
 
 	// Any other value is not the override.
-	h.env[EnvAllowUnratified] = "true"
+	h.env[cmdutil.EnvAllowUnratified] = "true"
 	h.errOut.Reset()
 	if err := h.run("show"); errs.KindOf(err) != errs.KindSafetyPack {
-		t.Errorf("%s=true bypassed the seal: %v", EnvAllowUnratified, err)
+		t.Errorf("%s=true bypassed the seal: %v", cmdutil.EnvAllowUnratified, err)
 	}
 	if !strings.Contains(h.errOut.String(), "is ignored") {
 		t.Errorf("stderr = %q, want a note that the value is ignored", h.errOut)
@@ -183,7 +184,7 @@ func TestShowConfiguredAndTampered(t *testing.T) {
 
 func TestOverrideWarnsEveryTime(t *testing.T) {
 	h := newHarness(t, "json")
-	h.env[EnvAllowUnratified] = "1"
+	h.env[cmdutil.EnvAllowUnratified] = "1"
 	for i := range 2 {
 		h.errOut.Reset()
 		if err := h.run("show"); err != nil {

@@ -1,6 +1,7 @@
 package safetypack
 
 import (
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"strconv"
 	"strings"
 
@@ -15,32 +16,72 @@ type PackView struct {
 
 // packDoc is the pack's own fields plus how it was loaded, in output order.
 type packDoc struct {
-	PackID               string            `json:"pack_id"`
-	Version              string            `json:"version"`
-	Description          string            `json:"description"`
-	SchemaVersion        string            `json:"schema_version"`
-	MasteryReportSHA256  string            `json:"mastery_report_sha256"`
-	BoundaryIDs          []string          `json:"boundary_ids"`
-	BoundaryDescriptions map[string]string `json:"boundary_descriptions"`
-	Ratified             bool              `json:"ratified"`
-	Source               string            `json:"source"`
+	PackID               string             `json:"pack_id"`
+	Version              string             `json:"version"`
+	Description          string             `json:"description"`
+	SchemaVersion        string             `json:"schema_version"`
+	MasteryReportSHA256  string             `json:"mastery_report_sha256"`
+	BoundaryIDs          []string           `json:"boundary_ids"`
+	BoundaryDescriptions map[string]string  `json:"boundary_descriptions"`
+	BoundaryPredicates   map[string]string  `json:"boundary_predicates"`
+	BoundaryEnforcement  map[string]sp.Mode `json:"boundary_enforcement"`
+	Ratified             bool               `json:"ratified"`
+	Source               string             `json:"source"`
+	Level                string             `json:"level"`
+	SystemPack           *systemPackDoc     `json:"system_pack"`
+}
+
+// systemPackDoc names the system pack that bounds a pack the user
+// configured.
+type systemPackDoc struct {
+	PackID string `json:"pack_id"`
+	Source string `json:"source"`
+}
+
+func systemPackOf(l *sp.Loaded) *systemPackDoc {
+	if l.System == nil {
+		return nil
+	}
+	return &systemPackDoc{PackID: l.System.Pack.PackID, Source: l.System.Source}
+}
+
+// levelText says where the pack in force was chosen, for people.
+func levelText(l *sp.Loaded) string {
+	switch l.Level {
+	case sp.LevelSystem:
+		return "system (the system configuration names it; only root can change it)"
+	case sp.LevelUser:
+		if l.System != nil {
+			return "user (at least as strict as the system pack " + l.System.Pack.PackID + ")"
+		}
+		return "user ($AGENTS_HOME/config.yaml names it)"
+	}
+	return "shipped"
 }
 
 // Data implements render.View.
 func (v PackView) Data() any {
 	p := v.Loaded.Pack
-	return packDoc{
+	d := packDoc{
 		PackID: p.PackID, Version: p.Version, Description: p.Description, SchemaVersion: p.SchemaVersion,
 		MasteryReportSHA256: p.MasteryReportSHA256, BoundaryIDs: p.BoundaryIDs, BoundaryDescriptions: p.BoundaryDescriptions,
-		Ratified: v.Loaded.Ratified, Source: v.Loaded.Source,
+		BoundaryPredicates: p.BoundaryPredicates, BoundaryEnforcement: p.BoundaryEnforcement,
+		Ratified: v.Loaded.Ratified, Source: v.Loaded.Source, Level: v.Loaded.Level, SystemPack: systemPackOf(v.Loaded),
 	}
+	if d.BoundaryPredicates == nil {
+		d.BoundaryPredicates = map[string]string{}
+	}
+	if d.BoundaryEnforcement == nil {
+		d.BoundaryEnforcement = map[string]sp.Mode{}
+	}
+	return d
 }
 
 func ratification(l *sp.Loaded) string {
 	if l.Ratified {
 		return "yes, sealed by " + l.ReportFile
 	}
-	return "NO (loaded under " + EnvAllowUnratified + "=1)"
+	return "NO (loaded under " + cmdutil.EnvAllowUnratified + "=1)"
 }
 
 // Plain implements render.View.
@@ -51,11 +92,18 @@ func (v PackView) Plain(w *render.Writer) {
 	w.Field("description", p.Description)
 	w.Field("schema_version", p.SchemaVersion)
 	w.Field("source", l.Source)
+	w.Field("level", levelText(l))
+	if l.System != nil {
+		w.Field("system_pack", l.System.Pack.PackID+" ("+l.System.Source+")")
+	}
 	w.Field("ratified", ratification(l))
 	w.Field("mastery_report_sha256", p.MasteryReportSHA256)
 	w.Line("boundaries:")
 	for _, id := range p.BoundaryIDs {
 		w.Line("  ", id, ": ", p.BoundaryDescriptions[id])
+		if pred, ok := p.BoundaryPredicates[id]; ok {
+			w.Line("    predicate (", string(p.ModeOf(id)), "): ", pred)
+		}
 	}
 }
 
@@ -67,12 +115,20 @@ func (v PackView) Tables() []render.Table {
 		{"description", p.Description},
 		{"schema_version", p.SchemaVersion},
 		{"source", l.Source},
+		{"level", levelText(l)},
 		{"ratified", ratification(l)},
 		{"mastery_report_sha256", p.MasteryReportSHA256},
 	}}
-	bounds := render.Table{Title: "Boundaries", Header: []string{"BOUNDARY", "DESCRIPTION"}}
+	if l.System != nil {
+		head.Rows = append(head.Rows, []string{"system_pack", l.System.Pack.PackID + " (" + l.System.Source + ")"})
+	}
+	bounds := render.Table{Title: "Boundaries", Header: []string{"BOUNDARY", "DESCRIPTION", "PREDICATE", "MODE"}}
 	for _, id := range p.BoundaryIDs {
-		bounds.Rows = append(bounds.Rows, []string{id, p.BoundaryDescriptions[id]})
+		pred, mode := "-", "-"
+		if src, ok := p.BoundaryPredicates[id]; ok {
+			pred, mode = src, string(p.ModeOf(id))
+		}
+		bounds.Rows = append(bounds.Rows, []string{id, p.BoundaryDescriptions[id], pred, mode})
 	}
 	return []render.Table{head, bounds}
 }
@@ -118,6 +174,12 @@ func (v VerifyView) doc() verifyDoc {
 		d.Checks = append(d.Checks,
 			"the pack file carries the configured pack id",
 			"the pack keeps every boundary of "+sp.ShippedPackID)
+	}
+	if v.InForce && l.Level == sp.LevelSystem {
+		d.Checks = append(d.Checks, "the system configuration, the pack and its report are owned by root and writable by root alone")
+	}
+	if v.InForce && l.System != nil {
+		d.Checks = append(d.Checks, "the pack keeps every boundary of the system pack "+l.System.Pack.PackID+", with its predicates and at least its modes")
 	}
 	return d
 }
@@ -237,12 +299,28 @@ func (v VerdictView) Plain(w *render.Writer) {
 	w.Field("upheld", strconv.FormatBool(vd.Upheld))
 	w.Field("violated_boundaries", strings.Join(vd.ViolatedBoundaries, ", "))
 	w.Field("runtime_checkable_count", strconv.Itoa(vd.RuntimeCheckableCount))
+	w.Field("warnings", strings.Join(vd.Warnings, ", "))
 	for _, r := range vd.Results {
-		w.Line(r.BoundaryID, ": ", upheldWord(r), ": ", r.Reason)
+		w.Line(r.BoundaryID, ": ", upheldWord(r), modeText(r), ": ", r.Reason)
 		for _, e := range r.Evidence {
 			w.Line("  evidence: ", e)
 		}
 	}
+}
+
+// modeText is " (mode)" for a boundary with a mode of its own.
+func modeText(r sp.Result) string {
+	if r.Mode == nil {
+		return ""
+	}
+	return " (" + string(*r.Mode) + ")"
+}
+
+func modeCell(r sp.Result) string {
+	if r.Mode == nil {
+		return "-"
+	}
+	return string(*r.Mode)
 }
 
 // Tables implements render.View.
@@ -252,12 +330,15 @@ func (v VerdictView) Tables() []render.Table {
 	if !vd.Upheld {
 		summary = "violated: " + strings.Join(vd.ViolatedBoundaries, ", ")
 	}
+	if len(vd.Warnings) > 0 {
+		summary += "; warnings: " + strings.Join(vd.Warnings, ", ")
+	}
 	t := render.Table{
 		Title:  vd.PackID + ": " + summary + " (" + strconv.Itoa(vd.RuntimeCheckableCount) + " judged at run time)",
-		Header: []string{"BOUNDARY", "UPHELD", "RUNTIME_CHECKABLE", "REASON", "EVIDENCE"},
+		Header: []string{"BOUNDARY", "UPHELD", "MODE", "RUNTIME_CHECKABLE", "REASON", "EVIDENCE"},
 	}
 	for _, r := range vd.Results {
-		t.Rows = append(t.Rows, []string{r.BoundaryID, strconv.FormatBool(r.Upheld), strconv.FormatBool(r.RuntimeCheckable), r.Reason, strings.Join(r.Evidence, "; ")})
+		t.Rows = append(t.Rows, []string{r.BoundaryID, strconv.FormatBool(r.Upheld), modeCell(r), strconv.FormatBool(r.RuntimeCheckable), r.Reason, strings.Join(r.Evidence, "; ")})
 	}
 	return []render.Table{t}
 }

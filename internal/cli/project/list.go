@@ -1,0 +1,37 @@
+package project
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+type listOptions struct{ deps *cmdutil.Deps }
+
+func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
+	opts := &listOptions{deps: deps}
+	return &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List the trusted projects",
+		Long: `List the folders whose agents.yaml a hook may use, as config.yaml records
+them. -f plain prints one folder per line.`,
+		Example: `  $ agents project list -f json`,
+		Args:    cmdutil.ExactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			g, err := deps.Global()
+			if err != nil {
+				return err
+			}
+			list := g.TrustedProjects
+			if list == nil {
+				list = []string{}
+			}
+			return deps.Render(render.Lines{Items: list})
+		},
+	}
+}

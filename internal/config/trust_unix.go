@@ -1,0 +1,27 @@
+//go:build unix
+
+package config
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// statOwner returns the owner, group and mode of path, following links;
+// ok is false when it does not exist.
+func statOwner(path string) (ownerInfo, bool, error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ownerInfo{}, false, nil
+	}
+	if err != nil {
+		return ownerInfo{}, false, err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ownerInfo{}, false, nil
+	}
+	return ownerInfo{uid: st.Uid, gid: st.Gid, mode: fi.Mode()}, true, nil
+}

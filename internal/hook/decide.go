@@ -1,0 +1,131 @@
+package hook
+
+import (
+	"github.com/agentsctl/agents/internal/profile"
+)
+
+// Kind is what a hook answers.
+type Kind uint8
+
+// The answers. Abstain gives no answer at all, which leaves the call to
+// the agent's own permission rules.
+const (
+	Deny Kind = iota
+	Ask
+	Allow
+	Abstain
+)
+
+// String returns the answer's name in the agents' protocols.
+func (k Kind) String() string {
+	switch k {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Abstain:
+		return "abstain"
+	}
+	return "deny"
+}
+
+// Options change how a decision becomes an answer.
+type Options struct {
+	// Abstain gives no answer, instead of ask, when the only thing that
+	// stands between the call and an allow is the profile's
+	// auto_decisions_execute threshold, and the agent's own mode still
+	// asks a person (ModeAsks). Nothing else ever abstains.
+	Abstain bool
+	// ModeAsks is true when the agent's permission mode, as its input
+	// stated, still asks a person about calls it has no rule for.
+	ModeAsks bool
+}
+
+// Answer is what a hook answers for one call, before the protocol
+// encodes it.
+type Answer struct {
+	Kind Kind
+	// Rule is the rule that decided: a guard rule, or
+	// ThresholdRule when the threshold asked.
+	Rule string
+	// Why is the reason, in words, without the rule and the profile.
+	Why string
+}
+
+// ThresholdRule is the rule of an ask that comes from the profile's
+// auto_decisions_execute threshold: a hook has no confidence to compare
+// with it, so only a threshold of 0 lets a call go ahead alone.
+const ThresholdRule = "auto_decisions_execute"
+
+// Decide turns a guard decision under p into a hook's answer:
+//
+//   - blocked by the safety profile: deny;
+//   - a guard or require_human_approval asks: ask;
+//   - nothing blocks or asks, but p's auto_decisions_execute is above 0:
+//     ask (or, with Options.Abstain where the agent itself still asks, no
+//     answer);
+//   - otherwise: allow.
+func Decide(r profile.GuardResult, p *profile.AutomationProfile, opts Options) Answer {
+	switch r.Verdict {
+	case profile.VerdictBlocked:
+		return Answer{Kind: Deny, Rule: string(r.Rule), Why: r.Reason()}
+	case profile.VerdictNeedsApproval:
+		return Answer{Kind: Ask, Rule: string(r.Rule), Why: r.Reason()}
+	}
+	if t := p.AutoDecisionsExecute; t > 0 {
+		a := Answer{Kind: Ask, Rule: ThresholdRule,
+			Why: "the profile's auto_decisions_execute threshold is " + profile.FormatNumber(t) +
+				", and a hook has no confidence that could exceed it"}
+		if opts.Abstain && opts.ModeAsks {
+			a.Kind = Abstain
+		}
+		return a
+	}
+	return Answer{Kind: Allow, Rule: string(r.Rule), Why: "nothing in the profile stops or questions this call"}
+}
+
+// Encode writes the answer as agent's protocol carries it, or returns nil
+// for no output (exit 0 with nothing on stdout). A protocol without a
+// reliable ask gets a deny that says a person's approval is needed; one
+// that does not understand an explicit allow gets no output.
+func Encode(agent string, a Answer, reason string) ([]byte, error) {
+	p := protocols[agent]
+	kind := a.Kind
+	switch {
+	case kind == Abstain:
+		return nil, nil
+	case kind == Ask && !p.hasAsk:
+		kind = Deny
+	case kind == Allow && !p.sendsAllow:
+		return nil, nil
+	}
+	return p.encode(kind, reason)
+}
+
+// Effective returns the answer agent's protocol actually gives for a,
+// after Encode's mapping: what the agent will do.
+func Effective(agent string, a Kind) Kind {
+	p := protocols[agent]
+	switch {
+	case a == Ask && !p.hasAsk:
+		return Deny
+	case a == Allow && !p.sendsAllow:
+		return Abstain
+	}
+	return a
+}
+
+// DenyAnswer encodes a deny for a failure that left no decision, where
+// the protocol carries one; the caller also exits 2 with the reason on
+// stderr, which is what blocks.
+func DenyAnswer(agent, reason string) []byte {
+	p := protocols[agent]
+	if p == nil {
+		return nil
+	}
+	b, err := p.encode(Deny, reason)
+	if err != nil {
+		return nil
+	}
+	return b
+}

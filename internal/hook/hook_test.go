@@ -1,0 +1,340 @@
+package hook
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+const samples = "../../testdata/hooks"
+
+func readSample(t *testing.T, agent, name string) *os.File {
+	t.Helper()
+	f, err := os.Open(filepath.Join(samples, agent, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func TestReadInputSamples(t *testing.T) {
+	tests := []struct {
+		agent, file, tool, mode string
+	}{
+		{ClaudeCode, "bash.json", "Bash", "default"},
+		{ClaudeCode, "read.json", "Read", "default"},
+		{ClaudeCode, "write.json", "Write", "default"},
+		{ClaudeCode, "mcp-tool.json", "mcp__github__create_issue", ""},
+		{ClaudeCode, "future-fields.json", "Bash", ""},
+		{ClaudeCode, "minimal.json", "Bash", ""},
+		{Codex, "bash.json", "Bash", "default"},
+		{Codex, "apply-patch.json", "apply_patch", "default"},
+		{Codex, "mcp-tool.json", "mcp__github__create_issue", "bypassPermissions"},
+		{Codex, "future-fields.json", "Bash", "default"},
+		{GeminiCLI, "run-shell-command.json", "run_shell_command", ""},
+		{GeminiCLI, "replace.json", "replace", ""},
+		{GeminiCLI, "read-file.json", "read_file", ""},
+		{GeminiCLI, "mcp-tool.json", "mcp_github_create_issue", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.agent+"/"+tt.file, func(t *testing.T) {
+			c, err := ReadInput(tt.agent, readSample(t, tt.agent, tt.file), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Tool != tt.tool || c.Event != Event(tt.agent) {
+				t.Errorf("call %+v, want tool %q and event %q", c, tt.tool, Event(tt.agent))
+			}
+			if tt.mode != "" && c.Mode != tt.mode {
+				t.Errorf("mode %q, want %q", c.Mode, tt.mode)
+			}
+		})
+	}
+}
+
+func TestReadInputMalformed(t *testing.T) {
+	problems := map[string]string{
+		"array.json":              "expected one JSON object, got an array",
+		"empty.json":              "nothing was given",
+		"not-json.txt":            "not JSON",
+		"truncated.json":          "not valid JSON",
+		"two-objects.json":        "more than one JSON value",
+		"post-tool-use.json":      `hook_event_name: is "PostToolUse"; this hook answers PreToolUse only`,
+		"event-missing.json":      "hook_event_name: is missing",
+		"tool-name-missing.json":  "tool_name: is missing",
+		"tool-name-empty.json":    `tool_name: "" is not a tool name`,
+		"tool-name-null.json":     "tool_name: must be a string, got null",
+		"tool-name-number.json":   "tool_name: must be a string, got the number 42",
+		"tool-name-twice.json":    "tool_name: is given more than once",
+		"tool-input-string.json":  "tool_input: must be an object, got a string",
+		"tool-input-null.json":    "tool_input: must be an object, got null",
+		"tool-input-array.json":   "tool_input: must be an object, got an array",
+		"tool-input-missing.json": "tool_input: is missing",
+		"tool-input-deep.json":    "nested more than 64 levels deep",
+		"cwd-relative.json":       `cwd: "shop" is not an absolute path`,
+		"cwd-number.json":         "cwd: must be a string, got the number 7",
+		"mode-object.json":        "permission_mode: must be a string, got an object",
+		"after-tool.json":         `hook_event_name: is "AfterTool"; this hook answers BeforeTool only`,
+		"pre-tool-use.json":       `hook_event_name: is "PreToolUse"; this hook answers BeforeTool only`,
+	}
+	for _, agent := range Agents() {
+		files, err := filepath.Glob(filepath.Join(samples, agent, "malformed", "*"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no malformed samples", agent)
+		}
+		for _, file := range files {
+			name := filepath.Base(file)
+			t.Run(agent+"/"+name, func(t *testing.T) {
+				want, ok := problems[name]
+				if !ok {
+					t.Fatalf("no expected problem for %s", name)
+				}
+				_, err := ReadInput(agent, readSample(t, agent, filepath.Join("malformed", name)), false)
+				if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error()+problemText(err), want) {
+					t.Errorf("error %v (%s), want invalid input saying %q", err, problemText(err), want)
+				}
+			})
+		}
+	}
+}
+
+func problemText(err error) string {
+	e, ok := err.(*errs.Error)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range e.Problems {
+		b.WriteString(p.String() + "\n")
+	}
+	return b.String()
+}
+
+func TestReadInputNeedsCwdWithoutProfile(t *testing.T) {
+	in := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}`
+	if _, err := ReadInput(ClaudeCode, strings.NewReader(in), false); err != nil {
+		t.Fatalf("without a profile-less hook, cwd is optional: %v", err)
+	}
+	_, err := ReadInput(ClaudeCode, strings.NewReader(in), true)
+	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(problemText(err), "cwd: is missing") {
+		t.Errorf("error %v, want cwd missing", err)
+	}
+	c, err := ReadInput(ClaudeCode, strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{},"cwd":"/srv/x"}`), true)
+	if err != nil || c.Cwd != "/srv/x" {
+		t.Errorf("call %+v, err %v", c, err)
+	}
+}
+
+// TestReadInputTooLarge: an input past the limit is refused whatever it
+// holds, without being decided on.
+func TestReadInputTooLarge(t *testing.T) {
+	big := `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"content":"` +
+		strings.Repeat("x", MaxInputBytes) + `"}}`
+	_, err := ReadInput(ClaudeCode, strings.NewReader(big), false)
+	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(problemText(err), "larger than") {
+		t.Errorf("error %v, want too large", err)
+	}
+	// Just under the limit is read.
+	fit := `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"content":"` +
+		strings.Repeat("x", MaxInputBytes-100) + `"}}`
+	if _, err := ReadInput(ClaudeCode, strings.NewReader(fit), false); err != nil {
+		t.Errorf("an input under the limit: %v", err)
+	}
+}
+
+func TestModeAsks(t *testing.T) {
+	tests := []struct {
+		agent, mode string
+		asks        bool
+	}{
+		{ClaudeCode, "default", true},
+		{ClaudeCode, "plan", true},
+		{ClaudeCode, "acceptEdits", false},
+		{ClaudeCode, "bypassPermissions", false},
+		{ClaudeCode, "dontAsk", false},
+		{ClaudeCode, "auto", false},
+		{ClaudeCode, "", false},
+		{ClaudeCode, "Default", false},
+		{Codex, "default", true},
+		{Codex, "bypassPermissions", false},
+		{Codex, "", false},
+		{GeminiCLI, "default", false},
+		{GeminiCLI, "", false},
+	}
+	for _, tt := range tests {
+		if got := ModeAsks(tt.agent, tt.mode); got != tt.asks {
+			t.Errorf("ModeAsks(%s, %q) = %v, want %v", tt.agent, tt.mode, got, tt.asks)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		agent, tool   string
+		write, unsafe bool
+		how           string
+	}{
+		{ClaudeCode, "Read", false, false, "a read tool"},
+		{ClaudeCode, "Edit", true, false, "a write tool"},
+		{ClaudeCode, "WebFetch", false, true, "a network tool"},
+		{ClaudeCode, "Bash", true, true, "a shell tool"},
+		{ClaudeCode, "mcp__github__create_issue", true, true, "an MCP tool"},
+		{ClaudeCode, "Teleport", true, true, "not in the claude-code tool table"},
+		{ClaudeCode, "read", true, true, "not in the claude-code tool table"},
+		{Codex, "apply_patch", true, false, "a write tool"},
+		{Codex, "Bash", true, true, "a shell tool"},
+		{Codex, "Read", true, true, "not in the codex tool table"},
+		{GeminiCLI, "read_file", false, false, "a read tool"},
+		{GeminiCLI, "write_file", true, false, "a write tool"},
+		{GeminiCLI, "run_shell_command", true, true, "a shell tool"},
+		{GeminiCLI, "mcp_github_create_issue", true, true, "an MCP tool"},
+		{GeminiCLI, "discovered_tool_deploy", true, true, "not in the gemini-cli tool table"},
+	}
+	for _, tt := range tests {
+		c := Classify(tt.agent, tt.tool, nil)
+		if c.Write != tt.write || c.Unsafe != tt.unsafe || !strings.HasPrefix(c.Describe(tt.agent), tt.how) {
+			t.Errorf("Classify(%s, %s) = %+v %q, want write %v unsafe %v, %q", tt.agent, tt.tool, c.ToolClass, c.Describe(tt.agent), tt.write, tt.unsafe, tt.how)
+		}
+	}
+	// The user's reclassification wins, both ways.
+	over := map[string]ToolClass{"Bash": {}, "Read": {Write: true, Unsafe: true}}
+	if c := Classify(ClaudeCode, "Bash", over); c.Write || c.Unsafe || !c.Reclassified || !strings.Contains(c.Describe(ClaudeCode), "reclassified in config.yaml") {
+		t.Errorf("reclassified Bash = %+v", c)
+	}
+	if c := Classify(ClaudeCode, "Read", over); !c.Write || !c.Unsafe {
+		t.Errorf("reclassified Read = %+v", c)
+	}
+}
+
+func TestEncode(t *testing.T) {
+	tests := []struct {
+		agent string
+		kind  Kind
+		want  string // "" for no output
+	}{
+		{ClaudeCode, Allow, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"r"}}`},
+		{ClaudeCode, Ask, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"r"}}`},
+		{ClaudeCode, Deny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+		{ClaudeCode, Abstain, ""},
+		// Codex rejects a bare allow and has no ask: neither is ever sent.
+		{Codex, Allow, ""},
+		{Codex, Ask, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+		{Codex, Deny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
+		{Codex, Abstain, ""},
+		// Gemini CLI before its ask merged a value it did not know to allow.
+		{GeminiCLI, Allow, `{"decision":"allow","reason":"r"}`},
+		{GeminiCLI, Ask, `{"decision":"deny","reason":"r"}`},
+		{GeminiCLI, Deny, `{"decision":"deny","reason":"r"}`},
+		{GeminiCLI, Abstain, ""},
+	}
+	for _, tt := range tests {
+		b, err := Encode(tt.agent, Answer{Kind: tt.kind}, "r")
+		if err != nil || string(b) != tt.want {
+			t.Errorf("Encode(%s, %s) = %s, %v; want %s", tt.agent, tt.kind, b, err, tt.want)
+		}
+		if strings.Contains(string(b), "defer") {
+			t.Errorf("Encode(%s, %s) sent defer", tt.agent, tt.kind)
+		}
+	}
+}
+
+func TestDenyAnswer(t *testing.T) {
+	for _, agent := range Agents() {
+		b := DenyAnswer(agent, "why")
+		var v map[string]any
+		if err := json.Unmarshal(b, &v); err != nil || !strings.Contains(string(b), `"deny"`) || !strings.Contains(string(b), "why") {
+			t.Errorf("%s: deny %s (%v)", agent, b, err)
+		}
+	}
+	if DenyAnswer("cursor", "why") != nil {
+		t.Error("a deny for an unknown agent")
+	}
+}
+
+// TestSnippetCommand runs the snippet's command through a shell, as the
+// agents do, with paths that need quoting, and with the binary gone.
+func TestSnippetCommand(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh on this system")
+	}
+	dir := filepath.Join(t.TempDir(), "it's a \"dir\" with $HOME")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "fake agents")
+	// A stand-in binary that prints its arguments and exits as told.
+	script := "#!/bin/sh\nprintf '%s\\n' \"$@\"\nexit ${FAKE_EXIT:-0}\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home; rm -rf x")
+	for _, agent := range Agents() {
+		raw, err := Snippet(agent, SnippetOptions{Binary: bin, Home: home, Profile: "acme/strict", Sandboxed: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Hooks map[string][]struct {
+				Matcher string `json:"matcher"`
+				Hooks   []struct {
+					Type    string `json:"type"`
+					Command string `json:"command"`
+					Timeout int    `json:"timeout"`
+				} `json:"hooks"`
+			} `json:"hooks"`
+		}
+		dec := json.NewDecoder(strings.NewReader(string(raw)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&doc); err != nil {
+			t.Fatalf("%s: snippet is not the settings shape: %v\n%s", agent, err, raw)
+		}
+		entries := doc.Hooks[Event(agent)]
+		if len(entries) != 1 || entries[0].Matcher != "*" || len(entries[0].Hooks) != 1 || entries[0].Hooks[0].Type != "command" {
+			t.Fatalf("%s: snippet %s", agent, raw)
+		}
+		h := entries[0].Hooks[0]
+		wantTimeout := 30
+		if agent == GeminiCLI {
+			wantTimeout = 30000 // milliseconds
+		}
+		if h.Timeout != wantTimeout {
+			t.Errorf("%s: timeout %d, want %d", agent, h.Timeout, wantTimeout)
+		}
+		out, err := exec.Command("sh", "-c", h.Command).Output()
+		if err != nil {
+			t.Fatalf("%s: command: %v", agent, err)
+		}
+		want := "--home\n" + home + "\nautomation-profile\ncheck-guard\nacme/strict\n--hook\n" + agent + "\n--sandboxed\n"
+		if string(out) != want {
+			t.Errorf("%s: the binary got\n%s\nwant\n%s", agent, out, want)
+		}
+		for code, want := range map[string]int{"0": 0, "2": 2, "1": 2, "3": 2, "75": 2, "130": 2} {
+			cmd := exec.Command("sh", "-c", h.Command)
+			cmd.Env = append(os.Environ(), "FAKE_EXIT="+code)
+			err := cmd.Run()
+			got := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				got = ee.ExitCode()
+			}
+			if got != want {
+				t.Errorf("%s: binary exit %s became %d, want %d", agent, code, got, want)
+			}
+		}
+	}
+	// The binary gone: the call must be blocked, with a reason on stderr.
+	cmdline := Command(ClaudeCode, SnippetOptions{Binary: filepath.Join(dir, "missing"), Home: home, Profile: "ci"})
+	cmd := exec.Command("sh", "-c", cmdline)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "the tool call is blocked") {
+		t.Errorf("missing binary: %v, stderr %q; want exit 2 and a reason", err, stderr.String())
+	}
+}

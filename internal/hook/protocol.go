@@ -1,0 +1,136 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+)
+
+// protocol is what differs between the agents' hook protocols. Sources
+// (docs/hooks.md cites them in full): Claude Code's hooks reference and
+// its agent SDK's types; Codex's codex-rs/hooks engine; Gemini CLI's
+// hooks reference and packages/core/src/hooks.
+type protocol struct {
+	// event is the pre-tool-call event the hook answers.
+	event string
+	// modeField is the input field carrying the agent's permission mode,
+	// or "" when the protocol sends none.
+	modeField string
+	// askingModes are the modes in which the agent itself still asks a
+	// person before a call it has no rule for. Any other mode, and a
+	// missing or unknown one, is taken as never asking.
+	askingModes []string
+	// hasAsk is true when every version of the protocol reads "ask" as
+	// "ask a person". Where an older version would read it as "go ahead"
+	// (Gemini CLI) or rejects it and lets the call proceed (Codex), an ask
+	// is sent as a deny.
+	hasAsk bool
+	// sendsAllow is false where an explicit allow is not understood and
+	// the agent would carry on under its own rules anyway (Codex rejects
+	// a bare allow): allow is then no output at all.
+	sendsAllow bool
+	// encode writes one answer; kind is never Abstain.
+	encode func(kind Kind, reason string) ([]byte, error)
+	// tools is the default class of the agent's own tools.
+	tools map[string]toolEntry
+	// mcpPrefix starts the name of every MCP tool.
+	mcpPrefix string
+	// settingsFile says where the snippet goes; timeoutUnit is the unit
+	// of the protocol's timeout field (1 for seconds, 1000 for ms).
+	settingsFile string
+	timeoutUnit  int
+}
+
+var protocols = map[string]*protocol{
+	ClaudeCode: {
+		event:     "PreToolUse",
+		modeField: "permission_mode",
+		// acceptEdits, auto, dontAsk and bypassPermissions let calls run
+		// (or fail) without asking anyone.
+		askingModes:  []string{"default", "plan"},
+		hasAsk:       true,
+		sendsAllow:   true,
+		encode:       encodeClaudeStyle,
+		tools:        claudeCodeTools,
+		mcpPrefix:    "mcp__",
+		settingsFile: ".claude/settings.json (the project's) or ~/.claude/settings.json (every project)",
+		timeoutUnit:  1,
+	},
+	Codex: {
+		event:     "PreToolUse",
+		modeField: "permission_mode",
+		// bypassPermissions is the approval policy "never".
+		askingModes:  []string{"default"},
+		hasAsk:       false,
+		sendsAllow:   false,
+		encode:       encodeClaudeStyle,
+		tools:        codexTools,
+		mcpPrefix:    "mcp__",
+		settingsFile: "~/.codex/hooks.json (or <project>/.codex/hooks.json)",
+		timeoutUnit:  1,
+	},
+	GeminiCLI: {
+		event: "BeforeTool",
+		// The approval mode is not in the input: the hook cannot tell
+		// whether anyone would be asked.
+		hasAsk:       false,
+		sendsAllow:   true,
+		encode:       encodeGemini,
+		tools:        geminiTools,
+		mcpPrefix:    "mcp_",
+		settingsFile: ".gemini/settings.json (the project's) or ~/.gemini/settings.json (every project)",
+		timeoutUnit:  1000,
+	},
+}
+
+// Event returns the pre-tool event agent's hook answers.
+func Event(agent string) string { return protocols[agent].event }
+
+// ModeAsks reports whether the agent, in the permission mode its input
+// stated, would still ask a person itself. A protocol that sends no mode,
+// a missing mode and an unknown one all count as "it would not".
+func ModeAsks(agent, mode string) bool {
+	p := protocols[agent]
+	return p != nil && p.modeField != "" && slices.Contains(p.askingModes, mode)
+}
+
+// claudeOutput is Claude Code's PreToolUse answer, which Codex shares.
+type claudeOutput struct {
+	HookSpecificOutput claudeDecision `json:"hookSpecificOutput"`
+}
+
+type claudeDecision struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason"`
+}
+
+func encodeClaudeStyle(kind Kind, reason string) ([]byte, error) {
+	return marshal(claudeOutput{claudeDecision{
+		HookEventName:            "PreToolUse",
+		PermissionDecision:       kind.String(),
+		PermissionDecisionReason: reason,
+	}})
+}
+
+// geminiOutput is Gemini CLI's BeforeTool answer.
+type geminiOutput struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+}
+
+func encodeGemini(kind Kind, reason string) ([]byte, error) {
+	return marshal(geminiOutput{Decision: kind.String(), Reason: reason})
+}
+
+// marshal encodes v as one line of JSON, leaving <, > and & as they are
+// (a reason quoting a predicate reads better that way).
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

@@ -1,0 +1,99 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// Timeout is the time, in seconds, the settings snippet gives the hook;
+// Deadline, shorter, is when agents gives up deciding and blocks the call
+// itself, so that the agent's own timeout (under which all three agents
+// let the call proceed) is never reached.
+const (
+	Timeout  = 30
+	Deadline = 20
+)
+
+// SnippetOptions describe the hook command a snippet installs.
+type SnippetOptions struct {
+	// Binary is the absolute path of the agents binary; Home the agents
+	// home the hook must use.
+	Binary string
+	Home   string
+	// Profile is the profile to enforce; "" resolves it from the agent's
+	// working folder.
+	Profile string
+	// The declarations and options the command passes on.
+	Sandboxed, Checkpointed, Abstain bool
+}
+
+// Command returns the shell command that runs the hook. All three agents
+// run a hook's command through a shell (Claude Code's, Codex's $SHELL -lc,
+// Gemini CLI's bash -c), so the command is `sh -c '<script>' <binary>
+// <home>`: the same POSIX script whatever the user's shell, with the two
+// paths passed as arguments rather than spliced into the script. The
+// script turns every exit other than 0 and 2 into 2 with a message on
+// stderr, so that a missing binary (127), a crash or a kill blocks the
+// call: each agent lets a call proceed on any other exit.
+func Command(agent string, o SnippetOptions) string {
+	args := []string{`"$0"`, `--home "$1"`, "automation-profile", "check-guard"}
+	if o.Profile != "" {
+		args = append(args, o.Profile)
+	}
+	args = append(args, "--hook", agent)
+	if o.Sandboxed {
+		args = append(args, "--sandboxed")
+	}
+	if o.Checkpointed {
+		args = append(args, "--checkpointed")
+	}
+	if o.Abstain {
+		args = append(args, "--abstain")
+	}
+	script := strings.Join(args, " ") + `; rc=$?; ` +
+		`if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then ` +
+		`echo "agents: the hook did not run (exit $rc), so the tool call is blocked" >&2; exit 2; fi; exit "$rc"`
+	return "sh -c " + ShellQuote(script) + " " + ShellQuote(o.Binary) + " " + ShellQuote(o.Home)
+}
+
+// ShellQuote quotes s for a POSIX shell (and fish): in single quotes,
+// each single quote in s written as '\”.
+func ShellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+type snippetHandler struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
+}
+
+type snippetMatcher struct {
+	Matcher string           `json:"matcher"`
+	Hooks   []snippetHandler `json:"hooks"`
+}
+
+// Snippet returns the settings that install the hook for agent: a JSON
+// document with one command hook on the agent's pre-tool event, matching
+// every tool, to merge into the file SettingsFile names.
+func Snippet(agent string, o SnippetOptions) ([]byte, error) {
+	p := protocols[agent]
+	doc := map[string]map[string][]snippetMatcher{
+		"hooks": {p.event: {{
+			Matcher: "*",
+			Hooks:   []snippetHandler{{Type: "command", Command: Command(agent, o), Timeout: Timeout * p.timeoutUnit}},
+		}}},
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// SettingsFile says where agent's snippet belongs.
+func SettingsFile(agent string) string { return protocols[agent].settingsFile }

@@ -1,0 +1,214 @@
+package safetypack
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+// needRoot skips a test that needs files owned by root: only root can
+// make them (these tests run as root on the project's machines and CI).
+func needRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("the system level trusts only files owned by root; run as root to test it")
+	}
+}
+
+// ratifiedIn writes p into dir/packs/safety and ratifies it there.
+func ratifiedIn(t *testing.T, dir string, p *Pack) {
+	t.Helper()
+	file := filepath.Join(dir, filepath.FromSlash(PacksDir), p.PackID+".json")
+	writeFile(t, file, p.Encode())
+	if _, err := RatifyFile(file); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lockdown returns a pack with one boundary of its own, in the given mode.
+func lockdown(id string, mode Mode) *Pack {
+	p := validPack(id)
+	p.BoundaryIDs = append(p.BoundaryIDs, "no_unsafe_outside_sandbox")
+	p.BoundaryDescriptions["no_unsafe_outside_sandbox"] = "Unsafe tools run only in a sandbox."
+	p.BoundaryPredicates = map[string]string{"no_unsafe_outside_sandbox": `!(safety.allow_unsafe_tools && !safety.require_sandbox)`}
+	if mode != "" {
+		p.BoundaryEnforcement = map[string]Mode{"no_unsafe_outside_sandbox": mode}
+	}
+	return p
+}
+
+// systemSetup makes a system folder naming the given pack, and a home.
+func systemSetup(t *testing.T, p *Pack) (sysDir, home string) {
+	t.Helper()
+	base := t.TempDir()
+	sysDir, home = filepath.Join(base, "etc", "agents"), filepath.Join(base, "home")
+	writeFile(t, filepath.Join(sysDir, SystemConfigFile), []byte("safety_pack: "+p.PackID+"\n"))
+	ratifiedIn(t, sysDir, p)
+	return sysDir, home
+}
+
+func TestSystemPackInForce(t *testing.T) {
+	needRoot(t)
+	sysDir, home := systemSetup(t, lockdown("org_lockdown_v1", ""))
+	l, err := Load(LoadOptions{Home: home, SystemDir: sysDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Pack.PackID != "org_lockdown_v1" || l.Level != LevelSystem || !l.Ratified || l.System != nil {
+		t.Errorf("loaded %s at level %q (ratified %v, system %v)", l.Pack.PackID, l.Level, l.Ratified, l.System)
+	}
+	if want := filepath.Join(sysDir, "packs", "safety", "org_lockdown_v1.json"); l.Source != want {
+		t.Errorf("source = %q, want %q", l.Source, want)
+	}
+	// The predicates came with it.
+	if v := l.Pack.Judge(ctxOf(testProfile("full-auto", 0, true, false))); v.Rule() != "pack.no_unsafe_outside_sandbox" {
+		t.Errorf("rule = %q", v.Rule())
+	}
+}
+
+func TestSystemLevelAbsent(t *testing.T) {
+	base := t.TempDir()
+	for name, dir := range map[string]string{
+		"no system level":  "",
+		"no folder":        filepath.Join(base, "none"),
+		"no configuration": base,
+	} {
+		l, err := Load(LoadOptions{Home: filepath.Join(base, "home"), SystemDir: dir})
+		if err != nil || l.Level != LevelShipped || l.Pack.PackID != ShippedPackID {
+			t.Errorf("%s: %v, %+v", name, err, l)
+		}
+	}
+	if os.Geteuid() == 0 {
+		// A configuration that names nothing configures nothing.
+		writeFile(t, filepath.Join(base, SystemConfigFile), []byte("# nothing yet\n"))
+		if l, err := Load(LoadOptions{Home: filepath.Join(base, "home"), SystemDir: base}); err != nil || l.Level != LevelShipped {
+			t.Errorf("empty configuration: %v, %+v", err, l)
+		}
+	}
+}
+
+// TestSystemBoundsTheUserPack: the user's configured pack is in force only
+// when it is at least as strict as the system pack.
+func TestSystemBoundsTheUserPack(t *testing.T) {
+	needRoot(t)
+	sysDir, home := systemSetup(t, lockdown("org_lockdown_v1", ModeWarn))
+
+	// Stricter: every boundary, the same predicate, a stricter mode, and
+	// one more boundary.
+	user := lockdown("team_lockdown_v1", ModeEnforce)
+	user.BoundaryIDs = append(user.BoundaryIDs, "no_weekend_work")
+	user.BoundaryDescriptions["no_weekend_work"] = "Weekends are off."
+	ratifiedIn(t, home, user)
+	l, err := Load(LoadOptions{Home: home, PackID: "team_lockdown_v1", SystemDir: sysDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Level != LevelUser || l.System == nil || l.System.Pack.PackID != "org_lockdown_v1" {
+		t.Errorf("loaded %s at %q, system %+v", l.Pack.PackID, l.Level, l.System)
+	}
+
+	for _, tc := range []struct {
+		name string
+		edit func(p *Pack)
+		want string
+	}{
+		{"a boundary missing", func(p *Pack) {
+			p.BoundaryIDs = p.BoundaryIDs[:len(p.BoundaryIDs)-1]
+			delete(p.BoundaryDescriptions, "no_unsafe_outside_sandbox")
+			p.BoundaryPredicates, p.BoundaryEnforcement = nil, nil
+		}, "it lacks boundary no_unsafe_outside_sandbox"},
+		{"the predicate dropped", func(p *Pack) { p.BoundaryPredicates, p.BoundaryEnforcement = nil, nil }, "has no predicate"},
+		{"the predicate changed", func(p *Pack) { p.BoundaryPredicates["no_unsafe_outside_sandbox"] = "true" }, `has the predicate "true"`},
+		{"the mode relaxed", func(p *Pack) { p.BoundaryEnforcement["no_unsafe_outside_sandbox"] = ModeAudit }, "is in audit mode; the system pack enforces it in warn mode"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := lockdown("team_lockdown_v1", ModeWarn)
+			tc.edit(p)
+			ratifiedIn(t, home, p)
+			_, err := Load(LoadOptions{Home: home, PackID: "team_lockdown_v1", SystemDir: sysDir})
+			wantKind(t, err, errs.KindSafetyPack, "looser than the system pack org_lockdown_v1", tc.want, "remove safety_pack")
+		})
+	}
+}
+
+// TestSystemPackNoOverride: the development override never reaches the
+// system pack, while it still lets an unratified user pack load.
+func TestSystemPackNoOverride(t *testing.T) {
+	needRoot(t)
+	sysDir, home := systemSetup(t, lockdown("org_lockdown_v1", ""))
+	file := filepath.Join(sysDir, "packs", "safety", "org_lockdown_v1.json")
+	data := strings.Replace(string(readFile(t, file)), "Unsafe tools run only in a sandbox.", "Edited.", 1)
+	writeFile(t, file, []byte(data))
+	_, err := Load(LoadOptions{Home: home, SystemDir: sysDir, AllowUnratified: true})
+	wantKind(t, err, errs.KindSafetyPack, "system safety pack org_lockdown_v1", "content has changed", "does not apply to it")
+}
+
+func TestSystemTrust(t *testing.T) {
+	needRoot(t)
+	for _, tc := range []struct {
+		name string
+		harm func(t *testing.T, sysDir string)
+		want string
+	}{
+		{"configuration writable by others", func(t *testing.T, d string) { chmod(t, filepath.Join(d, SystemConfigFile), 0o646) }, "config.yaml is writable by others (mode 0646)"},
+		{"configuration writable by its group", func(t *testing.T, d string) { chmod(t, filepath.Join(d, SystemConfigFile), 0o664) }, "writable by its group (mode 0664)"},
+		{"configuration owned by a user", func(t *testing.T, d string) { chown(t, filepath.Join(d, SystemConfigFile), 1000) }, "config.yaml is owned by uid 1000, not by root"},
+		{"folder writable by all", func(t *testing.T, d string) { chmod(t, d, 0o777) }, "writable by its group and others"},
+		{"pack folder owned by a user", func(t *testing.T, d string) { chown(t, filepath.Join(d, "packs", "safety"), 1000) }, "safety is owned by uid 1000"},
+		{"pack owned by a user", func(t *testing.T, d string) {
+			chown(t, filepath.Join(d, "packs", "safety", "org_lockdown_v1.json"), 1000)
+		}, "org_lockdown_v1.json is owned by uid 1000"},
+		{"report writable by others", func(t *testing.T, d string) {
+			chmod(t, filepath.Join(d, "packs", "safety", ReportFileName("org_lockdown_v1")), 0o666)
+		}, "mastery_report.json is writable by its group and others"},
+		{"unknown key", func(t *testing.T, d string) {
+			writeFile(t, filepath.Join(d, SystemConfigFile), []byte("safety_pack: org_lockdown_v1\nsafety_pak: x\n"))
+		}, `unknown key "safety_pak" (did you mean "safety_pack"?)`},
+		{"not a pack id", func(t *testing.T, d string) {
+			writeFile(t, filepath.Join(d, SystemConfigFile), []byte("safety_pack: ../x\n"))
+		}, "system configuration"},
+		{"pack missing", func(t *testing.T, d string) {
+			writeFile(t, filepath.Join(d, SystemConfigFile), []byte("safety_pack: other_v1\n"))
+		}, "the system safety pack other_v1 is missing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sysDir, home := systemSetup(t, lockdown("org_lockdown_v1", ""))
+			tc.harm(t, sysDir)
+			_, err := Load(LoadOptions{Home: home, SystemDir: sysDir})
+			wantKind(t, err, errs.KindSafetyPack, tc.want)
+			// Never a fall back to the shipped pack, nor to the user's.
+			_, err = Load(LoadOptions{Home: home, SystemDir: sysDir, AllowUnratified: true})
+			wantKind(t, err, errs.KindSafetyPack, tc.want)
+		})
+	}
+}
+
+func chmod(t *testing.T, path string, mode os.FileMode) {
+	t.Helper()
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func chown(t *testing.T, path string, uid int) {
+	t.Helper()
+	if err := os.Chown(path, uid, -1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestUntrustedWithoutOwner(t *testing.T) {
+	// A FileInfo with no stat record cannot be checked, so it is not
+	// trusted.
+	info := fakeInfo{}
+	if why := untrusted(info); !strings.Contains(why, "cannot be checked") {
+		t.Errorf("untrusted = %q", why)
+	}
+}
+
+type fakeInfo struct{ os.FileInfo }
+
+func (fakeInfo) Sys() any { return nil }
