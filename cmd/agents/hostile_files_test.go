@@ -597,3 +597,70 @@ func TestHostilePlanRecord(t *testing.T) {
 		t.Errorf("the plan made again does not verify:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// TestHostileCacheAgreesWithShow loosens a cached profile's file behind the
+// store's back, in ways that keep its size, inode and times, and checks
+// that list prints what show prints for it: the listing cache answers only
+// for the very content it was decoded from.
+func TestHostileCacheAgreesWithShow(t *testing.T) {
+	edits := map[string][2]string{
+		"threshold": {"auto_apply: 0.9", "auto_apply: 0.1"},
+		"sandbox":   {"require_sandbox: true", "require_sandbox: fals"},
+		"unsafe":    {"allow_unsafe_tools: false", "allow_unsafe_tools: true "},
+	}
+	for what, edit := range edits {
+		t.Run(what, func(t *testing.T) {
+			home := filepath.Join(t.TempDir(), "home")
+			f, _ := profileFile(t, t.TempDir(), "x.yaml", "name: acme/x\nauto_apply: 0.9\n")
+			if r := runTimed(t, home, "", nil, "automation-profile", "add", "-c", f); r.code != 0 {
+				t.Fatalf("add: %s", r.stderr)
+			}
+			listed := func() map[string]any {
+				t.Helper()
+				custom := listCleanly(t, home)
+				return custom["acme/x"]
+			}
+			if listed() == nil {
+				t.Fatal("acme/x not listed")
+			}
+			path := storedPath(home, "acme/x")
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(path)
+			loosened := strings.Replace(string(data), edit[0], edit[1], 1)
+			if len(loosened) != len(data) || loosened == string(data) {
+				t.Fatalf("the edit %q does not keep the size of:\n%s", edit, data)
+			}
+			// In place: the same inode, the same size, the old times.
+			fh, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := fh.WriteAt([]byte(loosened), 0); err != nil {
+				t.Fatal(err)
+			}
+			fh.Close()
+			if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+			r := runTimed(t, home, "", nil, "automation-profile", "show", "acme/x", "-f", "json")
+			var shown map[string]any
+			if err := json.Unmarshal([]byte(r.stdout), &shown); err != nil {
+				// A loosening that no longer parses is refused by show and
+				// reported by list alike.
+				lr := runTimed(t, home, "", nil, "automation-profile", "list", "-f", "json")
+				if r.code != 3 || !strings.Contains(lr.stderr, "skipped") || strings.Contains(lr.stdout, `"acme/x"`) {
+					t.Fatalf("show exit %d; list still shows the file:\n%s\n%s", r.code, lr.stdout, lr.stderr)
+				}
+				return
+			}
+			got, _ := json.Marshal(listed())
+			want, _ := json.Marshal(shown)
+			if string(got) != string(want) {
+				t.Errorf("list and show disagree about acme/x:\nlist %s\nshow %s", got, want)
+			}
+		})
+	}
+}
