@@ -571,3 +571,22 @@ func fill(v reflect.Value, variant int) {
 		panic("fill: unhandled kind " + v.Kind().String())
 	}
 }
+
+// TestListingManyNamespaces lists more namespaces than a listing keeps
+// folders open: those past the bound are read through the home, and every
+// profile is listed, from the files and then from the cache.
+func TestListingManyNamespaces(t *testing.T) {
+	home := t.TempDir()
+	n := maxOpenDirs + 20
+	for i := range n {
+		writeProfile(t, home, fmt.Sprintf("ns%03d/p", i), fmt.Sprintf("profile %d", i))
+	}
+	s := cacheStore(t, home)
+	for round := range 2 {
+		got, probs := descriptions(t, s, ProfileQuery{})
+		last := fmt.Sprintf("ns%03d/p", n-1)
+		if len(got) != n || probs != 0 || got[last] != fmt.Sprintf("profile %d", n-1) {
+			t.Fatalf("listing %d: %d profiles, %d problems", round+1, len(got), probs)
+		}
+	}
+}

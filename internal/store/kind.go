@@ -388,15 +388,23 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 	// Each folder is opened once, and its files by their names in it: a
 	// path through the home would walk (open and close) every folder on
 	// the way for each file.
+	// Past maxOpenDirs folders, the rest are read through r, so that a
+	// store of many namespaces never runs the process out of descriptors.
 	dirs := map[string]*os.File{}
+	opened := 0
 	for _, e := range entries {
-		if _, ok := dirs[e.dir]; !ok {
-			d, err := safefile.OpenDirIn(r, e.dir)
-			if err != nil {
-				d = nil // its files are read through r, which says why
-			}
-			dirs[e.dir] = d
+		if _, ok := dirs[e.dir]; ok {
+			continue
 		}
+		var d *os.File
+		if opened < maxOpenDirs {
+			if d, err = safefile.OpenDirIn(r, e.dir); err != nil {
+				d = nil // its files are read through r, which says why
+			} else {
+				opened++
+			}
+		}
+		dirs[e.dir] = d
 	}
 	defer func() {
 		for _, d := range dirs {
@@ -508,6 +516,9 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 	}
 	return docs, problems, nil
 }
+
+// maxOpenDirs bounds the folders a listing holds open at once.
+const maxOpenDirs = 256
 
 // putOutcome is what putDoc did.
 type putOutcome[T any] struct {
