@@ -33,7 +33,7 @@ func benchRun(b *testing.B, home string, args ...string) {
 			Now:       time.Now,
 			Getenv:    func(k string) string { return env[k] },
 			Context:   context.Background(),
-			OpenStore: openFileStore,
+			OpenStore: openStore,
 		}
 		if code := Run(deps, args); code != ExitOK {
 			b.Fatalf("%v: exit %d", args, code)

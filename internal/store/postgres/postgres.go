@@ -74,8 +74,8 @@ type Store struct {
 }
 
 var (
-	_ store.Store       = (*Store)(nil)
-	_ store.Transferer  = (*Store)(nil)
+	_ store.Store                = (*Store)(nil)
+	_ store.Transferer           = (*Store)(nil)
 	_ interface{ Close() error } = (*Store)(nil)
 )
 
