@@ -180,4 +180,3 @@ func matchNote(match bool) string {
 	}
 	return " (differs)"
 }
-
