@@ -30,10 +30,9 @@ var (
 	probeErr  error
 )
 
-// URL returns the test server's URL, skipping t (or failing it, when
-// AGENTS_REQUIRE_POSTGRES=1) when the server cannot be reached.
-func URL(t testing.TB) string {
-	t.Helper()
+// Probe returns the test server's URL, or why it cannot be reached: the
+// one line a skipped test shows.
+func Probe() (string, error) {
 	u := os.Getenv("AGENTS_TEST_POSTGRES")
 	if u == "" {
 		u = DefaultURL
@@ -50,30 +49,76 @@ func URL(t testing.TB) string {
 	})
 	if probeErr != nil {
 		why := strings.Join(strings.Fields(storeurl.Scrub(probeErr.Error(), storeurl.Password(u))), " ")
-		msg := fmt.Sprintf("PostgreSQL tests skipped: no server at %s (%s); set AGENTS_TEST_POSTGRES=postgres://user@host:port/db to run them",
+		return "", fmt.Errorf("PostgreSQL tests skipped: no server at %s (%s); set AGENTS_TEST_POSTGRES=postgres://user@host:port/db to run them",
 			storeurl.Redact(u), why)
-		if os.Getenv("AGENTS_REQUIRE_POSTGRES") == "1" {
-			t.Fatalf("%s (AGENTS_REQUIRE_POSTGRES=1 requires them)", msg)
+	}
+	return u, nil
+}
+
+// Required reports whether the PostgreSQL tests must run
+// (AGENTS_REQUIRE_POSTGRES=1): an unreachable server is then a failure.
+func Required() bool { return os.Getenv("AGENTS_REQUIRE_POSTGRES") == "1" }
+
+// URL returns the test server's URL, skipping t (or failing it, when
+// AGENTS_REQUIRE_POSTGRES=1) when the server cannot be reached.
+func URL(t testing.TB) string {
+	t.Helper()
+	u, err := Probe()
+	if err != nil {
+		if Required() {
+			t.Fatalf("%v (AGENTS_REQUIRE_POSTGRES=1 requires them)", err)
 		}
-		t.Skip(msg)
+		t.Skip(err.Error())
 	}
 	return u
+}
+
+// NewSchema returns a new schema's name and a URL of base whose
+// search_path names it; the schema itself is not created ('store migrate'
+// creates it). DropSchema removes it.
+func NewSchema(base string) (name, url string, err error) {
+	name = "agents_test_" + randomHex(6)
+	url, err = withParam(base, "search_path", name)
+	return name, url, err
+}
+
+// DropSchema drops a schema NewSchema named, and all it holds.
+func DropSchema(base, name string) error {
+	return execOn(base, "DROP SCHEMA IF EXISTS "+name+" CASCADE")
+}
+
+func execOn(base string, sql ...string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := pgx.Connect(ctx, base)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	for _, q := range sql {
+		if _, err := c.Exec(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
+}
+
+func withParam(u, key, value string) (string, error) {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "", fmt.Errorf("AGENTS_TEST_POSTGRES must be a postgres:// URL: %w", err)
+	}
+	q := p.Query()
+	q.Set(key, value)
+	p.RawQuery = q.Encode()
+	return p.String(), nil
 }
 
 // Exec runs statements on the test server as its administrator.
 func Exec(t testing.TB, sql ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := pgx.Connect(ctx, URL(t))
-	if err != nil {
+	if err := execOn(URL(t), sql...); err != nil {
 		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	for _, q := range sql {
-		if _, err := c.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
 	}
 }
 
@@ -83,22 +128,26 @@ func Exec(t testing.TB, sql ...string) {
 func Schema(t testing.TB) string {
 	t.Helper()
 	base := URL(t)
-	name := "agents_test_" + randomHex(6)
-	t.Cleanup(func() { Exec(t, "DROP SCHEMA IF EXISTS "+name+" CASCADE") })
-	return WithParam(t, base, "search_path", name)
+	name, u, err := NewSchema(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := DropSchema(base, name); err != nil {
+			t.Error(err)
+		}
+	})
+	return u
 }
 
 // WithParam returns the URL u with a query parameter set.
 func WithParam(t testing.TB, u, key, value string) string {
 	t.Helper()
-	p, err := url.Parse(u)
+	out, err := withParam(u, key, value)
 	if err != nil {
-		t.Fatalf("AGENTS_TEST_POSTGRES must be a postgres:// URL: %v", err)
+		t.Fatal(err)
 	}
-	q := p.Query()
-	q.Set(key, value)
-	p.RawQuery = q.Encode()
-	return p.String()
+	return out
 }
 
 // WithUser returns the URL u with another user and no password.
