@@ -242,3 +242,43 @@ func TestFastForm(t *testing.T) {
 		t.Fatalf("hand edit keeping a stale fast form: %v", err)
 	}
 }
+
+// TestWriterRole checks the writer's grants docs/postgres.md gives: every
+// change works with them, and objects and history need no more than
+// INSERT.
+func TestWriterRole(t *testing.T) {
+	ctx := context.Background()
+	admin := open(t, postgres.Options{})
+	sc := admin.Schema()
+	role := "agents_writer_" + sc[len("agents_test_"):]
+	pgtest.Exec(t, "CREATE ROLE "+role+" LOGIN",
+		"GRANT USAGE ON SCHEMA "+sc+" TO "+role,
+		"GRANT SELECT ON ALL TABLES IN SCHEMA "+sc+" TO "+role,
+		"GRANT INSERT, UPDATE, DELETE ON "+sc+".profiles, "+sc+".actions, "+sc+".plans TO "+role,
+		"GRANT INSERT ON "+sc+".objects, "+sc+".history TO "+role)
+	t.Cleanup(func() { pgtest.Exec(t, "DROP OWNED BY "+role, "DROP ROLE "+role) })
+	w, err := postgres.Open(pgtest.WithUser(t, pgtest.WithParam(t, pgtest.URL(t), "search_path", sc), role), postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	storetest.Fill(t, w)
+	if _, err := w.PutProfile(ctx, storetest.Profile(t, "acme/a", 1), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.RemoveAction(ctx, "team/x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storeCopyInto(t, w); err != nil {
+		t.Fatalf("store copy as the writer: %v", err)
+	}
+}
+
+// storeCopyInto copies a small home into s.
+func storeCopyInto(t *testing.T, s *postgres.Store) (*store.CopyReport, error) {
+	src, _ := newHome(t)
+	if _, err := src.PutProfile(context.Background(), storetest.Profile(t, "other/p", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	return store.Copy(context.Background(), src.(store.Transferer), s, store.CopyOptions{})
+}
