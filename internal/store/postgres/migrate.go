@@ -50,11 +50,18 @@ var LatestVersion = sync.OnceValue(func() int64 {
 // (upgrade agents). Nothing ever migrates it by surprise.
 func (s *Store) checkSchema(ctx context.Context, c *pgx.Conn) error {
 	var v *int64
-	err := c.QueryRow(ctx, "SELECT max(version_id) FROM "+versionTable).Scan(&v)
-	if err != nil {
+	if err := c.QueryRow(ctx, versionQuery).Scan(&v); err != nil {
 		return s.fail(ctx, err, "reading the schema version")
 	}
-	switch have, want := valueOr0(v), LatestVersion(); {
+	return s.checkVersion(valueOr0(v))
+}
+
+// versionQuery reads the schema's version.
+const versionQuery = "SELECT max(version_id) FROM " + versionTable
+
+// checkVersion refuses a schema version other than this build's.
+func (s *Store) checkVersion(have int64) error {
+	switch want := LatestVersion(); {
 	case have == 0:
 		return s.notMigrated()
 	case have < want:

@@ -69,8 +69,9 @@ type Store struct {
 	schema string
 	opts   Options
 
-	mu   sync.Mutex
-	conn *pgx.Conn
+	mu      sync.Mutex
+	conn    *pgx.Conn
+	checked bool // the schema's version was checked on conn
 }
 
 var (
@@ -221,9 +222,15 @@ func (s *Store) with(ctx context.Context, what string, fn func(c *pgx.Conn) erro
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.connLocked(ctx, true)
+	c, err := s.connLocked(ctx)
 	if err != nil {
 		return err
+	}
+	if !s.checked {
+		if err := s.checkSchema(ctx, c); err != nil {
+			return err
+		}
+		s.checked = true
 	}
 	if err := fn(c); err != nil {
 		return s.fail(ctx, err, what)
@@ -231,21 +238,55 @@ func (s *Store) with(ctx context.Context, what string, fn func(c *pgx.Conn) erro
 	return nil
 }
 
+// withBatch is with for a batch of statements sent in one round trip: on
+// a new connection, the schema's version is read in the same round trip,
+// ahead of them, so a lookup costs the connection and one exchange.
+func (s *Store) withBatch(ctx context.Context, what string, b *pgx.Batch, read func(br pgx.BatchResults) error) error {
+	if err := ctx.Err(); err != nil {
+		return store.Interrupted(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.connLocked(ctx)
+	if err != nil {
+		return err
+	}
+	checking := !s.checked
+	if checking {
+		b.QueuedQueries = append([]*pgx.QueuedQuery{{SQL: versionQuery}}, b.QueuedQueries...)
+	}
+	br := c.SendBatch(ctx, b)
+	if checking {
+		var v *int64
+		if err := br.QueryRow().Scan(&v); err != nil {
+			_ = br.Close()
+			return s.fail(ctx, err, "reading the schema version")
+		}
+		if err := s.checkVersion(valueOr0(v)); err != nil {
+			_ = br.Close()
+			return err
+		}
+		s.checked = true
+	}
+	err = read(br)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return s.fail(ctx, err, what)
+	}
+	return nil
+}
+
 // connLocked returns the open connection or makes one; s.mu is held.
-func (s *Store) connLocked(ctx context.Context, check bool) (*pgx.Conn, error) {
+func (s *Store) connLocked(ctx context.Context) (*pgx.Conn, error) {
 	if s.conn != nil && !s.conn.IsClosed() {
 		return s.conn, nil
 	}
-	s.conn = nil
+	s.conn, s.checked = nil, false
 	c, err := pgx.ConnectConfig(ctx, s.cfg)
 	if err != nil {
 		return nil, s.fail(ctx, err, "connecting")
-	}
-	if check {
-		if err := s.checkSchema(ctx, c); err != nil {
-			_ = c.Close(context.Background())
-			return nil, err
-		}
 	}
 	s.conn = c
 	return c, nil

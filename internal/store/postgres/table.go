@@ -115,8 +115,10 @@ func get[T any](ctx context.Context, s *Store, t *table[T], name string) (T, err
 	if err := t.c.Validate(name); err != nil {
 		return v, err
 	}
-	err := s.with(ctx, "reading "+t.c.Noun+" "+name, func(c *pgx.Conn) error {
-		x, err := scanRow(c.QueryRow(ctx, "SELECT "+rowColumns+" FROM "+t.c.Name+" WHERE name = $1", name))
+	var b pgx.Batch
+	b.Queue("SELECT "+rowColumns+" FROM "+t.c.Name+" WHERE name = $1", name)
+	err := s.withBatch(ctx, "reading "+t.c.Noun+" "+name, &b, func(br pgx.BatchResults) error {
+		x, err := scanRow(br.QueryRow())
 		if errors.Is(err, pgx.ErrNoRows) {
 			return t.c.NotFound(name)
 		}
