@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Schemes are the URL schemes that select the PostgreSQL store.
@@ -35,10 +36,19 @@ func IsPostgres(s string) bool {
 // scheme: a folder is never written that way.
 func LooksLikeURL(s string) bool {
 	scheme, _, ok := strings.Cut(s, "://")
-	return ok && schemeRE.MatchString(scheme)
+	if !ok || scheme == "" || !isLetter(scheme[0]) {
+		return false
+	}
+	for i := 1; i < len(scheme); i++ {
+		c := scheme[i]
+		if !isLetter(c) && !(c >= '0' && c <= '9') && c != '+' && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return true
 }
 
-var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // Password returns the password a store URL carries (in its user
 // information or a password parameter), or "" when it carries none.
@@ -52,21 +62,28 @@ func Password(s string) string {
 		}
 		return ""
 	}
-	if m := userinfoRE.FindStringSubmatch(s); m != nil && m[2] != "" {
+	if m := userinfoRE().FindStringSubmatch(s); m != nil && m[2] != "" {
 		return m[2]
 	}
-	if m := paramRE.FindStringSubmatch(s); m != nil {
+	if m := paramRE().FindStringSubmatch(s); m != nil {
 		return strings.Trim(m[2], `'"`)
 	}
 	return ""
 }
 
+// The patterns of a password in a string that is not a well-formed URL,
+// compiled on first use: every agents process links this package, few
+// ever need them.
 var (
 	// scheme://user:password@ — the password runs to the last @ before
 	// the host, as libpq reads it.
-	userinfoRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*://[^:/?#@]*:)([^/?#]*)@`)
+	userinfoRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*://[^:/?#@]*:)([^/?#]*)@`)
+	})
 	// password=... as a URL parameter or a key=value connection string.
-	paramRE = regexp.MustCompile(`(?i)((?:^|[?&\s])password\s*=\s*)('[^']*'|"[^"]*"|[^&\s]*)`)
+	paramRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)((?:^|[?&\s])password\s*=\s*)('[^']*'|"[^"]*"|[^&\s]*)`)
+	})
 )
 
 // Redact returns s with any password replaced by Mask: in the user
@@ -91,8 +108,8 @@ func Redact(s string) string {
 		}
 		return u.String()
 	}
-	s = userinfoRE.ReplaceAllString(s, "${1}"+Mask+"@")
-	return paramRE.ReplaceAllString(s, "${1}"+Mask)
+	s = userinfoRE().ReplaceAllString(s, "${1}"+Mask+"@")
+	return paramRE().ReplaceAllString(s, "${1}"+Mask)
 }
 
 // Scrub returns msg with every occurrence of the password secret, as it is

@@ -2,6 +2,8 @@ package postgres
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
 	"net"
@@ -36,6 +38,10 @@ func (s *Store) fail(ctx context.Context, err error, what string) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		return s.failPg(pe, err, what)
+	}
+	if why := tlsRefused(err); why != "" {
+		return errs.New(errs.KindInvalid, "the PostgreSQL store at %s cannot be reached as the URL's TLS settings require: %s", s.where, s.scrub(why)).
+			WithHint("give the server's CA with sslrootcert=FILE (or PGSSLROOTCERT), check the host name in the URL, or see sslmode in docs/postgres.md")
 	}
 	if unreachable(err) {
 		return s.unavailable(err, what)
@@ -112,6 +118,23 @@ func cause(err error, s *Store) string {
 		return "cannot resolve " + de.Name
 	}
 	return s.scrub(innermost(err).Error())
+}
+
+// tlsRefused says why a connection failed the URL's TLS settings (an
+// untrusted or mismatched certificate, or a server without TLS where the
+// URL requires it), or "" when it did not: retrying would not help.
+func tlsRefused(err error) string {
+	var ua x509.UnknownAuthorityError
+	var he x509.HostnameError
+	var ci x509.CertificateInvalidError
+	var ve *tls.CertificateVerificationError
+	switch {
+	case errors.As(err, &ve), errors.As(err, &ua), errors.As(err, &he), errors.As(err, &ci):
+		return innermost(err).Error()
+	case strings.Contains(err.Error(), "server refused TLS connection"):
+		return "the server does not offer TLS"
+	}
+	return ""
 }
 
 // unreachable reports an error of the connection rather than of a

@@ -282,3 +282,33 @@ func storeCopyInto(t *testing.T, s *postgres.Store) (*store.CopyReport, error) {
 	}
 	return store.Copy(context.Background(), src.(store.Transferer), s, store.CopyOptions{})
 }
+
+// TestTLS: the URL's TLS settings are honoured: sslmode=require encrypts
+// (the test server offers TLS with a certificate no one vouches for), and
+// verify-full refuses that certificate, with exit 3's kind and a hint.
+func TestTLS(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, postgres.Options{})
+	base := pgtest.WithParam(t, pgtest.URL(t), "search_path", s.Schema())
+	var ssl string
+	c, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.QueryRow(ctx, "SHOW ssl").Scan(&ssl)
+	c.Close(ctx)
+	if ssl != "on" {
+		t.Skip("the test server does not offer TLS")
+	}
+	req, _ := postgres.Open(pgtest.WithParam(t, base, "sslmode", "require"), postgres.Options{})
+	defer req.Close()
+	if _, err := req.ListProfileNames(ctx, store.ProfileQuery{}); err != nil {
+		t.Fatalf("sslmode=require: %v", err)
+	}
+	full, _ := postgres.Open(pgtest.WithParam(t, base, "sslmode", "verify-full"), postgres.Options{})
+	defer full.Close()
+	_, err = full.ListProfileNames(ctx, store.ProfileQuery{})
+	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "TLS") {
+		t.Fatalf("sslmode=verify-full with an untrusted certificate: %v", err)
+	}
+}
