@@ -83,9 +83,10 @@ release-check:
 	$(GO) run $(GORELEASER) check
 
 # The process-level suites at full size (docs/reliability.md): 400 writers
-# killed mid-write, 50 processes x 20 mutations with readers throughout,
-# the hostile-input corpus and the permission checks. A few minutes on two
-# cores; `make test` runs the same suites reduced. Not run in CI.
+# killed mid-write, 50 processes x 20 mutations with readers throughout
+# (on the file store and on PostgreSQL), the hostile-input corpus and the
+# permission checks. A few minutes on two cores; `make test` runs the same
+# suites reduced. Not run in CI.
 STRESS_RUN ?= ^(TestStress|TestHostile|TestConcurrentAddUpdate)
 
 .PHONY: stress

@@ -12,18 +12,33 @@
 # Peak memory comes from GNU time (/usr/bin/time -v), installed with
 # apt-get when it is missing and the script runs as root.
 #
+# The PostgreSQL store is measured against the file store in the same run:
+# the 10- and 10,000-profile stores are copied into two schemas of the
+# server BENCH_POSTGRES names (default: the local server every development
+# machine runs), which are dropped at the end with psql. Without a
+# reachable server those rows are skipped and said to be.
+#
 # Usage: bench/cli.sh            (from anywhere in the repository)
 #   ROUNDS=100 WARMUP=5 bench/cli.sh
+#   BENCH_POSTGRES=postgres://user@host/db bench/cli.sh
 # Exits 0 when every target is met, 1 when one is missed.
 set -eu
 
 ROUNDS=${ROUNDS:-100}
+BENCH_POSTGRES=${BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}
 WARMUP=${WARMUP:-5}
 GO=${GO:-go}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/agents-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+pgschemas=
+cleanup() {
+	for sc in $pgschemas; do
+		psql -q "$BENCH_POSTGRES" -c "DROP SCHEMA IF EXISTS $sc CASCADE" >/dev/null 2>&1 || true
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -44,6 +59,25 @@ done
 for n in 10 1000 10000; do
 	AGENTS_HOME="$work/s$n" "$work/agents" automation-profile list -f json >/dev/null
 done
+
+# The same stores in PostgreSQL, copied with store copy: one schema each.
+pg=
+sep='?'
+case $BENCH_POSTGRES in *'?'*) sep='&' ;; esac
+if command -v psql >/dev/null && psql -q "$BENCH_POSTGRES" -c 'SELECT 1' >/dev/null 2>&1; then
+	for n in 10 10000; do
+		sc="agents_bench_$$_$n"
+		pgschemas="$pgschemas $sc"
+		url="$BENCH_POSTGRES${sep}search_path=$sc"
+		AGENTS_HOME="$work/pgh" "$work/agents" --store "$url" store migrate >/dev/null
+		say "copying the $n-profile store into PostgreSQL"
+		AGENTS_HOME="$work/pgh" "$work/agents" store copy --from "$work/s$n" --to "$url" >/dev/null
+		eval "pg$n=\$url"
+	done
+	pg=yes
+else
+	say "no PostgreSQL server at $BENCH_POSTGRES (or no psql): the PostgreSQL rows are skipped"
+fi
 
 # A home whose config.yaml names a ratified pack of its own, so that the
 # decisions below verify a pack read from disk, and the hook inputs.
@@ -87,6 +121,15 @@ pack-show-shipped	0	AGENTS_HOME=$work/s10	$work/agents safety-pack show -f json
 pack-show-lockdown	0	AGENTS_HOME=$work/lockdown	$work/agents safety-pack show -f json
 pack-check-lockdown	0	AGENTS_HOME=$work/lockdown	$work/agents safety-pack check --profile full-auto -f json
 EOF
+if [ -n "$pg" ]; then
+	cat >>"$work/commands" <<EOF
+pg-show-10	0	AGENTS_HOME=$work/pgh AGENTS_STORE=$pg10	$a show ns03/profile-00003 -f json
+pg-show-10k	0	AGENTS_HOME=$work/pgh AGENTS_STORE=$pg10000	$a show ns03/profile-00003 -f json
+pg-check-guard	0	AGENTS_HOME=$work/pgh AGENTS_STORE=$pg10000	$a check-guard ns03/profile-00003 --tool x -f json
+pg-list-10k	0	AGENTS_HOME=$work/pgh AGENTS_STORE=$pg10000	$a list -f json
+pg-list-namespace-10k	0	AGENTS_HOME=$work/pgh AGENTS_STORE=$pg10000	$a list --namespace ns07 -f json
+EOF
+fi
 
 say "timing $(grep -c . "$work/commands") commands, $ROUNDS rounds after $WARMUP warm-up rounds"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
@@ -111,7 +154,7 @@ echo "agents $(git -C "$root" describe --tags --always --dirty 2>/dev/null || ec
 echo "machine: $(nproc 2>/dev/null || echo '?') cores, $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || echo '?'); load average $load_before before, $load_after after"
 echo "medians of $ROUNDS interleaved rounds; quartiles in brackets"
 echo
-awk -F'\t' -v rss="$rss" '
+awk -F'\t' -v rss="$rss" -v pg="$pg" '
 	{ med[$1] = $2; q1[$1] = $3; q3[$1] = $4; order[++n] = $1 }
 	END {
 		printf "%-20s %10s  %s\n", "command", "median ms", "[p25, p75]"
@@ -135,6 +178,16 @@ awk -F'\t' -v rss="$rss" '
 		check("show <custom>: 10,000-profile / 10-profile store", med["show-custom-10k"] / med["show-custom-10"], 1.2)
 		check("list -f json, 1,000 profiles / floor", med["list-1k"] / med["floor"], 15)
 		check("list -f json, 10,000 / 1,000 profiles", med["list-10k"] / med["list-1k"], 11)
+		check("show <custom>, file store (pgx linked) / floor", med["show-custom-10k"] / med["floor"], 2.5)
+		if (pg != "") {
+			check("PostgreSQL show <custom>, 10,000 / file store", med["pg-show-10k"] / med["show-custom-10k"], 2)
+			check("PostgreSQL list -f json, 10,000 / file store", med["pg-list-10k"] / med["list-10k"], 3)
+			info("PostgreSQL show <custom>, 10,000 / 10-profile store", med["pg-show-10k"] / med["pg-show-10"])
+			info("PostgreSQL check-guard <custom> / file store", med["pg-check-guard"] / med["check-guard-custom"])
+			info("PostgreSQL list --namespace, 10,000 / file store", med["pg-list-namespace-10k"] / med["list-namespace-10k"])
+		} else {
+			printf "%-56s %8s %8s  %s\n", "PostgreSQL show and list / file store", "n/a", "2x, 3x", "not measured (no server)"
+		}
 		info("init of the libraries alone (bench/depsfloor) / floor", med["libraries"] / med["floor"])
 		info("the predicate library linked alone (bench/exprfloor) / floor", med["expr-linked"] / med["floor"])
 		info("version / floor", med["version"] / med["floor"])

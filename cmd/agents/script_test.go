@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agentsctl/agents/internal/store/postgres/pgtest"
 )
 
 func TestMain(m *testing.M) {
@@ -30,18 +32,28 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
+		// [root]: the script runs as root, so it can make the root-owned
+		// files the system level trusts, or files that another user owns.
+		// [postgres]: the PostgreSQL test server answers (an error when
+		// AGENTS_REQUIRE_POSTGRES=1 and it does not).
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "root":
+				return os.Geteuid() == 0, nil
+			case "postgres":
+				_, err := pgtest.Probe()
+				if err != nil && pgtest.Required() {
+					return false, fmt.Errorf("%v (AGENTS_REQUIRE_POSTGRES=1 requires them)", err)
+				}
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":   cmdExits,
 			"stdenv":  cmdStdenv,
 			"replace": cmdReplace,
-		},
-		Condition: func(cond string) (bool, error) {
-			if cond == "root" {
-				// Only root can make the root-owned files the system
-				// level trusts, or files that another user owns.
-				return os.Geteuid() == 0, nil
-			}
-			return false, fmt.Errorf("unknown condition %q", cond)
+			"pgstore": cmdPgstore,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
@@ -88,6 +100,31 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
 	}
+}
+
+// cmdPgstore sets STORE to the URL of a new schema on the PostgreSQL test
+// server, dropped when the script ends (guard it with [postgres]):
+//
+//	pgstore
+//	exits 0 agents --store $STORE store migrate
+func cmdPgstore(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: pgstore")
+	}
+	base, err := pgtest.Probe()
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	name, u, err := pgtest.NewSchema(base)
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	ts.Defer(func() {
+		if err := pgtest.DropSchema(base, name); err != nil {
+			ts.Logf("dropping schema %s: %v", name, err)
+		}
+	})
+	ts.Setenv("STORE", u)
 }
 
 // cmdStdenv sets an environment variable to the last command's stdout,

@@ -241,7 +241,13 @@ func checkStoreFiles(t testing.TB, home string) storeAudit {
 // JSON array. It returns the custom profiles listed, by name.
 func listCleanly(t testing.TB, home string) map[string]map[string]any {
 	t.Helper()
-	r, err := runCmd(agentsCmd(t, home, "automation-profile", "list", "-f", "json"))
+	return listCleanlyWith(t, func(args ...string) *exec.Cmd { return agentsCmd(t, home, args...) })
+}
+
+// listCleanlyWith is listCleanly with the binary set up by cmd.
+func listCleanlyWith(t testing.TB, cmd func(args ...string) *exec.Cmd) map[string]map[string]any {
+	t.Helper()
+	r, err := runCmd(cmd("automation-profile", "list", "-f", "json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,10 +463,48 @@ type contentionOp struct {
 // operations that ends in the state the store holds. docs/reliability.md
 // explains why the check is sound.
 func TestStressContention(t *testing.T) {
+	runContention(t, fileBackend(t, filepath.Join(t.TempDir(), "home")))
+}
+
+// contentionBackend is where a contention run writes, and how the check
+// reads what it wrote: as an outsider, without the store's code.
+type contentionBackend struct {
+	// cmd returns the binary set up to run against the store.
+	cmd func(args ...string) *exec.Cmd
+	// history returns the events of name in the order they took effect,
+	// and whether a torn event follows them.
+	history func(name string) ([]historyEvent, bool)
+	// object returns the content of the object with the digest.
+	object func(digest string) ([]byte, error)
+	// stored returns the profile stored under name, nil when none is.
+	stored func(name string) *profile.AutomationProfile
+	// audit checks what else the store must hold after the run.
+	audit func()
+}
+
+// fileBackend is the file store in home.
+func fileBackend(t *testing.T, home string) contentionBackend {
+	return contentionBackend{
+		cmd:     func(args ...string) *exec.Cmd { return agentsCmd(t, home, args...) },
+		history: func(name string) ([]historyEvent, bool) { return readHistory(t, home, name) },
+		object:  func(digest string) ([]byte, error) { return os.ReadFile(filepath.Join(home, "objects", digest)) },
+		stored: func(name string) *profile.AutomationProfile {
+			p, _ := readStored(t, home, name)
+			return p
+		},
+		audit: func() {
+			if a := checkStoreFiles(t, home); len(a.temps) > 0 {
+				t.Errorf("temporary files left: %v", a.temps)
+			}
+		},
+	}
+}
+
+// runContention runs the contention check against a store.
+func runContention(t *testing.T, b contentionBackend) {
 	workers := stressScale(10, 50)
 	perWorker := stressScale(10, 20)
 	rng := rand.New(rand.NewPCG(stressSeed(t), 2))
-	home := filepath.Join(t.TempDir(), "home")
 	names := []string{"race/a", "race/b", "race/c", "shared/a", "shared/b"}
 
 	// Every put writes a description no other op writes, so each stored
@@ -516,7 +560,7 @@ func TestStressContention(t *testing.T) {
 				case "remove":
 					args = []string{"automation-profile", "remove", op.name, "--yes"}
 				}
-				cmd := agentsCmd(t, home, append([]string{"--lock-timeout", "5m", "-f", "json"}, args...)...)
+				cmd := b.cmd(append([]string{"--lock-timeout", "5m", "-f", "json"}, args...)...)
 				op.start = time.Now()
 				r, err := runCmd(cmd)
 				op.end = time.Now()
@@ -547,7 +591,7 @@ func TestStressContention(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(i), 3))
 			for !done.Load() {
 				name := names[r.IntN(len(names))]
-				res, err := runCmd(agentsCmd(t, home, "automation-profile", "show", name, "-f", "json"))
+				res, err := runCmd(b.cmd("automation-profile", "show", name, "-f", "json"))
 				reads.Add(1)
 				switch {
 				case err != nil:
@@ -561,7 +605,7 @@ func TestStressContention(t *testing.T) {
 						fail("torn read: show %s printed a version no writer wrote: %s", name, res.stdout)
 					}
 				}
-				res, err = runCmd(agentsCmd(t, home, "automation-profile", "list", "-f", "json"))
+				res, err = runCmd(b.cmd("automation-profile", "list", "-f", "json"))
 				reads.Add(1)
 				if err != nil || res.code != 0 || res.stderr != "" || !json.Valid([]byte(res.stdout)) {
 					fail("torn read: list: %v exit %d: %s", err, res.code, res.stderr)
@@ -594,7 +638,7 @@ func TestStressContention(t *testing.T) {
 	}
 	var events, lost int
 	for _, name := range names {
-		hist, torn := readHistory(t, home, name)
+		hist, torn := b.history(name)
 		if torn {
 			t.Errorf("%s: torn history line", name)
 		}
@@ -607,7 +651,7 @@ func TestStressContention(t *testing.T) {
 			var op *contentionOp
 			switch e.Event {
 			case "put":
-				data, err := os.ReadFile(filepath.Join(home, "objects", e.Digest))
+				data, err := b.object(e.Digest)
 				if err != nil {
 					t.Fatalf("%s event %d: %v", name, i, err)
 				}
@@ -645,7 +689,7 @@ func TestStressContention(t *testing.T) {
 				if op == nil {
 					t.Fatalf("%s event %d: remove of %q, which no successful remove reported", name, i, state.desc)
 				}
-				data, err := os.ReadFile(filepath.Join(home, "objects", e.Digest))
+				data, err := b.object(e.Digest)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -668,7 +712,7 @@ func TestStressContention(t *testing.T) {
 			}
 		}
 		// The replay's final state is what the store holds.
-		p, _ := readStored(t, home, name)
+		p := b.stored(name)
 		switch {
 		case state == nil && p != nil:
 			t.Errorf("%s: the replay ends with it removed, but %q is stored", name, p.Description)
@@ -684,13 +728,10 @@ func TestStressContention(t *testing.T) {
 			t.Errorf("lost update: worker %d op %d (%s %s) reported success but is not in the history", op.worker, op.seq, op.kind, op.name)
 		}
 	}
-	a := checkStoreFiles(t, home)
-	if len(a.temps) > 0 {
-		t.Errorf("temporary files left: %v", a.temps)
-	}
-	listed := listCleanly(t, home)
+	b.audit()
+	listed := listCleanlyWith(t, b.cmd)
 	for _, name := range names {
-		p, _ := readStored(t, home, name)
+		p := b.stored(name)
 		if (p != nil) != (listed[name] != nil) || p != nil && listed[name]["description"] != p.Description {
 			t.Errorf("list disagrees with the stored file of %s", name)
 		}

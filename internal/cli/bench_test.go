@@ -33,7 +33,7 @@ func benchRun(b *testing.B, home string, args ...string) {
 			Now:       time.Now,
 			Getenv:    func(k string) string { return env[k] },
 			Context:   context.Background(),
-			OpenStore: openFileStore,
+			OpenStore: openStore,
 		}
 		if code := Run(deps, args); code != ExitOK {
 			b.Fatalf("%v: exit %d", args, code)
@@ -112,7 +112,7 @@ func BenchmarkRunHook(b *testing.B) {
 			Now:       time.Now,
 			Getenv:    func(k string) string { return env[k] },
 			Context:   context.Background(),
-			OpenStore: openFileStore,
+			OpenStore: openStore,
 		}
 		if code := Run(deps, []string{"automation-profile", "check-guard", "ci", "--hook", "claude-code", "--sandboxed"}); code != ExitOK {
 			b.Fatalf("exit %d", code)

@@ -22,6 +22,7 @@ const (
 	ExitNotFound    = 4
 	ExitConflict    = 5
 	ExitSafetyPack  = 6
+	ExitPermission  = 7
 	ExitApproval    = 10
 	ExitBlocked     = 11
 	ExitLocked      = 75
@@ -41,9 +42,13 @@ const ExitStatusHelp = `EXIT STATUS
   6    safety pack refused (missing, malformed, unratified, tampered, looser
        than the shipped or the system pack): no decision or plan is made
        under it; or a boundary in enforce mode is violated
+  7    permission denied: the store refused a change to the database role
+       used (a read-only role); reading still works
   10   check-*: requires human approval
   11   check-*: blocked, and no approval can unblock it
-  75   the store is locked by another writer past --lock-timeout (retry)
+  75   the store is locked by another writer past --lock-timeout, or its
+       server is unreachable or dropped the connection: nothing was
+       half-written (retry)
   130  interrupted`
 
 // exitCode maps an error to the process exit code.
@@ -66,8 +71,10 @@ func exitCode(err error) int {
 		return ExitConflict
 	case errs.KindSafetyPack:
 		return ExitSafetyPack
-	case errs.KindLocked:
+	case errs.KindLocked, errs.KindUnavailable:
 		return ExitLocked
+	case errs.KindPermission:
+		return ExitPermission
 	case errs.KindInterrupted:
 		return ExitInterrupted
 	}

@@ -26,6 +26,8 @@ func TestExitCode(t *testing.T) {
 		{&cmdutil.ExitCodeError{Code: 10}, 10},
 		{&cmdutil.ExitCodeError{Code: 11}, 11},
 		{errs.New(errs.KindLocked, "x"), 75},
+		{errs.New(errs.KindUnavailable, "x"), 75},
+		{errs.New(errs.KindPermission, "x"), 7},
 		{errs.New(errs.KindInterrupted, "x"), 130},
 		{fmt.Errorf("wrapped: %w", errs.NotFound("x")), 4},
 	}

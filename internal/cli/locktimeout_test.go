@@ -48,7 +48,7 @@ func TestLockTimeoutBounds(t *testing.T) {
 			}
 			env := map[string]string{"AGENTS_HOME": home, "AGENTS_LOCK_TIMEOUT": tt.env}
 			ios, _, _, errOut := iostreams.Test()
-			deps := &cmdutil.Deps{IO: ios, Getenv: func(k string) string { return env[k] }, Builtins: profiles.Builtin, OpenStore: openFileStore}
+			deps := &cmdutil.Deps{IO: ios, Getenv: func(k string) string { return env[k] }, Builtins: profiles.Builtin, OpenStore: openStore}
 			args := []string{"automation-profile", "list", "-f", "plain"}
 			if tt.flag != "" {
 				args = append([]string{"--lock-timeout", tt.flag}, args...)

@@ -23,6 +23,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/project"
 	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/cli/safetyprofile"
+	"github.com/agentsctl/agents/internal/cli/storecmd"
 	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/hook"
@@ -30,6 +31,7 @@ import (
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/storeurl"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -50,7 +52,7 @@ func Main() int {
 		Now:       time.Now,
 		Getenv:    os.Getenv,
 		Context:   sig.Context(),
-		OpenStore: openFileStore,
+		OpenStore: openStore,
 	}
 	args := os.Args[1:]
 	_, hooked := hookArg(args)
@@ -113,6 +115,7 @@ func Run(deps *cmdutil.Deps, args []string) (code int) {
 	if deps.Now == nil {
 		deps.Now = time.Now
 	}
+	defer deps.CloseStore()
 	root := NewRootCmd(deps)
 	root.SetArgs(args)
 	root.SetIn(deps.IO.In)
@@ -235,6 +238,7 @@ func errorFormat(deps *cmdutil.Deps, args []string) string {
 
 type globalFlags struct {
 	home        string
+	store       string
 	format      string
 	lockTimeout time.Duration
 	quiet       bool
@@ -285,6 +289,7 @@ profiles are namespace/name YAML files in the store.
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.home, "home", "", "agents home directory (default $AGENTS_HOME or $XDG_CONFIG_HOME/agents)")
+	pf.StringVar(&g.store, "store", "", "store URL: postgres://… for a shared PostgreSQL registry (default $AGENTS_STORE, else store: in config.yaml, else the file store in the home)")
 	pf.StringVarP(&g.format, "format", "f", "", "output format: "+strings.Join(render.Names(), ", ")+" (default rich)")
 	pf.DurationVar(&g.lockTimeout, "lock-timeout", DefaultLockTimeout, "how long a change waits for the store lock")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress or informational messages")
@@ -297,6 +302,7 @@ profiles are namespace/name YAML files in the store.
 	root.AddCommand(action.NewCmd(deps))
 	root.AddCommand(plan.NewCmd(deps))
 	root.AddCommand(project.NewCmd(deps))
+	root.AddCommand(storecmd.NewCmd(deps))
 	root.AddCommand(newVersionCmd(deps, nil))
 	root.AddCommand(newCompletionCmd(deps))
 	return root
@@ -323,6 +329,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	if s := deps.Getenv("AGENTS_LOCK_TIMEOUT"); s != "" {
 		v.Set("lock_timeout", s)
 	}
+	storeURL := deps.Getenv("AGENTS_STORE")
 	cfgFile := config.GlobalPath(home)
 	// Read at most 1 MiB and a byte (a huge file is refused unread), and
 	// only from a file the user owns and no one else can write.
@@ -343,6 +350,20 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 				ltFromConfig = ltFromConfig || key == "lock_timeout"
 			}
 		}
+		if fv.IsSet(config.KeyStore) && storeURL == "" {
+			u, err := fileStoreURL(fv.Get(config.KeyStore), cfgFile)
+			if err != nil {
+				return cmdutil.Config{Home: home}, err
+			}
+			storeURL = u
+			warnReadablePassword(deps, cfgFile, u)
+		}
+	}
+	if flags.Changed("store") {
+		storeURL = g.store
+	}
+	if storeURL != "" && !storeurl.IsPostgres(storeURL) {
+		return cmdutil.Config{Home: home}, cmdutil.UnsupportedStore(storeURL)
 	}
 	if flags.Changed("format") {
 		v.Set("format", g.format)
@@ -351,7 +372,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		v.Set("lock_timeout", g.lockTimeout)
 		ltFromConfig = false
 	}
-	cfg := cmdutil.Config{Home: home, Format: v.GetString("format"), Quiet: g.quiet, GlobalData: data, GlobalRead: true}
+	cfg := cmdutil.Config{Home: home, Store: storeURL, Format: v.GetString("format"), Quiet: g.quiet, GlobalData: data, GlobalRead: true}
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
 		return cfg, err
@@ -432,6 +453,33 @@ func resolveHome(deps *cmdutil.Deps, flag string) (string, error) {
 	return abs, nil
 }
 
-func openFileStore(cfg cmdutil.Config) (store.Store, error) {
-	return store.OpenFile(cfg.Home, store.FileOptions{LockTimeout: cfg.LockTimeout})
+func openStore(cfg cmdutil.Config) (store.Store, error) {
+	return cmdutil.OpenStore(cfg.Store, cfg.Home, cfg.LockTimeout)
+}
+
+// fileStoreURL checks the store: key of config.yaml as the root command
+// reads it: a string naming a supported store. The value is never quoted
+// whole: it may hold a password.
+func fileStoreURL(v any, file string) (string, error) {
+	s, ok := v.(string)
+	if !ok && v != nil {
+		return "", errs.Invalid("%s: store must be a string holding a store URL", file).
+			WithHint("write store: postgres://user@host/dbname, or remove the key for the file store in the home")
+	}
+	if s != "" && !storeurl.IsPostgres(s) {
+		return "", errs.Invalid("%s: store %q is not a store URL", file, storeurl.Redact(s)).
+			WithHint("give a postgres:// or postgresql:// URL, or remove the key for the file store in the home")
+	}
+	return s, nil
+}
+
+// warnReadablePassword warns when config.yaml holds the store's password
+// and others may read the file.
+func warnReadablePassword(deps *cmdutil.Deps, file, url string) {
+	if storeurl.Password(url) == "" {
+		return
+	}
+	if fi, err := os.Stat(file); err == nil && fi.Mode().Perm()&0o044 != 0 {
+		deps.Warn("%s holds the store's password and others can read it: chmod go-r %s, or keep the password in PGPASSWORD or ~/.pgpass", file, file)
+	}
 }

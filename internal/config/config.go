@@ -26,6 +26,7 @@ import (
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/storeurl"
 	"github.com/agentsctl/agents/internal/strictyaml"
 	"go.yaml.in/yaml/v3"
 )
@@ -48,6 +49,7 @@ const (
 	KeyLockTimeout       = "lock_timeout"
 	KeyHooks             = "hooks"
 	KeyTrustedProjects   = "trusted_projects"
+	KeyStore             = "store"
 )
 
 // MaxLockTimeout is the longest lock timeout accepted, from any source. A
@@ -94,7 +96,7 @@ func SecondsDuration(secs float64) (time.Duration, string) {
 }
 
 // GlobalKeys are the keys config.yaml may hold.
-var GlobalKeys = []string{KeyAutomationProfile, KeySafetyProfile, KeySafetyPack, KeyFormat, KeyLockTimeout, KeyHooks, KeyTrustedProjects}
+var GlobalKeys = []string{KeyAutomationProfile, KeySafetyProfile, KeySafetyPack, KeyFormat, KeyLockTimeout, KeyHooks, KeyTrustedProjects, KeyStore}
 
 // Keys under hooks: the two declarations, and one mapping per agent.
 const (
@@ -137,6 +139,10 @@ type Global struct {
 	// TrustedProjects are the folders (absolute, as recorded) whose
 	// agents.yaml a hook may use; see 'agents project trust'.
 	TrustedProjects []string
+	// Store is the store URL, as written ("" when not set: the file store
+	// in the home). The root command reads it; it is checked here so that
+	// a bad value is reported with the others.
+	Store string
 }
 
 // Hooks is the hooks section of config.yaml.
@@ -218,6 +224,8 @@ func DecodeGlobal(data []byte, file string) (*Global, error) {
 			g.Hooks = decodeHooks(d, f)
 		case KeyTrustedProjects:
 			g.TrustedProjects = decodeTrusted(d, f)
+		case KeyStore:
+			g.Store = decodeStore(d, f)
 		}
 	}
 	return g, d.Err()
@@ -434,7 +442,7 @@ func DecodeProject(data []byte, file string) (*Project, error) {
 		switch f.Key {
 		case KeyAutomationProfile, KeySafetyProfile:
 			decodePolicyField(d, f, &p.Policy)
-		case KeySafetyPack, KeyFormat, KeyLockTimeout:
+		case KeySafetyPack, KeyFormat, KeyLockTimeout, KeyStore:
 			d.Addf(f.Path, f.KeyNode, "%s is set only in the global configuration, $AGENTS_HOME/%s", f.Key, GlobalFileName)
 		default:
 			d.Unknown(f, ProjectKeys)
@@ -502,6 +510,24 @@ func decodePackID(d *strictyaml.Decoder, f strictyaml.Field) string {
 		return ""
 	}
 	return id
+}
+
+// decodeStore reads store: a postgres:// or postgresql:// URL. A message
+// never quotes the value whole: it may hold a password.
+func decodeStore(d *strictyaml.Decoder, f strictyaml.Field) string {
+	if f.IsNull() {
+		return ""
+	}
+	if f.Value.Kind != yaml.ScalarNode || f.Value.ShortTag() != "!!str" {
+		d.Fieldf(f, "must be a string holding a store URL, got %s", strictyaml.Describe(f.Value))
+		return ""
+	}
+	s := f.Value.Value
+	if s != "" && !storeurl.IsPostgres(s) {
+		d.Fieldf(f, "%q is not a store URL: give a postgres:// or postgresql:// URL, or remove the key for the file store in the home", storeurl.Redact(s))
+		return ""
+	}
+	return s
 }
 
 // decodeDuration reads lock_timeout as the root command accepts it: a

@@ -21,6 +21,8 @@ const (
 	KindSafetyPack              // the safety pack refused to load or verify
 	KindLocked                  // the store lock was not acquired in time
 	KindInterrupted             // the user interrupted the command
+	KindUnavailable             // the store's server is unreachable or dropped the connection
+	KindPermission              // the store refused a change to the role or account used
 )
 
 // Code is the stable machine-readable name of the kind, used in JSON errors.
@@ -40,6 +42,10 @@ func (k Kind) Code() string {
 		return "locked"
 	case KindInterrupted:
 		return "interrupted"
+	case KindUnavailable:
+		return "unavailable"
+	case KindPermission:
+		return "permission"
 	default:
 		return "internal"
 	}

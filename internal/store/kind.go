@@ -174,12 +174,23 @@ func readDir(r *os.Root, dir string) ([]fs.DirEntry, error) {
 // Decoding problems come back as they are (KindInvalid); a missing file is
 // fs.ErrNotExist.
 func (k *docKind[T]) load(s *fileStore, r *os.Root, name, rel string) (T, error) {
+	v, _, err := k.loadInfo(s, r, name, rel)
+	return v, err
+}
+
+// loadInfo is load that also returns the metadata of the file it read,
+// taken when it was opened.
+func (k *docKind[T]) loadInfo(s *fileStore, r *os.Root, name, rel string) (T, fs.FileInfo, error) {
 	var zero T
-	data, _, err := readRegular(r, rel, profile.MaxFileSize)
+	data, fi, err := readRegular(r, rel, profile.MaxFileSize)
 	if err != nil {
-		return zero, err
+		return zero, nil, err
 	}
-	return k.decodeAt(s, name, rel, data)
+	v, err := k.decodeAt(s, name, rel, data)
+	if err != nil {
+		return zero, nil, err
+	}
+	return v, fi, nil
 }
 
 // decodeAt decodes the content of the file at rel, which must hold name.

@@ -26,6 +26,10 @@ type Config struct {
 	Format string
 	// LockTimeout bounds how long a mutation waits for the store lock.
 	LockTimeout time.Duration
+	// Store is the store URL (--store, AGENTS_STORE, store: in
+	// config.yaml); "" is the file store in Home. It may hold a password:
+	// show it only through storeurl.Redact.
+	Store string
 	// Quiet suppresses progress and informational messages on stderr.
 	Quiet bool
 	// GlobalData is the content of the home's config.yaml as read (and
@@ -55,8 +59,8 @@ type Deps struct {
 	ResolveConfig func() (Config, error)
 	configured    bool
 
-	// OpenStore opens the store at Config.Home. Set by Main; tests may
-	// replace it.
+	// OpenStore opens the store Config names (Config.Store, else the file
+	// store at Config.Home). Set by Main; tests may replace it.
 	OpenStore func(cfg Config) (store.Store, error)
 	store     store.Store
 	builtins  map[string]*profile.AutomationProfile // decoded so far, by name
@@ -127,6 +131,15 @@ func (d *Deps) Store() (store.Store, error) {
 	}
 	d.store = s
 	return s, nil
+}
+
+// CloseStore closes the store, if one was opened and it holds anything
+// to close (a database connection).
+func (d *Deps) CloseStore() {
+	if c, ok := d.store.(interface{ Close() error }); ok {
+		_ = c.Close()
+	}
+	d.store = nil
 }
 
 // Ctx returns the command's context.

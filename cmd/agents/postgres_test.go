@@ -1,0 +1,460 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/postgres/pgtest"
+	"github.com/agentsctl/agents/internal/store/storetest"
+)
+
+// pgStore is a migrated registry in a schema of its own on the test
+// server, for the binary to use.
+type pgStore struct {
+	t      *testing.T
+	url    string // the store URL (its search_path names the schema)
+	schema string
+	home   string // an agents home for everything but the store
+}
+
+func newPgStore(t *testing.T) *pgStore {
+	t.Helper()
+	u := pgtest.Schema(t)
+	p := &pgStore{t: t, url: u, schema: pgtest.SchemaOf(t, u), home: filepath.Join(t.TempDir(), "home")}
+	if r := p.run("store", "migrate"); r.code != 0 {
+		t.Fatalf("store migrate: exit %d: %s", r.code, r.stderr)
+	}
+	return p
+}
+
+// cmd returns the binary set up to use the store.
+func (p *pgStore) cmd(args ...string) *exec.Cmd {
+	cmd := exec.Command(agentsBinary(p.t), args...)
+	cmd.Env = append(os.Environ(), "AGENTS_HOME="+p.home, "AGENTS_STORE="+p.url, "CI=true", "NO_COLOR=1")
+	return cmd
+}
+
+func (p *pgStore) run(args ...string) result {
+	p.t.Helper()
+	r, err := runCmd(p.cmd(args...))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return r
+}
+
+// conn connects to the test server as its administrator, to look at the
+// registry's tables from outside.
+func (p *pgStore) conn() *pgx.Conn {
+	p.t.Helper()
+	c, err := pgx.Connect(context.Background(), pgtest.URL(p.t))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
+// backend reads the registry's tables directly, for the contention check.
+func (p *pgStore) backend() contentionBackend {
+	t := p.t
+	c := p.conn()
+	ctx := context.Background()
+	s := p.schema
+	return contentionBackend{
+		cmd: p.cmd,
+		history: func(name string) ([]historyEvent, bool) {
+			rows, err := c.Query(ctx, "SELECT event, digest, at FROM "+s+".history WHERE collection = 'profiles' AND name = $1 ORDER BY seq", name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			events, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (historyEvent, error) {
+				var e historyEvent
+				err := r.Scan(&e.Event, &e.Digest, &e.Time)
+				return e, err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return events, false
+		},
+		object: func(digest string) ([]byte, error) {
+			var data []byte
+			err := c.QueryRow(ctx, "SELECT data FROM "+s+".objects WHERE digest = $1", digest).Scan(&data)
+			return data, err
+		},
+		stored: func(name string) *profile.AutomationProfile {
+			var data []byte
+			err := c.QueryRow(ctx, "SELECT content FROM "+s+".profiles WHERE name = $1", name).Scan(&data)
+			if err == pgx.ErrNoRows {
+				return nil
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, _, err := profile.DecodeProfile(data, name)
+			if err != nil {
+				t.Fatalf("stored %s does not parse: %v", name, err)
+			}
+			return pr
+		},
+		audit: func() {
+			// Every held profile's version is the last put of its history.
+			var n int
+			err := c.QueryRow(ctx, `SELECT count(*) FROM `+s+`.profiles p WHERE p.digest IS DISTINCT FROM
+				(SELECT h.digest FROM `+s+`.history h WHERE h.collection = 'profiles' AND h.name = p.name ORDER BY seq DESC LIMIT 1)`).Scan(&n)
+			if err != nil || n != 0 {
+				t.Errorf("%d profiles are not the last version their history records (%v)", n, err)
+			}
+		},
+	}
+}
+
+// TestStressPostgresContention is TestStressContention against one
+// PostgreSQL database: separate agents processes, each with its own
+// connection, and the history table replayed serially.
+func TestStressPostgresContention(t *testing.T) {
+	runContention(t, newPgStore(t).backend())
+}
+
+// TestPostgresKilledMidTransaction terminates the connection of a writer
+// that has written its object and row and is about to log its history
+// event: it must exit 75, naming the server, and leave nothing of its
+// change behind.
+func TestPostgresKilledMidTransaction(t *testing.T) {
+	p := newPgStore(t)
+	src := t.TempDir()
+	v1, _ := profileFile(t, src, "v1.yaml", "name: acme/x\ndescription: one\nauto_apply: 0.5\n")
+	v2, _ := profileFile(t, src, "v2.yaml", "name: acme/x\ndescription: two\nauto_apply: 0.7\n")
+	if r := p.run("automation-profile", "add", "-c", v1); r.code != 0 {
+		t.Fatalf("add: %d %s", r.code, r.stderr)
+	}
+	ctx := context.Background()
+	admin := p.conn()
+	count := func(sql string) int {
+		var n int
+		if err := admin.QueryRow(ctx, sql).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	objects := count("SELECT count(*) FROM " + p.schema + ".objects")
+
+	// Hold the history row the writer will insert, so it waits there,
+	// inside its transaction, with its other writes done.
+	blocker := p.conn()
+	tx, err := blocker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	d := sha256Hex([]byte("blocker"))
+	if _, err := tx.Exec(ctx, "INSERT INTO "+p.schema+".objects VALUES ($1, 'blocker'::bytea)", d); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "INSERT INTO "+p.schema+".history (collection, name, seq, event, digest, at) VALUES ('profiles', 'acme/x', 2, 'put', $1, now())", d); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := p.cmd("--lock-timeout", "1m", "automation-profile", "add", "--update", "-c", v2)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	deadline := time.Now().Add(30 * time.Second)
+	for pid == 0 && time.Now().Before(deadline) {
+		err := admin.QueryRow(ctx, `SELECT pid FROM pg_stat_activity WHERE application_name = 'agents'
+			AND wait_event_type = 'Lock' AND state = 'active' AND query LIKE '%INSERT INTO history%'`).Scan(&pid)
+		if err != nil && err != pgx.ErrNoRows {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if pid == 0 {
+		_ = cmd.Process.Kill()
+		t.Fatal("the writer never waited on its history insert")
+	}
+	if _, err := admin.Exec(ctx, "SELECT pg_terminate_backend($1)", pid); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 75 || !strings.Contains(errOut.String(), "127.0.0.1:5432") {
+		t.Fatalf("killed writer: exit %d, want 75 naming the server:\n%s", code, errOut.String())
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing of the change: the old version, one event, no new object.
+	r := p.run("automation-profile", "show", "acme/x", "-f", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"description": "one"`) {
+		t.Errorf("after the kill: exit %d %s", r.code, r.stdout)
+	}
+	if n := count("SELECT count(*) FROM " + p.schema + ".history"); n != 1 {
+		t.Errorf("%d history events after the kill, want 1", n)
+	}
+	if n := count("SELECT count(*) FROM " + p.schema + ".objects"); n != objects {
+		t.Errorf("%d objects after the kill, want %d", n, objects)
+	}
+	// And the next writer goes ahead.
+	if r := p.run("automation-profile", "add", "--update", "-c", v2); r.code != 0 {
+		t.Errorf("next writer: exit %d: %s", r.code, r.stderr)
+	}
+	t.Logf("killed writer: exit %d: %s", code, strings.TrimSpace(errOut.String()))
+}
+
+// closedPort returns a loopback port nothing listens on.
+func closedPort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	return port
+}
+
+const claudeInput = `{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/src/main.go"},"cwd":"/"}`
+
+// TestPostgresUnreachable: a server that is not there gives exit 75 (2 in
+// a hook, which must block), naming the host and never the password.
+func TestPostgresUnreachable(t *testing.T) {
+	const secret = "Cl0sed-p0rt-pw"
+	u := fmt.Sprintf("postgres://agents:%s@127.0.0.1:%d/agents?sslmode=disable", secret, closedPort(t))
+	home := t.TempDir()
+	src := t.TempDir()
+	f, _ := profileFile(t, src, "x.yaml", "name: acme/x\nauto_apply: 0.5\n")
+	for _, args := range [][]string{
+		{"automation-profile", "list"},
+		{"automation-profile", "show", "acme/x", "-f", "json"},
+		{"automation-profile", "add", "-c", f},
+		{"plan", "list"},
+		{"store", "migrate"},
+	} {
+		start := time.Now()
+		r := runAgents(t, home, append([]string{"--store", u}, args...)...)
+		if r.code != 75 || !strings.Contains(r.stderr, "127.0.0.1:"+closedPort0(u)) {
+			t.Errorf("%v: exit %d, want 75 naming the server:\n%s", args, r.code, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, secret) {
+			t.Errorf("%v printed the password:\n%s%s", args, r.stdout, r.stderr)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%v took %s", args, d)
+		}
+	}
+	cmd := exec.Command(agentsBinary(t), "automation-profile", "check-guard", "acme/x", "--hook", "claude-code")
+	cmd.Env = append(os.Environ(), "AGENTS_HOME="+home, "AGENTS_STORE="+u, "CI=true")
+	cmd.Stdin = strings.NewReader(claudeInput)
+	r, err := runCmd(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.code != 2 || strings.Contains(r.stdout+r.stderr, secret) || !strings.Contains(r.stdout, "deny") {
+		t.Errorf("hook with the store unreachable: exit %d, want 2 and a deny:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// closedPort0 returns the port of a URL.
+func closedPort0(u string) string {
+	p, _ := url.Parse(u)
+	return p.Port()
+}
+
+// TestPostgresReadOnlyRole: a role with read grants lists, shows, resolves
+// and decides; a write is refused with exit 7 and a clear message.
+func TestPostgresReadOnlyRole(t *testing.T) {
+	p := newPgStore(t)
+	src := t.TempDir()
+	f, _ := profileFile(t, src, "x.yaml", "name: acme/x\nauto_apply: 0.5\n")
+	g, _ := profileFile(t, src, "y.yaml", "name: acme/y\nauto_apply: 0.5\n")
+	if r := p.run("automation-profile", "add", "-c", f); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	role := "agents_ro_" + p.schema[len("agents_test_"):]
+	pgtest.Exec(t, "CREATE ROLE "+role+" LOGIN",
+		"GRANT USAGE ON SCHEMA "+p.schema+" TO "+role,
+		"GRANT SELECT ON ALL TABLES IN SCHEMA "+p.schema+" TO "+role)
+	t.Cleanup(func() { pgtest.Exec(t, "DROP OWNED BY "+role, "DROP ROLE "+role) })
+	ro := *p
+	ro.url = pgtest.WithUser(t, p.url, role)
+	for _, args := range [][]string{
+		{"automation-profile", "list", "-f", "plain"},
+		{"automation-profile", "show", "acme/x"},
+		{"automation-profile", "history", "acme/x"},
+		{"automation-profile", "check-guard", "acme/x", "--tool", "x"},
+		{"automation-profile", "check-gate", "acme/x", "auto_apply", "--confidence", "0.9"},
+		{"automation-profile", "resolve"},
+		{"plan", "list"},
+	} {
+		if r := ro.run(args...); r.code != 0 && !(args[1] == "check-guard" && r.code == 10) {
+			t.Errorf("%v as the reader: exit %d: %s", args, r.code, r.stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"automation-profile", "add", "-c", g},
+		{"automation-profile", "remove", "acme/x", "--yes"},
+	} {
+		r := ro.run(args...)
+		if r.code != 7 || !strings.Contains(r.stderr, role) || !strings.Contains(r.stderr, "hint") {
+			t.Errorf("%v as the reader: exit %d, want 7:\n%s", args, r.code, r.stderr)
+		}
+	}
+	if r := p.run("automation-profile", "list", "-f", "plain"); !strings.Contains(r.stdout, "acme/x") || strings.Contains(r.stdout, "acme/y") {
+		t.Errorf("the registry changed: %s", r.stdout)
+	}
+}
+
+// copySummary is what store copy -f json prints.
+type copySummary struct {
+	SourceDigest string `json:"source_digest"`
+	TargetDigest string `json:"target_digest"`
+	Changed      bool   `json:"changed"`
+	Match        bool   `json:"match"`
+}
+
+func copyJSON(t *testing.T, p *pgStore, args ...string) (copySummary, result) {
+	t.Helper()
+	r := p.run(append([]string{"store", "copy", "-f", "json"}, args...)...)
+	var s copySummary
+	if r.code == 0 {
+		if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+			t.Fatalf("store copy printed no summary: %v\n%s", err, r.stdout)
+		}
+	}
+	return s, r
+}
+
+// TestPostgresStoreCopy copies a home into PostgreSQL and back out into
+// another home, comparing digests and files.
+func TestPostgresStoreCopy(t *testing.T) {
+	p := newPgStore(t)
+	home := filepath.Join(t.TempDir(), "src")
+	s, err := store.OpenFile(home, store.FileOptions{LockTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.Fill(t, s)
+
+	in, r := copyJSON(t, p, "--from", home, "--to", p.url)
+	if r.code != 0 || !in.Changed || !in.Match || in.SourceDigest != in.TargetDigest {
+		t.Fatalf("copy in: exit %d %+v\n%s", r.code, in, r.stderr)
+	}
+	again, r := copyJSON(t, p, "--from", home, "--to", p.url)
+	if r.code != 0 || again.Changed || again.TargetDigest != in.TargetDigest {
+		t.Fatalf("second copy in: exit %d %+v", r.code, again)
+	}
+	back := filepath.Join(t.TempDir(), "back")
+	out, r := copyJSON(t, p, "--from", p.url, "--to", back)
+	if r.code != 0 || !out.Match || out.SourceDigest != in.SourceDigest {
+		t.Fatalf("copy out: exit %d %+v (in: %+v)\n%s", r.code, out, in, r.stderr)
+	}
+	storetest.SameTree(t, home, back)
+	// The same history, as the command shows it.
+	h1 := runAgents(t, home, "automation-profile", "history", "acme/b", "-f", "json")
+	h2 := p.run("automation-profile", "history", "acme/b", "-f", "json")
+	if h1.code != 0 || h1.stdout != h2.stdout {
+		t.Errorf("history differs:\n%s\n%s", h1.stdout, h2.stdout)
+	}
+	// Other content under a name: refused, then forced.
+	f, _ := profileFile(t, t.TempDir(), "a.yaml", "name: acme/a\ndescription: changed\n")
+	if r := p.run("automation-profile", "add", "--update", "-c", f); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if _, r := copyJSON(t, p, "--from", p.url, "--to", back); r.code != 5 || !strings.Contains(r.stderr, "acme/a") {
+		t.Fatalf("copy over other content: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, r := copyJSON(t, p, "--from", p.url, "--to", back, "--force"); r.code != 0 {
+		t.Fatalf("forced copy: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := runAgents(t, back, "automation-profile", "show", "acme/a", "-f", "json"); !strings.Contains(r.stdout, `"changed"`) {
+		t.Errorf("forced copy did not replace acme/a: %s", r.stdout)
+	}
+}
+
+// TestPostgresPasswordNeverPrinted runs failing commands whose store URL
+// carries a password, and greps every output for it.
+func TestPostgresPasswordNeverPrinted(t *testing.T) {
+	p := newPgStore(t)
+	const secret = "S3cr3t-pw-4f9e"
+	base, err := url.Parse(p.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base.User = url.UserPassword(base.User.Username(), secret)
+	withPw := base.String()
+	unmigrated := pgtest.WithParam(t, withPw, "search_path", "agents_never_migrated")
+	noDB := *base
+	noDB.Path = "/agents_no_such_database"
+	closed := fmt.Sprintf("postgres://u:%s@127.0.0.1:%d/x?sslmode=disable", secret, closedPort(t))
+	home := t.TempDir()
+	cfgHome := t.TempDir()
+	writeFile(t, filepath.Join(cfgHome, "config.yaml"), "store: "+closed+"\n")
+	os.Chmod(filepath.Join(cfgHome, "config.yaml"), 0o600)
+	badCfg := t.TempDir()
+	writeFile(t, filepath.Join(badCfg, "config.yaml"), "store: mysql://u:"+secret+"@h/x\n")
+	os.Chmod(filepath.Join(badCfg, "config.yaml"), 0o600)
+	src := t.TempDir()
+	f, _ := profileFile(t, src, "x.yaml", "name: acme/x\nauto_apply: 0.5\n")
+
+	cases := []struct {
+		home string
+		env  string
+		args []string
+	}{
+		{home, "", []string{"--store", unmigrated, "automation-profile", "list"}},
+		{home, "", []string{"--store", unmigrated, "automation-profile", "add", "-c", f, "-f", "json"}},
+		{home, "", []string{"--store", noDB.String(), "automation-profile", "list", "-f", "yaml"}},
+		{home, "", []string{"--store", closed, "automation-profile", "show", "acme/x"}},
+		{home, "", []string{"--store", "postgres://u:" + secret + "@127.0.0.1:notaport/x", "automation-profile", "list"}},
+		{home, "", []string{"--store", "postgres://u:" + secret + "@127.0.0.1/x?sslmode=sometimes", "automation-profile", "list"}},
+		{home, "", []string{"--store", "mysql://u:" + secret + "@127.0.0.1/x", "automation-profile", "list", "-f", "json"}},
+		{home, "", []string{"store", "copy", "--from", closed, "--to", t.TempDir()}},
+		{home, "", []string{"store", "copy", "--from", unmigrated, "--to", t.TempDir(), "-f", "json"}},
+		{home, "", []string{"store", "copy", "--from", withPw, "--to", withPw}},
+		{home, "", []string{"--store", unmigrated, "store", "migrate", "--bogus"}},
+		{home, closed, []string{"automation-profile", "list"}},
+		{home, closed, []string{"--help"}},
+		{home, closed, []string{"store", "migrate", "--help"}},
+		{cfgHome, "", []string{"automation-profile", "list"}},
+		{badCfg, "", []string{"automation-profile", "list", "-f", "json"}},
+	}
+	for _, c := range cases {
+		cmd := exec.Command(agentsBinary(t), c.args...)
+		cmd.Env = append(os.Environ(), "AGENTS_HOME="+c.home, "CI=true", "NO_COLOR=1", "AGENTS_STORE="+c.env)
+		r, err := runCmd(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := r.stdout + r.stderr
+		for _, form := range []string{secret, url.QueryEscape(secret)} {
+			if strings.Contains(all, form) {
+				t.Errorf("%v printed the password:\n%s", c.args, all)
+			}
+		}
+		help := c.args[len(c.args)-1] == "--help"
+		if r.code == 0 && !help {
+			t.Errorf("%v: exit 0, want a failure:\n%s", c.args, all)
+		}
+	}
+}

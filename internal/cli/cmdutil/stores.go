@@ -1,0 +1,54 @@
+package cmdutil
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/postgres"
+	"github.com/agentsctl/agents/internal/storeurl"
+)
+
+// OpenStore opens the store a store URL names (postgres:// or
+// postgresql://), or the file store in home when url is "".
+func OpenStore(url, home string, lockTimeout time.Duration) (store.Store, error) {
+	if url == "" {
+		return store.OpenFile(home, store.FileOptions{LockTimeout: lockTimeout})
+	}
+	if !storeurl.IsPostgres(url) {
+		return nil, UnsupportedStore(url)
+	}
+	return postgres.Open(url, postgres.Options{LockTimeout: lockTimeout})
+}
+
+// OpenStoreAt opens the store a command-line argument names: a URL as for
+// --store, or else the folder of an agents home. A home that must exist
+// and does not is not found.
+func OpenStoreAt(arg string, mustExist bool, lockTimeout time.Duration) (store.Store, error) {
+	if storeurl.LooksLikeURL(arg) {
+		return OpenStore(arg, "", lockTimeout)
+	}
+	if arg == "" {
+		return nil, errs.Usage("no store given").WithHint("give an agents home folder or a postgres:// URL")
+	}
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return nil, errs.Wrap(errs.KindUsage, err, "bad folder %q", arg)
+	}
+	if mustExist {
+		if _, err := os.Stat(abs); err != nil {
+			return nil, errs.NotFound("agents home %s not found", abs).
+				WithHint("give the folder of an agents home (such as ~/.config/agents) or a postgres:// URL")
+		}
+	}
+	return store.OpenFile(abs, store.FileOptions{LockTimeout: lockTimeout})
+}
+
+// UnsupportedStore is the error for a store URL of a scheme agents does
+// not know.
+func UnsupportedStore(url string) error {
+	return errs.Usage("unsupported store %s: a store is a postgres:// or postgresql:// URL, or none for the file store in the home", storeurl.Redact(url)).
+		WithHint("see docs/postgres.md")
+}

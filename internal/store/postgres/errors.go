@@ -1,0 +1,162 @@
+package postgres
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/storeurl"
+)
+
+// fail turns an error from pgx or the server into one the command layer
+// maps to an exit code: unreachable or dropped (75, retry), locked (75),
+// refused to the role (7), a schema to migrate (3), or internal (1).
+// Messages name the server, never the password.
+func (s *Store) fail(ctx context.Context, err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	if errors.Is(err, errLockBusy) {
+		return s.locked(what)
+	}
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.Canceled)) {
+		return store.Interrupted(ctx.Err())
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return s.failPg(pe, err, what)
+	}
+	if why := tlsRefused(err); why != "" {
+		return errs.New(errs.KindInvalid, "the PostgreSQL store at %s cannot be reached as the URL's TLS settings require: %s", s.where, s.scrub(why)).
+			WithHint("give the server's CA with sslrootcert=FILE (or PGSSLROOTCERT), check the host name in the URL, or see sslmode in docs/postgres.md")
+	}
+	if unreachable(err) {
+		return s.unavailable(err, what)
+	}
+	return errs.Wrap(errs.KindInternal, errors.New(s.scrub(err.Error())), "%s (PostgreSQL store at %s)", what, s.where)
+}
+
+// failPg classifies an error the server reported.
+func (s *Store) failPg(pe *pgconn.PgError, err error, what string) error {
+	msg := s.scrub(pe.Message)
+	user := s.cfg.User
+	switch code := pe.Code; {
+	case code == "40001" || code == "40P01":
+		// Kept as it is, for the retry loop to see.
+		return errs.Wrap(errs.KindLocked, err, "%s: another writer got in the way (PostgreSQL store at %s)", what, s.where)
+	case code == "55P03":
+		return s.locked(what)
+	case code == "42501":
+		return errs.New(errs.KindPermission, "the PostgreSQL role %q may not do this: %s, %s (store at %s)", user, what, msg, s.where).
+			WithHint("this role can read the registry; use a role with the writer's grants to change it (see docs/postgres.md)")
+	case code == "25006":
+		return errs.New(errs.KindPermission, "the PostgreSQL store at %s accepts no changes: %s (%s)", s.where, what, msg).
+			WithHint("point the store URL at the primary server, or use a connection that may write")
+	case code == "28P01" || code == "28000":
+		return errs.New(errs.KindPermission, "the PostgreSQL server at %s refused the role %q: %s", s.where, user, msg).
+			WithHint("check the user name and password (PGPASSWORD or ~/.pgpass), and the server's pg_hba.conf")
+	case code == "3D000":
+		return errs.New(errs.KindInvalid, "the PostgreSQL server at %s has no database %q", s.where, s.cfg.Database).
+			WithHint("create it (createdb %s), or name another in the store URL", s.cfg.Database)
+	case code == "42P01" || code == "3F000":
+		return s.notMigrated()
+	case code == "57P01" || code == "57P02" || code == "57P03" || code == "53300" || strings.HasPrefix(code, "08"):
+		return s.unavailable(err, what)
+	case strings.HasPrefix(code, "23"):
+		return errs.New(errs.KindInternal, "the PostgreSQL store at %s refused %s: %s", s.where, what, msg).
+			WithHint("the registry's tables hold what agents did not write; compare them with docs/postgres.md")
+	}
+	return errs.New(errs.KindInternal, "%s: PostgreSQL error %s: %s (store at %s)", what, pe.Code, msg, s.where)
+}
+
+// unavailable is the error of a server that cannot be reached or dropped
+// the connection: the change, if one was under way, was not made (a
+// transaction is whole or nothing).
+func (s *Store) unavailable(err error, what string) error {
+	return errs.New(errs.KindUnavailable, "the PostgreSQL store at %s is unreachable: %s (%s)", s.where, cause(err, s), what).
+		WithHint("check that the server runs and this machine can reach it, then retry: a change is made whole or not at all")
+}
+
+// notMigrated is the error of a schema without the registry's tables.
+func (s *Store) notMigrated() error {
+	return errs.New(errs.KindInvalid, "the PostgreSQL store at %s has no registry in schema %q: it was never migrated", s.where, s.schema).
+		WithHint("run 'agents store migrate' once, with a role that may create the schema and its tables")
+}
+
+// cause says in a few words why a connection failed.
+func cause(err error, s *Store) string {
+	var pe *pgconn.PgError
+	switch {
+	case errors.As(err, &pe):
+		return s.scrub(pe.Message)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the server closed the connection"
+	case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
+		return "no answer within the connect timeout (" + s.cfg.ConnectTimeout.String() + ")"
+	}
+	var ne *net.OpError
+	if errors.As(err, &ne) && ne.Err != nil {
+		return s.scrub(ne.Err.Error())
+	}
+	var de *net.DNSError
+	if errors.As(err, &de) {
+		return "cannot resolve " + de.Name
+	}
+	return s.scrub(innermost(err).Error())
+}
+
+// tlsRefused says why a connection failed the URL's TLS settings (an
+// untrusted or mismatched certificate, or a server without TLS where the
+// URL requires it), or "" when it did not: retrying would not help.
+func tlsRefused(err error) string {
+	var ua x509.UnknownAuthorityError
+	var he x509.HostnameError
+	var ci x509.CertificateInvalidError
+	var ve *tls.CertificateVerificationError
+	switch {
+	case errors.As(err, &ve), errors.As(err, &ua), errors.As(err, &he), errors.As(err, &ci):
+		return innermost(err).Error()
+	case strings.Contains(err.Error(), "server refused TLS connection"):
+		return "the server does not offer TLS"
+	}
+	return ""
+}
+
+// unreachable reports an error of the connection rather than of a
+// statement: no server, a dropped connection, a timeout.
+func unreachable(err error) bool {
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed) ||
+		pgconn.Timeout(err) || strings.Contains(err.Error(), "conn closed")
+}
+
+func innermost(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}
+
+// scrub keeps the password out of a message that quotes the server or a
+// library.
+func (s *Store) scrub(msg string) string { return storeurl.Scrub(msg, s.secret) }

@@ -1,0 +1,407 @@
+// Package postgres is the store for an organisation whose machines and CI
+// runners share one registry: the same store.Store as the file store, kept
+// in a PostgreSQL database through pgx, held to the same conformance suite.
+//
+// The registry lives in one schema (agents, unless the URL's search_path
+// names another): a table per collection of documents (profiles, actions,
+// plans: canonical content, digest, version), the content-addressed
+// objects, and the history log. Versioned migrations, embedded in the
+// binary, are applied by 'agents store migrate' alone: any other use of a
+// schema that is not at the version this build knows is refused.
+//
+// Every mutation is one transaction. Writers of a name serialise on a
+// transaction-scoped advisory lock of that name, taken with lock_timeout
+// set from --lock-timeout, so concurrent writers on many machines lose
+// nothing and a removal or an add without --update is decided on what the
+// last writer committed. A serialization failure or deadlock is retried
+// while the lock timeout lasts.
+//
+// The SQL is written once, generically, over table descriptors (see
+// table.go); the Store methods are thin adapters over it.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/storeurl"
+)
+
+// DefaultConnectTimeout bounds connecting when the URL sets no
+// connect_timeout (nor PGCONNECT_TIMEOUT): well under the time an agent
+// gives a hook.
+const DefaultConnectTimeout = 3 * time.Second
+
+// DefaultSchema is the schema the registry lives in when the URL's
+// search_path does not name one.
+const DefaultSchema = "agents"
+
+// Options configure the PostgreSQL store.
+type Options struct {
+	// LockTimeout bounds how long a mutation waits for another writer of
+	// the same name. Zero tries once.
+	LockTimeout time.Duration
+	// ConnectTimeout, when positive, replaces the URL's connect_timeout.
+	ConnectTimeout time.Duration
+	// Now stamps history events; nil stamps them with the server's clock,
+	// which every machine sharing the registry agrees on.
+	Now func() time.Time
+}
+
+// Store is the registry in a PostgreSQL database. It holds one connection,
+// made on first use; its methods are safe for concurrent use.
+type Store struct {
+	cfg    *pgx.ConnConfig
+	secret string // the password, scrubbed from every message
+	where  string // the server, as messages name it
+	schema string
+	opts   Options
+
+	mu      sync.Mutex
+	conn    *pgx.Conn
+	checked bool // the schema's version was checked on conn
+}
+
+var (
+	_ store.Store                = (*Store)(nil)
+	_ store.Transferer           = (*Store)(nil)
+	_ interface{ Close() error } = (*Store)(nil)
+)
+
+// Open returns the store the URL names, without connecting: the first
+// operation connects. The URL is a libpq connection URL (postgres:// or
+// postgresql://); what it leaves out comes from the libpq environment
+// (PGHOST, PGUSER, PGPASSWORD, PGSERVICE, PGSSLMODE, ...) and ~/.pgpass,
+// as for psql.
+func Open(url string, opts Options) (*Store, error) {
+	secret := storeurl.Password(url)
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		msg := storeurl.Scrub(parseMessage(err), secret)
+		return nil, errs.Usage("invalid store URL %s: %s", storeurl.Redact(url), msg).
+			WithHint("give a URL such as postgres://user@host:5432/dbname?sslmode=verify-full; see docs/postgres.md")
+	}
+	if cfg.Password != "" {
+		secret = cfg.Password
+	}
+	schema, err := schemaOf(cfg.RuntimeParams["search_path"])
+	if err != nil {
+		return nil, err
+	}
+	if cfg.RuntimeParams["search_path"] == "" {
+		cfg.RuntimeParams["search_path"] = schema
+	}
+	if cfg.RuntimeParams["application_name"] == "" {
+		cfg.RuntimeParams["application_name"] = "agents"
+	}
+	switch {
+	case opts.ConnectTimeout > 0:
+		cfg.ConnectTimeout = opts.ConnectTimeout
+	case cfg.ConnectTimeout == 0:
+		cfg.ConnectTimeout = DefaultConnectTimeout
+	}
+	// One short-lived connection per command: a statement is sent and
+	// answered in one round trip, without preparing it first.
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	cfg.StatementCacheCapacity = 0
+	cfg.DescriptionCacheCapacity = 0
+	return &Store{cfg: cfg, secret: secret, where: whereOf(cfg.Config), schema: schema, opts: opts}, nil
+}
+
+// Schema returns the schema the registry lives in.
+func (s *Store) Schema() string { return s.schema }
+
+// Where names the server for messages: host and port, or the socket.
+func (s *Store) Where() string { return s.where }
+
+// Close closes the connection, if one was made.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	err := s.conn.Close(ctx)
+	s.conn = nil
+	return err
+}
+
+// Check implements store.Store: it warns when the connection to a server on
+// another machine may go unencrypted, so that anyone on the way could read
+// or change the profiles.
+func (s *Store) Check(context.Context) ([]string, error) {
+	if local(s.cfg.Host) {
+		return nil, nil
+	}
+	plain := s.cfg.TLSConfig == nil
+	for _, fb := range s.cfg.Fallbacks {
+		plain = plain || fb.TLSConfig == nil
+	}
+	if !plain {
+		return nil, nil
+	}
+	return []string{fmt.Sprintf("the connection to the PostgreSQL store at %s may not be encrypted, so the network could read or change the profiles: set sslmode=verify-full in the store URL", s.where)}, nil
+}
+
+// plainIdent reports whether s is a lower-case SQL identifier that needs
+// no quoting: a letter or underscore, then letters, digits or underscores,
+// at most 63 bytes. (Checked by hand: a regular expression compiled at
+// start-up would cost every agents process, whatever its store.)
+func plainIdent(s string) bool {
+	if s == "" || len(s) > 63 || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// schemaOf returns the schema of a search_path: its first entry.
+func schemaOf(searchPath string) (string, error) {
+	first, _, _ := strings.Cut(searchPath, ",")
+	first = strings.TrimSpace(first)
+	if first == "" {
+		return DefaultSchema, nil
+	}
+	if !plainIdent(first) {
+		return "", errs.Usage("invalid schema %q in the store URL's search_path", first).
+			WithHint("name a schema of lower-case letters, digits and underscores, such as agents")
+	}
+	return first, nil
+}
+
+func whereOf(c pgconn.Config) string {
+	if strings.HasPrefix(c.Host, "/") {
+		return fmt.Sprintf("socket %s/.s.PGSQL.%d", c.Host, c.Port)
+	}
+	return net.JoinHostPort(c.Host, fmt.Sprint(c.Port))
+}
+
+func local(host string) bool {
+	if strings.HasPrefix(host, "/") || host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// parseMessage is what a URL parse error says, without the URL: pgx
+// quotes the URL it could not parse, password and all.
+func parseMessage(err error) string {
+	msg := err.Error()
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) {
+		if i := strings.LastIndex(msg, "`: "); i >= 0 {
+			return msg[i+3:]
+		}
+		return "cannot parse it"
+	}
+	return msg
+}
+
+// key returns the advisory lock key of parts: a hash, so two names may
+// share a key (they then wait for each other, which is safe).
+func (s *Store) key(parts ...string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("agents\x00" + s.schema))
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
+	return int64(h.Sum64())
+}
+
+// with runs fn on the connection, connecting (and checking the schema's
+// version) first if needed. A failure is classified for the user.
+func (s *Store) with(ctx context.Context, what string, fn func(c *pgx.Conn) error) error {
+	if err := ctx.Err(); err != nil {
+		return store.Interrupted(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.connLocked(ctx)
+	if err != nil {
+		return err
+	}
+	if !s.checked {
+		if err := s.checkSchema(ctx, c); err != nil {
+			return err
+		}
+		s.checked = true
+	}
+	if err := fn(c); err != nil {
+		return s.fail(ctx, err, what)
+	}
+	return nil
+}
+
+// withBatch is with for a batch of statements sent in one round trip: on
+// a new connection, the schema's version is read in the same round trip,
+// ahead of them, so a lookup costs the connection and one exchange.
+func (s *Store) withBatch(ctx context.Context, what string, b *pgx.Batch, read func(br pgx.BatchResults) error) error {
+	if err := ctx.Err(); err != nil {
+		return store.Interrupted(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.connLocked(ctx)
+	if err != nil {
+		return err
+	}
+	checking := !s.checked
+	if checking {
+		b.QueuedQueries = append([]*pgx.QueuedQuery{{SQL: versionQuery}}, b.QueuedQueries...)
+	}
+	br := c.SendBatch(ctx, b)
+	if checking {
+		var v *int64
+		if err := br.QueryRow().Scan(&v); err != nil {
+			_ = br.Close()
+			return s.fail(ctx, err, "reading the schema version")
+		}
+		if err := s.checkVersion(valueOr0(v)); err != nil {
+			_ = br.Close()
+			return err
+		}
+		s.checked = true
+	}
+	err = read(br)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return s.fail(ctx, err, what)
+	}
+	return nil
+}
+
+// connLocked returns the open connection or makes one; s.mu is held.
+func (s *Store) connLocked(ctx context.Context) (*pgx.Conn, error) {
+	if s.conn != nil && !s.conn.IsClosed() {
+		return s.conn, nil
+	}
+	s.conn, s.checked = nil, false
+	c, err := pgx.ConnectConfig(ctx, s.cfg)
+	if err != nil {
+		return nil, s.fail(ctx, err, "connecting")
+	}
+	s.conn = c
+	return c, nil
+}
+
+// write runs fn as one transaction that holds the advisory locks of the
+// given names in coll (for a whole collection when names is nil),
+// retrying on a serialization failure or deadlock while the lock timeout
+// lasts. Readers take no lock: each statement sees committed data.
+func (s *Store) write(ctx context.Context, coll string, names []string, what string, fn func(tx pgx.Tx) error) error {
+	return s.writeColls(ctx, []string{coll}, names, what, fn)
+}
+
+func (s *Store) writeColls(ctx context.Context, colls []string, names []string, what string, fn func(tx pgx.Tx) error) error {
+	deadline := time.Now().Add(s.opts.LockTimeout)
+	delay := 5 * time.Millisecond
+	for {
+		err := s.with(ctx, what, func(c *pgx.Conn) error {
+			return pgx.BeginTxFunc(ctx, c, pgx.TxOptions{IsoLevel: pgx.ReadCommitted}, func(tx pgx.Tx) error {
+				if err := s.lock(ctx, tx, colls, names, time.Until(deadline)); err != nil {
+					return err
+				}
+				return fn(tx)
+			})
+		})
+		if !retryable(err) || time.Now().After(deadline) {
+			if retryable(err) {
+				return s.locked(what)
+			}
+			return err
+		}
+		t := time.NewTimer(min(delay, time.Until(deadline)+time.Millisecond))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return store.Interrupted(ctx.Err())
+		case <-t.C:
+		}
+		delay = min(delay*2, 200*time.Millisecond)
+	}
+}
+
+// lock takes the transaction's advisory locks: with names, the
+// collection's shared and each name's exclusive lock; without, each
+// collection's exclusive lock (a copy's). It waits at most left, and not
+// at all when left is not positive.
+func (s *Store) lock(ctx context.Context, tx pgx.Tx, colls, names []string, left time.Duration) error {
+	var shared, excl []int64
+	if names == nil {
+		for _, c := range colls {
+			excl = append(excl, s.key(c))
+		}
+	} else {
+		for _, c := range colls {
+			shared = append(shared, s.key(c))
+			for _, n := range names {
+				excl = append(excl, s.key(c, n))
+			}
+		}
+	}
+	if left <= 0 {
+		var ok bool
+		err := tx.QueryRow(ctx, `SELECT coalesce(bool_and(pg_try_advisory_xact_lock_shared(k)), true) AND
+			(SELECT coalesce(bool_and(pg_try_advisory_xact_lock(k)), true) FROM unnest($2::int8[]) AS k)
+			FROM unnest($1::int8[]) AS k`, shared, excl).Scan(&ok)
+		if err == nil && !ok {
+			err = errLockBusy
+		}
+		return err
+	}
+	ms := max(left.Milliseconds(), 1)
+	_, err := tx.Exec(ctx, `SELECT set_config('lock_timeout', $1, true),
+		(SELECT count(pg_advisory_xact_lock_shared(k)) FROM unnest($2::int8[]) AS k),
+		(SELECT count(pg_advisory_xact_lock(k)) FROM unnest($3::int8[]) AS k)`, fmt.Sprintf("%dms", ms), shared, excl)
+	return err
+}
+
+var errLockBusy = errors.New("lock busy")
+
+// locked is the error of a mutation that could not take its lock in time.
+func (s *Store) locked(what string) error {
+	return errs.New(errs.KindLocked, "the store is locked by another writer: gave up %s after %s (PostgreSQL store at %s)", what, s.opts.LockTimeout, s.where).
+		WithHint("retry when the other command has finished, or raise --lock-timeout")
+}
+
+// retryable reports a transaction that failed only because it ran at the
+// same time as another.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "40001" || pe.Code == "40P01"
+	}
+	return false
+}
+
+// now is the time to stamp a history event with: nil for the server's
+// clock.
+func (s *Store) now() *time.Time {
+	if s.opts.Now == nil {
+		return nil
+	}
+	t := s.opts.Now().UTC().Round(0)
+	return &t
+}

@@ -1,0 +1,314 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/agentsctl/agents/internal/errs"
+
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/postgres"
+	"github.com/agentsctl/agents/internal/store/postgres/pgtest"
+	"github.com/agentsctl/agents/internal/store/storetest"
+)
+
+// open returns a store in a schema of its own, migrated.
+func open(t *testing.T, opts postgres.Options) *postgres.Store {
+	t.Helper()
+	url := pgtest.Schema(t)
+	s, err := postgres.Open(url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	pgtest.URL(t)
+	storetest.Run(t, func(t *testing.T) store.Store {
+		return open(t, postgres.Options{LockTimeout: time.Minute})
+	})
+}
+
+func newHome(t *testing.T) (store.Store, string) {
+	home := filepath.Join(t.TempDir(), "home")
+	s, err := store.OpenFile(home, store.FileOptions{LockTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, home
+}
+
+// TestCopy moves a registry from a home into PostgreSQL and out into
+// another home: the same files, byte for byte, and the same history.
+func TestCopy(t *testing.T) {
+	storetest.RunCopy(t, open(t, postgres.Options{LockTimeout: time.Minute}), newHome)
+}
+
+func TestSchemaVersion(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Schema(t)
+	s, err := postgres.Open(url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.GetProfile(ctx, "acme/x")
+	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "never migrated") {
+		t.Fatalf("get from an unmigrated schema: %v", err)
+	}
+	res, err := s.Migrate(ctx)
+	if err != nil || res.From != 0 || res.To != postgres.LatestVersion() || len(res.Applied) == 0 {
+		t.Fatalf("migrate: %+v, %v", res, err)
+	}
+	res, err = s.Migrate(ctx)
+	if err != nil || res.From != res.To || len(res.Applied) != 0 {
+		t.Fatalf("second migrate: %+v, %v", res, err)
+	}
+	if _, err := s.PutProfile(ctx, storetest.Profile(t, "acme/x", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	// A schema newer than this build knows is refused, by commands and
+	// by migrate.
+	schema := pgtest.SchemaOf(t, url)
+	pgtest.Exec(t, fmt.Sprintf("INSERT INTO %s.goose_db_version (version_id, is_applied) VALUES (%d, true)", schema, postgres.LatestVersion()+1))
+	s2, _ := postgres.Open(url, postgres.Options{})
+	defer s2.Close()
+	if _, err := s2.GetProfile(ctx, "acme/x"); errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("get from a newer schema: %v", err)
+	}
+	if _, err := s2.Migrate(ctx); errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("migrate of a newer schema: %v", err)
+	}
+}
+
+func TestUnreachable(t *testing.T) {
+	ctx := context.Background()
+	s, err := postgres.Open("postgres://someone:hunter2secret@127.0.0.1:1/db?sslmode=disable", postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.ListProfileNames(ctx, store.ProfileQuery{})
+	if errs.KindOf(err) != errs.KindUnavailable || !strings.Contains(err.Error(), "127.0.0.1:1") || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("list on a closed port: %v", err)
+	}
+	_, err = postgres.Open("postgres://someone:hunter2secret@127.0.0.1:notaport/db", postgres.Options{})
+	if errs.KindOf(err) != errs.KindUsage || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("open of a bad URL: %v", err)
+	}
+	_, err = postgres.Open("postgres://127.0.0.1/db?sslmode=sometimes&password=hunter2secret", postgres.Options{})
+	if errs.KindOf(err) != errs.KindUsage || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("open with a bad sslmode: %v", err)
+	}
+}
+
+// TestReadOnlyRole: a role with read grants reads, and a write is refused
+// with exit 7's kind, the registry unchanged.
+func TestReadOnlyRole(t *testing.T) {
+	ctx := context.Background()
+	w := open(t, postgres.Options{})
+	storetest.Fill(t, w)
+	role := "agents_reader_" + strings.ReplaceAll(w.Schema()[len("agents_test_"):], "-", "")
+	pgtest.Exec(t, "CREATE ROLE "+role+" LOGIN",
+		"GRANT USAGE ON SCHEMA "+w.Schema()+" TO "+role,
+		"GRANT SELECT ON ALL TABLES IN SCHEMA "+w.Schema()+" TO "+role)
+	t.Cleanup(func() {
+		pgtest.Exec(t, "DROP OWNED BY "+role, "DROP ROLE "+role)
+	})
+	url := pgtest.WithUser(t, pgtest.WithParam(t, pgtest.URL(t), "search_path", w.Schema()), role)
+	r, err := postgres.Open(url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.GetProfile(ctx, "acme/a"); err != nil {
+		t.Fatalf("read as the reader: %v", err)
+	}
+	l, err := r.ListProfiles(ctx, store.ProfileQuery{})
+	if err != nil || len(l.Profiles) != 2 {
+		t.Fatalf("list as the reader: %+v, %v", l, err)
+	}
+	_, err = r.PutProfile(ctx, storetest.Profile(t, "acme/new", 1), false)
+	if errs.KindOf(err) != errs.KindPermission || !strings.Contains(err.Error(), role) {
+		t.Fatalf("write as the reader: %v", err)
+	}
+	if _, err := r.RemoveProfile(ctx, "acme/a"); errs.KindOf(err) != errs.KindPermission {
+		t.Fatalf("remove as the reader: %v", err)
+	}
+	if _, err := w.GetProfile(ctx, "acme/new"); errs.KindOf(err) != errs.KindNotFound {
+		t.Fatalf("the refused write left %v", err)
+	}
+}
+
+// TestConcurrentWriters: writers with connections of their own, each
+// adding distinct names and replacing a shared one, lose nothing.
+func TestConcurrentWriters(t *testing.T) {
+	ctx := context.Background()
+	first := open(t, postgres.Options{LockTimeout: time.Minute})
+	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", first.Schema())
+	const writers, each = 8, 10
+	var wg sync.WaitGroup
+	errc := make(chan error, writers*each*2)
+	for w := range writers {
+		wg.Go(func() {
+			s, err := postgres.Open(url, postgres.Options{LockTimeout: time.Minute})
+			if err != nil {
+				errc <- err
+				return
+			}
+			defer s.Close()
+			for i := range each {
+				if _, err := s.PutProfile(ctx, storetest.Profile(t, fmt.Sprintf("w%d/p%d", w, i), i), false); err != nil {
+					errc <- err
+				}
+				if _, err := s.PutProfile(ctx, storetest.Profile(t, "shared/x", w*100+i), true); err != nil {
+					errc <- err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Error(err)
+	}
+	names, err := first.ListProfileNames(ctx, store.ProfileQuery{})
+	if err != nil || len(names) != writers*each+1 {
+		t.Fatalf("%d names, %v", len(names), err)
+	}
+	h, err := first.ProfileHistory(ctx, "shared/x")
+	if err != nil || len(h) != writers*each {
+		t.Fatalf("shared/x has %d events, want %d: %v", len(h), writers*each, err)
+	}
+	for i := 1; i < len(h); i++ {
+		if h[i].Time.Before(h[i-1].Time) {
+			t.Errorf("event %d is older than event %d", i, i-1)
+		}
+	}
+}
+
+// TestFastForm: a fast form written by another build, or left behind by a
+// hand edit of the content, is never used; migrate makes it again.
+func TestFastForm(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, postgres.Options{})
+	if _, err := s.PutProfile(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	// Another build's form: garbage that must not be read.
+	pgtest.Exec(t, "UPDATE "+s.Schema()+".profiles SET decoded = '\\x00', decoded_by = 'profiles/999/other'")
+	got, err := s.GetProfile(ctx, "acme/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, storetest.Profile(t, "acme/a", 1)) {
+		t.Fatalf("read another build's form: %+v", got)
+	}
+	res, err := s.Migrate(ctx)
+	if err != nil || res.Redecoded != 1 {
+		t.Fatalf("migrate: %+v, %v", res, err)
+	}
+	l, err := s.ListProfiles(ctx, store.ProfileQuery{})
+	if err != nil || len(l.Profiles) != 1 || !reflect.DeepEqual(l.Profiles[0], storetest.Profile(t, "acme/a", 1)) {
+		t.Fatalf("list after migrate: %+v, %v", l, err)
+	}
+	// A hand edit of the content that keeps the old fast form is refused
+	// by the table's constraint.
+	err = func() error {
+		c, err := pgx.Connect(ctx, pgtest.URL(t))
+		if err != nil {
+			return err
+		}
+		defer c.Close(ctx)
+		if _, err := c.Exec(ctx, "INSERT INTO "+s.Schema()+".objects VALUES (encode(sha256('name: acme/a'::bytea), 'hex'), 'name: acme/a'::bytea)"); err != nil {
+			return err
+		}
+		_, err = c.Exec(ctx, "UPDATE "+s.Schema()+".profiles SET content = 'name: acme/a'::bytea, digest = encode(sha256('name: acme/a'::bytea), 'hex')")
+		return err
+	}()
+	if err == nil || !strings.Contains(err.Error(), "profiles_decoded") {
+		t.Fatalf("hand edit keeping a stale fast form: %v", err)
+	}
+}
+
+// TestWriterRole checks the writer's grants docs/postgres.md gives: every
+// change works with them, and objects and history need no more than
+// INSERT.
+func TestWriterRole(t *testing.T) {
+	ctx := context.Background()
+	admin := open(t, postgres.Options{})
+	sc := admin.Schema()
+	role := "agents_writer_" + sc[len("agents_test_"):]
+	pgtest.Exec(t, "CREATE ROLE "+role+" LOGIN",
+		"GRANT USAGE ON SCHEMA "+sc+" TO "+role,
+		"GRANT SELECT ON ALL TABLES IN SCHEMA "+sc+" TO "+role,
+		"GRANT INSERT, UPDATE, DELETE ON "+sc+".profiles, "+sc+".actions, "+sc+".plans TO "+role,
+		"GRANT INSERT ON "+sc+".objects, "+sc+".history TO "+role)
+	t.Cleanup(func() { pgtest.Exec(t, "DROP OWNED BY "+role, "DROP ROLE "+role) })
+	w, err := postgres.Open(pgtest.WithUser(t, pgtest.WithParam(t, pgtest.URL(t), "search_path", sc), role), postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	storetest.Fill(t, w)
+	if _, err := w.PutProfile(ctx, storetest.Profile(t, "acme/a", 1), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.RemoveAction(ctx, "team/x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storeCopyInto(t, w); err != nil {
+		t.Fatalf("store copy as the writer: %v", err)
+	}
+}
+
+// storeCopyInto copies a small home into s.
+func storeCopyInto(t *testing.T, s *postgres.Store) (*store.CopyReport, error) {
+	src, _ := newHome(t)
+	if _, err := src.PutProfile(context.Background(), storetest.Profile(t, "other/p", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	return store.Copy(context.Background(), src.(store.Transferer), s, store.CopyOptions{})
+}
+
+// TestTLS: the URL's TLS settings are honoured: sslmode=require encrypts
+// (the test server offers TLS with a certificate no one vouches for), and
+// verify-full refuses that certificate, with exit 3's kind and a hint.
+func TestTLS(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, postgres.Options{})
+	base := pgtest.WithParam(t, pgtest.URL(t), "search_path", s.Schema())
+	var ssl string
+	c, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.QueryRow(ctx, "SHOW ssl").Scan(&ssl)
+	c.Close(ctx)
+	if ssl != "on" {
+		t.Skip("the test server does not offer TLS")
+	}
+	req, _ := postgres.Open(pgtest.WithParam(t, base, "sslmode", "require"), postgres.Options{})
+	defer req.Close()
+	if _, err := req.ListProfileNames(ctx, store.ProfileQuery{}); err != nil {
+		t.Fatalf("sslmode=require: %v", err)
+	}
+	full, _ := postgres.Open(pgtest.WithParam(t, base, "sslmode", "verify-full"), postgres.Options{})
+	defer full.Close()
+	_, err = full.ListProfileNames(ctx, store.ProfileQuery{})
+	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "TLS") {
+		t.Fatalf("sslmode=verify-full with an untrusted certificate: %v", err)
+	}
+}

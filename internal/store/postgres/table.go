@@ -1,0 +1,455 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/version"
+)
+
+// table is one collection of documents as this store keeps it: a table
+// named after the collection, with the same columns for every collection
+//
+//	name, namespace, content, digest, version, updated_at,
+//	decoded, decoded_by, decoded_for
+//
+// so that the SQL below is written once for all of them. content is the
+// canonical YAML every store keeps; decoded, when decoded_by names this
+// build (see decodedTag), is the collection's fast binary form of the same
+// document (store.Codec), which a listing reads in a fraction of the time
+// YAML takes to parse. Collections with history also keep every version as
+// an object and log each put and remove in the history table.
+type table[T any] struct {
+	c   *store.Collection[T]
+	tag string // decoded_by of the fast forms this build writes and reads
+}
+
+func newTable[T any](c *store.Collection[T]) *table[T] {
+	t := &table[T]{c: c}
+	if c.Codec != nil {
+		t.tag = fmt.Sprintf("%s/%d/%s/%s", c.Name, c.Codec.Version(), version.Version, version.Commit)
+	}
+	return t
+}
+
+// The tables of the registry.
+var (
+	profiles = newTable(store.Profiles)
+	actions  = newTable(store.Actions)
+	plans    = newTable(store.Plans)
+)
+
+// row is a document as read from its table.
+type row struct {
+	name       string
+	content    []byte
+	decoded    []byte
+	decodedBy  *string
+	decodedFor *string
+	digest     string
+}
+
+const rowColumns = "name, content, decoded, decoded_by, decoded_for, digest"
+
+func scanRow(r pgx.Row) (row, error) {
+	var x row
+	err := r.Scan(&x.name, &x.content, &x.decoded, &x.decodedBy, &x.decodedFor, &x.digest)
+	return x, err
+}
+
+// decode returns the document a row holds: from its fast form when this
+// build wrote it for this content, else from the canonical YAML.
+func (t *table[T]) decode(x row) (T, error) {
+	if t.c.Codec != nil && x.decoded != nil && x.decodedBy != nil && *x.decodedBy == t.tag &&
+		x.decodedFor != nil && *x.decodedFor == x.digest {
+		if v, err := t.c.Codec.Read(x.decoded); err == nil && t.c.NameOf(v) == x.name {
+			return v, nil
+		}
+	}
+	v, err := t.c.Decode(x.content, t.label(x.name))
+	if err != nil {
+		return v, err
+	}
+	if got := t.c.NameOf(v); got != x.name {
+		var zero T
+		p := errs.Problem{File: t.label(x.name), Path: "name", Message: fmt.Sprintf("is %q, but the row is for %q", got, x.name)}
+		return zero, errs.InvalidProblems(fmt.Sprintf("stored %s %q", t.c.Noun, x.name), []errs.Problem{p})
+	}
+	return v, nil
+}
+
+// label names a stored document in problems: table/name.
+func (t *table[T]) label(name string) string { return t.c.Name + "/" + name }
+
+// fast returns the fast form of v, or nil for a collection without one.
+func (t *table[T]) fast(v T) []byte {
+	if t.c.Codec == nil {
+		return nil
+	}
+	return t.c.Codec.Append(nil, v)
+}
+
+func (t *table[T]) namespaceOf(name string) *string {
+	if !t.c.Nested {
+		return nil
+	}
+	ns := profile.NamespaceOf(name)
+	return &ns
+}
+
+func get[T any](ctx context.Context, s *Store, t *table[T], name string) (T, error) {
+	var v T
+	if err := ctx.Err(); err != nil {
+		return v, store.Interrupted(err)
+	}
+	if err := t.c.Validate(name); err != nil {
+		return v, err
+	}
+	var b pgx.Batch
+	b.Queue("SELECT "+rowColumns+" FROM "+t.c.Name+" WHERE name = $1", name)
+	err := s.withBatch(ctx, "reading "+t.c.Noun+" "+name, &b, func(br pgx.BatchResults) error {
+		x, err := scanRow(br.QueryRow())
+		if errors.Is(err, pgx.ErrNoRows) {
+			return t.c.NotFound(name)
+		}
+		if err != nil {
+			return err
+		}
+		v, err = t.decode(x)
+		return err
+	})
+	return v, err
+}
+
+func names[T any](ctx context.Context, s *Store, t *table[T], q store.Query) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, store.Interrupted(err)
+	}
+	if err := q.Check(); err != nil {
+		return nil, err
+	}
+	var out []string
+	err := s.with(ctx, "listing "+t.c.Name, func(c *pgx.Conn) error {
+		sql, args := "SELECT name FROM "+t.c.Name+" ORDER BY name", []any(nil)
+		if q.Namespace != "" {
+			sql, args = "SELECT name FROM "+t.c.Name+" WHERE namespace = $1 ORDER BY name", []any{q.Namespace}
+		}
+		rows, err := c.Query(ctx, sql, args...)
+		if err != nil {
+			return err
+		}
+		all, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		for _, n := range all {
+			if q.Match == nil || q.Match(n) {
+				out = append(out, n)
+			}
+		}
+		return err
+	})
+	return out, err
+}
+
+// list reads the documents q selects. The namespace is selected in SQL; a
+// Match (a regular expression, RE2 as everywhere in agents) is applied to
+// the names first, so only the documents it keeps are read.
+func list[T any](ctx context.Context, s *Store, t *table[T], q store.Query) ([]T, []errs.Problem, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, store.Interrupted(err)
+	}
+	if err := q.Check(); err != nil {
+		return nil, nil, err
+	}
+	var rowsRead []row
+	err := s.with(ctx, "listing "+t.c.Name, func(c *pgx.Conn) error {
+		var sql string
+		var args []any
+		switch {
+		case q.Match != nil:
+			var selected []string
+			sql, args := "SELECT name FROM "+t.c.Name+" ORDER BY name", []any(nil)
+			if q.Namespace != "" {
+				sql, args = "SELECT name FROM "+t.c.Name+" WHERE namespace = $1 ORDER BY name", []any{q.Namespace}
+			}
+			rows, err := c.Query(ctx, sql, args...)
+			if err != nil {
+				return err
+			}
+			all, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil {
+				return err
+			}
+			for _, n := range all {
+				if q.Match(n) {
+					selected = append(selected, n)
+				}
+			}
+			if len(selected) == 0 {
+				return nil
+			}
+			return collectRows(ctx, c, &rowsRead, "SELECT "+rowColumns+" FROM "+t.c.Name+" WHERE name = ANY($1::text[]) ORDER BY name", selected)
+		case q.Namespace != "":
+			sql, args = "SELECT "+rowColumns+" FROM "+t.c.Name+" WHERE namespace = $1 ORDER BY name", []any{q.Namespace}
+		default:
+			sql = "SELECT " + rowColumns + " FROM " + t.c.Name + " ORDER BY name"
+		}
+		return collectRows(ctx, c, &rowsRead, sql, args...)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return decodeAll(ctx, t, rowsRead, q.Progress)
+}
+
+// collectRows runs a query of rowColumns, asking for results in binary so
+// that bytea arrives as it is, not as hexadecimal text twice its size.
+func collectRows(ctx context.Context, c *pgx.Conn, out *[]row, sql string, args ...any) error {
+	rows, err := c.Query(ctx, sql, append([]any{pgx.QueryExecModeDescribeExec}, args...)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		x, err := scanRow(rows)
+		if err != nil {
+			return err
+		}
+		*out = append(*out, x)
+	}
+	return rows.Err()
+}
+
+// decodeAll decodes rows in parallel (parsing YAML is what a listing of
+// documents without a fast form costs) and keeps the problems of those
+// that fail.
+func decodeAll[T any](ctx context.Context, t *table[T], rows []row, progress func(done, total int)) ([]T, []errs.Problem, error) {
+	vals := make([]T, len(rows))
+	probs := make([][]errs.Problem, len(rows))
+	var next atomic.Int64
+	var mu sync.Mutex
+	done := 0
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(rows) || ctx.Err() != nil {
+				return
+			}
+			v, err := t.decode(rows[i])
+			if err != nil {
+				probs[i] = store.Problem(t.label(rows[i].name), err)
+			} else {
+				vals[i] = v
+			}
+			if progress != nil {
+				mu.Lock()
+				done++
+				progress(done, len(rows))
+				mu.Unlock()
+			}
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), (len(rows)+63)/64)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(work)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, store.Interrupted(err)
+	}
+	var out []T
+	var problems []errs.Problem
+	for i := range rows {
+		if probs[i] != nil {
+			problems = append(problems, probs[i]...)
+			continue
+		}
+		out = append(out, vals[i])
+	}
+	return out, problems, nil
+}
+
+// putOutcome is what put did.
+type putOutcome[T any] struct {
+	stored, replaced T
+	digest           string
+}
+
+// put stores v in one transaction holding the name's lock: the check for
+// an existing name, the object, the row and the history event commit
+// together or not at all.
+func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (putOutcome[T], error) {
+	var out putOutcome[T]
+	if err := ctx.Err(); err != nil {
+		return out, store.Interrupted(err)
+	}
+	name := t.c.NameOf(v)
+	if err := t.c.Validate(name); err != nil {
+		return out, err
+	}
+	data, stored, err := t.c.Encode(v)
+	if err != nil {
+		return out, err
+	}
+	digest := store.Digest(data)
+	fast := t.fast(stored)
+	err = s.write(ctx, t.c.Name, []string{name}, "writing "+t.c.Noun+" "+name, func(tx pgx.Tx) error {
+		out.replaced = *new(T)
+		cur, err := scanRow(tx.QueryRow(ctx, "SELECT "+rowColumns+" FROM "+t.c.Name+" WHERE name = $1", name))
+		exists := err == nil
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		if exists && !update {
+			return t.c.Conflict(name)
+		}
+		if exists {
+			if old, err := t.decode(cur); err == nil {
+				out.replaced = old
+			}
+		}
+		if t.c.History {
+			if _, err := tx.Exec(ctx, "INSERT INTO objects (digest, data) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING", digest, data); err != nil {
+				return err
+			}
+		}
+		if err := upsert(ctx, tx, t, name, data, digest, fast); err != nil {
+			return err
+		}
+		if t.c.History {
+			return appendEvent(ctx, tx, s, t.c.Name, name, store.EventPut, digest, s.now())
+		}
+		return nil
+	})
+	if err != nil {
+		return putOutcome[T]{}, err
+	}
+	out.stored, out.digest = stored, digest
+	return out, nil
+}
+
+// upsert writes a document's row; version counts the writes of the row.
+func upsert[T any](ctx context.Context, tx pgx.Tx, t *table[T], name string, data []byte, digest string, fast []byte) error {
+	var tag *string
+	var fastFor *string
+	if fast != nil {
+		tag, fastFor = &t.tag, &digest
+	}
+	_, err := tx.Exec(ctx, "INSERT INTO "+t.c.Name+` AS t (name, namespace, content, digest, decoded, decoded_by, decoded_for)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		ON CONFLICT (name) DO UPDATE SET content = EXCLUDED.content, digest = EXCLUDED.digest,
+			version = t.version + 1, updated_at = clock_timestamp(),
+			decoded = EXCLUDED.decoded, decoded_by = EXCLUDED.decoded_by, decoded_for = EXCLUDED.decoded_for`,
+		name, t.namespaceOf(name), data, digest, fast, tag, fastFor)
+	return err
+}
+
+// appendEvent logs one event of a name; at nil stamps it with the
+// server's clock. seq follows the name's last event: its writers hold the
+// name's lock, so they append one after the other.
+func appendEvent(ctx context.Context, tx pgx.Tx, s *Store, coll, name, event, digest string, at *time.Time) error {
+	var nanos int16
+	if at != nil {
+		nanos = int16(at.Nanosecond() % 1000)
+		tr := at.Truncate(time.Microsecond)
+		at = &tr
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO history (collection, name, seq, event, digest, at, at_nanos)
+		VALUES ($1, $2, coalesce((SELECT max(seq) FROM history WHERE collection = $1 AND name = $2), 0) + 1,
+			$3, $4, coalesce($5::timestamptz, clock_timestamp()), $6)`,
+		coll, name, event, digest, at, nanos)
+	return err
+}
+
+func remove[T any](ctx context.Context, s *Store, t *table[T], name string) (T, error) {
+	var removed T
+	if err := ctx.Err(); err != nil {
+		return removed, store.Interrupted(err)
+	}
+	if err := t.c.Validate(name); err != nil {
+		return removed, err
+	}
+	err := s.write(ctx, t.c.Name, []string{name}, "removing "+t.c.Noun+" "+name, func(tx pgx.Tx) error {
+		cur, err := scanRow(tx.QueryRow(ctx, "SELECT "+rowColumns+" FROM "+t.c.Name+" WHERE name = $1", name))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return t.c.NotFound(name)
+		}
+		if err != nil {
+			return err
+		}
+		v, err := t.decode(cur)
+		if err != nil {
+			e := errs.Wrap(errs.KindInvalid, err, "stored %s %q cannot be read, so it is not removed", t.c.Noun, name)
+			return e.WithHint("replace it with a valid %s (add --update)", t.c.Noun)
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM "+t.c.Name+" WHERE name = $1", name); err != nil {
+			return err
+		}
+		if t.c.History {
+			if err := appendEvent(ctx, tx, s, t.c.Name, name, store.EventRemove, cur.digest, s.now()); err != nil {
+				return err
+			}
+		}
+		removed = v
+		return nil
+	})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return removed, nil
+}
+
+func history[T any](ctx context.Context, s *Store, t *table[T], name string) ([]store.HistoryEntry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, store.Interrupted(err)
+	}
+	if err := t.c.Validate(name); err != nil {
+		return nil, err
+	}
+	out := []store.HistoryEntry{}
+	err := s.with(ctx, "reading the history of "+t.c.Noun+" "+name, func(c *pgx.Conn) error {
+		rows, err := c.Query(ctx, "SELECT event, digest, at, at_nanos FROM history WHERE collection = $1 AND name = $2 ORDER BY seq", t.c.Name, name)
+		if err != nil {
+			return err
+		}
+		out, err = collectEvents(rows)
+		if err != nil || len(out) > 0 {
+			return err
+		}
+		var held bool
+		if err := c.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM "+t.c.Name+" WHERE name = $1)", name).Scan(&held); err != nil {
+			return err
+		}
+		if !held {
+			return t.c.NotFound(name)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// collectEvents reads rows of event, digest, at, at_nanos.
+func collectEvents(rows pgx.Rows) ([]store.HistoryEntry, error) {
+	out := []store.HistoryEntry{}
+	defer rows.Close()
+	for rows.Next() {
+		var e store.HistoryEntry
+		var nanos int16
+		if err := rows.Scan(&e.Event, &e.Digest, &e.Time, &nanos); err != nil {
+			return nil, err
+		}
+		e.Time = e.Time.UTC().Add(time.Duration(nanos))
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
