@@ -251,7 +251,8 @@ func (k *docKind[T]) readFailure(s *fileStore, name, rel string, err error) erro
 	var bad badFile
 	if errors.As(err, &bad) {
 		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
-		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.noun, name), []errs.Problem{p})
+		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.noun, name), []errs.Problem{p}).
+			WithHint("%s must be a regular file of at most %d bytes; move what is there out of the store, or store the %s again", p.File, profile.MaxFileSize, k.noun)
 	}
 	e = errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading stored %s %q from %s", k.noun, name, s.abs(rel))
 	if escapes(err) {
