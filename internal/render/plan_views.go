@@ -275,11 +275,15 @@ func shortDigest(d string) string {
 func (v PlanView) Rich(t *Theme) string {
 	p := v.Plan
 	var b strings.Builder
+	head := ""
 	if v.Verb != "" {
-		b.WriteString(t.Good("✔ "+v.Verb) + " ")
+		head = t.Good("✔ "+v.Verb) + " "
 	}
-	b.WriteString(t.Title("plan "+p.ID) + " " + t.Badge(ToneAccent, p.Action) + "\n")
-	b.WriteString("  " + t.Muted("created ") + Escape(FormatTime(p.CreatedAt)) + t.Muted("  ·  resolved ") + Escape(FormatTime(p.ResolvedAt)) + "\n")
+	b.WriteString(t.Para(2, head+t.Title("plan "+p.ID)+" "+t.Badge(ToneAccent, p.Action)))
+	b.WriteString(t.Grid(2, [][]string{
+		{t.Muted("created"), Escape(FormatTime(p.CreatedAt))},
+		{t.Muted("resolved"), Escape(FormatTime(p.ResolvedAt))},
+	}))
 	b.WriteString(resolutionRich(t, p))
 	b.WriteString("\n" + driftRich(t, v.Drift))
 	return b.String()
@@ -288,16 +292,16 @@ func (v PlanView) Rich(t *Theme) string {
 func resolutionRich(t *Theme, p *plan.Plan) string {
 	var b strings.Builder
 	a, s := p.AutomationProfile, p.SafetyProfile
-	b.WriteString("\n" + t.Heading("Automation profile") + "  " + t.Accent(a.Name) + t.Muted(" from the "+a.Provenance+" level") + "\n")
-	b.WriteString("  " + t.Muted("sha256 "+a.SHA256) + "\n")
+	b.WriteString("\n" + t.Para(2, t.Heading("Automation profile")+"  "+t.Accent(a.Name)+t.Muted(" from the "+a.Provenance+" level")))
+	b.WriteString(t.Para(2, "  "+t.Muted("sha256 "+a.SHA256)))
 	what := "standalone"
 	if s.Source == plan.SourceComposed && s.FromProfile != nil {
 		what = "composed in " + *s.FromProfile
 	}
-	b.WriteString("\n" + t.Heading("Safety profile") + "  " + t.Accent(what) + t.Muted(" from the "+s.Provenance+" level") + "\n")
-	b.WriteString("  " + t.Muted("sha256 "+s.SHA256) + "\n")
+	b.WriteString("\n" + t.Para(2, t.Heading("Safety profile")+"  "+t.Accent(what)+t.Muted(" from the "+s.Provenance+" level")))
+	b.WriteString(t.Para(2, "  "+t.Muted("sha256 "+s.SHA256)))
 	b.WriteString(t.Grid(2, settingRows(t, safetySettings(s.SafetyProfile))))
-	b.WriteString("\n" + t.Heading("Resolution trace") + "  " + t.Muted("most specific first; ◀ marks the level that decided") + "\n")
+	b.WriteString("\n" + t.Para(2, t.Heading("Resolution trace")+"  "+t.Muted("most specific first; ◀ marks the level that decided")))
 	b.WriteString(traceRich(t, p))
 	return b.String()
 }
@@ -325,14 +329,14 @@ func traceRich(t *Theme, p *plan.Plan) string {
 
 func driftRich(t *Theme, d *plan.Drift) string {
 	if d == nil {
-		return t.Heading("Drift") + "  " + t.Good("none") + t.Muted(": resolving now gives the same answer") + "\n"
+		return t.Para(2, t.Heading("Drift")+"  "+t.Good("none")+t.Muted(": resolving now gives the same answer"))
 	}
 	var b strings.Builder
 	what := "resolving now would answer otherwise"
 	if d.Error != nil {
 		what = "resolving now fails"
 	}
-	b.WriteString(t.Heading("Drift") + "  " + t.Warn(what) + "\n")
+	b.WriteString(t.Para(2, t.Heading("Drift")+"  "+t.Warn(what)))
 	var rows [][]string
 	if d.Error != nil {
 		rows = append(rows, []string{t.Warn("resolution"), Escape(*d.Error)})
@@ -347,7 +351,7 @@ func driftRich(t *Theme, d *plan.Drift) string {
 		rows = append(rows, []string{t.Muted("levels changed"), Escape(strings.Join(d.Levels, ", "))})
 	}
 	b.WriteString(t.Grid(2, rows))
-	b.WriteString("  " + t.Muted("the plan keeps its recorded profiles; 'agents plan set-automation-profile' resolves it again") + "\n")
+	b.WriteString(t.Para(2, "  "+t.Muted("the plan keeps its recorded profiles; 'agents plan set-automation-profile' resolves it again")))
 	return b.String()
 }
 
@@ -373,11 +377,16 @@ func (v PlanListView) Plain(w *Writer) {
 }
 
 func (v PlanListView) table() Table {
-	t := Table{Header: []string{"ID", "ACTION", "CREATED", "AUTOMATION PROFILE", "SAFETY PROFILE"}}
+	t := Table{
+		Header: []string{"ID", "ACTION", "CREATED", "AUTOMATION PROFILE", "SAFETY PROFILE"},
+		// Ids and action names stay whole; the creation time is the first
+		// to go, as the order already tells which plan is older.
+		Fits: []Fit{FitKeep, FitKeep, FitDrop, FitWrap, FitWrap},
+	}
 	for _, p := range v.Plans {
 		s := p.SafetyProfile
 		t.Rows = append(t.Rows, []string{
-			p.ID, p.Action, FormatTime(p.CreatedAt),
+			p.ID, p.Action, p.CreatedAt.UTC().Format("2006-01-02 15:04"),
 			p.AutomationProfile.Name + " (" + p.AutomationProfile.Provenance + ")",
 			s.Source + " (" + s.Provenance + ")",
 		})
@@ -395,6 +404,9 @@ func (v PlanListView) Rich(t *Theme) string {
 	}
 	tb := v.table()
 	tb.Title = "Plans (oldest first)"
+	// A rich header takes one line: the short words, which the title
+	// explains.
+	tb.Header = []string{"ID", "ACTION", "CREATED", "AUTOMATION", "SAFETY"}
 	return t.Table(tb, func(row, col int) Tone {
 		switch col {
 		case 0:
@@ -458,8 +470,8 @@ func (v ResolutionView) Rich(t *Theme) string {
 	if v.Action != "" {
 		title += " for " + v.Action
 	}
-	b.WriteString(t.Title(title) + "\n")
-	b.WriteString("  " + t.Muted("project looked for from ") + Escape(v.Result.ProjectDir) + "\n")
+	b.WriteString(t.Para(2, t.Title(title)))
+	b.WriteString(t.Para(4, "  "+t.Muted("project looked for from ")+Escape(v.Result.ProjectDir)))
 	b.WriteString(resolutionRich(t, v.Result))
 	return b.String()
 }

@@ -54,8 +54,7 @@ func (v KV) Tables() []Table {
 func (v KV) Rich(t *Theme) string {
 	var b strings.Builder
 	if v.Title != "" {
-		b.WriteString(t.Title(v.Title))
-		b.WriteString("\n")
+		b.WriteString(t.Para(0, t.Title(v.Title)))
 	}
 	rows := make([][]string, len(v.Pairs))
 	for i, p := range v.Pairs {
@@ -179,7 +178,7 @@ func (v Line) Plain(w *Writer) { w.Line(v.Text) }
 func (v Line) Tables() []Table { return []Table{{Title: v.Text}} }
 
 // Rich implements RichView.
-func (v Line) Rich(t *Theme) string { return Escape(v.Text) + "\n" }
+func (v Line) Rich(t *Theme) string { return t.Para(2, Escape(v.Text)) }
 
 // Lines is a list of values: one per line in the human formats, an array
 // in json and yaml.
