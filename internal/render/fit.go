@@ -333,7 +333,7 @@ type field struct {
 
 // stackRows turns t into one list of fields per row, for a table too wide
 // to draw as one: the first field is the row's first cell, which heads
-// the record. Cells with neither header nor text are left out.
+// the record. Empty cells are left out.
 func stackRows(t Table) [][]field {
 	recs := make([][]field, len(t.Rows))
 	for r, row := range t.Rows {
@@ -342,7 +342,7 @@ func stackRows(t Table) [][]field {
 			if i < len(t.Header) {
 				key = t.Header[i]
 			}
-			if i > 0 && key == "" && c == "" {
+			if i > 0 && c == "" {
 				continue
 			}
 			recs[r] = append(recs[r], field{key: key, col: i, value: c})
@@ -389,10 +389,22 @@ func layoutTable(t Table, width int, headerWraps bool) layout {
 			return layout{tables: []Table{applyWidths(sub, w)}, columns: [][]int{keep}}
 		}
 	}
-	if parts, cols := splitColumns(t, width, boxOverhead, headerWraps); parts != nil {
+	// Split what is left into column groups, each with the leading
+	// columns that remain.
+	reduced := subTable(t, keep)
+	reduced.Repeat = 0
+	for _, c := range keep {
+		if c < t.Repeat {
+			reduced.Repeat++
+		}
+	}
+	if parts, cols := splitColumns(reduced, width, boxOverhead, headerWraps); parts != nil {
 		for i, p := range parts {
 			w, _ := planWidths(p, width, boxOverhead, headerWraps)
 			parts[i] = applyWidths(p, w)
+			for j, c := range cols[i] {
+				cols[i][j] = keep[c]
+			}
 		}
 		return layout{tables: parts, columns: cols}
 	}

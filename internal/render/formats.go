@@ -117,6 +117,8 @@ func (r tableRenderer) draw(buf *bytes.Buffer, t Table, titled bool) error {
 		// tablewriter's own wrapping shares the width out evenly instead.
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		// A cell's leading spaces are the view's own, to line text up.
+		tablewriter.WithTrimSpace(tw.Off),
 	}
 	tbl := tablewriter.NewTable(buf, opts...)
 	if len(t.Header) > 0 {

@@ -174,7 +174,7 @@ func (v migrateSummary) Plain(w *render.Writer) {
 }
 
 func (v migrateSummary) Tables() []render.Table {
-	t := render.Table{Header: []string{"FILE", "NAME", "RESULT"}}
+	t := render.Table{Header: []string{"FILE", "NAME", "RESULT"}, Fits: []render.Fit{render.FitWrap, render.FitKeep, render.FitKeep}}
 	for _, m := range v.ms {
 		res := "unchanged"
 		if m.Written {
