@@ -26,7 +26,7 @@ type IOStreams struct {
 	noColor   bool
 	ci        bool
 	width     int
-	columns   int // COLUMNS, when a positive number
+	columns   int          // COLUMNS, when a positive number
 	flush     func() error // writes out what Out holds back, when it buffers
 }
 
