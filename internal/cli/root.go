@@ -138,7 +138,7 @@ func Run(deps *cmdutil.Deps, args []string) (code int) {
 		// Errors that are not ours come from cobra's own argument and
 		// command parsing: usage errors.
 		if !ranVerb(cmd) {
-			err = &errs.Error{Kind: errs.KindUsage, Msg: err.Error(), Hint: usageHint(cmd)}
+			err = usageError(cmd, err)
 		}
 	}
 	// Whatever the command wrote comes before the error, as it was written.
@@ -284,9 +284,10 @@ profiles are namespace/name YAML files in the store.
 	deps.ResolveConfig = func() (cmdutil.Config, error) {
 		return resolveConfig(deps, root.PersistentFlags(), g)
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &errs.Error{Kind: errs.KindUsage, Msg: err.Error(), Hint: usageHint(c)}
-	})
+	root.SetFlagErrorFunc(flagError)
+	// Suggestions are made as hints (see usageError); cobra's own would add
+	// lines to the message.
+	root.DisableSuggestions = true
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.home, "home", "", "agents home directory (default $AGENTS_HOME or $XDG_CONFIG_HOME/agents)")
 	pf.StringVarP(&g.format, "format", "f", "", "output format: "+strings.Join(render.Names(), ", ")+" (default rich)")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
 )
 
@@ -45,7 +46,7 @@ status 2.`,
 func removeRun(opts *removeOptions) error {
 	deps := opts.deps
 	if err := action.ValidateName(opts.name); err != nil {
-		return err
+		return cmdutil.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
 	}
 	if err := cmdutil.ConfirmRemoval(deps, "action", opts.name, opts.yes); err != nil {
 		return err
@@ -55,6 +56,9 @@ func removeRun(opts *removeOptions) error {
 		return err
 	}
 	removed, err := st.RemoveAction(deps.Ctx(), opts.name)
+	if errs.Is(err, errs.KindNotFound) {
+		return cmdutil.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
+	}
 	if err != nil {
 		return err
 	}

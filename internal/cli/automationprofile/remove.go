@@ -50,7 +50,7 @@ func removeRun(opts *removeOptions) error {
 			WithHint("built-in profiles are part of agents; register a custom profile instead")
 	}
 	if err := cmdutil.CheckProfileArg(opts.name); err != nil {
-		return err
+		return cmdutil.DidYouMean(err, nearestCustom(deps, opts.name))
 	}
 	if err := cmdutil.ConfirmRemoval(deps, "profile", opts.name, opts.yes); err != nil {
 		return err
@@ -60,8 +60,20 @@ func removeRun(opts *removeOptions) error {
 		return err
 	}
 	removed, err := st.RemoveProfile(deps.Ctx(), opts.name)
+	if errs.Is(err, errs.KindNotFound) {
+		return cmdutil.DidYouMean(err, nearestCustom(deps, opts.name))
+	}
 	if err != nil {
 		return err
 	}
 	return deps.Render(render.RemovedView{Profile: removed})
+}
+
+// nearestCustom is the stored profile name nearest to name: only custom
+// profiles can be removed.
+func nearestCustom(deps *cmdutil.Deps, name string) string {
+	if s := cmdutil.NearestProfile(deps, name); !profile.IsBuiltinName(s) {
+		return s
+	}
+	return ""
 }
