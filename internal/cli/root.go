@@ -292,7 +292,7 @@ profiles are namespace/name YAML files in the store.
 	pf.StringVar(&g.home, "home", "", "agents home directory (default $AGENTS_HOME or $XDG_CONFIG_HOME/agents)")
 	pf.StringVarP(&g.format, "format", "f", "", "output format: "+strings.Join(render.Names(), ", ")+" (default rich)")
 	pf.DurationVar(&g.lockTimeout, "lock-timeout", DefaultLockTimeout, "how long a change waits for the store lock")
-	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress or informational messages")
+	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress, no informational messages and no line for a change (a document asked for with -f json or yaml is still printed)")
 	_ = root.RegisterFlagCompletionFunc("format", cmdutil.CompleteFlag(deps, cmdutil.FormatNames))
 
 	root.CompletionOptions.DisableDefaultCmd = true

@@ -175,60 +175,6 @@ func (v ActionListView) Rich(t *Theme) string {
 	})
 }
 
-// ActionStoredView renders the result of adding an action: a line saying
-// it was added or updated, then the action as stored. Its document is the
-// stored action alone, so json and yaml output can be fed back to add.
-type ActionStoredView struct {
-	Action   *action.Action
-	Replaced bool
-}
-
-func (v ActionStoredView) verb() string { return pick(v.Replaced, "updated", "added") }
-
-// Data implements View.
-func (v ActionStoredView) Data() any { return v.Action }
-
-// Plain implements View.
-func (v ActionStoredView) Plain(w *Writer) {
-	w.Line(v.verb(), " ", v.Action.Name)
-	actionPlain(w, v.Action)
-}
-
-// Tables implements View.
-func (v ActionStoredView) Tables() []Table {
-	return append([]Table{{Title: v.verb() + " " + v.Action.Name}}, actionTables(v.Action)...)
-}
-
-// Rich implements RichView.
-func (v ActionStoredView) Rich(t *Theme) string {
-	return t.Good("✔ "+v.verb()) + " " + Escape(v.Action.Name) + "\n\n" + actionRich(t, v.Action)
-}
-
-// ActionRemovedView renders the result of removing an action. Its document
-// is the action removed, so json and yaml output can restore it with add.
-type ActionRemovedView struct {
-	Action *action.Action
-}
-
-// Data implements View.
-func (v ActionRemovedView) Data() any { return v.Action }
-
-// Plain implements View.
-func (v ActionRemovedView) Plain(w *Writer) {
-	w.Line("removed ", v.Action.Name)
-	actionPlain(w, v.Action)
-}
-
-// Tables implements View.
-func (v ActionRemovedView) Tables() []Table {
-	return append([]Table{{Title: "removed " + v.Action.Name}}, actionTables(v.Action)...)
-}
-
-// Rich implements RichView.
-func (v ActionRemovedView) Rich(t *Theme) string {
-	return t.Warn("✘ removed") + " " + Escape(v.Action.Name) + "\n\n" + actionRich(t, v.Action)
-}
-
 // SafetyProfileView renders a standalone safety profile read from a file.
 type SafetyProfileView struct {
 	// File is where it was read, for the human formats.

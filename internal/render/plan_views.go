@@ -29,8 +29,20 @@ type PlanView struct {
 	Plan *plan.Plan
 	// Drift is how resolving now would differ; nil when it would not.
 	Drift *plan.Drift
-	// Verb, when set, heads the human formats ("created", "updated").
-	Verb string
+}
+
+// PlanChange tells what plan use or set-automation-profile did to p in one
+// line, with the profiles it resolved and the levels they came from; its
+// document is the plan's, as plan show prints it.
+func PlanChange(verb string, p *plan.Plan) Change {
+	a, s := p.AutomationProfile, p.SafetyProfile
+	return Change{
+		Verb:    verb,
+		Subject: "plan " + p.ID,
+		Detail: p.Action + " under " + a.Name + " (" + a.Provenance + " level), " +
+			s.Source + " safety (" + s.Provenance + " level)",
+		Doc: PlanView{Plan: p}.Data(),
+	}
 }
 
 // Data implements View.
@@ -58,9 +70,6 @@ func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05
 // levels as levels.<level>.x.
 func (v PlanView) Plain(w *Writer) {
 	p := v.Plan
-	if v.Verb != "" {
-		w.Line(v.Verb, " plan ", p.ID)
-	}
 	w.Field("id", p.ID)
 	w.Field("action", p.Action)
 	w.Field("created_at", FormatTime(p.CreatedAt))
@@ -112,11 +121,7 @@ func driftPlain(w *Writer, d *plan.Drift) {
 // Tables implements View.
 func (v PlanView) Tables() []Table {
 	p := v.Plan
-	title := "plan"
-	if v.Verb != "" {
-		title = v.Verb + " plan " + p.ID
-	}
-	head := Table{Title: title, Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
+	head := Table{Title: "plan", Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
 		{"id", p.ID},
 		{"action", p.Action},
 		{"created_at", FormatTime(p.CreatedAt)},
@@ -275,11 +280,7 @@ func shortDigest(d string) string {
 func (v PlanView) Rich(t *Theme) string {
 	p := v.Plan
 	var b strings.Builder
-	head := ""
-	if v.Verb != "" {
-		head = t.Good("✔ "+v.Verb) + " "
-	}
-	b.WriteString(t.Para(2, head+t.Title("plan "+p.ID)+" "+t.Badge(ToneAccent, p.Action)))
+	b.WriteString(t.Para(2, t.Title("plan "+p.ID)+" "+t.Badge(ToneAccent, p.Action)))
 	b.WriteString(t.Grid(2, [][]string{
 		{t.Muted("created"), Escape(FormatTime(p.CreatedAt))},
 		{t.Muted("resolved"), Escape(FormatTime(p.ResolvedAt))},

@@ -487,62 +487,6 @@ func richProfileTable(t *Theme, title string, list []*profile.AutomationProfile,
 	return t.Table(tb, tone)
 }
 
-// StoredView renders the result of adding a profile: a line saying it was
-// added (or updated, when it replaced a stored one), then the profile as
-// stored. Its document is the stored profile alone, so json and yaml output
-// can be fed back to add.
-type StoredView struct {
-	Profile  *profile.AutomationProfile
-	Replaced bool
-}
-
-func (v StoredView) verb() string { return pick(v.Replaced, "updated", "added") }
-
-// Data implements View.
-func (v StoredView) Data() any { return v.Profile }
-
-// Plain implements View.
-func (v StoredView) Plain(w *Writer) {
-	w.Line(v.verb(), " ", v.Profile.Name)
-	profilePlain(w, v.Profile)
-}
-
-// Tables implements View.
-func (v StoredView) Tables() []Table {
-	return append([]Table{{Title: v.verb() + " " + v.Profile.Name}}, profileTables(v.Profile)...)
-}
-
-// Rich implements RichView.
-func (v StoredView) Rich(t *Theme) string {
-	return t.Good("✔ "+v.verb()) + " " + Escape(v.Profile.Name) + "\n\n" + profileRich(t, v.Profile)
-}
-
-// RemovedView renders the result of removing a profile: a line saying so,
-// then the profile that was removed. Its document is that profile, so json
-// and yaml output can restore it with add.
-type RemovedView struct {
-	Profile *profile.AutomationProfile
-}
-
-// Data implements View.
-func (v RemovedView) Data() any { return v.Profile }
-
-// Plain implements View.
-func (v RemovedView) Plain(w *Writer) {
-	w.Line("removed ", v.Profile.Name)
-	profilePlain(w, v.Profile)
-}
-
-// Tables implements View.
-func (v RemovedView) Tables() []Table {
-	return append([]Table{{Title: "removed " + v.Profile.Name}}, profileTables(v.Profile)...)
-}
-
-// Rich implements RichView.
-func (v RemovedView) Rich(t *Theme) string {
-	return t.Warn("✘ removed") + " " + Escape(v.Profile.Name) + "\n\n" + profileRich(t, v.Profile)
-}
-
 // FormatFloat formats a number in its shortest form with at least one
 // decimal (1.0, 0.7, 12.5).
 func FormatFloat(f float64) string {

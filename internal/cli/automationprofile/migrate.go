@@ -116,6 +116,10 @@ func migrateRun(opts *migrateOptions) error {
 		progress.Set(i + 1)
 	}
 	progress.Done()
+	// A change prints nothing with --quiet but the document asked for.
+	if deps.Config.Quiet && !render.IsMachine(deps.Config.Format) {
+		return nil
+	}
 	return deps.Render(migrateSummary{ms})
 }
 

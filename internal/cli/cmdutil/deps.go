@@ -151,6 +151,27 @@ func (d *Deps) Render(v render.View) error {
 	return r.Render(d.IO.Out, v)
 }
 
+// RenderChange prints what a mutation did, as the command contract says:
+// one line in the human formats, nothing with --quiet; in json and yaml
+// the document on stdout, quiet or not, since it was asked for. A change
+// that changed nothing is also told on stderr in json and yaml (unless
+// --quiet), since the document alone cannot say so.
+func (d *Deps) RenderChange(c render.Change) error {
+	if render.IsMachine(d.Config.Format) {
+		if err := d.Render(c); err != nil {
+			return err
+		}
+		if c.Verb == render.Unchanged {
+			d.Info("%s", c.Text())
+		}
+		return nil
+	}
+	if d.Config.Quiet {
+		return nil
+	}
+	return d.Render(c)
+}
+
 // Warn writes a warning line to stderr.
 func (d *Deps) Warn(format string, a ...any) {
 	if d.silent {

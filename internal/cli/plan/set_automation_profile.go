@@ -76,5 +76,5 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.PlanView{Plan: stored, Verb: "updated"})
+	return deps.RenderChange(render.PlanChange("updated", stored))
 }

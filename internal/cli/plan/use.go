@@ -134,5 +134,5 @@ func useRun(opts *useOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.PlanView{Plan: stored, Verb: "created"})
+	return deps.RenderChange(render.PlanChange("created", stored))
 }
