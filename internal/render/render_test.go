@@ -212,9 +212,9 @@ func hostile() *profile.AutomationProfile {
 
 func TestHumanFormatsEscapeProfileText(t *testing.T) {
 	views := map[string]render.View{
-		"show":   render.ProfileView{Profile: hostile()},
-		"list":   render.ProfileListView{Profiles: []*profile.AutomationProfile{hostile()}},
-		"add":    render.Change{Verb: "added", Subject: hostile().Name, Detail: hostile().Description, Doc: hostile()},
+		"show": render.ProfileView{Profile: hostile()},
+		"list": render.ProfileListView{Profiles: []*profile.AutomationProfile{hostile()}},
+		"add":  render.Change{Verb: "added", Subject: hostile().Name, Detail: hostile().Description, Doc: hostile()},
 	}
 	variants := []struct {
 		format string
