@@ -310,6 +310,11 @@ profiles are namespace/name YAML files in the store.
 // resolveConfig works out home, format and lock timeout: flag, then
 // environment, then $AGENTS_HOME/config.yaml, then the default. On an error
 // after the home is known, the configuration returned still names the home.
+//
+// config.yaml is decoded strictly here, for every command: a misspelt key
+// is an error wherever it would otherwise be ignored. A bad value says
+// where it came from, and is usage (2) from a flag or the environment,
+// invalid input (3) from the file.
 func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cmdutil.Config, error) {
 	home, err := resolveHome(deps, g.home)
 	if err != nil {
@@ -318,12 +323,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	v := viper.New()
 	v.SetDefault("format", render.Default)
 	v.SetDefault("lock_timeout", DefaultLockTimeout)
-	if s := deps.Getenv("AGENTS_FORMAT"); s != "" {
-		v.Set("format", s)
-	}
-	if s := deps.Getenv("AGENTS_LOCK_TIMEOUT"); s != "" {
-		v.Set("lock_timeout", s)
-	}
+	from := map[string]string{"format": "", "lock_timeout": ""}
 	cfgFile := config.GlobalPath(home)
 	// Read at most 1 MiB and a byte (a huge file is refused unread), and
 	// only from a file the user owns and no one else can write.
@@ -331,6 +331,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	if err != nil {
 		return cmdutil.Config{Home: home}, err
 	}
+	var global *config.Global
 	if data != nil {
 		fv := viper.New()
 		fv.SetConfigType("yaml")
@@ -338,30 +339,80 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 			return cmdutil.Config{Home: home}, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
 				WithHint("fix the YAML in %s", cfgFile)
 		}
+		// A bad safety_pack is left to the commands that load the pack in
+		// force, which refuse it as a safety pack error (exit 6); any
+		// other problem, a misspelt key first of all, stops every command.
+		global, err = config.DecodeGlobal(data, cfgFile)
+		if err != nil {
+			global = nil
+			if !onlyAt(err, config.KeySafetyPack) {
+				return cmdutil.Config{Home: home}, err
+			}
+		}
 		for _, key := range []string{"format", "lock_timeout"} {
-			if fv.IsSet(key) && deps.Getenv("AGENTS_"+strings.ToUpper(key)) == "" {
+			if fv.IsSet(key) && fv.Get(key) != nil {
 				v.Set(key, fv.Get(key))
+				from[key] = key + " in " + cfgFile
 			}
 		}
 	}
+	if s := deps.Getenv("AGENTS_FORMAT"); s != "" {
+		v.Set("format", s)
+		from["format"] = "AGENTS_FORMAT"
+	}
+	if s := deps.Getenv("AGENTS_LOCK_TIMEOUT"); s != "" {
+		v.Set("lock_timeout", s)
+		from["lock_timeout"] = "AGENTS_LOCK_TIMEOUT"
+	}
 	if flags.Changed("format") {
 		v.Set("format", g.format)
+		from["format"] = "--format"
 	}
 	if flags.Changed("lock-timeout") {
 		v.Set("lock_timeout", g.lockTimeout)
+		from["lock_timeout"] = "--lock-timeout"
 	}
-	cfg := cmdutil.Config{Home: home, Format: v.GetString("format"), Quiet: g.quiet, GlobalData: data, GlobalRead: true}
+	cfg := cmdutil.Config{Home: home, Format: v.GetString("format"), Quiet: g.quiet, GlobalData: data, GlobalRead: true, Global: global}
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
-		return cfg, err
+		return cfg, badSetting(err, from["format"], "unknown format %q", v.GetString("format"))
 	}
 	lt, err := durationOf(v.Get("lock_timeout"))
 	if err != nil || lt < 0 {
-		return cfg, errs.Usage("invalid lock timeout %v", v.Get("lock_timeout")).
+		e := errs.Usage("invalid lock timeout %q", fmt.Sprint(v.Get("lock_timeout"))).
 			WithHint("give a duration such as 10s or 2m")
+		return cfg, badSetting(e, from["lock_timeout"], "invalid lock timeout %q", fmt.Sprint(v.Get("lock_timeout")))
 	}
 	cfg.LockTimeout = lt
 	return cfg, nil
+}
+
+// onlyAt reports whether every problem of err is at the key.
+func onlyAt(err error, key string) bool {
+	var e *errs.Error
+	if !errors.As(err, &e) || len(e.Problems) == 0 {
+		return false
+	}
+	return len(config.ProblemsAt(err, key)) == len(e.Problems)
+}
+
+// badSetting is err, a usage error about a presentation setting, with its
+// message saying where the value came from (msg, with a, is the message
+// without that) and, for a value from config.yaml, of kind invalid.
+func badSetting(err error, from, msg string, a ...any) error {
+	var e *errs.Error
+	if from == "" || strings.HasPrefix(from, "--") || !errors.As(err, &e) {
+		return err
+	}
+	c := *e
+	c.Msg = fmt.Sprintf(msg, a...) + " (from " + from + ")"
+	if _, file, ok := strings.Cut(from, " in "); ok {
+		c.Kind = errs.KindInvalid
+		c.Hint = "fix it in " + file + ": " + c.Hint
+	} else {
+		c.Hint += "; or unset " + from
+	}
+	return &c
 }
 
 func durationOf(v any) (time.Duration, error) {

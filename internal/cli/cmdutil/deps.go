@@ -34,6 +34,9 @@ type Config struct {
 	// decoded from it, so the file is read once.
 	GlobalData []byte
 	GlobalRead bool
+	// Global is config.yaml decoded, when the root command has decoded
+	// it; nil otherwise.
+	Global *config.Global
 }
 
 // Deps are the dependencies of every command, built once in cli.Main (or by
