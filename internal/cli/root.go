@@ -32,6 +32,7 @@ import (
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/version"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -247,6 +248,7 @@ type globalFlags struct {
 // NewRootCmd builds the whole command tree.
 func NewRootCmd(deps *cmdutil.Deps) *cobra.Command {
 	g := &globalFlags{}
+	var showVersion bool
 	root := &cobra.Command{
 		Use:   "agents <command>",
 		Short: "Decide how much autonomy an AI agent system gets",
@@ -255,7 +257,14 @@ each phase of a plan, a composed safety profile of hard constraints, and
 guards on tool calls. Eight built-in profiles ship inside the binary; custom
 profiles are namespace/name YAML files in the store.
 
-` + ExitStatusHelp,
+Every command prints in the format -f names: rich (the default), table,
+plain, json or yaml. A change prints one line saying what it did (nothing
+with -q); -f json and -f yaml print the document instead. Errors go to
+stderr, as one JSON line or one YAML document with -f json or -f yaml.
+
+` + ExitStatusHelp + `
+
+` + EnvironmentHelp,
 		Example: `  # List the built-in and custom profiles
   $ agents automation-profile list
 
@@ -264,6 +273,14 @@ profiles are namespace/name YAML files in the store.
   $ agents automation-profile show acme/strict -f yaml`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// Alone, agents prints its help; --version is 'agents version'.
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if showVersion {
+				return versionRun(&versionOptions{deps: deps, info: version.Get})
+			}
+			return cmd.Help()
+		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if skipsConfig(cmd) {
 				markRan(cmd)
@@ -303,6 +320,8 @@ profiles are namespace/name YAML files in the store.
 	root.AddCommand(plan.NewCmd(deps))
 	root.AddCommand(project.NewCmd(deps))
 	root.AddCommand(newVersionCmd(deps, nil))
+	root.AddCommand(newEnvironmentCmd())
+	root.Flags().BoolVar(&showVersion, "version", false, "print the version, as 'agents version' does")
 	root.AddCommand(newCompletionCmd(deps))
 	return root
 }

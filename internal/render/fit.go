@@ -63,7 +63,7 @@ func longestWord(s string) int {
 	for _, f := range strings.Fields(s) {
 		plain := ansi.Strip(f)
 		switch {
-		case isDigest(plain):
+		case isDigest(digestPart(plain)):
 			w = max(w, minDigest)
 		case strings.HasPrefix(plain, "/"):
 			for _, seg := range strings.SplitAfter(plain, "/") {
@@ -98,11 +98,14 @@ func isDigest(s string) bool {
 // which is shortened to fit (to minDigest at the least). w may carry
 // escape codes.
 func fitWord(w string, width int) string {
-	if lipgloss.Width(w) <= width || !isDigest(ansi.Strip(w)) {
+	if lipgloss.Width(w) <= width || !isDigest(digestPart(ansi.Strip(w))) {
 		return w
 	}
 	return ansi.Truncate(w, max(width, minDigest), "…")
 }
+
+// digestPart is s without the punctuation that may follow a word.
+func digestPart(s string) string { return strings.TrimRight(s, ".,;:)") }
 
 // planWidths works out the width of each column of t (whose cells are
 // escaped already) so that the table, with overhead(columns) added, is at

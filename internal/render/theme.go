@@ -279,8 +279,10 @@ func (t *Theme) Grid(indent int, rows [][]string) string {
 			}
 			continue
 		}
-		b.WriteString(strings.TrimRight(prefix, " "))
-		b.WriteString("\n")
+		if strings.TrimSpace(prefix) != "" {
+			b.WriteString(strings.TrimRight(prefix, " "))
+			b.WriteString("\n")
+		}
 		hang := indent + 4
 		if t.Width-hang-lipgloss.Width(lead) < gridMinRoom {
 			lead, rest = "", last
@@ -342,36 +344,57 @@ func (t *Theme) Wrap(indent, width int, tone Tone, s string) string {
 }
 
 func wrapWords(s string, width int) []string {
-	words := strings.Fields(s)
-	if len(words) == 0 {
-		return nil
-	}
-	// A piece glued to the one before it continues the same word (a long
-	// path broken after a slash), so it follows without a space.
+	// Each piece keeps the spaces before it: they are written when it
+	// follows on the same line, and dropped where a line breaks. A piece
+	// glued to the one before it continues the same word (a long path
+	// broken after a slash).
 	type piece struct {
-		text string
-		glue bool
+		space, text string
+		glue        bool
 	}
 	var pieces []piece
-	for _, w := range words {
-		w = fitWord(w, width)
-		for i, p := range splitPath(w, width) {
-			pieces = append(pieces, piece{p, i > 0})
+	rest := strings.TrimLeft(s, " \t\n")
+	for rest != "" {
+		end := strings.IndexAny(rest, " \t\n")
+		if end < 0 {
+			end = len(rest)
+		}
+		word := fitWord(rest[:end], width)
+		rest = rest[end:]
+		next := strings.TrimLeft(rest, " \t\n")
+		space := strings.Map(func(r rune) rune { return ' ' }, rest[:len(rest)-len(next)])
+		for i, p := range splitPath(word, width) {
+			pieces = append(pieces, piece{text: p, glue: i > 0})
+		}
+		rest = next
+		if rest != "" {
+			pieces = append(pieces, piece{space: space})
 		}
 	}
+	if len(pieces) == 0 {
+		return nil
+	}
 	var lines []string
-	cur := pieces[0].text
-	for _, p := range pieces[1:] {
-		sep := " "
+	cur, space := "", ""
+	for _, p := range pieces {
+		if p.text == "" {
+			space = p.space
+			continue
+		}
+		sep := space
 		if p.glue {
 			sep = ""
 		}
-		if lipgloss.Width(cur)+len(sep)+lipgloss.Width(p.text) > width {
+		space = ""
+		switch {
+		case cur == "":
+			cur = p.text
+		case lipgloss.Width(cur)+len(sep)+lipgloss.Width(p.text) > width:
 			lines = append(lines, cur)
 			cur = p.text
-			continue
+		default:
+			cur += sep + p.text
 		}
-		cur += sep + p.text
 	}
 	return append(lines, cur)
 }

@@ -358,7 +358,11 @@ func (v diffView) Rich(t *render.Theme) string {
 				if i > 0 {
 					b.WriteString("\n")
 				}
-				b.WriteString(t.Muted(fmt.Sprintf("profiles %d to %d of %d", g[0]+1, g[len(g)-1]+1, len(v.profiles))) + "\n")
+				part := fmt.Sprintf("profiles %d to %d of %d", g[0]+1, g[len(g)-1]+1, len(v.profiles))
+				if len(g) == 1 {
+					part = fmt.Sprintf("profile %d of %d", g[0]+1, len(v.profiles))
+				}
+				b.WriteString(t.Muted(part) + "\n")
 			}
 			cols := append([]int{0, 1}, g...)
 			for j := range g {

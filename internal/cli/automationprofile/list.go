@@ -22,8 +22,9 @@ type listOptions struct {
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
 	opts := &listOptions{deps: deps}
 	cmd := &cobra.Command{
-		Use:   "list [<regex>] [--namespace <ns>]",
-		Short: "List built-in and custom profiles",
+		Use:     "list [<regex>] [--namespace <ns>]",
+		Aliases: []string{"ls"},
+		Short:   "List built-in and custom profiles",
 		Long: `List the built-in profiles, in order from least to most autonomy, then the
 custom profiles by name.
 

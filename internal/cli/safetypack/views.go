@@ -249,13 +249,11 @@ func (v VerdictView) Plain(w *render.Writer) {
 // Tables implements render.View.
 func (v VerdictView) Tables() []render.Table {
 	vd := v.Verdict
-	summary := "all boundaries upheld"
-	if !vd.Upheld {
-		summary = "violated: " + strings.Join(vd.ViolatedBoundaries, ", ")
-	}
+	summary, _ := verdictHeadline(vd)
 	t := render.Table{
-		Title:  vd.PackID + ": " + summary + " (" + strconv.Itoa(vd.RuntimeCheckableCount) + " judged at run time)",
-		Header: []string{"BOUNDARY", "UPHELD", "RUNTIME_CHECKABLE", "REASON", "EVIDENCE"},
+		Title:  vd.PackID + ": " + summary,
+		Header: []string{"BOUNDARY", "UPHELD", "RUNTIME CHECKABLE", "REASON", "EVIDENCE"},
+		Fits:   []render.Fit{render.FitKeep, render.FitKeep, render.FitKeep, render.FitWrap, render.FitWrap},
 	}
 	for _, r := range vd.Results {
 		t.Rows = append(t.Rows, []string{r.BoundaryID, strconv.FormatBool(r.Upheld), strconv.FormatBool(r.RuntimeCheckable), r.Reason, strings.Join(r.Evidence, "; ")})
