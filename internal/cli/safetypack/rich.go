@@ -143,7 +143,7 @@ func (v VerdictView) Rich(t *render.Theme) string {
 	b.WriteString(t.Para(2, t.Title(vd.PackID)+"  "+headline))
 	notJudged := len(vd.Results) - vd.RuntimeCheckableCount
 	b.WriteString(t.Para(2, t.Muted(strconv.Itoa(vd.RuntimeCheckableCount)+" judged from the evidence, "+
-		strconv.Itoa(notJudged)+" not judged"))+"\n")
+		strconv.Itoa(notJudged)+" not judged")) + "\n")
 	var rows [][]string
 	for _, r := range vd.Results {
 		var mark, status string
