@@ -21,7 +21,8 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real binary, built once without the race detector (the Go tests of each
-// package run with it). Each script starts with an empty AGENTS_HOME.
+// package run with it). Each script starts with an empty AGENTS_HOME, and
+// $REPO names the repository.
 func TestScripts(t *testing.T) {
 	binDir := filepath.Dir(agentsBinary(t))
 	testscript.Run(t, testscript.Params{
@@ -47,6 +48,13 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "")
 			env.Setenv("CI", "true")
+			// $REPO is the repository, for scripts that follow the
+			// README and the guides with the files they name.
+			repo, err := filepath.Abs(filepath.Join("..", ".."))
+			if err != nil {
+				return err
+			}
+			env.Setenv("REPO", repo)
 			return nil
 		},
 	})

@@ -274,7 +274,8 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// Alone, agents prints its help; --version is 'agents version'.
-		Args: cobra.NoArgs,
+		// Args is left unset: cobra then names a word that is no command
+		// as an unknown command before it parses any flag.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if showVersion {
 				return versionRun(&versionOptions{deps: deps, info: version.Get})

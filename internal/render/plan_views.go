@@ -379,17 +379,20 @@ func (v PlanListView) Plain(w *Writer) {
 
 func (v PlanListView) table() Table {
 	t := Table{
-		Header: []string{"ID", "ACTION", "CREATED", "AUTOMATION PROFILE", "SAFETY PROFILE"},
-		// Ids and action names stay whole; the creation time is the first
-		// to go, as the order already tells which plan is older.
-		Fits: []Fit{FitKeep, FitKeep, FitDrop, FitWrap, FitWrap},
+		Header: []string{"ID", "ACTION", "AUTOMATION PROFILE", "SAFETY PROFILE", "CREATED"},
+		// Ids and action names stay whole. When the terminal is narrow the
+		// creation time goes first, as the order already tells which plan
+		// is older, then the safety profile's source, which plan show
+		// gives.
+		Fits: []Fit{FitKeep, FitKeep, FitWrap, FitDrop, FitDrop},
 	}
 	for _, p := range v.Plans {
 		s := p.SafetyProfile
 		t.Rows = append(t.Rows, []string{
-			p.ID, p.Action, p.CreatedAt.UTC().Format("2006-01-02 15:04"),
+			p.ID, p.Action,
 			p.AutomationProfile.Name + " (" + p.AutomationProfile.Provenance + ")",
 			s.Source + " (" + s.Provenance + ")",
+			p.CreatedAt.UTC().Format("2006-01-02 15:04"),
 		})
 	}
 	return t
@@ -407,12 +410,12 @@ func (v PlanListView) Rich(t *Theme) string {
 	tb.Title = "Plans (oldest first)"
 	// A rich header takes one line: the short words, which the title
 	// explains.
-	tb.Header = []string{"ID", "ACTION", "CREATED", "AUTOMATION", "SAFETY"}
+	tb.Header = []string{"ID", "ACTION", "AUTOMATION", "SAFETY", "CREATED"}
 	return t.Table(tb, func(row, col int) Tone {
 		switch col {
 		case 0:
 			return ToneAccent
-		case 2:
+		case 4:
 			return ToneMuted
 		}
 		return ToneNormal
