@@ -444,11 +444,11 @@ func (v ProfileListView) Rich(t *Theme) string {
 	return strings.Join(parts, "\n") + legend
 }
 
-// textWidth is the width prose is wrapped to: the terminal's, or 80 when
-// it is not known.
+// textWidth is the width prose is wrapped to: the terminal's up to 100,
+// which reads better than longer lines, or 80 when it is not known.
 func textWidth(t *Theme) int {
 	if t.Width > 0 {
-		return t.Width
+		return min(t.Width, 100)
 	}
 	return 80
 }

@@ -385,7 +385,7 @@ func (v diffView) Rich(t *render.Theme) string {
 
 func legendWidth(t *render.Theme) int {
 	if t.Width > 0 {
-		return t.Width
+		return min(t.Width, 100)
 	}
 	return 80
 }
