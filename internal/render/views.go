@@ -205,12 +205,13 @@ func (v Lines) Tables() []Table {
 	return []Table{t}
 }
 
-// Rich implements RichView: the values one per line, as in plain.
+// Rich implements RichView: the values one per line, as in plain, a value
+// wider than the terminal broken between its words (or after a path's
+// slashes) onto lines indented under it.
 func (v Lines) Rich(t *Theme) string {
 	var b strings.Builder
 	for _, s := range v.Items {
-		b.WriteString(Escape(s))
-		b.WriteString("\n")
+		b.WriteString(t.Para(2, Escape(s)))
 	}
 	return b.String()
 }

@@ -100,6 +100,9 @@ func widthViews() []struct {
 		{"check-guard-allowed", dec(cautious(), profile.GuardInput{Tool: "edit", Write: true}, "", "")},
 		{"check-gate", render.GateDecisionView{Decision: profile.DecideGate(guardedProfile, gate, 0.65), Profile: guardedProfile.Name, Level: plan.LevelProject, Plan: p1.Plan.ID}},
 		{"line", render.Line{Text: "✔ added acme/release-website-with-a-rather-long-name-for-the-team", Doc: map[string]string{}}},
+		{"change-plan", render.PlanChange("created", p1.Plan)},
+		{"change-unchanged", render.Change{Verb: render.Unchanged, Subject: "acme/release-website", Detail: "the stored profile is the same, so nothing was written", Doc: guardedProfile}},
+		{"lines", render.Lines{Items: []string{"/home/someone/projects/website", "/home/someone/projects/a-project-with-a-rather-long-folder-name/and/deeper/still"}}},
 		{"kv", render.KV{Title: "status", Pairs: []render.Pair{{Key: "store", Value: "/home/someone/.config/agents"}, {Key: "note", Value: strings.Repeat("a long value with words ", 8)}}}},
 		{"tables-wide", render.TablesView{Doc: map[string]int{}, List: []render.Table{{
 			Title:  "a table of names that cannot shrink, split at narrow widths",
