@@ -46,7 +46,7 @@ func listRun(opts *listOptions) error {
 	deps := opts.deps
 	if opts.action != "" {
 		if err := action.ValidateName(opts.action); err != nil {
-			return errs.Usage("%s", err.Error())
+			return cmdutil.DidYouMean(errs.Usage("%s", err.Error()), cmdutil.NearestAction(deps, opts.action))
 		}
 	}
 	st, err := deps.Store()

@@ -50,7 +50,7 @@ func (v PackView) Rich(t *render.Theme) string {
 		{t.Muted("report"), render.Escape(l.ReportFile)},
 		{t.Muted("schema"), render.Escape(p.SchemaVersion)},
 	}))
-	b.WriteString(t.Wrap(0, richWidth(t), render.ToneMuted, sealTerms))
+	b.WriteString("\n" + t.Wrap(0, richWidth(t), render.ToneMuted, sealTerms))
 	b.WriteString("\n" + t.Heading("Boundaries") + "\n")
 	for _, id := range p.BoundaryIDs {
 		b.WriteString("  " + t.Accent(id) + "\n")
