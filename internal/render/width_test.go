@@ -160,3 +160,25 @@ func TestNamesAndIDsAreNeverCut(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryWidthFromSixtyUp draws the list views and the tables at each
+// width from 60 to 130 columns and every fifth up to 200, not only the
+// common ones: a table must not overflow at the odd widths between them
+// either (list once clipped at 94 to 98, plan list at 118 to 121). The
+// other views are drawn at every seventh width.
+func TestEveryWidthFromSixtyUp(t *testing.T) {
+	tables := map[string]bool{"list": true, "action-list": true, "plan-list": true, "tables-wide": true, "tables-stacked": true}
+	for _, v := range widthViews() {
+		for _, format := range rendertest.Formats {
+			for width := 60; width <= 200; width++ {
+				if width%7 != 0 && (!tables[v.name] || width > 130 && width%5 != 0) {
+					continue
+				}
+				out := rendertest.Render(t, format, width, false, v.view)
+				if bad := rendertest.TooWide(out, width); len(bad) > 0 {
+					t.Errorf("%s -f %s at %d columns: %s", v.name, format, width, bad[0])
+				}
+			}
+		}
+	}
+}
