@@ -20,9 +20,10 @@ const (
 	FitWrap Fit = iota
 	// FitKeep never cuts or wraps the column: names, ids, marks, numbers.
 	FitKeep
-	// FitShrink shortens the column's text with "…", before any other
-	// column gives up width, down to ShrinkMin columns: descriptions,
-	// whose full text another view shows.
+	// FitShrink shortens the column's text with "…", down to ShrinkMin
+	// columns: descriptions, whose full text another view shows. It gives
+	// up width first: it counts as half as wide again as it is when the
+	// widest column is chosen to narrow.
 	FitShrink
 	// FitDrop wraps like FitWrap, and the column is left out, the last
 	// such column first, when the table would otherwise be split or
