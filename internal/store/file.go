@@ -163,7 +163,7 @@ func (s *fileStore) PutProfile(ctx context.Context, p *profile.AutomationProfile
 	if err != nil {
 		return PutResult{}, err
 	}
-	return PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest}, nil
+	return PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest, Unchanged: out.unchanged}, nil
 }
 
 // RemoveProfile implements Store.

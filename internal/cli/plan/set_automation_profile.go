@@ -81,5 +81,5 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	}
 	loosened := r.Loosened()
 	cmdutil.WarnLoosened(deps, stored, loosened)
-	return deps.Render(render.PlanView{Plan: stored, Verb: "updated", Loosened: loosened})
+	return deps.RenderChange(render.PlanChange("updated", stored, loosened))
 }
