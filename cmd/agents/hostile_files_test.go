@@ -359,6 +359,9 @@ func hashFile(t *testing.T, path string) (string, uint64) {
 func TestHostileHardLinks(t *testing.T) {
 	src := t.TempDir()
 	fx, _ := profileFile(t, src, "x.yaml", "name: acme/x\nauto_apply: 0.25\n")
+	// Another version of acme/x: an update with the stored content writes
+	// nothing, and must write here.
+	fx2, _ := profileFile(t, src, "x2.yaml", "name: acme/x\nauto_apply: 0.75\n")
 	fy, _ := profileFile(t, src, "y.yaml", "name: acme/y\nauto_apply: 0.25\n")
 	tests := []struct {
 		name string
@@ -367,19 +370,19 @@ func TestHostileHardLinks(t *testing.T) {
 	}{
 		{name: "journal", rel: ".pending", runs: []specialRun{
 			{[]string{"automation-profile", "add", "-c", fy}, 0, ""},
-			{[]string{"automation-profile", "add", "--update", "-c", fx}, 0, ""},
+			{[]string{"automation-profile", "add", "--update", "-c", fx2}, 0, ""},
 		}},
 		{name: "history log", rel: "history/profiles/acme/x.log", runs: []specialRun{
-			{[]string{"automation-profile", "add", "--update", "-c", fx}, 1, "has 2 hard links"},
+			{[]string{"automation-profile", "add", "--update", "-c", fx2}, 1, "has 2 hard links"},
 			{[]string{"automation-profile", "remove", "acme/x", "--yes"}, 1, "has 2 hard links"},
 			{[]string{"automation-profile", "history", "acme/x"}, 0, ""},
 		}},
 		{name: "profile file", rel: "profiles/acme/x.yaml", runs: []specialRun{
-			{[]string{"automation-profile", "add", "--update", "-c", fx}, 0, ""},
+			{[]string{"automation-profile", "add", "--update", "-c", fx2}, 0, ""},
 			{[]string{"automation-profile", "remove", "acme/x", "--yes"}, 0, ""},
 		}},
 		{name: "lock", rel: ".lock", runs: []specialRun{
-			{[]string{"automation-profile", "add", "--update", "-c", fx}, 0, ""},
+			{[]string{"automation-profile", "add", "--update", "-c", fx2}, 0, ""},
 		}},
 		{name: "listing cache", rel: ".cache/profiles.idx", runs: []specialRun{
 			{[]string{"automation-profile", "add", "-c", fy}, 0, ""},

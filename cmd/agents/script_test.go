@@ -25,7 +25,8 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real binary, built once without the race detector (the Go tests of each
-// package run with it). Each script starts with an empty AGENTS_HOME.
+// package run with it). Each script starts with an empty AGENTS_HOME, and
+// $REPO names the repository.
 func TestScripts(t *testing.T) {
 	binDir := filepath.Dir(agentsBinary(t))
 	sysBin, sysDir := systemDirBinary(t)
@@ -68,6 +69,13 @@ func TestScripts(t *testing.T) {
 			// folder is shared, so no other may.
 			env.Setenv("AGENTS_SYS", sysBin)
 			env.Setenv("SYSDIR", sysDir)
+			// $REPO is the repository, for scripts that follow the
+			// README and the guides with the files they name.
+			repo, err := filepath.Abs(filepath.Join("..", ".."))
+			if err != nil {
+				return err
+			}
+			env.Setenv("REPO", repo)
 			return nil
 		},
 	})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
@@ -94,8 +95,9 @@ type jsonError struct {
 	Problems []jsonProblem `json:"problems,omitempty"`
 }
 
-// printError writes err to w: as one line of JSON when format is json,
-// otherwise as "agents: error: ..." lines with the problems and a hint.
+// printError writes err to w: as one line of JSON when format is json, as
+// one YAML document with the same fields when it is yaml, otherwise as
+// "agents: error: ..." lines with the problems and a hint.
 func printError(w io.Writer, format string, err error) {
 	var e *errs.Error
 	errors.As(err, &e)
@@ -107,7 +109,7 @@ func printError(w io.Writer, format string, err error) {
 		hint = e.Hint
 		problems = e.Problems
 	}
-	if format == "json" {
+	if format == "json" || format == "yaml" {
 		je := jsonError{Code: code, Message: msg, Hint: hint}
 		for _, p := range problems {
 			path := p.Path
@@ -116,8 +118,13 @@ func printError(w io.Writer, format string, err error) {
 			}
 			je.Problems = append(je.Problems, jsonProblem{File: p.File, Path: path, Message: p.Message})
 		}
-		b, mErr := json.Marshal(map[string]jsonError{"error": je})
-		if mErr == nil {
+		doc := map[string]jsonError{"error": je}
+		if format == "yaml" {
+			if b, mErr := canon.YAML(doc); mErr == nil {
+				_, _ = w.Write(b)
+				return
+			}
+		} else if b, mErr := json.Marshal(doc); mErr == nil {
 			fmt.Fprintf(w, "%s\n", b)
 			return
 		}

@@ -28,14 +28,16 @@ func TestLockTimeoutBounds(t *testing.T) {
 		{name: "config seconds past int64", config: "18446744073709551615", code: ExitInvalid, want: "over the maximum of 24h"},
 		{name: "config huge float", config: "1e300", code: ExitInvalid, want: "over the maximum of 24h"},
 		{name: "config duration", config: "25h", code: ExitInvalid, want: "over the maximum of 24h"},
-		{name: "config garbage", config: "soon", code: ExitInvalid, want: "not a duration"},
+		{name: "config garbage", config: "soon", code: ExitInvalid, want: "duration"},
 		{name: "config at the maximum", config: "86400", code: ExitOK},
 		{name: "env past the maximum", env: "1000h", code: ExitUsage, want: "over the maximum of 24h"},
-		{name: "env overflowing", env: "18446744074s", code: ExitUsage, want: "not a duration"},
-		{name: "env negative", env: "-1s", code: ExitUsage, want: "must not be negative"},
+		{name: "env overflowing", env: "18446744074s", code: ExitUsage, want: "invalid lock timeout"},
+		{name: "env negative", env: "-1s", code: ExitUsage, want: "invalid lock timeout"},
 		{name: "flag past the maximum", flag: "24h1s", code: ExitUsage, want: "over the maximum of 24h"},
 		{name: "flag overflowing", flag: "18446744074s", code: ExitUsage, want: "invalid"},
-		{name: "flag wins over a bad config", flag: "1s", config: "18446744074", code: ExitOK},
+		// config.yaml is read strictly whatever overrides it: a value that
+		// cannot be used there is refused even when the flag is given.
+		{name: "flag does not hide a bad config", flag: "1s", config: "18446744074", code: ExitInvalid, want: "over the maximum of 24h"},
 		{name: "flag at the maximum", flag: "24h", code: ExitOK},
 	}
 	for _, tt := range tests {

@@ -32,6 +32,7 @@ import (
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/storeurl"
+	"github.com/agentsctl/agents/internal/version"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -137,7 +138,7 @@ func Run(deps *cmdutil.Deps, args []string) (code int) {
 		// Errors that are not ours come from cobra's own argument and
 		// command parsing: usage errors.
 		if !ranVerb(cmd) {
-			err = &errs.Error{Kind: errs.KindUsage, Msg: err.Error(), Hint: usageHint(cmd)}
+			err = usageError(cmd, err)
 		}
 	}
 	// Whatever the command wrote comes before the error, as it was written.
@@ -247,6 +248,7 @@ type globalFlags struct {
 // NewRootCmd builds the whole command tree.
 func NewRootCmd(deps *cmdutil.Deps) *cobra.Command {
 	g := &globalFlags{}
+	var showVersion bool
 	root := &cobra.Command{
 		Use:   "agents <command>",
 		Short: "Decide how much autonomy an AI agent system gets",
@@ -255,7 +257,14 @@ each phase of a plan, a composed safety profile of hard constraints, and
 guards on tool calls. Eight built-in profiles ship inside the binary; custom
 profiles are namespace/name YAML files in the store.
 
-` + ExitStatusHelp,
+Every command prints in the format -f names: rich (the default), table,
+plain, json or yaml. A change prints one line saying what it did (nothing
+with -q); -f json and -f yaml print the document instead. Errors go to
+stderr, as one JSON line or one YAML document with -f json or -f yaml.
+
+` + ExitStatusHelp + `
+
+` + EnvironmentHelp,
 		Example: `  # List the built-in and custom profiles
   $ agents automation-profile list
 
@@ -264,6 +273,15 @@ profiles are namespace/name YAML files in the store.
   $ agents automation-profile show acme/strict -f yaml`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// Alone, agents prints its help; --version is 'agents version'.
+		// Args is left unset: cobra then names a word that is no command
+		// as an unknown command before it parses any flag.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if showVersion {
+				return versionRun(&versionOptions{deps: deps, info: version.Get})
+			}
+			return cmd.Help()
+		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if skipsConfig(cmd) {
 				markRan(cmd)
@@ -284,15 +302,16 @@ profiles are namespace/name YAML files in the store.
 	deps.ResolveConfig = func() (cmdutil.Config, error) {
 		return resolveConfig(deps, root.PersistentFlags(), g)
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &errs.Error{Kind: errs.KindUsage, Msg: err.Error(), Hint: usageHint(c)}
-	})
+	root.SetFlagErrorFunc(flagError)
+	// Suggestions are made as hints (see usageError); cobra's own would add
+	// lines to the message.
+	root.DisableSuggestions = true
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.home, "home", "", "agents home directory (default $AGENTS_HOME or $XDG_CONFIG_HOME/agents)")
 	pf.StringVar(&g.store, "store", "", "store URL: postgres://… for a shared PostgreSQL registry (default $AGENTS_STORE, else store: in config.yaml, else the file store in the home)")
 	pf.StringVarP(&g.format, "format", "f", "", "output format: "+strings.Join(render.Names(), ", ")+" (default rich)")
 	pf.DurationVar(&g.lockTimeout, "lock-timeout", DefaultLockTimeout, "how long a change waits for the store lock")
-	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress or informational messages")
+	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress, no informational messages and no line for a change (a document asked for with -f json or yaml is still printed)")
 	_ = root.RegisterFlagCompletionFunc("format", cmdutil.CompleteFlag(deps, cmdutil.FormatNames))
 
 	root.CompletionOptions.DisableDefaultCmd = true
@@ -304,6 +323,8 @@ profiles are namespace/name YAML files in the store.
 	root.AddCommand(project.NewCmd(deps))
 	root.AddCommand(storecmd.NewCmd(deps))
 	root.AddCommand(newVersionCmd(deps, nil))
+	root.AddCommand(newEnvironmentCmd())
+	root.Flags().BoolVar(&showVersion, "version", false, "print the version, as 'agents version' does")
 	root.AddCommand(newCompletionCmd(deps))
 	return root
 }
@@ -311,6 +332,11 @@ profiles are namespace/name YAML files in the store.
 // resolveConfig works out home, format and lock timeout: flag, then
 // environment, then $AGENTS_HOME/config.yaml, then the default. On an error
 // after the home is known, the configuration returned still names the home.
+//
+// config.yaml is decoded strictly here, for every command: a misspelt key
+// is an error wherever it would otherwise be ignored. A bad value says
+// where it came from, and is usage (2) from a flag or the environment,
+// invalid input (3) from the file.
 func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cmdutil.Config, error) {
 	home, err := resolveHome(deps, g.home)
 	if err != nil {
@@ -319,16 +345,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	v := viper.New()
 	v.SetDefault("format", render.Default)
 	v.SetDefault("lock_timeout", DefaultLockTimeout)
-	// Where the lock timeout came from decides how a bad one is reported:
-	// a usage error for a flag or the environment, invalid input for
-	// config.yaml.
-	ltFromConfig := false
-	if s := deps.Getenv("AGENTS_FORMAT"); s != "" {
-		v.Set("format", s)
-	}
-	if s := deps.Getenv("AGENTS_LOCK_TIMEOUT"); s != "" {
-		v.Set("lock_timeout", s)
-	}
+	from := map[string]string{"format": "", "lock_timeout": ""}
 	storeURL := deps.Getenv("AGENTS_STORE")
 	cfgFile := config.GlobalPath(home)
 	// Read at most 1 MiB and a byte (a huge file is refused unread), and
@@ -337,6 +354,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	if err != nil {
 		return cmdutil.Config{Home: home}, err
 	}
+	var global *config.Global
 	if data != nil {
 		fv := viper.New()
 		fv.SetConfigType("yaml")
@@ -344,10 +362,20 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 			return cmdutil.Config{Home: home}, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
 				WithHint("fix the YAML in %s", cfgFile)
 		}
+		// A bad safety_pack is left to the commands that load the pack in
+		// force, which refuse it as a safety pack error (exit 6); any
+		// other problem, a misspelt key first of all, stops every command.
+		global, err = config.DecodeGlobal(data, cfgFile)
+		if err != nil {
+			global = nil
+			if !onlyAt(err, config.KeySafetyPack) {
+				return cmdutil.Config{Home: home}, err
+			}
+		}
 		for _, key := range []string{"format", "lock_timeout"} {
-			if fv.IsSet(key) && deps.Getenv("AGENTS_"+strings.ToUpper(key)) == "" {
+			if fv.IsSet(key) && fv.Get(key) != nil {
 				v.Set(key, fv.Get(key))
-				ltFromConfig = ltFromConfig || key == "lock_timeout"
+				from[key] = key + " in " + cfgFile
 			}
 		}
 		if fv.IsSet(config.KeyStore) && storeURL == "" {
@@ -365,34 +393,70 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	if storeURL != "" && !storeurl.IsPostgres(storeURL) {
 		return cmdutil.Config{Home: home}, cmdutil.UnsupportedStore(storeURL)
 	}
+	if s := deps.Getenv("AGENTS_FORMAT"); s != "" {
+		v.Set("format", s)
+		from["format"] = "AGENTS_FORMAT"
+	}
+	if s := deps.Getenv("AGENTS_LOCK_TIMEOUT"); s != "" {
+		v.Set("lock_timeout", s)
+		from["lock_timeout"] = "AGENTS_LOCK_TIMEOUT"
+	}
 	if flags.Changed("format") {
 		v.Set("format", g.format)
+		from["format"] = "--format"
 	}
 	if flags.Changed("lock-timeout") {
 		v.Set("lock_timeout", g.lockTimeout)
-		ltFromConfig = false
+		from["lock_timeout"] = "--lock-timeout"
 	}
-	cfg := cmdutil.Config{Home: home, Store: storeURL, Format: v.GetString("format"), Quiet: g.quiet, GlobalData: data, GlobalRead: true}
+	cfg := cmdutil.Config{Home: home, Store: storeURL, Format: v.GetString("format"), Quiet: g.quiet, GlobalData: data, GlobalRead: true, Global: global}
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
-		return cfg, err
+		return cfg, badSetting(err, from["format"], "unknown format %q", v.GetString("format"))
 	}
-	raw := v.Get("lock_timeout")
-	lt, why := durationOf(raw)
+	lt, why := durationOf(v.Get("lock_timeout"))
 	if why != "" {
-		hint := fmt.Sprintf("give a duration such as 10s or 2m, at most %s", config.FormatDuration(config.MaxLockTimeout))
-		if ltFromConfig {
-			return cfg, &errs.Error{
-				Kind:     errs.KindInvalid,
-				Msg:      fmt.Sprintf("invalid lock timeout %v in %s: %s", raw, cfgFile, why),
-				Problems: []errs.Problem{{File: cfgFile, Path: "lock_timeout", Message: fmt.Sprintf("%v %s", raw, why)}},
-				Hint:     fmt.Sprintf("%s in %s", hint, cfgFile),
-			}
+		// A value that is not a duration, or negative, says just that; one
+		// past the maximum says so, and what the maximum is.
+		msg, args := "invalid lock timeout %q", []any{fmt.Sprint(v.Get("lock_timeout"))}
+		hint := "give a duration such as 10s or 2m"
+		if lt > config.MaxLockTimeout {
+			msg, args = msg+": %s", append(args, why)
+			hint += ", at most " + config.FormatDuration(config.MaxLockTimeout)
 		}
-		return cfg, errs.Usage("invalid lock timeout %v: %s", raw, why).WithHint("%s", hint)
+		e := errs.Usage(msg, args...).WithHint("%s", hint)
+		return cfg, badSetting(e, from["lock_timeout"], msg, args...)
 	}
 	cfg.LockTimeout = lt
 	return cfg, nil
+}
+
+// onlyAt reports whether every problem of err is at the key.
+func onlyAt(err error, key string) bool {
+	var e *errs.Error
+	if !errors.As(err, &e) || len(e.Problems) == 0 {
+		return false
+	}
+	return len(config.ProblemsAt(err, key)) == len(e.Problems)
+}
+
+// badSetting is err, a usage error about a presentation setting, with its
+// message saying where the value came from (msg, with a, is the message
+// without that) and, for a value from config.yaml, of kind invalid.
+func badSetting(err error, from, msg string, a ...any) error {
+	var e *errs.Error
+	if from == "" || strings.HasPrefix(from, "--") || !errors.As(err, &e) {
+		return err
+	}
+	c := *e
+	c.Msg = fmt.Sprintf(msg, a...) + " (from " + from + ")"
+	if _, file, ok := strings.Cut(from, " in "); ok {
+		c.Kind = errs.KindInvalid
+		c.Hint = "fix it in " + file + ": " + c.Hint
+	} else {
+		c.Hint += "; or unset " + from
+	}
+	return &c
 }
 
 // durationOf reads a lock timeout as a flag, the environment or
@@ -410,17 +474,28 @@ func durationOf(v any) (time.Duration, string) {
 			return 0, "is not a duration"
 		}
 	case int:
-		return config.SecondsDuration(float64(t))
+		return secondsOf(float64(t))
 	case int64:
-		return config.SecondsDuration(float64(t))
+		return secondsOf(float64(t))
 	case uint64:
-		return config.SecondsDuration(float64(t))
+		return secondsOf(float64(t))
 	case float64:
-		return config.SecondsDuration(t)
+		return secondsOf(t)
 	default:
 		return 0, "is not a duration"
 	}
 	return d, config.CheckLockTimeout(d)
+}
+
+// secondsOf is config.SecondsDuration, returning past the maximum a
+// duration past it too (never the wrapped conversion) so that the caller
+// can tell why.
+func secondsOf(secs float64) (time.Duration, string) {
+	d, why := config.SecondsDuration(secs)
+	if why != "" && secs > config.MaxLockTimeout.Seconds() {
+		d = config.MaxLockTimeout + 1
+	}
+	return d, why
 }
 
 // resolveHome returns the home directory from --home, AGENTS_HOME, or

@@ -68,4 +68,4 @@ func (v versionView) Tables() []render.Table {
 }
 
 // Rich implements render.RichView: the one-line form, as plain prints it.
-func (v versionView) Rich(*render.Theme) string { return render.Escape(v.info.String()) + "\n" }
+func (v versionView) Rich(t *render.Theme) string { return t.Para(2, render.Escape(v.info.String())) }

@@ -26,6 +26,7 @@ type IOStreams struct {
 	noColor   bool
 	ci        bool
 	width     int
+	columns   int          // COLUMNS, when a positive number
 	flush     func() error // writes out what Out holds back, when it buffers
 }
 
@@ -44,6 +45,9 @@ func System() *IOStreams {
 		stderrTTY: isTerminal(os.Stderr),
 		noColor:   os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb",
 		ci:        os.Getenv("CI") != "",
+	}
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
+		s.columns = c
 	}
 	if !s.stdoutTTY {
 		w := bufio.NewWriterSize(os.Stdout, 64<<10)
@@ -73,17 +77,19 @@ func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
 }
 
-// TerminalWidth returns the width of the terminal on stdout, or 0 when
-// stdout is not a terminal. COLUMNS, when set to a number, wins.
+// TerminalWidth returns the width output is fitted to: COLUMNS when it is
+// set to a number (a terminal or not, so that piped output can be fitted
+// too), else the width of the terminal on stdout, or 0 when stdout is not a
+// terminal.
 func (s *IOStreams) TerminalWidth() int {
 	if s.width != 0 {
 		return s.width
 	}
+	if s.columns > 0 {
+		return s.columns
+	}
 	if !s.stdoutTTY {
 		return 0
-	}
-	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
-		return c
 	}
 	if f, ok := s.Out.(*os.File); ok {
 		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {

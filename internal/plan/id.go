@@ -68,6 +68,17 @@ func CheckID(id string) string {
 	return ""
 }
 
+// IsIDPrefix reports whether s is made of the plan id alphabet alone, so
+// that it may be the start of an id.
+func IsIDPrefix(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if indexOf(s[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // ValidateID returns an invalid-input error unless id is a plan id.
 func ValidateID(id string) error {
 	if why := CheckID(id); why != "" {

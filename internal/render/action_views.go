@@ -88,7 +88,7 @@ func actionTables(a *action.Action) []Table {
 
 func actionRich(t *Theme, a *action.Action) string {
 	var b strings.Builder
-	b.WriteString(t.Title(a.Name) + " " + t.Badge(ToneAccent, "action") + "\n")
+	b.WriteString(t.Para(2, t.Title(a.Name)+" "+t.Badge(ToneAccent, "action")))
 	if a.Description != "" {
 		b.WriteString(t.Wrap(2, richTextWidth(t)-2, ToneNormal, a.Description))
 	}
@@ -102,12 +102,12 @@ func actionRich(t *Theme, a *action.Action) string {
 		{t.Muted("executed by"), Escape(a.ExecutionActor)},
 		{t.Muted("automation profile"), auto},
 	}))
-	b.WriteString("\n" + t.Heading("Safety profile"))
+	b.WriteString("\n")
 	if a.SafetyProfile == nil {
-		b.WriteString("  " + t.Muted("none: the resolved automation profile's own safety applies") + "\n")
+		b.WriteString(t.Para(2, t.Heading("Safety profile")+"  "+t.Muted("none: the resolved automation profile's own safety applies")))
 		return b.String()
 	}
-	b.WriteString("  " + t.Muted("standalone: beats the safety of any automation profile") + "\n")
+	b.WriteString(t.Para(2, t.Heading("Safety profile")+"  "+t.Muted("standalone: beats the safety of any automation profile")))
 	b.WriteString(t.Grid(2, settingRows(t, safetySettings(*a.SafetyProfile))))
 	return b.String()
 }
@@ -134,14 +134,16 @@ func (v ActionListView) Plain(w *Writer) {
 }
 
 func (v ActionListView) table() Table {
-	t := Table{Header: []string{"NAME", "AUTOMATION PROFILE", "SAFETY PROFILE", "DESCRIPTION"}}
+	t := Table{
+		Header: []string{"NAME", "AUTOMATION PROFILE", "SAFETY PROFILE", "DESCRIPTION"},
+		Fits:   []Fit{FitKeep, FitKeep, FitKeep, FitShrink},
+	}
 	for _, a := range v.Actions {
 		auto := "-"
 		if a.AutomationProfile != nil {
 			auto = *a.AutomationProfile
 		}
-		t.Rows = append(t.Rows, []string{a.Name, auto, pick(a.SafetyProfile != nil, "standalone", "-"),
-			Truncate(Escape(a.Description), ListDescriptionWidth)})
+		t.Rows = append(t.Rows, []string{a.Name, auto, pick(a.SafetyProfile != nil, "standalone", "-"), a.Description})
 	}
 	return t
 }
@@ -156,6 +158,8 @@ func (v ActionListView) Rich(t *Theme) string {
 	}
 	tb := v.table()
 	tb.Title = "Actions"
+	// A rich header takes one line.
+	tb.Header = []string{"NAME", "AUTOMATION", "SAFETY", "DESCRIPTION"}
 	return t.Table(tb, func(row, col int) Tone {
 		switch col {
 		case 0:
@@ -169,60 +173,6 @@ func (v ActionListView) Rich(t *Theme) string {
 		}
 		return ToneNormal
 	})
-}
-
-// ActionStoredView renders the result of adding an action: a line saying
-// it was added or updated, then the action as stored. Its document is the
-// stored action alone, so json and yaml output can be fed back to add.
-type ActionStoredView struct {
-	Action   *action.Action
-	Replaced bool
-}
-
-func (v ActionStoredView) verb() string { return pick(v.Replaced, "updated", "added") }
-
-// Data implements View.
-func (v ActionStoredView) Data() any { return v.Action }
-
-// Plain implements View.
-func (v ActionStoredView) Plain(w *Writer) {
-	w.Line(v.verb(), " ", v.Action.Name)
-	actionPlain(w, v.Action)
-}
-
-// Tables implements View.
-func (v ActionStoredView) Tables() []Table {
-	return append([]Table{{Title: v.verb() + " " + v.Action.Name}}, actionTables(v.Action)...)
-}
-
-// Rich implements RichView.
-func (v ActionStoredView) Rich(t *Theme) string {
-	return t.Good("✔ "+v.verb()) + " " + Escape(v.Action.Name) + "\n\n" + actionRich(t, v.Action)
-}
-
-// ActionRemovedView renders the result of removing an action. Its document
-// is the action removed, so json and yaml output can restore it with add.
-type ActionRemovedView struct {
-	Action *action.Action
-}
-
-// Data implements View.
-func (v ActionRemovedView) Data() any { return v.Action }
-
-// Plain implements View.
-func (v ActionRemovedView) Plain(w *Writer) {
-	w.Line("removed ", v.Action.Name)
-	actionPlain(w, v.Action)
-}
-
-// Tables implements View.
-func (v ActionRemovedView) Tables() []Table {
-	return append([]Table{{Title: "removed " + v.Action.Name}}, actionTables(v.Action)...)
-}
-
-// Rich implements RichView.
-func (v ActionRemovedView) Rich(t *Theme) string {
-	return t.Warn("✘ removed") + " " + Escape(v.Action.Name) + "\n\n" + actionRich(t, v.Action)
 }
 
 // SafetyProfileView renders a standalone safety profile read from a file.
@@ -250,6 +200,6 @@ func (v SafetyProfileView) Tables() []Table {
 
 // Rich implements RichView.
 func (v SafetyProfileView) Rich(t *Theme) string {
-	return t.Title(v.File) + " " + t.Badge(ToneAccent, "safety profile") + "\n" +
+	return t.Para(2, t.Title(v.File)+" "+t.Badge(ToneAccent, "safety profile")) +
 		t.Grid(2, settingRows(t, safetySettings(v.Safety)))
 }

@@ -305,5 +305,5 @@ func richDecision(t *Theme, v profile.Verdict, subject string, rows [][2]string)
 	for i, r := range rows {
 		grid[i] = []string{t.Muted(r[0]), Escape(r[1])}
 	}
-	return t.Paint(m.tone, m.text) + "  " + Escape(subject) + "\n" + t.Grid(2, grid)
+	return t.Para(2, t.Paint(m.tone, m.text)+"  "+Escape(subject)) + t.Grid(2, grid)
 }

@@ -3,10 +3,8 @@ package render
 import (
 	"bytes"
 	"io"
-	"strings"
 
 	"github.com/agentsctl/agents/internal/canon"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 )
@@ -57,19 +55,56 @@ func (r tableRenderer) Render(w io.Writer, v View) error {
 
 func (r tableRenderer) renderOne(buf *bytes.Buffer, t Table) error {
 	if t.Title != "" {
-		buf.WriteString(Escape(t.Title))
-		buf.WriteString("\n")
+		for _, line := range WrapText(Escape(t.Title), r.opts.Width) {
+			buf.WriteString(line)
+			buf.WriteString("\n")
+		}
 	}
 	if len(t.Header) == 0 && len(t.Rows) == 0 {
 		return nil
 	}
-	header := escapeAll(t.Header)
-	rows := make([][]string, len(t.Rows))
-	for i, row := range t.Rows {
-		rows[i] = escapeAll(row)
+	t = escapeTable(t)
+	t.Title = ""
+	l := layoutTable(t, r.opts.Width, true)
+	for i, part := range l.tables {
+		if i > 0 {
+			buf.WriteString("\n")
+		}
+		if err := r.draw(buf, part, len(l.tables) > 1); err != nil {
+			return err
+		}
 	}
-	if r.opts.Width > 0 {
-		fitColumns(header, rows, r.opts.Width)
+	// A table too wide to draw is drawn as one block per row: the row's
+	// first cell (a name or an id) on a line of its own, then a
+	// two-column table of each other column's header beside its value.
+	for i, rec := range l.records {
+		if i > 0 {
+			buf.WriteString("\n")
+		}
+		buf.WriteString(rec[0].value + "\n")
+		kv := Table{Fits: []Fit{FitWrap, FitWrap}}
+		for _, f := range rec[1:] {
+			kv.Rows = append(kv.Rows, []string{f.key, f.value})
+		}
+		if len(kv.Rows) == 0 {
+			continue
+		}
+		w, _ := planWidths(kv, r.opts.Width, boxOverhead, true)
+		if err := r.draw(buf, applyWidths(kv, w), false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// draw draws a table whose cells are escaped and fitted already, with the
+// title of a part of a split table above it when titled is set.
+func (r tableRenderer) draw(buf *bytes.Buffer, t Table, titled bool) error {
+	if titled && t.Title != "" {
+		for _, line := range WrapText(t.Title, r.opts.Width) {
+			buf.WriteString(line)
+			buf.WriteString("\n")
+		}
 	}
 	opts := []tablewriter.Option{
 		// Headers are written as the view spells them, left-aligned like
@@ -78,16 +113,18 @@ func (r tableRenderer) renderOne(buf *bytes.Buffer, t Table) error {
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
 		tablewriter.WithRowAlignment(tw.AlignLeft),
-		// Cells are wrapped by fitColumns, which knows the terminal width;
+		// Cells are fitted by layoutTable, which knows the terminal width;
 		// tablewriter's own wrapping shares the width out evenly instead.
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		// A cell's leading spaces are the view's own, to line text up.
+		tablewriter.WithTrimSpace(tw.Off),
 	}
 	tbl := tablewriter.NewTable(buf, opts...)
-	if len(header) > 0 {
-		tbl.Header(header)
+	if len(t.Header) > 0 {
+		tbl.Header(t.Header)
 	}
-	for _, row := range rows {
+	for _, row := range t.Rows {
 		if err := tbl.Append(row); err != nil {
 			return err
 		}
@@ -95,55 +132,17 @@ func (r tableRenderer) renderOne(buf *bytes.Buffer, t Table) error {
 	return tbl.Render()
 }
 
-// fitColumns wraps data cells at spaces, in place, so the table drawn from
-// them is at most width columns wide where the words allow it: the widest
-// column that can still shrink gives up a column at a time. Cells must be
-// escaped already: the newlines it inserts are the only ones they hold.
-func fitColumns(header []string, rows [][]string, width int) {
-	cols := len(header)
-	for _, row := range rows {
-		cols = max(cols, len(row))
+// escapeTable returns t with every header and cell escaped.
+func escapeTable(t Table) Table {
+	out := t
+	if t.Header != nil {
+		out.Header = escapeAll(t.Header)
 	}
-	cur := make([]int, cols)   // the column's width now
-	floor := make([]int, cols) // its longest word, or its header
-	for i, h := range header {
-		cur[i], floor[i] = lipgloss.Width(h), lipgloss.Width(h)
+	out.Rows = make([][]string, len(t.Rows))
+	for i, row := range t.Rows {
+		out.Rows[i] = escapeAll(row)
 	}
-	for _, row := range rows {
-		for i, c := range row {
-			cur[i] = max(cur[i], lipgloss.Width(c))
-			for _, w := range strings.Fields(c) {
-				floor[i] = max(floor[i], lipgloss.Width(w))
-			}
-		}
-	}
-	// Each column adds a border and a space either side; one border closes
-	// the row.
-	total := 1
-	for _, w := range cur {
-		total += w + 3
-	}
-	limit := append([]int(nil), cur...)
-	for total > width {
-		widest := -1
-		for i := range limit {
-			if limit[i] > floor[i] && (widest < 0 || limit[i] > limit[widest]) {
-				widest = i
-			}
-		}
-		if widest < 0 {
-			break
-		}
-		limit[widest]--
-		total--
-	}
-	for _, row := range rows {
-		for i, c := range row {
-			if limit[i] < cur[i] {
-				row[i] = strings.Join(wrapWords(c, limit[i]), "\n")
-			}
-		}
-	}
+	return out
 }
 
 // richRenderer draws views that implement RichView with their own layout

@@ -114,9 +114,9 @@ func goldenViews() []struct {
 		{"show-guarded", render.ProfileView{Profile: guarded()}},
 		{"list", render.ProfileListView{Profiles: []*profile.AutomationProfile{cautious(), fullAuto(), guarded()}}},
 		{"list-empty", render.ProfileListView{}},
-		{"add-guarded", render.StoredView{Profile: guarded()}},
-		{"update-guarded", render.StoredView{Profile: guarded(), Replaced: true}},
-		{"remove-guarded", render.RemovedView{Profile: guarded()}},
+		{"add-guarded", render.Change{Verb: "added", Subject: "acme/guarded", Doc: guarded()}},
+		{"unchanged-guarded", render.Change{Verb: render.Unchanged, Subject: "acme/guarded", Detail: "the stored profile is the same, so nothing was written", Doc: guarded()}},
+		{"remove-guarded", render.Change{Verb: "removed", Subject: "acme/guarded", Doc: guarded()}},
 		{"kv", render.KV{Title: "status", Pairs: []render.Pair{{Key: "store", Value: "/home/u/.agents"}, {Key: "profiles", Value: "9"}}}},
 		{"tables", render.TablesView{
 			Doc: map[string]int{"a": 1},

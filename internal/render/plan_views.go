@@ -69,13 +69,27 @@ type PlanView struct {
 	Plan *plan.Plan
 	// Drift is how resolving now would differ; nil when it would not.
 	Drift *plan.Drift
-	// Verb, when set, heads the human formats ("created", "updated").
-	Verb string
 	// Loosened is what the plan's standalone safety profile drops of the
 	// safety composed in its automation profile; nil when nothing.
 	Loosened []profile.Loosening
 	// Record says whether the record agrees with the snapshots it cites.
 	Record plan.RecordCheck
+}
+
+// PlanChange tells what plan use or set-automation-profile did to p in one
+// line, with the profiles it resolved and the levels they came from; its
+// document is the plan's, as plan show prints it (with what its standalone
+// safety profile loosens, when it does).
+func PlanChange(verb string, p *plan.Plan, loosened []profile.Loosening) Change {
+	a, s := p.AutomationProfile, p.SafetyProfile
+	return Change{
+		Verb:    verb,
+		Subject: "plan " + p.ID,
+		Detail: p.Action + " under " + a.Name + " (" + a.Provenance + " level), " +
+			s.Source + " safety (" + s.Provenance + " level)",
+		// The record was made just now, from the snapshots it stored.
+		Doc: PlanView{Plan: p, Loosened: loosened, Record: plan.RecordCheck{Verified: true}}.Data(),
+	}
 }
 
 // Data implements View.
@@ -103,9 +117,6 @@ func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05
 // levels as levels.<level>.x.
 func (v PlanView) Plain(w *Writer) {
 	p := v.Plan
-	if v.Verb != "" {
-		w.Line(v.Verb, " plan ", p.ID)
-	}
 	w.Field("id", p.ID)
 	w.Field("action", p.Action)
 	w.Field("created_at", FormatTime(p.CreatedAt))
@@ -169,18 +180,17 @@ func driftPlain(w *Writer, d *plan.Drift) {
 // Tables implements View.
 func (v PlanView) Tables() []Table {
 	p := v.Plan
-	title := "plan"
-	if v.Verb != "" {
-		title = v.Verb + " plan " + p.ID
-	}
-	head := Table{Title: title, Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
+	head := Table{Title: "plan", Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
 		{"id", p.ID},
 		{"action", p.Action},
 		{"created_at", FormatTime(p.CreatedAt)},
 		{"resolved_at", FormatTime(p.ResolvedAt)},
 		{"project_dir", p.ProjectDir},
-		{"record", recordText(v.Record)},
 	}}
+	// The human formats speak of the record only when its check failed.
+	if v.Record.Problem != nil {
+		head.Rows = append(head.Rows, []string{"record", "does not verify: " + *v.Record.Problem})
+	}
 	return append(append([]Table{head}, resolutionTables(p, v.Loosened)...), driftTable(v.Drift))
 }
 
@@ -341,56 +351,41 @@ func shortDigest(d string) string {
 func (v PlanView) Rich(t *Theme) string {
 	p := v.Plan
 	var b strings.Builder
-	if v.Verb != "" {
-		b.WriteString(t.Good("✔ "+v.Verb) + " ")
-	}
-	b.WriteString(t.Title("plan "+p.ID) + " " + t.Badge(ToneAccent, p.Action) + "\n")
-	b.WriteString("  " + t.Muted("created ") + Escape(FormatTime(p.CreatedAt)) + t.Muted("  ·  resolved ") + Escape(FormatTime(p.ResolvedAt)) + "\n")
+	b.WriteString(t.Para(2, t.Title("plan "+p.ID)+" "+t.Badge(ToneAccent, p.Action)))
+	b.WriteString(t.Grid(2, [][]string{
+		{t.Muted("created"), Escape(FormatTime(p.CreatedAt))},
+		{t.Muted("resolved"), Escape(FormatTime(p.ResolvedAt))},
+	}))
 	b.WriteString(resolutionRich(t, p, v.Loosened))
 	b.WriteString("\n" + driftRich(t, v.Drift))
-	if v.Record.Verified {
-		b.WriteString(t.Heading("Record") + "  " + t.Good("verified") + t.Muted(": it says what the snapshots it cites say") + "\n")
-	} else {
-		b.WriteString(t.Heading("Record") + "  " + t.Warn("does not verify") + t.Muted(": no decision is taken under it") + "\n")
-		if v.Record.Problem != nil {
-			b.WriteString("  " + Escape(*v.Record.Problem) + "\n")
-		}
+	if v.Record.Problem != nil {
+		b.WriteString("\n" + t.Heading("Record") + "  " + t.Warn("does not verify") + t.Muted(": no decision is taken under it") + "\n")
+		b.WriteString("  " + Escape(*v.Record.Problem) + "\n")
 	}
 	return b.String()
-}
-
-// recordText says in words whether a record verified.
-func recordText(c plan.RecordCheck) string {
-	switch {
-	case c.Verified:
-		return "verified against the snapshots it cites"
-	case c.Problem != nil:
-		return "does not verify: " + *c.Problem
-	}
-	return "does not verify"
 }
 
 func resolutionRich(t *Theme, p *plan.Plan, loosened []profile.Loosening) string {
 	var b strings.Builder
 	a, s := p.AutomationProfile, p.SafetyProfile
-	b.WriteString("\n" + t.Heading("Automation profile") + "  " + t.Accent(a.Name) + t.Muted(" from the "+a.Provenance+" level") + "\n")
-	b.WriteString("  " + t.Muted("sha256 "+a.SHA256) + "\n")
+	b.WriteString("\n" + t.Para(2, t.Heading("Automation profile")+"  "+t.Accent(a.Name)+t.Muted(" from the "+a.Provenance+" level")))
+	b.WriteString(t.Para(2, "  "+t.Muted("sha256 "+a.SHA256)))
 	what := "standalone"
 	if s.Source == plan.SourceComposed && s.FromProfile != nil {
 		what = "composed in " + *s.FromProfile
 	}
-	b.WriteString("\n" + t.Heading("Safety profile") + "  " + t.Accent(what) + t.Muted(" from the "+s.Provenance+" level") + "\n")
-	b.WriteString("  " + t.Muted("sha256 "+s.SHA256) + "\n")
+	b.WriteString("\n" + t.Para(2, t.Heading("Safety profile")+"  "+t.Accent(what)+t.Muted(" from the "+s.Provenance+" level")))
+	b.WriteString(t.Para(2, "  "+t.Muted("sha256 "+s.SHA256)))
 	b.WriteString(t.Grid(2, settingRows(t, safetySettings(s.SafetyProfile))))
 	if d := loosenedOf(p, loosened); d != nil {
-		b.WriteString("  " + t.Warn("⚠ looser than the safety composed in "+d.Replaces+", which it replaces:") + "\n")
+		b.WriteString(t.Para(2, "  "+t.Warn("⚠ looser than the safety composed in "+d.Replaces+", which it replaces:")))
 		var rows [][]string
 		for _, f := range d.Fields {
 			rows = append(rows, []string{t.Warn(f.Field), t.Muted(f.Replaced) + " → " + Escape(f.Now)})
 		}
 		b.WriteString(t.Grid(4, rows))
 	}
-	b.WriteString("\n" + t.Heading("Resolution trace") + "  " + t.Muted("most specific first; ◀ marks the level that decided") + "\n")
+	b.WriteString("\n" + t.Para(2, t.Heading("Resolution trace")+"  "+t.Muted("most specific first; ◀ marks the level that decided")))
 	b.WriteString(traceRich(t, p))
 	return b.String()
 }
@@ -418,14 +413,14 @@ func traceRich(t *Theme, p *plan.Plan) string {
 
 func driftRich(t *Theme, d *plan.Drift) string {
 	if d == nil {
-		return t.Heading("Drift") + "  " + t.Good("none") + t.Muted(": resolving now gives the same answer") + "\n"
+		return t.Para(2, t.Heading("Drift")+"  "+t.Good("none")+t.Muted(": resolving now gives the same answer"))
 	}
 	var b strings.Builder
 	what := "resolving now would answer otherwise"
 	if d.Error != nil {
 		what = "resolving now fails"
 	}
-	b.WriteString(t.Heading("Drift") + "  " + t.Warn(what) + "\n")
+	b.WriteString(t.Para(2, t.Heading("Drift")+"  "+t.Warn(what)))
 	var rows [][]string
 	if d.Error != nil {
 		rows = append(rows, []string{t.Warn("resolution"), Escape(*d.Error)})
@@ -440,7 +435,7 @@ func driftRich(t *Theme, d *plan.Drift) string {
 		rows = append(rows, []string{t.Muted("levels changed"), Escape(strings.Join(d.Levels, ", "))})
 	}
 	b.WriteString(t.Grid(2, rows))
-	b.WriteString("  " + t.Muted("the plan keeps its recorded profiles; 'agents plan set-automation-profile' resolves it again") + "\n")
+	b.WriteString(t.Para(2, "  "+t.Muted("the plan keeps its recorded profiles; 'agents plan set-automation-profile' resolves it again")))
 	return b.String()
 }
 
@@ -466,13 +461,21 @@ func (v PlanListView) Plain(w *Writer) {
 }
 
 func (v PlanListView) table() Table {
-	t := Table{Header: []string{"ID", "ACTION", "CREATED", "AUTOMATION PROFILE", "SAFETY PROFILE"}}
+	t := Table{
+		Header: []string{"ID", "ACTION", "AUTOMATION PROFILE", "SAFETY PROFILE", "CREATED"},
+		// Ids and action names stay whole. When the terminal is narrow the
+		// creation time goes first, as the order already tells which plan
+		// is older, then the safety profile's source, which plan show
+		// gives.
+		Fits: []Fit{FitKeep, FitKeep, FitWrap, FitDrop, FitDrop},
+	}
 	for _, p := range v.Plans {
 		s := p.SafetyProfile
 		t.Rows = append(t.Rows, []string{
-			p.ID, p.Action, FormatTime(p.CreatedAt),
+			p.ID, p.Action,
 			p.AutomationProfile.Name + " (" + p.AutomationProfile.Provenance + ")",
 			s.Source + " (" + s.Provenance + ")",
+			p.CreatedAt.UTC().Format("2006-01-02 15:04"),
 		})
 	}
 	return t
@@ -488,11 +491,14 @@ func (v PlanListView) Rich(t *Theme) string {
 	}
 	tb := v.table()
 	tb.Title = "Plans (oldest first)"
+	// A rich header takes one line: the short words, which the title
+	// explains.
+	tb.Header = []string{"ID", "ACTION", "AUTOMATION", "SAFETY", "CREATED"}
 	return t.Table(tb, func(row, col int) Tone {
 		switch col {
 		case 0:
 			return ToneAccent
-		case 2:
+		case 4:
 			return ToneMuted
 		}
 		return ToneNormal
@@ -556,8 +562,8 @@ func (v ResolutionView) Rich(t *Theme) string {
 	if v.Action != "" {
 		title += " for " + v.Action
 	}
-	b.WriteString(t.Title(title) + "\n")
-	b.WriteString("  " + t.Muted("project looked for from ") + Escape(v.Result.ProjectDir) + "\n")
+	b.WriteString(t.Para(2, t.Title(title)))
+	b.WriteString(t.Para(4, "  "+t.Muted("project looked for from ")+Escape(v.Result.ProjectDir)))
 	b.WriteString(resolutionRich(t, v.Result, v.Loosened))
 	return b.String()
 }

@@ -112,8 +112,8 @@ func TestPlanViewTrace(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	}
-	rich := renderAs(t, "rich", false, PlanView{Plan: p, Verb: "created"})
-	for _, want := range []string{"✔ created plan 01jnkx8w00aaaaaaaaaaaaaaaa [local/deploy]", "full-auto ◀", "standalone ◀", "Drift  none"} {
+	rich := renderAs(t, "rich", false, PlanView{Plan: p})
+	for _, want := range []string{"plan 01jnkx8w00aaaaaaaaaaaaaaaa [local/deploy]", "full-auto ◀", "standalone ◀", "Drift  none"} {
 		if !strings.Contains(rich, want) {
 			t.Errorf("rich lacks %q:\n%s", want, rich)
 		}
@@ -124,6 +124,22 @@ func TestPlanViewTrace(t *testing.T) {
 		if !strings.Contains(plain, want) {
 			t.Errorf("plain lacks %q:\n%s", want, plain)
 		}
+	}
+}
+
+// TestPlanChangeIsOneLine: plan use prints one line with the plan's whole
+// id and what it resolved, and the plan's document in json.
+func TestPlanChangeIsOneLine(t *testing.T) {
+	c := PlanChange("created", samplePlan(), nil)
+	want := "created plan 01jnkx8w00aaaaaaaaaaaaaaaa: local/deploy under full-auto (plan level), standalone safety (action level)\n"
+	if got := renderAs(t, "plain", false, c); got != want {
+		t.Errorf("plain = %q, want %q", got, want)
+	}
+	if got := renderAs(t, "rich", false, c); got != "✔ "+want {
+		t.Errorf("rich = %q, want %q", got, "✔ "+want)
+	}
+	if got := renderAs(t, "json", false, c); !strings.Contains(got, `"id": "01jnkx8w00aaaaaaaaaaaaaaaa"`) || !strings.Contains(got, `"levels"`) {
+		t.Errorf("json is not the plan's document:\n%s", got)
 	}
 }
 

@@ -9,14 +9,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// ListDescriptionWidth and RichListDescriptionWidth bound the description
-// column of a profile list in the table and rich formats; the full text is
-// in show, plain, json and yaml.
-const (
-	ListDescriptionWidth     = 40
-	RichListDescriptionWidth = 30
-)
-
 // Autonomy measures how much a profile lets the system do without asking:
 // the mean of (1 − threshold) over the eleven gates. 0 means every gate
 // always asks (manual), 1 means every gate is automatic (ci, full-auto); a
@@ -276,7 +268,7 @@ func profileRich(t *Theme, p *profile.AutomationProfile) string {
 	if !p.IsBuiltin() {
 		badge = t.Badge(ToneAccent, "custom")
 	}
-	b.WriteString(t.Title(p.Name) + " " + badge + "\n")
+	b.WriteString(t.Para(2, t.Title(p.Name)+" "+badge))
 	if p.Description != "" {
 		b.WriteString(t.Wrap(2, richTextWidth(t)-2, ToneNormal, p.Description))
 	}
@@ -333,7 +325,7 @@ func settingRows(t *Theme, list []setting) [][]string {
 			rows[i] = []string{" ", Escape(s.name), t.Muted(s.meaning)}
 		default:
 			pad := strings.Repeat(" ", width-lipgloss.Width(Escape(s.value)))
-			rows[i] = []string{" ", Escape(s.name), t.Accent(s.value) + pad + "  " + t.Muted(s.meaning)}
+			rows[i] = []string{" ", Escape(s.name), t.Accent(s.value) + pad + "  " + hangMark + t.Muted(s.meaning)}
 		}
 	}
 	return rows
@@ -360,27 +352,75 @@ func (v ProfileListView) Plain(w *Writer) {
 	}
 }
 
+// SafetySummary says in a few words how a safety profile differs from the
+// default one (sandbox and checkpoints required, unsafe tools refused, no
+// approval on every call, no limits but the default retries): "default",
+// or what it relaxes and what it adds. relaxed reports that it gives up
+// one of the default's constraints.
+func SafetySummary(s profile.SafetyProfile) (summary string, relaxed bool) {
+	var looser, stricter []string
+	if !s.RequireSandbox {
+		looser = append(looser, "no sandbox")
+	}
+	if !s.RequireCheckpoints {
+		looser = append(looser, "no checkpoints")
+	}
+	if s.AllowUnsafeTools {
+		looser = append(looser, "unsafe tools")
+	}
+	if s.MaxRetriesPerStep > profile.DefaultMaxRetriesPerStep {
+		looser = append(looser, "more retries")
+	}
+	if s.RequireHumanApproval {
+		stricter = append(stricter, "approval for every call")
+	}
+	if len(s.AllowedSkillCategories) > 0 {
+		stricter = append(stricter, "some skills only")
+	}
+	if s.MaxCostPerPlan != nil || s.MaxTotalCost != nil {
+		stricter = append(stricter, "cost caps")
+	}
+	if s.MaxRetriesPerStep < profile.DefaultMaxRetriesPerStep {
+		stricter = append(stricter, "fewer retries")
+	}
+	var parts []string
+	if len(looser) > 0 {
+		parts = append(parts, "relaxed: "+strings.Join(looser, ", "))
+	}
+	if len(stricter) > 0 {
+		parts = append(parts, "stricter: "+strings.Join(stricter, ", "))
+	}
+	if len(parts) == 0 {
+		return "default", false
+	}
+	return strings.Join(parts, "; "), len(looser) > 0
+}
+
 // Tables implements View: one row per profile with its kind, autonomy (see
-// Autonomy), the three main safety flags and a shortened description.
+// Autonomy), how its safety differs from the default, and its
+// description, shortened to the room the terminal leaves.
 func (v ProfileListView) Tables() []Table {
-	t := Table{Header: []string{"NAME", "KIND", "AUTONOMY", "SANDBOX", "CHECKPOINTS", "UNSAFE TOOLS", "DESCRIPTION"}}
+	t := Table{
+		Header: []string{"NAME", "KIND", "AUTONOMY", "SAFETY", "DESCRIPTION"},
+		Fits:   []Fit{FitKeep, FitKeep, FitKeep, FitWrap, FitShrink},
+	}
 	for _, p := range v.Profiles {
-		s := p.Safety
-		t.Rows = append(t.Rows, []string{
-			p.Name,
-			kind(p),
-			Percent(Autonomy(p)),
-			pick(s.RequireSandbox, "required", "off"),
-			pick(s.RequireCheckpoints, "required", "off"),
-			pick(s.AllowUnsafeTools, "allowed", "refused"),
-			Truncate(Escape(p.Description), ListDescriptionWidth),
-		})
+		safety, _ := SafetySummary(p.Safety)
+		t.Rows = append(t.Rows, []string{p.Name, kind(p), Percent(Autonomy(p)), safety, p.Description})
 	}
 	return []Table{t}
 }
 
+// ListLegend explains the columns of a profile list and the order of the
+// built-ins, which is their customary one and not sorted by the measure.
+const ListLegend = "autonomy: mean of (1 − threshold) over the 11 gates. " +
+	"safety: what differs from the default (sandbox and checkpoints required, " +
+	"unsafe tools refused). Built-ins keep their customary order, manual to " +
+	"full-auto, which autonomy does not follow exactly."
+
 // Rich implements RichView: built-in and custom profiles in two tables,
-// each row with its autonomy as a ladder and the safety flags as marks.
+// each row with its autonomy as a ladder and its safety in words, then a
+// legend.
 func (v ProfileListView) Rich(t *Theme) string {
 	var builtin, custom []*profile.AutomationProfile
 	for _, p := range v.Profiles {
@@ -400,103 +440,51 @@ func (v ProfileListView) Rich(t *Theme) string {
 	if len(custom) > 0 {
 		parts = append(parts, richProfileTable(t, "Custom profiles", custom, ToneAccent))
 	}
-	legend := t.Muted("autonomy: mean of (1 − threshold) over the 11 gates · ✔ on · ✘ off") + "\n"
+	legend := t.Wrap(0, textWidth(t), ToneMuted, ListLegend)
 	return strings.Join(parts, "\n") + legend
 }
 
+// textWidth is the width prose is wrapped to: the terminal's up to 100,
+// which reads better than longer lines, or 80 when it is not known.
+func textWidth(t *Theme) int {
+	if t.Width > 0 {
+		return min(t.Width, 100)
+	}
+	return 80
+}
+
 func richProfileTable(t *Theme, title string, list []*profile.AutomationProfile, nameTone Tone) string {
-	tb := Table{Title: title, Header: []string{"NAME", "AUTONOMY", "SANDBOX", "CHECKPOINTS", "UNSAFE", "DESCRIPTION"}}
-	mark := func(b bool) string { return pick(b, "✔", "✘") }
-	for _, p := range list {
+	tb := Table{
+		Title:  title,
+		Header: []string{"NAME", "AUTONOMY", "SAFETY", "DESCRIPTION"},
+		Fits:   []Fit{FitKeep, FitKeep, FitWrap, FitShrink},
+	}
+	relaxed := make([]bool, len(list))
+	for i, p := range list {
 		a := Autonomy(p)
-		s := p.Safety
-		tb.Rows = append(tb.Rows, []string{
-			p.Name,
-			ladderText(a) + " " + Percent(a),
-			mark(s.RequireSandbox),
-			mark(s.RequireCheckpoints),
-			mark(s.AllowUnsafeTools),
-			Truncate(Escape(p.Description), RichListDescriptionWidth),
-		})
+		var safety string
+		safety, relaxed[i] = SafetySummary(p.Safety)
+		tb.Rows = append(tb.Rows, []string{p.Name, ladderText(a) + " " + Percent(a), safety, p.Description})
 	}
 	// Cells must be plain text (the table escapes them), so colour comes
 	// from a tone per cell.
 	tone := func(row, col int) Tone {
-		s := list[row].Safety
-		safeTone := func(safe bool) Tone { return map[bool]Tone{true: ToneGood, false: ToneWarn}[safe] }
 		switch col {
 		case 0:
 			return nameTone
 		case 1:
 			return ToneAccent
 		case 2:
-			return safeTone(s.RequireSandbox)
+			if relaxed[row] {
+				return ToneWarn
+			}
+			return ToneGood
 		case 3:
-			return safeTone(s.RequireCheckpoints)
-		case 4:
-			return safeTone(!s.AllowUnsafeTools)
-		case 5:
 			return ToneMuted
 		}
 		return ToneNormal
 	}
 	return t.Table(tb, tone)
-}
-
-// StoredView renders the result of adding a profile: a line saying it was
-// added (or updated, when it replaced a stored one), then the profile as
-// stored. Its document is the stored profile alone, so json and yaml output
-// can be fed back to add.
-type StoredView struct {
-	Profile  *profile.AutomationProfile
-	Replaced bool
-}
-
-func (v StoredView) verb() string { return pick(v.Replaced, "updated", "added") }
-
-// Data implements View.
-func (v StoredView) Data() any { return v.Profile }
-
-// Plain implements View.
-func (v StoredView) Plain(w *Writer) {
-	w.Line(v.verb(), " ", v.Profile.Name)
-	profilePlain(w, v.Profile)
-}
-
-// Tables implements View.
-func (v StoredView) Tables() []Table {
-	return append([]Table{{Title: v.verb() + " " + v.Profile.Name}}, profileTables(v.Profile)...)
-}
-
-// Rich implements RichView.
-func (v StoredView) Rich(t *Theme) string {
-	return t.Good("✔ "+v.verb()) + " " + Escape(v.Profile.Name) + "\n\n" + profileRich(t, v.Profile)
-}
-
-// RemovedView renders the result of removing a profile: a line saying so,
-// then the profile that was removed. Its document is that profile, so json
-// and yaml output can restore it with add.
-type RemovedView struct {
-	Profile *profile.AutomationProfile
-}
-
-// Data implements View.
-func (v RemovedView) Data() any { return v.Profile }
-
-// Plain implements View.
-func (v RemovedView) Plain(w *Writer) {
-	w.Line("removed ", v.Profile.Name)
-	profilePlain(w, v.Profile)
-}
-
-// Tables implements View.
-func (v RemovedView) Tables() []Table {
-	return append([]Table{{Title: "removed " + v.Profile.Name}}, profileTables(v.Profile)...)
-}
-
-// Rich implements RichView.
-func (v RemovedView) Rich(t *Theme) string {
-	return t.Warn("✘ removed") + " " + Escape(v.Profile.Name) + "\n\n" + profileRich(t, v.Profile)
 }
 
 // FormatFloat formats a number in its shortest form with at least one

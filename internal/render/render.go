@@ -32,10 +32,22 @@ type RichView interface {
 
 // Table is one titled table of text cells. Cells are escaped by the
 // renderer, never by the view.
+//
+// When the terminal is narrower than the table, the renderers shrink and
+// wrap columns as Fits says, then split the table into column groups when
+// Repeat is set, and otherwise stack it into one block per row; so a
+// table always fits, and names and ids are never cut.
 type Table struct {
 	Title  string
 	Header []string
 	Rows   [][]string
+	// Fits says how each column may give up width; a column without an
+	// entry wraps at spaces (FitWrap).
+	Fits []Fit
+	// Repeat is the number of leading columns (labels) repeated in each
+	// part when a table too wide for the terminal is split into column
+	// groups. 0 stacks such a table into one block per row instead.
+	Repeat int
 }
 
 // Options configure a renderer.

@@ -212,10 +212,9 @@ func hostile() *profile.AutomationProfile {
 
 func TestHumanFormatsEscapeProfileText(t *testing.T) {
 	views := map[string]render.View{
-		"show":   render.ProfileView{Profile: hostile()},
-		"list":   render.ProfileListView{Profiles: []*profile.AutomationProfile{hostile()}},
-		"add":    render.StoredView{Profile: hostile()},
-		"remove": render.RemovedView{Profile: hostile()},
+		"show": render.ProfileView{Profile: hostile()},
+		"list": render.ProfileListView{Profiles: []*profile.AutomationProfile{hostile()}},
+		"add":  render.Change{Verb: "added", Subject: hostile().Name, Detail: hostile().Description, Doc: hostile()},
 	}
 	variants := []struct {
 		format string
@@ -226,8 +225,8 @@ func TestHumanFormatsEscapeProfileText(t *testing.T) {
 		{"rich", render.Options{}},
 		{"rich", render.Options{Color: true}},
 	}
-	// Every view shows the name and the description; show, add and remove
-	// also show the categories and tool names.
+	// Every view shows the name and the description; show also shows the
+	// categories and tool names.
 	name := `acme/x\x1b]0;owned\a`
 	always := []string{name, `\x1b[31mred\r\u202eevil\xff`}
 	full := []string{`co\x1b[2Jde`, `\u202edocs`, `ok\rtool`, `rm\x1b[0m`, `bad\xfe`}
@@ -251,7 +250,7 @@ func TestHumanFormatsEscapeProfileText(t *testing.T) {
 			switch {
 			case view == "list" && f.format == "plain":
 				want = []string{name}
-			case view == "list":
+			case view == "list", view == "add":
 				want = always
 			default:
 				want = append(append([]string{}, always...), full...)

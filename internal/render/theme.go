@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -217,6 +218,11 @@ func filledCells(v float64, cells int) int {
 // line indented by indent spaces and columns separated by two spaces. Widths
 // are measured without escape codes, so styled cells line up with plain
 // ones. Trailing spaces are never written.
+//
+// When the theme knows the terminal width, a row wider than it has its
+// last cell wrapped at spaces into the room left of the line, or, when
+// less than gridMinRoom columns are left, onto lines of its own below,
+// indented four spaces more than the row.
 func (t *Theme) Grid(indent int, rows [][]string) string {
 	var widths []int
 	for _, row := range rows {
@@ -232,16 +238,92 @@ func (t *Theme) Grid(indent int, rows [][]string) string {
 	for _, row := range rows {
 		var line strings.Builder
 		line.WriteString(pad)
-		for i, c := range row {
+		for i, c := range row[:max(len(row)-1, 0)] {
 			if i > 0 {
 				line.WriteString("  ")
 			}
 			line.WriteString(c)
-			if i < len(row)-1 {
-				line.WriteString(strings.Repeat(" ", widths[i]-lipgloss.Width(c)))
-			}
+			line.WriteString(strings.Repeat(" ", widths[i]-lipgloss.Width(c)))
 		}
-		b.WriteString(strings.TrimRight(line.String(), " "))
+		if len(row) == 0 {
+			b.WriteString("\n")
+			continue
+		}
+		last := row[len(row)-1]
+		if len(row) > 1 {
+			line.WriteString("  ")
+		}
+		prefix := line.String()
+		// A hang mark in the last cell ends a lead (a value) that wrapped
+		// lines of the rest (its meaning) are indented past.
+		lead, rest, hung := strings.Cut(last, hangMark)
+		if !hung {
+			lead, rest = "", last
+		}
+		last = lead + rest
+		start := lipgloss.Width(prefix)
+		if t.Width <= 0 || start+lipgloss.Width(last) <= t.Width {
+			b.WriteString(strings.TrimRight(prefix+last, " "))
+			b.WriteString("\n")
+			continue
+		}
+		if room := t.Width - start - lipgloss.Width(lead); len(row) == 1 || room >= gridMinRoom && longestWord(rest) <= room {
+			for i, l := range WrapText(rest, max(room, 1)) {
+				if i == 0 {
+					prefix += lead
+				} else {
+					prefix = strings.Repeat(" ", start+lipgloss.Width(lead))
+				}
+				b.WriteString(strings.TrimRight(prefix+l, " "))
+				b.WriteString("\n")
+			}
+			continue
+		}
+		if strings.TrimSpace(prefix) != "" {
+			b.WriteString(strings.TrimRight(prefix, " "))
+			b.WriteString("\n")
+		}
+		hang := indent + 4
+		if t.Width-hang-lipgloss.Width(lead) < gridMinRoom {
+			lead, rest = "", last
+		}
+		for i, l := range WrapText(rest, t.Width-hang-lipgloss.Width(lead)) {
+			if i == 0 {
+				b.WriteString(strings.Repeat(" ", hang) + lead + l + "\n")
+				continue
+			}
+			b.WriteString(strings.Repeat(" ", hang+lipgloss.Width(lead)) + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// gridMinRoom is the fewest columns a wrapped last cell of a Grid row
+// keeps beside the others before it moves below them.
+const gridMinRoom = 16
+
+// hangMark, in the last cell of a Grid row, ends the part of the cell
+// that lines wrapped from the rest are indented past. It is never written.
+const hangMark = "\x00"
+
+// Para returns s, already rendered, as lines that fit the terminal: it is
+// wrapped at spaces when the theme knows the width and s is wider, and
+// lines after the first are indented by hang spaces. Each line ends with a
+// newline.
+func (t *Theme) Para(hang int, s string) string {
+	if t.Width <= 0 || lipgloss.Width(s) <= t.Width {
+		return s + "\n"
+	}
+	lead := len(s) - len(strings.TrimLeft(s, " "))
+	var b strings.Builder
+	lines := WrapText(strings.TrimLeft(s, " "), max(t.Width-max(lead, hang), 1))
+	for i, l := range lines {
+		if i == 0 {
+			b.WriteString(strings.Repeat(" ", lead))
+		} else {
+			b.WriteString(strings.Repeat(" ", hang))
+		}
+		b.WriteString(l)
 		b.WriteString("\n")
 	}
 	return b.String()
@@ -262,37 +344,139 @@ func (t *Theme) Wrap(indent, width int, tone Tone, s string) string {
 }
 
 func wrapWords(s string, width int) []string {
-	words := strings.Fields(s)
-	if len(words) == 0 {
+	// Each piece keeps the spaces before it: they are written when it
+	// follows on the same line, and dropped where a line breaks. A piece
+	// glued to the one before it continues the same word (a long path
+	// broken after a slash).
+	type piece struct {
+		space, text string
+		glue        bool
+	}
+	var pieces []piece
+	rest := strings.TrimLeft(s, " \t\n")
+	for rest != "" {
+		end := strings.IndexAny(rest, " \t\n")
+		if end < 0 {
+			end = len(rest)
+		}
+		word := fitWord(rest[:end], width)
+		rest = rest[end:]
+		next := strings.TrimLeft(rest, " \t\n")
+		space := strings.Map(func(r rune) rune { return ' ' }, rest[:len(rest)-len(next)])
+		for i, p := range splitPath(word, width) {
+			pieces = append(pieces, piece{text: p, glue: i > 0})
+		}
+		rest = next
+		if rest != "" {
+			pieces = append(pieces, piece{space: space})
+		}
+	}
+	if len(pieces) == 0 {
 		return nil
 	}
 	var lines []string
-	cur := words[0]
-	for _, w := range words[1:] {
-		if lipgloss.Width(cur)+1+lipgloss.Width(w) > width {
-			lines = append(lines, cur)
-			cur = w
+	cur, space := "", ""
+	for _, p := range pieces {
+		if p.text == "" {
+			space = p.space
 			continue
 		}
-		cur += " " + w
+		sep := space
+		if p.glue {
+			sep = ""
+		}
+		space = ""
+		switch {
+		case cur == "":
+			cur = p.text
+		case lipgloss.Width(cur)+len(sep)+lipgloss.Width(p.text) > width:
+			lines = append(lines, cur)
+			cur = p.text
+		default:
+			cur += sep + p.text
+		}
 	}
 	return append(lines, cur)
 }
 
+// splitPath breaks an absolute path wider than width after its slashes,
+// into pieces of at most width columns where its folder names allow. Any
+// other word comes back whole.
+func splitPath(w string, width int) []string {
+	if lipgloss.Width(w) <= width || !strings.HasPrefix(ansi.Strip(w), "/") {
+		return []string{w}
+	}
+	var out []string
+	cur := ""
+	for _, seg := range strings.SplitAfter(w, "/") {
+		if cur != "" && lipgloss.Width(cur+seg) > width {
+			out = append(out, cur)
+			cur = ""
+		}
+		cur += seg
+	}
+	return append(out, cur)
+}
+
 // Table renders tb as a lipgloss table with rounded borders: the title as a
 // heading above it, the header in bold, every cell escaped and styled with
-// the tone tone(row, col) gives (row counts data rows from 0; tone may be
-// nil). When the theme knows the terminal width and the table is wider,
-// columns are shrunk and their text cut with "…" to fit.
+// the tone tone(row, col) gives (row counts data rows from 0, col the
+// columns of tb; tone may be nil). When the theme knows the terminal width
+// and the table is wider, it is fitted as Table's documentation says:
+// columns shrunk and wrapped, then split, then stacked.
 func (t *Theme) Table(tb Table, tone func(row, col int) Tone) string {
 	var b strings.Builder
 	if tb.Title != "" {
-		b.WriteString(t.Heading(tb.Title))
-		b.WriteString("\n")
+		b.WriteString(t.Para(0, t.Heading(tb.Title)))
 	}
 	if len(tb.Header) == 0 && len(tb.Rows) == 0 {
 		return b.String()
 	}
+	toneOf := func(row, col int) Tone {
+		if tone == nil {
+			return ToneNormal
+		}
+		return tone(row, col)
+	}
+	et := escapeTable(tb)
+	et.Title = ""
+	// lipgloss draws a header on one line, so headers never wrap here.
+	l := layoutTable(et, t.Width, false)
+	parts := make([]string, 0, len(l.tables)+len(l.records))
+	for i, part := range l.tables {
+		cols := l.columns[i]
+		var s strings.Builder
+		if len(l.tables) > 1 {
+			s.WriteString(t.Para(0, t.Muted(part.Title)))
+		}
+		s.WriteString(t.drawTable(part, func(row, col int) Tone {
+			return toneOf(row, cols[col])
+		}))
+		parts = append(parts, s.String())
+	}
+	// A table that cannot be drawn at all is one block per row: the first
+	// cell as its heading, then the other columns, each header muted
+	// beside its value.
+	for r, rec := range l.records {
+		var s strings.Builder
+		var rows [][]string
+		for i, f := range rec {
+			style := t.Style(toneOf(r, f.col))
+			if i == 0 {
+				s.WriteString(t.Para(2, style.Bold(true).Render(f.value)))
+				continue
+			}
+			rows = append(rows, []string{t.Muted(f.key), style.Render(f.value)})
+		}
+		s.WriteString(t.Grid(2, rows))
+		parts = append(parts, s.String())
+	}
+	b.WriteString(strings.Join(parts, "\n"))
+	return b.String()
+}
+
+// drawTable draws a fitted table of escaped cells with lipgloss.
+func (t *Theme) drawTable(tb Table, tone func(row, col int) Tone) string {
 	styles := map[Tone]lipgloss.Style{}
 	styleOf := func(tn Tone) lipgloss.Style {
 		s, ok := styles[tn]
@@ -302,32 +486,20 @@ func (t *Theme) Table(tb Table, tone func(row, col int) Tone) string {
 		}
 		return s
 	}
-	build := func() *table.Table {
-		lt := table.New().
-			Border(lipgloss.RoundedBorder()).
-			BorderStyle(t.Style(ToneMuted)).
-			Headers(escapeAll(tb.Header)...).
-			StyleFunc(func(row, col int) lipgloss.Style {
-				if row == table.HeaderRow {
-					return styleOf(ToneStrong)
-				}
-				if tone == nil {
-					return styleOf(ToneNormal)
-				}
-				return styleOf(tone(row, col))
-			})
-		for _, r := range tb.Rows {
-			lt.Row(escapeAll(r)...)
-		}
-		return lt
+	lt := table.New().
+		Border(lipgloss.RoundedBorder()).
+		BorderStyle(t.Style(ToneMuted)).
+		Headers(tb.Header...).
+		StyleFunc(func(row, col int) lipgloss.Style {
+			if row == table.HeaderRow {
+				return styleOf(ToneStrong)
+			}
+			return styleOf(tone(row, col))
+		})
+	for _, r := range tb.Rows {
+		lt.Row(r...)
 	}
-	out := build().Render()
-	if t.Width > 0 && lipgloss.Width(out) > t.Width {
-		out = build().Width(t.Width).Wrap(false).Render()
-	}
-	b.WriteString(out)
-	b.WriteString("\n")
-	return b.String()
+	return lt.Render() + "\n"
 }
 
 // Tables renders several tables separated by blank lines, each cell in the

@@ -54,8 +54,7 @@ func (v KV) Tables() []Table {
 func (v KV) Rich(t *Theme) string {
 	var b strings.Builder
 	if v.Title != "" {
-		b.WriteString(t.Title(v.Title))
-		b.WriteString("\n")
+		b.WriteString(t.Para(0, t.Title(v.Title)))
 	}
 	rows := make([][]string, len(v.Pairs))
 	for i, p := range v.Pairs {
@@ -179,7 +178,7 @@ func (v Line) Plain(w *Writer) { w.Line(v.Text) }
 func (v Line) Tables() []Table { return []Table{{Title: v.Text}} }
 
 // Rich implements RichView.
-func (v Line) Rich(t *Theme) string { return Escape(v.Text) + "\n" }
+func (v Line) Rich(t *Theme) string { return t.Para(2, Escape(v.Text)) }
 
 // Lines is a list of values: one per line in the human formats, an array
 // in json and yaml.
@@ -206,12 +205,65 @@ func (v Lines) Tables() []Table {
 	return []Table{t}
 }
 
-// Rich implements RichView: the values one per line, as in plain.
+// Rich implements RichView: the values one per line, as in plain, a value
+// wider than the terminal broken between its words (or after a path's
+// slashes) onto lines indented under it.
 func (v Lines) Rich(t *Theme) string {
 	var b strings.Builder
 	for _, s := range v.Items {
-		b.WriteString(Escape(s))
-		b.WriteString("\n")
+		b.WriteString(t.Para(2, Escape(s)))
 	}
 	return b.String()
+}
+
+// Change is what a mutation did: one line in the human formats, and Doc,
+// the document of what is stored (or was removed), in json and yaml.
+type Change struct {
+	// Verb says what happened: added, updated, unchanged, removed,
+	// created, ratified, trusted.
+	Verb string
+	// Subject names what it happened to: "acme/strict", "plan 01…".
+	Subject string
+	// Detail, when set, follows the subject after a colon.
+	Detail string
+	// Doc is the document of json and yaml.
+	Doc any
+}
+
+// Unchanged is the verb of a mutation that found nothing to change.
+const Unchanged = "unchanged"
+
+// Text is the change told in words: "added acme/strict".
+func (v Change) Text() string {
+	s := v.Verb + " " + v.Subject
+	if v.Detail != "" {
+		s += ": " + v.Detail
+	}
+	return s
+}
+
+// Data implements View.
+func (v Change) Data() any { return v.Doc }
+
+// Plain implements View.
+func (v Change) Plain(w *Writer) { w.Line(v.Text()) }
+
+// Tables implements View: the line as a table's title.
+func (v Change) Tables() []Table { return []Table{{Title: v.Text()}} }
+
+// Rich implements RichView: the line after ✔, or after = and muted when
+// nothing changed. Removing is a change made as asked, so it is marked as
+// a success like the others.
+func (v Change) Rich(t *Theme) string {
+	if v.Verb == Unchanged {
+		return t.Para(2, t.Muted("= "+v.Verb)+" "+Escape(v.Subject)+t.Muted(detail(v.Detail)))
+	}
+	return t.Para(2, t.Good("✔ "+v.Verb)+" "+Escape(v.Subject)+t.Muted(detail(v.Detail)))
+}
+
+func detail(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
 }

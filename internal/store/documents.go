@@ -39,6 +39,9 @@ type ActionPutResult struct {
 	// Replaced is the previous version when the put replaced a readable
 	// one, else nil.
 	Replaced *action.Action
+	// Unchanged reports an update whose content is what is stored
+	// already: nothing was written.
+	Unchanged bool
 }
 
 // PlanList is the result of listing plans: those that parsed, in creation
@@ -126,7 +129,7 @@ func (s *fileStore) PutAction(ctx context.Context, a *action.Action, update bool
 	if err != nil {
 		return ActionPutResult{}, err
 	}
-	return ActionPutResult{Stored: out.stored, Replaced: out.replaced}, nil
+	return ActionPutResult{Stored: out.stored, Replaced: out.replaced, Unchanged: out.unchanged}, nil
 }
 
 // RemoveAction implements Store.

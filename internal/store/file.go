@@ -161,7 +161,7 @@ func (s *fileStore) PutProfile(ctx context.Context, p *profile.AutomationProfile
 	if err != nil {
 		return PutResult{}, err
 	}
-	return PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest, Warnings: out.warnings}, nil
+	return PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest, Unchanged: out.unchanged, Warnings: out.warnings}, nil
 }
 
 // RemoveProfile implements Store.

@@ -1028,3 +1028,49 @@ func TestCheckWarnsAboutOpenFolders(t *testing.T) {
 		t.Errorf("warnings = %q", w)
 	}
 }
+
+// TestUnchangedPutWritesNothing: an update with the stored content leaves
+// every file of the home as it was, not merely equal in content: nothing
+// is renamed over the profile, and the history log gets no line.
+func TestUnchangedPutWritesNothing(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, store.FileOptions{})
+	put(t, s, storetest.Profile(t, "acme/same", 1), false)
+	before := snapshotHome(t, home)
+	res := put(t, s, storetest.Profile(t, "acme/same", 1), true)
+	if !res.Unchanged {
+		t.Fatal("an update with the stored content does not report unchanged")
+	}
+	after := snapshotHome(t, home)
+	if len(after) != len(before) {
+		t.Errorf("files before %d, after %d", len(before), len(after))
+	}
+	for path, b := range before {
+		a, ok := after[path]
+		switch {
+		case !ok:
+			t.Errorf("%s is gone", path)
+		case !os.SameFile(a, b) || !a.ModTime().Equal(b.ModTime()) || a.Size() != b.Size():
+			t.Errorf("%s was rewritten", path)
+		}
+	}
+}
+
+// snapshotHome maps every file under home but the lock to what stat says
+// of it.
+func snapshotHome(t *testing.T, home string) map[string]fs.FileInfo {
+	t.Helper()
+	out := map[string]fs.FileInfo{}
+	err := filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == ".lock" {
+			return err
+		}
+		fi, err := os.Stat(path)
+		out[path] = fi
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

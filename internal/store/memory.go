@@ -118,6 +118,11 @@ func (m *Memory) PutProfile(ctx context.Context, p *profile.AutomationProfile, u
 		return PutResult{}, profileConflict(p.Name)
 	}
 	digest := Digest(data)
+	if exists {
+		if cur, _, err := EncodeProfile(old); err == nil && Digest(cur) == digest {
+			return PutResult{Stored: old.Clone(), Replaced: old.Clone(), Digest: digest, Unchanged: true}, nil
+		}
+	}
 	m.objects[digest] = data
 	m.profiles[p.Name] = stored
 	m.record(p.Name, EventPut, digest)
@@ -280,7 +285,7 @@ func (m *Memory) PutAction(ctx context.Context, a *action.Action, update bool) (
 	if err := action.ValidateName(a.Name); err != nil {
 		return ActionPutResult{}, err
 	}
-	_, stored, err := action.Encode(a)
+	data, stored, err := action.Encode(a)
 	if err != nil {
 		return ActionPutResult{}, err
 	}
@@ -289,6 +294,11 @@ func (m *Memory) PutAction(ctx context.Context, a *action.Action, update bool) (
 	old, exists := m.actions[a.Name]
 	if exists && !update {
 		return ActionPutResult{}, actionConflict(a.Name)
+	}
+	if exists {
+		if cur, _, err := action.Encode(old); err == nil && Digest(cur) == Digest(data) {
+			return ActionPutResult{Stored: old.Clone(), Replaced: old.Clone(), Unchanged: true}, nil
+		}
 	}
 	m.actions[a.Name] = stored
 	return ActionPutResult{Stored: stored.Clone(), Replaced: old.Clone()}, nil

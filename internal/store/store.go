@@ -56,6 +56,9 @@ type PutResult struct {
 	// Digest is the sha256 (lower-case hex) of the canonical YAML of the
 	// stored version, under which it is kept as an object.
 	Digest string
+	// Unchanged reports an update whose content is what is stored
+	// already: nothing was written, and the history has no new entry.
+	Unchanged bool
 	// Warnings say what could not be done after the profile was stored:
 	// its history line not written (a full disk, a file size limit), which
 	// the next change of the name writes. The put took effect.
@@ -102,7 +105,8 @@ type Store interface {
 	ListProfileNames(ctx context.Context, q ProfileQuery) ([]string, error)
 	// PutProfile stores p and records the version in its history. Without
 	// update, an existing name is a conflict. With update, a stored file that
-	// does not parse is replaced (Replaced is then nil).
+	// does not parse is replaced (Replaced is then nil), and content equal
+	// to what is stored writes nothing (Unchanged).
 	PutProfile(ctx context.Context, p *profile.AutomationProfile, update bool) (PutResult, error)
 	// RemoveProfile deletes the named profile, records the removal in its
 	// history, and returns what was removed. Its versions stay as objects.

@@ -20,7 +20,7 @@ func newAddCmd(deps *cmdutil.Deps, runF func(*addOptions) error) *cobra.Command 
 	cmd := &cobra.Command{
 		Use:   "add --config <file> [--update]",
 		Short: "Register an action from a YAML file",
-		Long: `Register an action from a YAML file and print the stored action.
+		Long: `Register an action from a YAML file ("-" reads standard input).
 
 The file is checked strictly and every problem in it is reported at once. It
 needs name (namespace/name), description, definition_of_done, strategy_actor
@@ -29,8 +29,12 @@ and execution_actor; automation_profile (a profile name) and safety_profile
 optional. A named automation profile must exist when the action is added.
 Without --update, a name that is already registered is a conflict.
 
+It prints one line saying what it did: added, updated, or unchanged when
+the content is what is stored already (nothing is written then). -q prints
+nothing; -f json and -f yaml print the stored action instead.
+
 EXIT STATUS
-  0    added (or updated)
+  0    added, updated or unchanged
   2    usage: no --config
   3    the file is invalid, or names an automation profile that does not exist
   4    the file does not exist
@@ -53,7 +57,7 @@ EXIT STATUS
 			return addRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the action's YAML file (required)")
+	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the action's YAML file, or - for standard input (required)")
 	cmd.Flags().BoolVar(&opts.update, "update", false, "replace an action that is already registered")
 	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
 	return cmd
@@ -61,7 +65,11 @@ EXIT STATUS
 
 func addRun(opts *addOptions) error {
 	deps := opts.deps
-	a, err := action.Load(opts.config)
+	data, name, err := deps.ReadInput(opts.config)
+	if err != nil {
+		return err
+	}
+	a, err := action.Decode(data, name)
 	if err != nil {
 		return err
 	}
@@ -70,8 +78,8 @@ func addRun(opts *addOptions) error {
 			if !errs.Is(err, errs.KindNotFound) {
 				return err
 			}
-			p := errs.Problem{File: opts.config, Path: "automation_profile", Message: "names profile \"" + *a.AutomationProfile + "\", which does not exist"}
-			e := errs.InvalidProblems(opts.config, []errs.Problem{p})
+			p := errs.Problem{File: name, Path: "automation_profile", Message: "names profile \"" + *a.AutomationProfile + "\", which does not exist"}
+			e := errs.InvalidProblems(name, []errs.Problem{p})
 			return e.WithHint("register the profile first ('agents automation-profile add'), or name one of 'agents automation-profile list'")
 		}
 	}
@@ -83,5 +91,12 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.ActionStoredView{Action: res.Stored, Replaced: res.Replaced != nil})
+	c := render.Change{Verb: "added", Subject: res.Stored.Name, Doc: res.Stored}
+	switch {
+	case res.Unchanged:
+		c.Verb, c.Detail = render.Unchanged, "the stored action is the same, so nothing was written"
+	case res.Replaced != nil:
+		c.Verb = "updated"
+	}
+	return deps.RenderChange(c)
 }

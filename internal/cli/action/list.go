@@ -17,8 +17,9 @@ type listOptions struct {
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
 	opts := &listOptions{deps: deps}
 	cmd := &cobra.Command{
-		Use:   "list [<regex>] [--namespace <ns>]",
-		Short: "List actions",
+		Use:     "list [<regex>] [--namespace <ns>]",
+		Aliases: []string{"ls"},
+		Short:   "List actions",
 		Long: `List the actions by name.
 
 The optional regex (RE2 syntax, unanchored) is matched against the full name.

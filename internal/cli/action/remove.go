@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
 )
 
@@ -22,9 +23,14 @@ func newRemoveCmd(deps *cmdutil.Deps, runF func(*removeOptions) error) *cobra.Co
 		Long: `Remove an action and print what was removed. Plans already made from it keep
 their recorded profiles; 'agents plan show' reports that their action is gone.
 
-At a terminal the command asks for confirmation; elsewhere (a script, a pipe,
-or CI set in the environment) it needs --yes and otherwise refuses with exit
-status 2.`,
+At a terminal the command asks for confirmation; answering anything but y
+keeps it, says so on stderr and ends with exit status 0, since nothing
+failed. Elsewhere (a script, a pipe, or CI set in the environment) it needs
+--yes and otherwise refuses with exit status 2.
+
+It prints one line saying what was removed (nothing with -q); -f json and
+-f yaml print the removed document instead, which add --config accepts to
+restore it.`,
 		Example: `  $ agents action remove local/secure-deploy
   $ agents action remove local/secure-deploy --yes -f json`,
 		Aliases:           []string{"rm"},
@@ -45,9 +51,9 @@ status 2.`,
 func removeRun(opts *removeOptions) error {
 	deps := opts.deps
 	if err := action.ValidateName(opts.name); err != nil {
-		return err
+		return cmdutil.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
 	}
-	if err := cmdutil.ConfirmRemoval(deps, "action", opts.name, opts.yes); err != nil {
+	if ok, err := cmdutil.ConfirmRemoval(deps, "action", opts.name, opts.yes); !ok || err != nil {
 		return err
 	}
 	st, err := deps.Store()
@@ -55,8 +61,11 @@ func removeRun(opts *removeOptions) error {
 		return err
 	}
 	removed, err := st.RemoveAction(deps.Ctx(), opts.name)
+	if errs.Is(err, errs.KindNotFound) {
+		return cmdutil.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
+	}
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.ActionRemovedView{Action: removed})
+	return deps.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
 }

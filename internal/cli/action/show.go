@@ -3,9 +3,7 @@ package action
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
 )
 
@@ -39,23 +37,9 @@ The yaml output can be given back to 'action add --config' as it is.`,
 
 func showRun(opts *showOptions) error {
 	deps := opts.deps
-	a, err := LookupAction(deps, opts.name)
+	a, err := cmdutil.LookupAction(deps, opts.name)
 	if err != nil {
 		return err
 	}
 	return deps.Render(render.ActionView{Action: a})
-}
-
-// LookupAction returns the stored action with the given name. A name that
-// cannot be an action's is not found, with the reason, as for profiles.
-func LookupAction(deps *cmdutil.Deps, name string) (*action.Action, error) {
-	if err := action.ValidateName(name); err != nil {
-		return nil, errs.NotFound("action %q not found: %s", name, err.Error()).
-			WithHint("run 'agents action list' to see the actions")
-	}
-	st, err := deps.Store()
-	if err != nil {
-		return nil, err
-	}
-	return st.GetAction(deps.Ctx(), name)
 }

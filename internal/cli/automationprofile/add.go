@@ -20,11 +20,17 @@ func newAddCmd(deps *cmdutil.Deps, runF func(*addOptions) error) *cobra.Command 
 	cmd := &cobra.Command{
 		Use:   "add --config <file> [--update]",
 		Short: "Register a custom profile from a YAML file",
-		Long: `Register a custom profile from a YAML file and print the stored profile.
+		Long: `Register a custom profile from a YAML file ("-" reads standard input).
 
 The file is checked strictly and every problem in it is reported at once.
 Its name must have the form namespace/name; the built-in names are reserved.
 Without --update, a name that is already registered is a conflict.
+
+It prints one line saying what it did: added, updated, or unchanged when
+the content is what is stored already, in which case nothing is written
+and the history gains no entry, so registering from CI on every run is
+safe. -q prints nothing; -f json and -f yaml print the stored profile
+instead (and, when unchanged, say so on stderr).
 
 Safety fields written flat at the top of the file (the format used before the
 safety profile was nested) are accepted with a warning and stored nested.`,
@@ -36,7 +42,10 @@ safety profile was nested) are accepted with a warning and stored nested.`,
 
   # Round trip: export, edit, re-import
   $ agents automation-profile show acme/strict -f yaml > strict.yaml
-  $ agents automation-profile add -c strict.yaml --update -f json`,
+  $ agents automation-profile add -c strict.yaml --update -f json
+
+  # From standard input
+  $ agents automation-profile show acme/strict -f yaml | agents automation-profile add -c - --update`,
 		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.config == "" {
@@ -49,7 +58,7 @@ safety profile was nested) are accepted with a warning and stored nested.`,
 			return addRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the profile's YAML file (required)")
+	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the profile's YAML file, or - for standard input (required)")
 	cmd.Flags().BoolVar(&opts.update, "update", false, "replace a profile that is already registered")
 	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
 	return cmd
@@ -77,16 +86,24 @@ func addRun(opts *addOptions) error {
 	for _, w := range res.Warnings {
 		deps.Warn("%s", w)
 	}
-	return deps.Render(render.StoredView{Profile: res.Stored, Replaced: res.Replaced != nil})
+	c := render.Change{Verb: "added", Subject: res.Stored.Name, Doc: res.Stored}
+	switch {
+	case res.Unchanged:
+		c.Verb, c.Detail = render.Unchanged, "the stored profile is the same, so nothing was written"
+	case res.Replaced != nil:
+		c.Verb = "updated"
+	}
+	return deps.RenderChange(c)
 }
 
-// readProfileFile reads and decodes a profile file, printing its warnings.
+// readProfileFile reads and decodes a profile file ("-" for standard
+// input), printing its warnings.
 func readProfileFile(deps *cmdutil.Deps, path string) (*profile.AutomationProfile, error) {
-	data, err := profile.ReadFile(path)
+	data, name, err := deps.ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
-	p, warnings, err := profile.DecodeProfile(data, path)
+	p, warnings, err := profile.DecodeProfile(data, name)
 	for _, w := range warnings {
 		deps.Warn("%s", w)
 	}

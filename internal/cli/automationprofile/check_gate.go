@@ -177,8 +177,22 @@ func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, w
 		return "", args, nil
 	}
 	switch {
+	case len(args) == 1 && rest == 1:
+		// One argument where a profile and a gate are wanted: say which
+		// of the two is missing.
+		if _, ok := profile.LookupGate(args[0]); ok {
+			return "", nil, errs.Usage("missing a profile name before the gate %s", args[0]).
+				WithHint("name the profile first, or give --plan <id>: %s %s %s --confidence 0.8",
+					cmd.CommandPath(), "cautious", args[0])
+		}
+		return "", nil, errs.Usage("missing %s after the profile name %s", what, args[0]).
+			WithHint("the gates are %s", strings.Join(profile.GateNames(), ", "))
 	case len(args) < rest+1:
 		return "", nil, errs.Usage("missing %s (or --plan <id>)", expected).WithHint("%s", hint)
+	case len(args) > rest+1 && rest == 0:
+		// check-guard takes the tool call in flags, not arguments.
+		return "", nil, errs.Usage("too many arguments: expected %s, got %d arguments", expected, len(args)).
+			WithHint("the tool is given with --tool: %s %s --tool %s", cmd.CommandPath(), args[0], args[1])
 	case len(args) > rest+1:
 		return "", nil, errs.Usage("too many arguments: expected %s, got %d arguments", expected, len(args)).WithHint("%s", hint)
 	}

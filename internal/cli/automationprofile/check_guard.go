@@ -103,7 +103,7 @@ Safety constraints block outright (exit 11):
   safety.require_checkpoints       --write with --no-checkpoint
   safety.max_cost_per_plan         the plan's cost reached the cap
   safety.max_total_cost            the cost of all plans reached the cap
-Guards, in the specification's order, need approval (exit 10):
+Guards, in this order, need approval (exit 10):
   guards.tool_denylist             the tool is on the denylist
   guards.tool_allowlist            an allowlist is set and the tool is not on it
   guards.max_tool_calls_per_step   --calls reached the limit
@@ -157,7 +157,8 @@ EXIT STATUS
 With --hook: 0 for every decision (the answer is on stdout), and 2 for
 anything else, whatever the cause, since an agent lets a call through on
 any other exit.`,
-		Example: `  # May the agent call shell_exec under the seed's guarded profile?
+		Example: `  # May the agent call shell_exec under the example guarded profile?
+  $ agents automation-profile add -c examples/profiles/acme-guarded.yaml
   $ agents automation-profile check-guard acme/guarded --tool shell_exec
 
   # The eleventh call of a step, writing, after 4.20 USD spent

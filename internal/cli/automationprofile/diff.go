@@ -31,9 +31,10 @@ A profile without guards shows null (— in rich) for every guard setting.
 Lists compare as sets: the same tools in another order do not differ, but an
 absent list (null) and an empty one ([]) do.
 
---builtin, given alone, prints the eight built-in profiles as the
-specification's matrix: the thresholds and the three safety flags of the
-specification's table, profiles across in order from least to most autonomy.
+--builtin, given alone, prints the eight built-in profiles as one matrix:
+the eleven thresholds and the three main safety flags, profiles across in
+their customary order, manual to full-auto. A terminal too narrow for all
+eight shows them in parts, each with the field names.
 
 --only-differences leaves out the rows whose values are all the same.
 
@@ -88,7 +89,7 @@ EXIT STATUS
 			return diffRun(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.builtin, "builtin", false, "compare the eight built-in profiles (the specification's matrix)")
+	cmd.Flags().BoolVar(&opts.builtin, "builtin", false, "compare the eight built-in profiles: thresholds and safety flags")
 	cmd.Flags().BoolVar(&opts.onlyDifferences, "only-differences", false, "leave out rows whose values are all the same")
 	return cmd
 }

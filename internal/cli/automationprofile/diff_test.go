@@ -354,7 +354,7 @@ func TestDiffFormats(t *testing.T) {
 
 	t.Run("table", func(t *testing.T) {
 		r := run(t, "", append(args, "-f", "table")...)
-		marked := regexp.MustCompile(`(?m)^│ \* │[^│]*│ (\S+)`).FindAllStringSubmatch(r.stdout, -1)
+		marked := regexp.MustCompile(`(?m)^│ \* (\S+)`).FindAllStringSubmatch(r.stdout, -1)
 		var got []string
 		for _, m := range marked {
 			got = append(got, m[1])

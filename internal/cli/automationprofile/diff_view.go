@@ -291,39 +291,109 @@ const ladderProfiles = 3
 // yaml carry it whole.
 const tableCellWidth = 24
 
-// Tables implements render.View: one table, the category named on the
-// first row of its group, differing rows marked with * in the first column.
+// Tables implements render.View: one table, differing fields marked with
+// * before their name, the category named on the first row of its group.
+// A table too wide for the terminal loses its category column, then is
+// split into parts that each repeat the field column, and at last is
+// stacked, one block per field.
 func (v diffView) Tables() []render.Table {
-	t := render.Table{Header: append([]string{"", "CATEGORY", "FIELD"}, v.doc.Profiles...)}
+	t := render.Table{
+		Header: append([]string{"FIELD", "CATEGORY"}, v.doc.Profiles...),
+		Fits:   []render.Fit{render.FitKeep, render.FitDrop},
+		Repeat: 1,
+	}
+	for range v.doc.Profiles {
+		t.Fits = append(t.Fits, render.FitKeep)
+	}
 	prev := ""
 	for _, r := range v.doc.Fields {
 		cat := ""
 		if r.Category != prev {
 			cat, prev = r.Category, r.Category
 		}
-		row := []string{marker(r.Differs), cat, r.spec.name()}
-		for _, x := range r.Values {
-			row = append(row, render.Truncate(render.Escape(cellText(x)), tableCellWidth))
+		row := []string{marker(r.Differs) + " " + r.spec.name(), cat}
+		for i, x := range r.Values {
+			row = append(row, listText(x))
+			if _, ok := x.([]string); ok {
+				t.Fits[2+i] = render.FitWrap
+			}
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	return []render.Table{t}
 }
 
+// listText is cellText with lists joined by ", ", so that a table can wrap
+// them.
+func listText(x any) string {
+	if l, ok := x.([]string); ok && len(l) > 0 {
+		return strings.Join(l, ", ")
+	}
+	return cellText(x)
+}
+
 // Rich implements render.RichView: the profiles across, the fields down and
 // grouped under their category, rows that agree muted and rows that differ
 // marked and bright. Flags read ✔ and ✘; a differing flag that relaxes a
 // constraint is in the warning tone. A last line gives each profile's
-// autonomy, the share of its gates that proceed on their own.
+// autonomy, the share of its gates that proceed on their own. When the
+// terminal is too narrow for every profile, the profiles are shown in
+// groups that fit, one after the other, each with the field names.
 func (v diffView) Rich(t *render.Theme) string {
 	var b strings.Builder
 	title := "Comparing " + strconv.Itoa(len(v.profiles)) + " profiles"
 	if v.builtin {
 		title = "The built-in profiles"
 	}
-	b.WriteString(t.Heading(title) + "  " +
-		t.Muted(fmt.Sprintf("%d of %d fields differ", v.doc.Differences, v.total)) + "\n\n")
+	b.WriteString(t.Para(2, t.Heading(title)+"  "+
+		t.Muted(fmt.Sprintf("%d of %d fields differ", v.doc.Differences, v.total))) + "\n")
 
+	if len(v.doc.Fields) == 0 {
+		b.WriteString(t.Muted("no differences") + "\n")
+	} else {
+		rows := v.richRows(t)
+		groups := profileGroups(rows, len(v.profiles), t.Width)
+		for i, g := range groups {
+			if len(groups) > 1 {
+				if i > 0 {
+					b.WriteString("\n")
+				}
+				part := fmt.Sprintf("profiles %d to %d of %d", g[0]+1, g[len(g)-1]+1, len(v.profiles))
+				if len(g) == 1 {
+					part = fmt.Sprintf("profile %d of %d", g[0]+1, len(v.profiles))
+				}
+				b.WriteString(t.Muted(part) + "\n")
+			}
+			cols := append([]int{0, 1}, g...)
+			for j := range g {
+				cols[2+j] = 2 + g[j]
+			}
+			part := make([][]string, len(rows))
+			for r, row := range rows {
+				for _, c := range cols {
+					if c < len(row) {
+						part[r] = append(part[r], row[c])
+					}
+				}
+			}
+			b.WriteString(t.Grid(0, part))
+		}
+	}
+	b.WriteString("\n" + t.Wrap(0, legendWidth(t), render.ToneMuted, "* differs · ✔ true · ✘ false · — not set · autonomy: mean of (1 − threshold)"))
+	return b.String()
+}
+
+func legendWidth(t *render.Theme) int {
+	if t.Width > 0 {
+		return min(t.Width, 100)
+	}
+	return 80
+}
+
+// richRows are the rows of the rich comparison: a header of profile names,
+// each category's heading and fields, a blank row and the autonomy row.
+// Columns 0 and 1 are the marker and the field; column 2+i is profile i.
+func (v diffView) richRows(t *render.Theme) [][]string {
 	header := []string{" ", ""}
 	for _, p := range v.profiles {
 		header = append(header, t.Title(p.Name))
@@ -344,23 +414,43 @@ func (v diffView) Rich(t *render.Theme) string {
 		}
 		rows = append(rows, row)
 	}
-	if len(v.doc.Fields) == 0 {
-		b.WriteString(t.Muted("no differences") + "\n")
-	} else {
-		auto := []string{" ", t.Strong("Autonomy")}
-		for _, p := range v.profiles {
-			a := render.Autonomy(p)
-			cell := t.Accent(render.Percent(a))
-			if len(v.profiles) <= ladderProfiles {
-				cell = t.Ladder(a) + " " + render.Percent(a)
-			}
-			auto = append(auto, cell)
+	auto := []string{" ", t.Strong("Autonomy")}
+	for _, p := range v.profiles {
+		a := render.Autonomy(p)
+		cell := t.Accent(render.Percent(a))
+		if len(v.profiles) <= ladderProfiles {
+			cell = t.Ladder(a) + " " + render.Percent(a)
 		}
-		rows = append(rows, []string{" "}, auto)
-		b.WriteString(t.Grid(0, rows))
+		auto = append(auto, cell)
 	}
-	b.WriteString("\n" + t.Muted("* differs · ✔ true · ✘ false · — not set · autonomy: mean of (1 − threshold)") + "\n")
-	return b.String()
+	return append(rows, []string{" "}, auto)
+}
+
+// profileGroups splits the n profile columns of rows into groups, in
+// order, each as many as fit beside the marker and field columns in width
+// (every profile in one group when width is 0). A profile too wide to
+// share the width has a group of its own.
+func profileGroups(rows [][]string, n, width int) [][]int {
+	widths := make([]int, n+2)
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], lipgloss.Width(c))
+		}
+	}
+	base := widths[0] + 2 + widths[1]
+	var groups [][]int
+	var cur []int
+	used := base
+	for i := range n {
+		w := 2 + widths[2+i]
+		if width > 0 && len(cur) > 0 && used+w > width {
+			groups = append(groups, cur)
+			cur, used = nil, base
+		}
+		cur = append(cur, i)
+		used += w
+	}
+	return append(groups, cur)
 }
 
 // richCell renders one value: muted when its row agrees, and otherwise in

@@ -151,5 +151,8 @@ func (v historyView) Tables() []render.Table {
 		Title:  "history of " + v.doc.Name,
 		Header: []string{"TIME", "EVENT", "DIGEST", ""},
 		Rows:   v.rows(),
+		// A digest is shortened, as git shortens commit ids, when the
+		// terminal is too narrow for it whole; plain and json keep it.
+		Fits: []render.Fit{render.FitKeep, render.FitKeep, render.FitWrap, render.FitKeep},
 	}}
 }

@@ -22,10 +22,17 @@ type listOptions struct {
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
 	opts := &listOptions{deps: deps}
 	cmd := &cobra.Command{
-		Use:   "list [<regex>] [--namespace <ns>]",
-		Short: "List built-in and custom profiles",
-		Long: `List the built-in profiles, in order from least to most autonomy, then the
-custom profiles by name.
+		Use:     "list [<regex>] [--namespace <ns>]",
+		Aliases: []string{"ls"},
+		Short:   "List built-in and custom profiles",
+		Long: `List the built-in profiles in their customary order, manual to full-auto,
+then the custom profiles by name. Each row shows the profile's autonomy
+(the mean of 1 − threshold over the eleven gates), how its safety differs
+from the default, and its description, shortened to the room the terminal
+leaves. The customary order roughly follows how much a person stays
+involved; it is not sorted by autonomy, which weighs every gate alike:
+review, for one, lets whole phases run alone that supervised and cautious
+still gate, so it scores higher than both.
 
 The optional regex (RE2 syntax, unanchored) is matched against the full name.
 --namespace lists only the custom profiles of that namespace. Stored files

@@ -116,6 +116,10 @@ func migrateRun(opts *migrateOptions) error {
 		progress.Set(i + 1)
 	}
 	progress.Done()
+	// A change prints nothing with --quiet but the document asked for.
+	if deps.Config.Quiet && !render.IsMachine(deps.Config.Format) {
+		return nil
+	}
 	return deps.Render(migrateSummary{ms})
 }
 
@@ -174,7 +178,7 @@ func (v migrateSummary) Plain(w *render.Writer) {
 }
 
 func (v migrateSummary) Tables() []render.Table {
-	t := render.Table{Header: []string{"FILE", "NAME", "RESULT"}}
+	t := render.Table{Header: []string{"FILE", "NAME", "RESULT"}, Fits: []render.Fit{render.FitWrap, render.FitKeep, render.FitKeep}}
 	for _, m := range v.ms {
 		res := "unchanged"
 		if m.Written {

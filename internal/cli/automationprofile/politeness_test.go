@@ -116,8 +116,8 @@ func TestRemoveConfirmation(t *testing.T) {
 		{"stdin not a terminal", terminal{stdout: true}, "y\n", nil, 2, false, "pass --yes"},
 		{"stdout not a terminal", terminal{stdin: true}, "y\n", nil, 2, false, "pass --yes"},
 		{"terminal, answered yes", onTerminal, "y\n", nil, 0, true, "Remove profile acme/strict? [y/N]"},
-		{"terminal, answered no", onTerminal, "n\n", nil, 2, false, "not removed"},
-		{"terminal, no answer", onTerminal, "", nil, 2, false, "no answer"},
+		{"terminal, answered no", onTerminal, "n\n", nil, 0, false, "kept profile acme/strict; nothing was removed"},
+		{"terminal, no answer", onTerminal, "", nil, 0, false, "kept profile acme/strict; nothing was removed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,9 +145,15 @@ func TestQuietSilencesInfo(t *testing.T) {
 	if loud.code != 0 || !strings.Contains(loud.stderr, "already in the nested format") {
 		t.Fatalf("without -q: exit %d, stderr %q", loud.code, loud.stderr)
 	}
+	// A change prints nothing at all with -q, but a document asked for.
 	quiet := runTerminal(t, store.NewMemory(), terminal{}, "", "automation-profile", "migrate", "--write", file, "-f", "plain", "-q")
-	if quiet.code != 0 || quiet.stderr != "" || quiet.stdout != loud.stdout {
-		t.Errorf("with -q: exit %d, stderr %q, stdout %q (want %q)", quiet.code, quiet.stderr, quiet.stdout, loud.stdout)
+	if quiet.code != 0 || quiet.stderr != "" || quiet.stdout != "" {
+		t.Errorf("with -q: exit %d, stderr %q, stdout %q (want nothing)", quiet.code, quiet.stderr, quiet.stdout)
+	}
+	loudJSON := runTerminal(t, store.NewMemory(), terminal{}, "", "automation-profile", "migrate", "--write", file, "-f", "json")
+	quietJSON := runTerminal(t, store.NewMemory(), terminal{}, "", "automation-profile", "migrate", "--write", file, "-f", "json", "-q")
+	if quietJSON.code != 0 || quietJSON.stderr != "" || quietJSON.stdout != loudJSON.stdout || !strings.HasPrefix(quietJSON.stdout, "[") {
+		t.Errorf("with -q -f json: exit %d, stderr %q, stdout %q (want %q)", quietJSON.code, quietJSON.stderr, quietJSON.stdout, loudJSON.stdout)
 	}
 }
 

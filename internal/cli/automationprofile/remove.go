@@ -23,9 +23,14 @@ func newRemoveCmd(deps *cmdutil.Deps, runF func(*removeOptions) error) *cobra.Co
 		Long: `Remove a custom profile and print what was removed. Built-in profiles cannot
 be removed.
 
-At a terminal the command asks for confirmation; elsewhere (a script, a pipe,
-or CI set in the environment) it needs --yes and otherwise refuses with exit
-status 2.`,
+At a terminal the command asks for confirmation; answering anything but y
+keeps it, says so on stderr and ends with exit status 0, since nothing
+failed. Elsewhere (a script, a pipe, or CI set in the environment) it needs
+--yes and otherwise refuses with exit status 2.
+
+It prints one line saying what was removed (nothing with -q); -f json and
+-f yaml print the removed document instead, which add --config accepts to
+restore it.`,
 		Example: `  $ agents automation-profile remove acme/strict
   $ agents automation-profile remove acme/strict --yes -f json`,
 		Aliases:           []string{"rm"},
@@ -50,9 +55,9 @@ func removeRun(opts *removeOptions) error {
 			WithHint("built-in profiles are part of agents; register a custom profile instead")
 	}
 	if err := cmdutil.CheckProfileArg(opts.name); err != nil {
-		return err
+		return cmdutil.DidYouMean(err, nearestCustom(deps, opts.name))
 	}
-	if err := cmdutil.ConfirmRemoval(deps, "profile", opts.name, opts.yes); err != nil {
+	if ok, err := cmdutil.ConfirmRemoval(deps, "profile", opts.name, opts.yes); !ok || err != nil {
 		return err
 	}
 	st, err := deps.Store()
@@ -60,6 +65,9 @@ func removeRun(opts *removeOptions) error {
 		return err
 	}
 	res, err := st.RemoveProfile(deps.Ctx(), opts.name)
+	if errs.Is(err, errs.KindNotFound) {
+		return cmdutil.DidYouMean(err, nearestCustom(deps, opts.name))
+	}
 	if err != nil {
 		return err
 	}
@@ -68,5 +76,15 @@ func removeRun(opts *removeOptions) error {
 	for _, w := range res.Warnings {
 		deps.Warn("%s", w)
 	}
-	return deps.Render(render.RemovedView{Profile: res.Removed})
+	removed := res.Removed
+	return deps.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
+}
+
+// nearestCustom is the stored profile name nearest to name: only custom
+// profiles can be removed.
+func nearestCustom(deps *cmdutil.Deps, name string) string {
+	if s := cmdutil.NearestProfile(deps, name); !profile.IsBuiltinName(s) {
+		return s
+	}
+	return ""
 }

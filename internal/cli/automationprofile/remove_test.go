@@ -44,8 +44,9 @@ func TestRemovePrompt(t *testing.T) {
 	}{
 		{"yes at a terminal", "y\n", true, true, false, true, 0, false},
 		{"YES spelled out", "Yes\n", true, true, false, true, 0, false},
-		{"no at a terminal", "n\n", true, true, false, false, errs.KindUsage, true},
-		{"empty answer", "\n", true, true, false, false, errs.KindUsage, true},
+		// Declining is a decision, not a failure: nothing removed, no error.
+		{"no at a terminal", "n\n", true, true, false, false, 0, false},
+		{"empty answer", "\n", true, true, false, false, 0, false},
 		{"CI set on a terminal", "y\n", true, true, true, false, errs.KindUsage, true},
 		{"stdin piped", "y\n", false, true, false, false, errs.KindUsage, true},
 		{"stdout piped", "y\n", true, false, false, false, errs.KindUsage, true},

@@ -3,9 +3,7 @@ package automationprofile
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/resolve"
@@ -76,9 +74,8 @@ func resolveRun(opts *resolveOptions) error {
 		return err
 	}
 	if opts.action != "" {
-		if err := action.ValidateName(opts.action); err != nil {
-			return errs.NotFound("action %q not found: %s", opts.action, err.Error()).
-				WithHint("run 'agents action list' to see the actions")
+		if _, err := cmdutil.LookupAction(deps, opts.action); err != nil {
+			return err
 		}
 	}
 	own, err := cmdutil.OwnSetting(opts.automationProfile, opts.safetyProfileFile)

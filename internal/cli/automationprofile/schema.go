@@ -111,6 +111,7 @@ func (v schemaView) Tables() []render.Table {
 	return []render.Table{{
 		Header: []string{"FIELD", "TYPE", "REQUIRED", "DESCRIPTION"},
 		Rows:   v.fields,
+		Fits:   []render.Fit{render.FitKeep, render.FitWrap, render.FitKeep, render.FitWrap},
 	}}
 }
 

@@ -38,8 +38,37 @@ func GroupRunE(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return cmd.Help()
 	}
-	return errs.Usage("unknown command %q for %q", args[0], cmd.CommandPath()).
-		WithHint("run '%s --help' to see its commands", cmd.CommandPath())
+	return UnknownCommand(cmd, args[0])
+}
+
+// UnknownCommand is the error for a word that names none of cmd's
+// commands, suggesting the nearest.
+func UnknownCommand(cmd *cobra.Command, word string) *errs.Error {
+	e := errs.Usage("unknown command %q for %q", word, cmd.CommandPath())
+	if s := nearestCommand(cmd, word); s != "" {
+		return e.WithHint("did you mean %q?", s)
+	}
+	return e.WithHint("run '%s --help' to see its commands", cmd.CommandPath())
+}
+
+// nearestCommand is the command of cmd (by name or alias) nearest to
+// word, or "".
+func nearestCommand(cmd *cobra.Command, word string) string {
+	if s := cmd.SuggestionsFor(word); len(s) > 0 {
+		return s[0]
+	}
+	var names []string
+	byName := map[string]string{}
+	for _, c := range cmd.Commands() {
+		if !c.IsAvailableCommand() {
+			continue
+		}
+		for _, n := range append([]string{c.Name()}, c.Aliases...) {
+			names = append(names, n)
+			byName[n] = c.Name()
+		}
+	}
+	return byName[Nearest(word, names)]
 }
 
 // RangeArgs is cobra.RangeArgs with a usage error that says what is

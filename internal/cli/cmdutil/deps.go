@@ -38,6 +38,9 @@ type Config struct {
 	// decoded from it, so the file is read once.
 	GlobalData []byte
 	GlobalRead bool
+	// Global is config.yaml decoded, when the root command has decoded
+	// it; nil otherwise.
+	Global *config.Global
 }
 
 // Deps are the dependencies of every command, built once in cli.Main (or by
@@ -162,6 +165,27 @@ func (d *Deps) Render(v render.View) error {
 		return err
 	}
 	return r.Render(d.IO.Out, v)
+}
+
+// RenderChange prints what a mutation did, as the command contract says:
+// one line in the human formats, nothing with --quiet; in json and yaml
+// the document on stdout, quiet or not, since it was asked for. A change
+// that changed nothing is also told on stderr in json and yaml (unless
+// --quiet), since the document alone cannot say so.
+func (d *Deps) RenderChange(c render.Change) error {
+	if render.IsMachine(d.Config.Format) {
+		if err := d.Render(c); err != nil {
+			return err
+		}
+		if c.Verb == render.Unchanged {
+			d.Info("%s", c.Text())
+		}
+		return nil
+	}
+	if d.Config.Quiet {
+		return nil
+	}
+	return d.Render(c)
 }
 
 // Warn writes a warning line to stderr.

@@ -45,24 +45,35 @@ func (d *Deps) builtinProfile(name string) (*profile.AutomationProfile, error) {
 // a custom name without its namespace); any other name that is not a valid
 // namespace/name is invalid input; a valid name that is not stored is not
 // found.
+//
+// A name that is not found, or not a name, suggests the nearest built-in or
+// stored one.
 func (d *Deps) LookupProfile(name string) (*profile.AutomationProfile, error) {
 	if profile.IsBuiltinName(name) {
 		return d.builtinProfile(name)
 	}
 	if err := CheckProfileArg(name); err != nil {
-		return nil, err
+		return nil, DidYouMean(err, Nearest(name, d.profileCandidates()))
 	}
 	st, err := d.Store()
 	if err != nil {
 		return nil, err
 	}
-	return st.GetProfile(d.Ctx(), name)
+	p, err := st.GetProfile(d.Ctx(), name)
+	if errs.Is(err, errs.KindNotFound) {
+		return nil, DidYouMean(err, Nearest(name, d.profileCandidates()))
+	}
+	return p, err
 }
 
 // CheckProfileArg checks a custom profile name given on the command line:
 // a single well-formed word is not found (the built-ins are the only bare
 // names), anything else that is not a valid namespace/name is invalid.
 func CheckProfileArg(name string) error {
+	if lower := strings.ToLower(name); lower != name &&
+		(profile.IsBuiltinName(lower) || profile.CheckCustomName(lower) == "") {
+		return errs.Invalid("invalid name %q: profile names are lower case", name)
+	}
 	if !strings.Contains(name, "/") && profile.CheckLabel(name) == "" {
 		return errs.NotFound("profile %q not found", name).
 			WithHint("the built-in profiles are %s; custom profiles are named namespace/name",

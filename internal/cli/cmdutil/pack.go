@@ -29,6 +29,8 @@ func (d *Deps) Global() (*config.Global, error) {
 	var g *config.Global
 	var err error
 	switch {
+	case d.Config.Global != nil:
+		g = d.Config.Global
 	case !d.Config.GlobalRead:
 		g, err = config.LoadGlobal(d.Config.Home)
 	case d.Config.GlobalData == nil:

@@ -1,8 +1,10 @@
 package cmdutil
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -28,18 +30,98 @@ func ResolveEnv(deps *Deps) (resolve.Env, error) {
 	return resolve.Env{Ctx: deps.Ctx(), Store: st, Lookup: deps.LookupProfile, Home: deps.Config.Home, Global: g}, nil
 }
 
-// LookupPlan returns the stored plan with the given id. An id that cannot
-// be a plan's is not found, with the reason, as for profile names.
+// LookupPlan returns the stored plan with the given id or, as git takes
+// commit ids, any prefix of an id that only one stored plan's id begins
+// with (letters in either case). A prefix that several ids begin with is a
+// usage error listing them; an id or prefix that no plan has is not found,
+// with the nearest id when one is close.
 func LookupPlan(deps *Deps, id string) (*plan.Plan, error) {
-	if why := plan.CheckID(id); why != "" {
-		return nil, errs.NotFound("plan %q not found: the id %s", id, why).
-			WithHint("run 'agents plan list' to see the plans")
-	}
 	st, err := deps.Store()
 	if err != nil {
 		return nil, err
 	}
-	return st.GetPlan(deps.Ctx(), id)
+	full, err := planID(deps, strings.ToLower(id), id)
+	if err != nil {
+		return nil, err
+	}
+	p, err := st.GetPlan(deps.Ctx(), full)
+	if errs.Is(err, errs.KindNotFound) {
+		if ids, lerr := st.ListPlanIDs(deps.Ctx()); lerr == nil {
+			return nil, DidYouMean(err, nearestID(full, ids))
+		}
+	}
+	return p, err
+}
+
+// maxCandidates is how many ids an ambiguous prefix lists.
+const maxCandidates = 5
+
+// planID returns the id of the one stored plan that id (lower-cased, as
+// typed) is or begins.
+func planID(deps *Deps, id, typed string) (string, error) {
+	if id == "" {
+		return "", errs.Usage("the plan id is empty").WithHint("run 'agents plan list' to see the plans")
+	}
+	if len(id) > plan.IDLength || !plan.IsIDPrefix(id) {
+		why := plan.CheckID(id)
+		if why == "" {
+			why = "must be 26 characters of the plan id alphabet (0-9 and lower-case letters except i, l, o, u), or the start of one"
+		}
+		return "", errs.NotFound("plan %q not found: the id %s", typed, why).
+			WithHint("run 'agents plan list' to see the plans")
+	}
+	if len(id) == plan.IDLength {
+		if why := plan.CheckID(id); why != "" {
+			return "", errs.NotFound("plan %q not found: the id %s", typed, why).
+				WithHint("run 'agents plan list' to see the plans")
+		}
+		return id, nil
+	}
+	st, err := deps.Store()
+	if err != nil {
+		return "", err
+	}
+	ids, err := st.ListPlanIDs(deps.Ctx())
+	if err != nil {
+		return "", err
+	}
+	var matches []string
+	for _, c := range ids {
+		if strings.HasPrefix(c, id) {
+			matches = append(matches, c)
+		}
+	}
+	switch len(matches) {
+	case 1:
+		return matches[0], nil
+	case 0:
+		e := errs.NotFound("plan %q not found", typed).WithHint("run 'agents plan list' to see the plans")
+		return "", DidYouMean(e, nearestID(id, ids))
+	}
+	shown := matches[:min(len(matches), maxCandidates)]
+	more := ""
+	if n := len(matches) - len(shown); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	return "", errs.Usage("plan id %q is ambiguous: %d plans begin with it", typed, len(matches)).
+		WithHint("give more of the id: %s%s", strings.Join(shown, ", "), more)
+}
+
+// nearestID is the stored id nearest to a mistyped id or prefix: a typing
+// slip in its first characters, or in the whole id.
+func nearestID(id string, ids []string) string {
+	if len(id) < 4 {
+		return ""
+	}
+	cut := make([]string, len(ids))
+	for i, c := range ids {
+		cut[i] = c[:min(len(id), len(c))]
+	}
+	s := Nearest(id, cut)
+	if s == "" {
+		return ""
+	}
+	return only(ids, func(c string) bool { return strings.HasPrefix(c, s) })
 }
 
 // OwnSetting returns what a command's --automation-profile and

@@ -107,29 +107,41 @@ func (v validateView) Plain(w *render.Writer) {
 		}
 		w.Line(r.File, ": ", r.result())
 		for _, p := range r.Problems {
-			p.File = ""
-			w.Line("  ", p.String())
+			w.Line("  ", problemText(p))
 		}
 	}
 }
 
 func (v validateView) Tables() []render.Table {
-	t := render.Table{Header: []string{"FILE", "RESULT", "PROBLEM"}}
+	t := render.Table{
+		Header: []string{"FILE", "RESULT", "PROBLEM"},
+		Fits:   []render.Fit{render.FitWrap, render.FitKeep, render.FitWrap},
+	}
 	for _, r := range v.reports {
 		if r.Valid {
 			t.Rows = append(t.Rows, []string{r.File, "ok", ""})
 			continue
 		}
 		for i, p := range r.Problems {
-			p.File = ""
 			result := ""
 			if i == 0 {
 				result = r.result()
 			}
-			t.Rows = append(t.Rows, []string{r.File, result, p.String()})
+			t.Rows = append(t.Rows, []string{r.File, result, problemText(p)})
 		}
 	}
 	return []render.Table{t}
+}
+
+// problemText is a problem without its file, which the report names, and
+// with its line when it has one, as add and every error print it.
+func problemText(p errs.Problem) string {
+	line := p.Line
+	p.File, p.Line = "", 0
+	if line > 0 {
+		return fmt.Sprintf("line %d: %s", line, p.String())
+	}
+	return p.String()
 }
 
 func (r FileReport) result() string {

@@ -18,8 +18,9 @@ type listOptions struct {
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
 	opts := &listOptions{deps: deps}
 	cmd := &cobra.Command{
-		Use:   "list [--action <name>]",
-		Short: "List plans, oldest first",
+		Use:     "list [--action <name>]",
+		Aliases: []string{"ls"},
+		Short:   "List plans, oldest first",
 		Long: `List the plans in the order they were made, with the profiles each recorded.
 --action keeps the plans made from one action. Stored files that cannot be
 read are reported on stderr; the others still list.
@@ -45,7 +46,7 @@ func listRun(opts *listOptions) error {
 	deps := opts.deps
 	if opts.action != "" {
 		if err := action.ValidateName(opts.action); err != nil {
-			return errs.Usage("%s", err.Error())
+			return cmdutil.DidYouMean(errs.Usage("%s", err.Error()), cmdutil.NearestAction(deps, opts.action))
 		}
 	}
 	st, err := deps.Store()

@@ -6,7 +6,6 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/resolve"
 )
@@ -82,6 +81,5 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	}
 	loosened := r.Loosened()
 	cmdutil.WarnLoosened(deps, stored, loosened)
-	// The record was made just now from the snapshots it stored.
-	return deps.Render(render.PlanView{Plan: stored, Verb: "updated", Loosened: loosened, Record: plan.RecordCheck{Verified: true}})
+	return deps.RenderChange(render.PlanChange("updated", stored, loosened))
 }

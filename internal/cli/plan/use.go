@@ -3,7 +3,6 @@ package plan
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/errs"
@@ -102,9 +101,8 @@ func useRun(opts *useOptions) error {
 	if _, err := safetypack.LoadInForce(deps); err != nil {
 		return err
 	}
-	if err := action.ValidateName(opts.action); err != nil {
-		return errs.NotFound("action %q not found: %s", opts.action, err.Error()).
-			WithHint("run 'agents action list' to see the actions")
+	if _, err := cmdutil.LookupAction(deps, opts.action); err != nil {
+		return err
 	}
 	own, err := cmdutil.OwnSetting(opts.automationProfile, opts.safetyProfileFile)
 	if err != nil {
@@ -143,6 +141,5 @@ func useRun(opts *useOptions) error {
 	}
 	loosened := r.Loosened()
 	cmdutil.WarnLoosened(deps, stored, loosened)
-	// The record was made just now from the snapshots it stored.
-	return deps.Render(render.PlanView{Plan: stored, Verb: "created", Loosened: loosened, Record: plan.RecordCheck{Verified: true}})
+	return deps.RenderChange(render.PlanChange("created", stored, loosened))
 }

@@ -97,7 +97,7 @@ func trustRun(opts *trustOptions) error {
 			return errs.Wrap(errs.KindInternal, err, "writing %s", path)
 		}
 	}
-	return deps.Render(trustView(folder, file, opts.trust, changed, path))
+	return deps.RenderChange(trustView(folder, file, opts.trust, changed, path))
 }
 
 // projectFolder returns the folder to record for dir: the one holding the
@@ -130,22 +130,26 @@ func projectFolder(dir string, mustExist bool) (folder, file string, err error) 
 	return filepath.Dir(file), file, nil
 }
 
-func trustView(folder, file string, trust, changed bool, configFile string) render.View {
-	var verb string
+func trustView(folder, file string, trust, changed bool, configFile string) render.Change {
+	c := render.Change{Subject: "project " + folder}
 	switch {
 	case trust && changed:
-		verb = "trusted"
+		c.Verb = "trusted"
 	case trust:
-		verb = "already trusted"
+		c.Verb, c.Detail = render.Unchanged, "already trusted"
 	case changed:
-		verb = "no longer trusted"
+		c.Verb = "no longer trusted"
 	default:
-		verb = "was not trusted"
+		c.Verb, c.Detail = render.Unchanged, "was not trusted"
 	}
 	shown := file
 	if shown == "" {
 		shown = "none yet"
 	}
+	if c.Detail != "" {
+		c.Detail += "; "
+	}
+	c.Detail += "agents.yaml: " + shown
 	var doc struct {
 		Project    string  `json:"project"`
 		AgentsYAML *string `json:"agents_yaml"`
@@ -157,5 +161,6 @@ func trustView(folder, file string, trust, changed bool, configFile string) rend
 	if file != "" {
 		doc.AgentsYAML = &file
 	}
-	return render.Line{Text: "project " + folder + " " + verb + " (agents.yaml: " + shown + ")", Doc: doc}
+	c.Doc = doc
+	return c
 }

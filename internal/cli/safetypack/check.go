@@ -33,7 +33,10 @@ func newCheckCmd(deps *cmdutil.Deps, runF func(*checkOptions) error) *cobra.Comm
 		Long: `Judge every boundary of the pack in force and print the verdict: for each
 boundary whether it is upheld, why, whether the evidence allowed judging it
 at run time, and the evidence; then whether all are upheld, which are
-violated, and how many were judged.
+violated, and how many were judged. A boundary the context holds no
+evidence for is "not judged": it counts as upheld without being checked,
+so the verdict says "every boundary upheld" only when every one was
+judged, and otherwise how many were.
 
 Without flags the context is the current state: the built-in profiles as
 embedded in the binary are hashed and compared with what a lookup by their
@@ -43,8 +46,10 @@ snapshot and its safety profile's, against those the registry vouches for,
 the built-ins' as embedded and every version the store has written under
 the profile's name (the safety snapshot is vouched for when the store holds
 it). With --context FILE alone the context is exactly that JSON file's
-fields: field_state.versor_condition,
-cited_source_shas, allowed_source_shas, last_refusal_was_typed,
+fields: field_state.versor_condition (the versor condition: how far a
+caller's state has drifted from closure, by its own measure, which
+preserve_versor_closure requires below 1e-6), cited_source_shas,
+allowed_source_shas, last_refusal_was_typed,
 identity_manifold_hash_before, identity_manifold_hash_after. A boundary
 whose evidence is absent is upheld and not runtime-checkable. With both
 --plan and --context, the file's fields override the plan's.

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/render"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 )
 
@@ -75,5 +76,24 @@ func ratifyRun(opts *ratifyOptions) error {
 			opts.deps.Warn("pack %s lacks %s of the shipped pack; it will be refused if configured", res.Pack.PackID, strings.Join(missing, ", "))
 		}
 	}
-	return opts.deps.Render(RatifyView{Result: res})
+	return opts.deps.RenderChange(ratifyChange(res))
+}
+
+// ratifyChange tells what ratify did in one line; its document is
+// RatifyView's, with both files and both digests.
+func ratifyChange(res *sp.RatifyResult) render.Change {
+	c := render.Change{Verb: "ratified", Subject: res.Pack.PackID, Doc: RatifyView{Result: res}.Data()}
+	var wrote []string
+	if res.PackWritten {
+		wrote = append(wrote, res.PackFile)
+	}
+	if res.ReportWritten {
+		wrote = append(wrote, res.ReportFile+" (its mastery report, the seal)")
+	}
+	if len(wrote) == 0 {
+		c.Verb, c.Detail = render.Unchanged, "already sealed by "+res.ReportFile
+		return c
+	}
+	c.Detail = "wrote " + strings.Join(wrote, " and ")
+	return c
 }

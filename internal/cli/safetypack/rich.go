@@ -1,16 +1,18 @@
 package safetypack
 
 import (
-	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"strconv"
 	"strings"
 
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/render"
+	sp "github.com/agentsctl/agents/internal/safetypack"
 )
 
-// richWidth is the width prose is wrapped to: the terminal's, or 80.
+// richWidth is the width prose is wrapped to: the terminal's, at most 100,
+// or 80 when it is not known.
 func richWidth(t *render.Theme) int {
-	if t.Width > 20 {
+	if t.Width > 0 {
 		return min(t.Width, 100)
 	}
 	return 80
@@ -53,6 +55,7 @@ func (v PackView) Rich(t *render.Theme) string {
 		rows = append(rows, []string{t.Muted("system pack"), render.Escape(l.System.Pack.PackID + " (" + l.System.Source + ")")})
 	}
 	b.WriteString(t.Grid(0, rows))
+	b.WriteString("\n" + t.Wrap(0, richWidth(t), render.ToneMuted, sealTerms))
 	b.WriteString("\n" + t.Heading("Boundaries") + "\n")
 	for _, id := range p.BoundaryIDs {
 		b.WriteString("  " + t.Accent(id))
@@ -66,6 +69,34 @@ func (v PackView) Rich(t *render.Theme) string {
 		}
 	}
 	return b.String()
+}
+
+// sealTerms says what the pack's seal and mastery report are, in the
+// words show prints them with.
+const sealTerms = "The mastery report is the record of the pack's ratification; the seal is " +
+	"its sha256, which the pack carries. The pack is in force only while the seal " +
+	"matches the report and the report matches the pack, so any edit to either " +
+	"is refused."
+
+// verdictTerms says what the verdict's words mean.
+const verdictTerms = "upheld: the evidence shows the boundary kept. not judged: the context " +
+	"holds no evidence for it (give --plan or --context), so it is counted as " +
+	"upheld without being checked. The versor condition is a caller's own " +
+	"measure of how far its state has drifted from closure; only a --context " +
+	"file supplies it."
+
+// verdictHeadline sums a verdict up without claiming more than was judged:
+// a violation, every boundary upheld, or no violation among the few judged.
+func verdictHeadline(vd sp.Verdict) (text string, judgedAll bool) {
+	total := len(vd.Results)
+	switch {
+	case !vd.Upheld:
+		return "violated: " + strings.Join(vd.ViolatedBoundaries, ", "), false
+	case vd.RuntimeCheckableCount == total:
+		return "every boundary upheld (all " + strconv.Itoa(total) + " judged)", true
+	}
+	return "no violation found, but only " + strconv.Itoa(vd.RuntimeCheckableCount) + " of " +
+		strconv.Itoa(total) + " boundaries could be judged", false
 }
 
 // Rich implements render.RichView.
@@ -112,18 +143,22 @@ func (v RatifyView) Rich(t *render.Theme) string {
 func (v VerdictView) Rich(t *render.Theme) string {
 	vd := v.Verdict
 	var b strings.Builder
-	b.WriteString(t.Title(vd.PackID) + "  ")
-	if vd.Upheld {
-		b.WriteString(t.Good("✔ every boundary upheld"))
-	} else {
-		b.WriteString(t.Bad("✘ violated: " + strings.Join(vd.ViolatedBoundaries, ", ")))
+	headline, all := verdictHeadline(vd)
+	switch {
+	case !vd.Upheld:
+		headline = t.Bad("✘ " + headline)
+	case all:
+		headline = t.Good("✔ " + headline)
+	default:
+		headline = t.Warn("· " + headline)
 	}
-	b.WriteString("\n")
-	b.WriteString(t.Muted(strconv.Itoa(vd.RuntimeCheckableCount)+" of "+strconv.Itoa(len(vd.Results))+" judged at run time") + "\n")
+	b.WriteString(t.Para(2, t.Title(vd.PackID)+"  "+headline))
+	notJudged := len(vd.Results) - vd.RuntimeCheckableCount
+	b.WriteString(t.Para(2, t.Muted(strconv.Itoa(vd.RuntimeCheckableCount)+" judged from the evidence, "+
+		strconv.Itoa(notJudged)+" not judged")) + "\n")
 	if len(vd.Warnings) > 0 {
-		b.WriteString(t.Warn("warnings: "+strings.Join(vd.Warnings, ", ")) + "\n")
+		b.WriteString(t.Para(2, t.Warn("warnings: "+strings.Join(vd.Warnings, ", "))) + "\n")
 	}
-	b.WriteString("\n")
 	var rows [][]string
 	for _, r := range vd.Results {
 		var mark, status string
@@ -145,6 +180,7 @@ func (v VerdictView) Rich(t *render.Theme) string {
 		}
 	}
 	b.WriteString(t.Grid(2, rows))
+	b.WriteString("\n" + t.Wrap(0, richWidth(t), render.ToneMuted, verdictTerms))
 	return b.String()
 }
 

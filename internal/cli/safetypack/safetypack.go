@@ -23,7 +23,9 @@ safety_pack: <id> (read from $AGENTS_HOME/packs/safety/<id>.json), which must
 then be at least as strict as the system pack.
 
 A pack is ratified when its companion <pack_id>.mastery_report.json seals its
-content and itself, and the pack carries the report's sha256. Commands that
+content and itself, and the pack carries the report's sha256. The mastery
+report is the record of the pack's ratification; the sha256 the pack
+carries is its seal, so an edit to either file breaks it. Commands that
 need the pack refuse to run (exit 6) when the pack in force is missing,
 malformed, unratified, tampered, or lacks a boundary of the shipped pack;
 they never fall back to another pack.

@@ -326,16 +326,14 @@ func modeCell(r sp.Result) string {
 // Tables implements render.View.
 func (v VerdictView) Tables() []render.Table {
 	vd := v.Verdict
-	summary := "all boundaries upheld"
-	if !vd.Upheld {
-		summary = "violated: " + strings.Join(vd.ViolatedBoundaries, ", ")
-	}
+	summary, _ := verdictHeadline(vd)
 	if len(vd.Warnings) > 0 {
 		summary += "; warnings: " + strings.Join(vd.Warnings, ", ")
 	}
 	t := render.Table{
-		Title:  vd.PackID + ": " + summary + " (" + strconv.Itoa(vd.RuntimeCheckableCount) + " judged at run time)",
-		Header: []string{"BOUNDARY", "UPHELD", "MODE", "RUNTIME_CHECKABLE", "REASON", "EVIDENCE"},
+		Title:  vd.PackID + ": " + summary,
+		Header: []string{"BOUNDARY", "UPHELD", "MODE", "RUNTIME CHECKABLE", "REASON", "EVIDENCE"},
+		Fits:   []render.Fit{render.FitKeep, render.FitKeep, render.FitKeep, render.FitKeep, render.FitWrap, render.FitWrap},
 	}
 	for _, r := range vd.Results {
 		t.Rows = append(t.Rows, []string{r.BoundaryID, strconv.FormatBool(r.Upheld), modeCell(r), strconv.FormatBool(r.RuntimeCheckable), r.Reason, strings.Join(r.Evidence, "; ")})

@@ -35,7 +35,7 @@ func (s *Store) PutProfile(ctx context.Context, p *profile.AutomationProfile, up
 		return store.PutResult{}, errs.Invalid("no profile to store")
 	}
 	out, err := put(ctx, s, profiles, p, update)
-	return store.PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest}, err
+	return store.PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest, Unchanged: out.unchanged}, err
 }
 
 // RemoveProfile implements store.Store.
@@ -76,7 +76,7 @@ func (s *Store) PutAction(ctx context.Context, a *action.Action, update bool) (s
 		return store.ActionPutResult{}, errs.Invalid("no action to store")
 	}
 	out, err := put(ctx, s, actions, a, update)
-	return store.ActionPutResult{Stored: out.stored, Replaced: out.replaced}, err
+	return store.ActionPutResult{Stored: out.stored, Replaced: out.replaced, Unchanged: out.unchanged}, err
 }
 
 // RemoveAction implements store.Store.

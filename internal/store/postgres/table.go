@@ -282,6 +282,9 @@ func decodeAll[T any](ctx context.Context, t *table[T], rows []row, progress fun
 type putOutcome[T any] struct {
 	stored, replaced T
 	digest           string
+	// unchanged is an update whose content is what is stored: nothing
+	// was written.
+	unchanged bool
 }
 
 // put stores v in one transaction holding the name's lock: the check for
@@ -315,6 +318,11 @@ func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (p
 		if exists {
 			if old, err := t.decode(cur); err == nil {
 				out.replaced = old
+			}
+			if cur.digest == digest {
+				// The same content: no object, no row, no history.
+				out.unchanged = true
+				return nil
 			}
 		}
 		if t.c.History {

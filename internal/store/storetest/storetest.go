@@ -30,6 +30,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"PutConflict", testPutConflict},
 		{"PutUpdate", testPutUpdate},
 		{"PutUpdateNew", testPutUpdateNew},
+		{"PutUnchanged", testPutUnchanged},
 		{"PutUnencodable", testPutUnencodable},
 		{"Remove", testRemove},
 		{"List", testList},
@@ -215,6 +216,41 @@ func testPutUpdateNew(t *testing.T, s store.Store) {
 		t.Errorf("update of a new name replaced %+v", res.Replaced)
 	}
 	wantEqual(t, get(t, s, "acme/new"), p, "get after update of a new name")
+}
+
+// testPutUnchanged: an update with the content already stored writes
+// nothing, says so, and adds nothing to the history.
+func testPutUnchanged(t *testing.T, s store.Store) {
+	v1, v2 := Profile(t, "acme/same", 1), Profile(t, "acme/same", 2)
+	first := put(t, s, v1, false)
+	if first.Unchanged {
+		t.Errorf("a first put reports unchanged")
+	}
+	res := put(t, s, Profile(t, "acme/same", 1), true)
+	if !res.Unchanged {
+		t.Errorf("an update with the stored content does not report unchanged")
+	}
+	if res.Digest != first.Digest {
+		t.Errorf("unchanged digest %s, want %s", res.Digest, first.Digest)
+	}
+	wantEqual(t, res.Stored, v1, "stored profile")
+	wantEqual(t, res.Replaced, v1, "replaced profile")
+	h, err := s.ProfileHistory(ctx(), "acme/same")
+	must(t, err, "history")
+	if len(h) != 1 {
+		t.Errorf("history after an unchanged update has %d entries, want 1: %+v", len(h), h)
+	}
+	if res := put(t, s, v2, true); res.Unchanged {
+		t.Errorf("an update with other content reports unchanged")
+	}
+	if res := put(t, s, v2, true); !res.Unchanged {
+		t.Errorf("the same update twice does not report unchanged the second time")
+	}
+	h, err = s.ProfileHistory(ctx(), "acme/same")
+	must(t, err, "history")
+	if len(h) != 2 {
+		t.Errorf("history has %d entries, want 2: %+v", len(h), h)
+	}
 }
 
 func testPutUnencodable(t *testing.T, s store.Store) {

@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/iostreams"
+	"github.com/agentsctl/agents/profiles"
+)
+
+// runIn runs agents with args against the home, as a script would (no
+// terminal), and returns the exit code and both streams.
+func runIn(t *testing.T, home string, args ...string) (int, string, string) {
+	t.Helper()
+	ios, _, out, errOut := iostreams.Test()
+	deps := &cmdutil.Deps{
+		IO:       ios,
+		Builtins: profiles.Builtin,
+		Getenv: func(k string) string {
+			if k == "AGENTS_HOME" {
+				return home
+			}
+			return ""
+		},
+		OpenStore: openStore,
+	}
+	code := Run(deps, args)
+	return code, out.String(), errOut.String()
+}
+
+// commandPaths are the words of every command of the tree that runs.
+func commandPaths(cmd *cobra.Command, prefix []string) [][]string {
+	var out [][]string
+	for _, c := range cmd.Commands() {
+		if c.Hidden || c.Name() == "help" {
+			continue
+		}
+		path := append(append([]string(nil), prefix...), c.Name())
+		out = append(out, path)
+		out = append(out, commandPaths(c, path)...)
+	}
+	return out
+}
+
+// badInvocations are mistakes a person makes: a typo at every level, flags
+// of other tools, arguments too many or misplaced, names that do not
+// exist, numbers with a comma.
+func badInvocations(t *testing.T) [][]string {
+	t.Helper()
+	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	calls := [][]string{
+		{"automation-profle", "list"},
+		{"plna"},
+		{"automation-profile", "lsit"},
+		{"automation-profile", "list", "-o", "json"},
+		{"automation-profile", "list", "--output", "json"},
+		{"automation-profile", "list", "--json"},
+		{"automation-profile", "list", "--formt", "json"},
+		{"automation-profile", "show", "Cautious"},
+		{"automation-profile", "show", "cautios"},
+		{"automation-profile", "show", "acme/nope"},
+		{"automation-profile", "check-gate", "cautious", "auto_execute", "--confidence", "0,8"},
+		{"automation-profile", "check-gate", "auto_execute", "--confidence", "0.8"},
+		{"automation-profile", "check-gate", "cautious", "auto_exec", "--confidence", "0.8"},
+		{"automation-profile", "check-guard", "cautious", "shell_exec"},
+		{"automation-profile", "check-guard", "cautious", "--tool", "x", "--calls", "many"},
+		{"automation-profile", "add", "-c", "no-such-file.yaml"},
+		{"plan", "use", "secure-deploy"},
+		{"plan", "show", "zz"},
+		{"plan", "show", "01"},
+		{"--lock-timeout", "abc", "automation-profile", "list"},
+		{"automation-profile", "list", "-f", "xml"},
+	}
+	for _, path := range commandPaths(root, nil) {
+		calls = append(calls,
+			append(append([]string(nil), path...), "--no-such-flag"),
+			append(append([]string(nil), path...), "-o", "json"),
+			append(append([]string(nil), path...), "lsit", "extra", "words", "here", "and", "more"),
+		)
+	}
+	return calls
+}
+
+// TestErrorsAreOneLineEach: whatever goes wrong, an error is told in lines
+// of its own, never with an escaped newline (\n) inside one; with -f json
+// it is one line of JSON whose message and hint hold no newline, and with
+// -f yaml one YAML document with the same fields.
+func TestErrorsAreOneLineEach(t *testing.T) {
+	home := t.TempDir()
+	checked := 0
+	for _, args := range badInvocations(t) {
+		name := strings.Join(args, " ")
+		code, stdout, stderr := runIn(t, home, args...)
+		if code == 0 {
+			continue // a help topic, or a command that takes anything
+		}
+		if strings.Contains(stderr, `\n`) {
+			t.Errorf("%s: stderr holds a literal \\n:\n%s", name, stderr)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+			if !strings.HasPrefix(line, "agents: ") && !strings.HasPrefix(line, "  ") {
+				t.Errorf("%s: stderr line %q is neither an error, a hint nor a problem", name, line)
+			}
+		}
+
+		code, _, stderr = runIn(t, home, append(args, "-f", "json")...)
+		if code == 0 {
+			continue // -f json replaced a bad -f
+		}
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		var doc struct {
+			Error struct{ Code, Message, Hint string } `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &doc); err != nil || doc.Error.Code == "" {
+			t.Errorf("%s -f json: the last stderr line is not a JSON error (%v): %q", name, err, stderr)
+		}
+		if strings.ContainsAny(doc.Error.Message+doc.Error.Hint, "\n\r") {
+			t.Errorf("%s -f json: the message or hint holds a newline: %+v", name, doc.Error)
+		}
+
+		_, _, stderr = runIn(t, home, append(args, "-f", "yaml")...)
+		var ydoc struct {
+			Error struct{ Code, Message, Hint string } `yaml:"error"`
+		}
+		if err := yaml.Unmarshal([]byte(stderr), &ydoc); err != nil || ydoc.Error.Code != doc.Error.Code || ydoc.Error.Message != doc.Error.Message {
+			t.Errorf("%s -f yaml: stderr is not the YAML twin of the JSON error (%v):\n%s", name, err, stderr)
+		}
+		_ = stdout
+		checked++
+	}
+	if checked < 50 {
+		t.Errorf("only %d invocations failed as they should", checked)
+	}
+}

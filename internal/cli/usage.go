@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/render"
+)
+
+// unknownCommand matches cobra's error for a word that names no command.
+var unknownCommand = regexp.MustCompile(`^unknown command "(.*)" for "(.*)"`)
+
+// usageError turns an error from cobra's own parsing of cmd's arguments
+// into a usage error of one line with a hint: cobra's messages may carry
+// several lines ("Did you mean this?" and the candidates below it), which
+// an error line and a JSON message must not.
+func usageError(cmd *cobra.Command, err error) *errs.Error {
+	msg := err.Error()
+	if m := unknownCommand.FindStringSubmatch(msg); m != nil {
+		return cmdutil.UnknownCommand(cmd, m[1])
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	return &errs.Error{Kind: errs.KindUsage, Msg: first, Hint: usageHint(cmd)}
+}
+
+// outputFlags are flags other tools use to choose an output format; here
+// -f (--format) does.
+var outputFlags = map[string]string{"o": "", "output": "", "json": "json", "yaml": "yaml", "yml": "yaml", "out": ""}
+
+// flagError is the error for a flag cmd cannot parse: the flag named the
+// way it is typed, what is wrong with its value in words rather than
+// strconv's, and a hint: -f for the output flags of other tools, the
+// nearest flag for a misspelt one.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	e := &errs.Error{Kind: errs.KindUsage, Msg: msg, Hint: usageHint(cmd)}
+	var name string
+	switch {
+	case strings.HasPrefix(msg, "unknown flag: --"):
+		name = strings.TrimPrefix(msg, "unknown flag: --")
+		name, _, _ = strings.Cut(name, "=")
+	case strings.HasPrefix(msg, "unknown shorthand flag: '"):
+		name = strings.TrimPrefix(msg, "unknown shorthand flag: '")
+		name, _, _ = strings.Cut(name, "'")
+	default:
+		return valueError(cmd, err, e)
+	}
+	if format, ok := outputFlags[name]; ok {
+		if format == "" {
+			format = "json"
+		}
+		return e.WithHint("the output format is chosen with -f (--format): -f %s; the formats are %s",
+			format, strings.Join(render.Names(), ", "))
+	}
+	var flags []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			flags = append(flags, f.Name)
+		}
+	})
+	if len(name) > 1 {
+		if s := cmdutil.Nearest(name, flags); s != "" {
+			return e.WithHint("did you mean --%s?", s)
+		}
+	}
+	return e.WithHint("run '%s --help' for its flags", cmd.CommandPath())
+}
+
+// invalidArgument matches pflag's error for a value that does not parse.
+var invalidArgument = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: (.*)$`)
+
+// valueError rewrites pflag's error for a value that does not parse, whose
+// reason comes from strconv or time, in words.
+func valueError(cmd *cobra.Command, err error, e *errs.Error) error {
+	m := invalidArgument.FindStringSubmatch(err.Error())
+	if m == nil {
+		first, _, _ := strings.Cut(e.Msg, "\n")
+		e.Msg = first
+		return e
+	}
+	value, flag, why := m[1], m[2], m[3]
+	if i := strings.LastIndex(flag, ", "); i >= 0 {
+		flag = flag[i+2:]
+	}
+	var reason, hint string
+	switch {
+	case strings.Contains(why, "ParseFloat"):
+		reason = "not a number"
+		if strings.Contains(value, ",") && !strings.Contains(value, ".") {
+			hint = fmt.Sprintf("write the number with a decimal point: %s %s", flag, strings.ReplaceAll(value, ",", "."))
+		} else {
+			hint = fmt.Sprintf("give a number such as 0.8: %s 0.8", flag)
+		}
+	case strings.Contains(why, "ParseInt"), strings.Contains(why, "ParseUint"):
+		reason = "not a whole number"
+		hint = fmt.Sprintf("give a whole number such as 3: %s 3", flag)
+	case strings.Contains(why, "ParseBool"):
+		reason = "not true or false"
+		hint = fmt.Sprintf("write %s=true or %s=false, or %s alone for true", flag, flag, flag)
+	case strings.Contains(why, "duration"):
+		reason = "not a duration"
+		hint = fmt.Sprintf("give a duration such as 10s or 2m: %s 10s", flag)
+	default:
+		reason = why
+	}
+	e.Msg = fmt.Sprintf("invalid value %q for %s: %s", value, flag, reason)
+	if hint != "" {
+		e.Hint = hint
+	}
+	return e
+}
