@@ -30,6 +30,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
 )
 
 // The process-level suites run in a reduced form under `make test` and in
@@ -938,4 +939,231 @@ func TestStressPermissions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestStressHistoryFailure makes the history append fail after the new
+// version is in place: a file size limit (prlimit) that the profile file
+// and its object fit under and the history log does not, at a random
+// point from the log's end to a line past it, so that the append either
+// cannot start or stops part-way. The change took effect, so the command
+// must say so (exit 0) and warn that its history line is missing; the log
+// must be byte for byte as it was (a part-way line cut back off: no torn
+// line without a killed writer); and the next writer must record the
+// missing version before its own.
+func TestStressHistoryFailure(t *testing.T) {
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("no prlimit here to set a file size limit")
+	}
+	rounds := stressScale(4, 40)
+	rng := rand.New(rand.NewPCG(stressSeed(t), 2))
+	home := filepath.Join(t.TempDir(), "home")
+	src := t.TempDir()
+	const name = "acme/x"
+	var files []string
+	for v := range 4 {
+		f, _ := profileFile(t, src, fmt.Sprintf("v%d.yaml", v), fmt.Sprintf("name: %s\ndescription: version %d\nauto_apply: 0.%d\n", name, v, v+1))
+		files = append(files, f)
+	}
+	run := func(limit int, args ...string) result {
+		t.Helper()
+		if limit > 0 {
+			args = append([]string{"--fsize=" + strconv.Itoa(limit), "--", agentsBinary(t)}, args...)
+		} else {
+			args = append([]string{"--", agentsBinary(t)}, args...)
+		}
+		cmd := exec.Command(prlimit, args...)
+		cmd.Env = append(os.Environ(), "AGENTS_HOME="+home, "CI=true", "NO_COLOR=1")
+		r, err := runCmd(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	logPath := filepath.Join(home, "history", "profiles", "acme", "x.log")
+	readLog := func() []byte {
+		data, err := os.ReadFile(logPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	// A history longer than any profile file or object.
+	cur := 0
+	for i := 0; i < 30; i++ {
+		cur = i % len(files)
+		if r := run(0, "automation-profile", "add", "--update", "-c", files[cur]); r.code != 0 {
+			t.Fatalf("add: exit %d: %s", r.code, r.stderr)
+		}
+	}
+	lineLen := len(readLog()) / 30
+	var puts, removes, partial int
+	for round := range rounds {
+		before := readLog()
+		// Every fourth append cannot start; the others stop part-way.
+		limit := len(before)
+		if round%4 != 0 {
+			limit += 1 + rng.IntN(lineLen-1)
+			partial++
+		}
+		remove := round%3 == 2
+		var r result
+		if remove {
+			r = run(limit, "automation-profile", "remove", name, "--yes", "-f", "json")
+		} else {
+			cur = (cur + 1) % len(files)
+			r = run(limit, "automation-profile", "add", "--update", "-c", files[cur], "-f", "json")
+		}
+		if r.code != 0 || !strings.Contains(r.stderr, "its history could not be recorded") || !strings.Contains(r.stdout, `"name": "acme/x"`) {
+			t.Fatalf("round %d (limit %d bytes, log %d): exit %d, want 0 with a warning:\n%s%s", round, limit, len(before), r.code, r.stdout, r.stderr)
+		}
+		if after := readLog(); !bytes.Equal(after, before) {
+			t.Fatalf("round %d: the history log changed (%d bytes to %d): a failed append left part of a line", round, len(before), len(after))
+		}
+		_, stored := readStored(t, home, name)
+		if remove {
+			removes++
+			if stored != nil {
+				t.Fatalf("round %d: remove reported success, but the file is there", round)
+			}
+		} else {
+			puts++
+			if want, _ := os.ReadFile(files[cur]); stored == nil || !strings.Contains(string(stored), strings.Split(string(want), "\n")[1]) {
+				t.Fatalf("round %d: the new version is not in place:\n%s", round, stored)
+			}
+		}
+		if a := checkStoreFiles(t, home); a.tornLogs != 0 {
+			t.Fatalf("round %d: a torn history line", round)
+		}
+		// The next writer, without a limit, records what was missed.
+		missed := sha256Hex(stored)
+		cur = (cur + 1) % len(files)
+		if r := run(0, "automation-profile", "add", "--update", "-c", files[cur]); r.code != 0 || strings.Contains(r.stderr, "warning") {
+			t.Fatalf("round %d: the next writer: exit %d: %s", round, r.code, r.stderr)
+		}
+		events, torn := readHistory(t, home, name)
+		_, data := readStored(t, home, name)
+		n := len(events)
+		if torn || n < 2 || events[n-1].Event != "put" || events[n-1].Digest != sha256Hex(data) {
+			t.Fatalf("round %d: the next writer's own put is not last: %+v", round, events[max(0, n-2):])
+		}
+		switch prev := events[n-2]; {
+		case remove && (prev.Event != "remove"):
+			t.Fatalf("round %d: the missed remove was not recorded: %+v", round, prev)
+		case !remove && (prev.Event != "put" || prev.Digest != missed):
+			t.Fatalf("round %d: the missed version was not recorded: %+v", round, prev)
+		}
+	}
+	listCleanly(t, home)
+	t.Logf("%d changes whose history line could not be written (%d puts, %d removes; %d of the appends stopped part-way): every one exited 0 with a warning, left the log as it was, and was recorded by the next writer", rounds, puts, removes, partial)
+}
+
+// TestStressSignals sends SIGINT and SIGTERM to commands waiting on their
+// input, on the store lock, and at random moments of a listing: each must
+// end with 130 (2 for a hook), never be killed by the signal (which a
+// shell reports as 143), and leave the store as it was.
+func TestStressSignals(t *testing.T) {
+	home := hostileHome(t)
+	settle := 300 * time.Millisecond // past the program's start, however loaded the machine
+	waitFor := func(cmd *exec.Cmd, sig syscall.Signal) (int, string) {
+		t.Helper()
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stdin.Close()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(settle)
+		_ = cmd.Process.Signal(sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(runDeadline):
+			_ = cmd.Process.Kill()
+			t.Fatalf("%v: still running %s after %v", cmd.Args, runDeadline, sig)
+		}
+		ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if ws.Signaled() {
+			t.Fatalf("%v: killed by %v (a shell would say %d) instead of exiting", cmd.Args, ws.Signal(), 128+int(ws.Signal()))
+		}
+		return ws.ExitStatus(), errOut.String()
+	}
+	before := treeHash(t, home)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		if code, stderr := waitFor(agentsCmd(t, home, "automation-profile", "add", "-c", "/dev/stdin"), sig); code != 130 {
+			t.Errorf("add reading its input, %v: exit %d, want 130: %s", sig, code, stderr)
+		}
+		code, stderr := waitFor(agentsCmd(t, home, "automation-profile", "check-guard", "cautious", "--hook", "claude-code"), sig)
+		if code != 2 || !strings.Contains(stderr, "the tool call is blocked") {
+			t.Errorf("a hook reading its input, %v: exit %d, want 2: %s", sig, code, stderr)
+		}
+		// Waiting for the lock: the wait is interrupted and says so.
+		fl := flock.New(filepath.Join(home, ".lock"))
+		if err := fl.Lock(); err != nil {
+			t.Fatal(err)
+		}
+		f, _ := profileFile(t, t.TempDir(), "x.yaml", "name: acme/keep\nauto_apply: 0.1\n")
+		code, stderr = waitFor(agentsCmd(t, home, "--lock-timeout", "1m", "automation-profile", "add", "--update", "-c", f), sig)
+		if code != 130 || !strings.Contains(stderr, "interrupted while waiting for the store lock") {
+			t.Errorf("add waiting for the lock, %v: exit %d, want 130: %s", sig, code, stderr)
+		}
+		fl.Unlock()
+	}
+	if treeHash(t, home) != before {
+		t.Error("an interrupted command changed the store")
+	}
+
+	// Random moments of a listing, from the end of the program's start to
+	// past its end: 130, or 0 when the listing finished first.
+	// A store large enough that a listing outlasts the program's start,
+	// written as the store writes it.
+	for i := range 2000 {
+		name := fmt.Sprintf("ns%d/p%d", i%20, i)
+		p, _, err := profile.DecodeProfile([]byte(fmt.Sprintf("name: %s\nauto_apply: 0.5\n", name)), "p.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _, err := store.EncodeProfile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := storedPath(home, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, path, string(data))
+	}
+	rng := rand.New(rand.NewPCG(stressSeed(t), 3))
+	timeOf := func(args ...string) time.Duration {
+		start := time.Now()
+		runAgents(t, home, args...)
+		return time.Since(start)
+	}
+	startup := timeOf("version")
+	timeOf("automation-profile", "list", "-f", "json") // fills the cache
+	listing := timeOf("automation-profile", "list", "-f", "json")
+	counts := map[int]int{}
+	for range stressScale(20, 200) {
+		cmd := agentsCmd(t, home, "automation-profile", "list", "-f", "json")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(startup + time.Duration(rng.Int64N(int64(listing))))
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+		ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if ws.Signaled() {
+			t.Fatalf("list killed by %v instead of exiting 130", ws.Signal())
+		}
+		counts[ws.ExitStatus()]++
+		if c := ws.ExitStatus(); c != 0 && c != 130 {
+			t.Fatalf("list ended with %d on SIGTERM", c)
+		}
+	}
+	t.Logf("SIGTERM at random moments of a listing: %d exited 130, %d had finished (0), none killed by the signal", counts[130], counts[0])
 }

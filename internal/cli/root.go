@@ -4,15 +4,12 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,6 +27,7 @@ import (
 	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/hook"
+	"github.com/agentsctl/agents/internal/interrupt"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
@@ -43,15 +41,18 @@ const DefaultLockTimeout = 10 * time.Second
 
 // Main runs agents with the process's arguments and streams and returns the
 // exit code.
+//
+// SIGINT and SIGTERM are caught from the start of the program (see package
+// interrupt): the process ends with 130 (2 for a hook), at once, or, when
+// the command was waiting on its context, once the command has returned.
 func Main() int {
-	ctx := newInterruptContext(context.Background())
-	defer ctx.Stop()
+	sig := interrupt.Process()
 	deps := &cmdutil.Deps{
 		IO:        iostreams.System(),
 		Builtins:  profiles.Builtin,
 		Now:       time.Now,
 		Getenv:    os.Getenv,
-		Context:   ctx,
+		Context:   sig.Context(),
 		OpenStore: openStore,
 	}
 	args := os.Args[1:]
@@ -64,16 +65,8 @@ func Main() int {
 			os.Exit(ExitUsage)
 		})
 		defer t.Stop()
-		// A hook stopped by a signal must block too, whatever it was
-		// doing: reading its input, or anything after. It changes
-		// nothing, so it can end at once.
-		sigs := make(chan os.Signal, 1)
-		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-		go func() {
-			s := <-sigs
-			fmt.Fprintf(os.Stderr, "agents: error: the hook was stopped (%s) before it decided, so the tool call is blocked\n", s)
-			os.Exit(ExitUsage)
-		}()
+		// A hook stopped by a signal blocks too, whatever it was doing:
+		// package interrupt ends it with 2 (see interrupt.ExitCode).
 	}
 	code := Run(deps, args)
 	if err := deps.IO.Flush(); err != nil && code == ExitOK {
@@ -82,6 +75,9 @@ func Main() int {
 		if hooked {
 			code = ExitUsage
 		}
+	}
+	if sig.Caught() {
+		return sig.Code()
 	}
 	return code
 }
@@ -418,11 +414,18 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		cfg.Format = ""
 		return cfg, badSetting(err, from["format"], "unknown format %q", v.GetString("format"))
 	}
-	lt, err := durationOf(v.Get("lock_timeout"))
-	if err != nil || lt < 0 {
-		e := errs.Usage("invalid lock timeout %q", fmt.Sprint(v.Get("lock_timeout"))).
-			WithHint("give a duration such as 10s or 2m")
-		return cfg, badSetting(e, from["lock_timeout"], "invalid lock timeout %q", fmt.Sprint(v.Get("lock_timeout")))
+	lt, why := durationOf(v.Get("lock_timeout"))
+	if why != "" {
+		// A value that is not a duration, or negative, says just that; one
+		// past the maximum says so, and what the maximum is.
+		msg, args := "invalid lock timeout %q", []any{fmt.Sprint(v.Get("lock_timeout"))}
+		hint := "give a duration such as 10s or 2m"
+		if lt > config.MaxLockTimeout {
+			msg, args = msg+": %s", append(args, why)
+			hint += ", at most " + config.FormatDuration(config.MaxLockTimeout)
+		}
+		e := errs.Usage(msg, args...).WithHint("%s", hint)
+		return cfg, badSetting(e, from["lock_timeout"], msg, args...)
 	}
 	cfg.LockTimeout = lt
 	return cfg, nil
@@ -456,18 +459,43 @@ func badSetting(err error, from, msg string, a ...any) error {
 	return &c
 }
 
-func durationOf(v any) (time.Duration, error) {
+// durationOf reads a lock timeout as a flag, the environment or
+// config.yaml gives it, and returns why it cannot be used, or "". A bare
+// number counts seconds. Nothing is converted that could wrap: a number of
+// seconds past the maximum is refused before it becomes a duration.
+func durationOf(v any) (time.Duration, string) {
+	var d time.Duration
 	switch t := v.(type) {
 	case time.Duration:
-		return t, nil
+		d = t
 	case string:
-		return time.ParseDuration(t)
+		var err error
+		if d, err = time.ParseDuration(t); err != nil {
+			return 0, "is not a duration"
+		}
 	case int:
-		return time.Duration(t) * time.Second, nil
+		return secondsOf(float64(t))
+	case int64:
+		return secondsOf(float64(t))
+	case uint64:
+		return secondsOf(float64(t))
 	case float64:
-		return time.Duration(t * float64(time.Second)), nil
+		return secondsOf(t)
+	default:
+		return 0, "is not a duration"
 	}
-	return 0, fmt.Errorf("not a duration")
+	return d, config.CheckLockTimeout(d)
+}
+
+// secondsOf is config.SecondsDuration, returning past the maximum a
+// duration past it too (never the wrapped conversion) so that the caller
+// can tell why.
+func secondsOf(secs float64) (time.Duration, string) {
+	d, why := config.SecondsDuration(secs)
+	if why != "" && secs > config.MaxLockTimeout.Seconds() {
+		d = config.MaxLockTimeout + 1
+	}
+	return d, why
 }
 
 // resolveHome returns the home directory from --home, AGENTS_HOME, or

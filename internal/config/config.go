@@ -52,6 +52,49 @@ const (
 	KeyStore             = "store"
 )
 
+// MaxLockTimeout is the longest lock timeout accepted, from any source. A
+// longer one is refused rather than wrapped or trusted: no change waits a
+// day for another writer.
+const MaxLockTimeout = 24 * time.Hour
+
+// CheckLockTimeout returns why a lock timeout cannot be used, or "".
+func CheckLockTimeout(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "must not be negative"
+	case d > MaxLockTimeout:
+		return "is over the maximum of " + FormatDuration(MaxLockTimeout)
+	}
+	return ""
+}
+
+// FormatDuration writes a duration as a person would: 24h, not 24h0m0s.
+func FormatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// SecondsDuration converts a number of seconds, as config.yaml may give the
+// lock timeout, to a duration, refusing what is not finite, is negative, or
+// is past MaxLockTimeout (so the conversion can never wrap).
+func SecondsDuration(secs float64) (time.Duration, string) {
+	switch {
+	case secs != secs:
+		return 0, "must be a number of seconds"
+	case secs < 0:
+		return 0, "must not be negative"
+	case secs > MaxLockTimeout.Seconds():
+		return 0, "is over the maximum of " + FormatDuration(MaxLockTimeout)
+	}
+	return time.Duration(secs * float64(time.Second)), ""
+}
+
 // GlobalKeys are the keys config.yaml may hold.
 var GlobalKeys = []string{KeyAutomationProfile, KeySafetyProfile, KeySafetyPack, KeyFormat, KeyLockTimeout, KeyHooks, KeyTrustedProjects, KeyStore}
 
@@ -354,7 +397,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 			return nil, err
 		}
 	}
-	data, err := strictyaml.ReadFile(file)
+	data, err := strictyaml.ReadOwnFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -503,6 +546,10 @@ func decodeDuration(d *strictyaml.Decoder, f strictyaml.Field) string {
 			d.Fieldf(f, "must be a duration such as 10s or 2m, got %q", s)
 			return ""
 		}
+		if why := CheckLockTimeout(v); why != "" {
+			d.Fieldf(f, "%s %s", s, why)
+			return ""
+		}
 		return s
 	}
 	v, ok := d.Float(f)
@@ -511,6 +558,10 @@ func decodeDuration(d *strictyaml.Decoder, f strictyaml.Field) string {
 	}
 	if v < 0 {
 		d.Fieldf(f, "must not be negative, got %s", f.Value.Value)
+		return ""
+	}
+	if _, why := SecondsDuration(v); why != "" {
+		d.Fieldf(f, "%s seconds %s", f.Value.Value, why)
 		return ""
 	}
 	return fmt.Sprintf("%gs", v)
@@ -541,7 +592,7 @@ func blank(data []byte) bool {
 }
 
 func readIfExists(file string) ([]byte, error) {
-	data, err := strictyaml.ReadFile(file)
+	data, err := strictyaml.ReadOwnFile(file)
 	if errs.Is(err, errs.KindNotFound) {
 		return nil, nil
 	}

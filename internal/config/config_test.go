@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
 )
@@ -62,6 +63,9 @@ func TestDecodeGlobalRefuses(t *testing.T) {
 		{"format: 3\n", "format", "must be a string"},
 		{"lock_timeout: soon\n", "lock_timeout", "duration"},
 		{"lock_timeout: -1\n", "lock_timeout", "negative"},
+		{"lock_timeout: 18446744074\n", "lock_timeout", "over the maximum of 24h"},
+		{"lock_timeout: 86400.5\n", "lock_timeout", "over the maximum of 24h"},
+		{"lock_timeout: 25h\n", "lock_timeout", "over the maximum of 24h"},
 		{"format: json\nformat: yaml\n", "format", "duplicate key"},
 		{"- a\n", "", "must be a mapping"},
 	}
@@ -76,6 +80,20 @@ func TestDecodeGlobalRefuses(t *testing.T) {
 		if p.Path != tt.path || !strings.Contains(p.Message, tt.msg) || p.File != "config.yaml" {
 			t.Errorf("%q: problem = %+v, want %s: %s", tt.doc, p, tt.path, tt.msg)
 		}
+	}
+}
+
+func TestLockTimeoutLimits(t *testing.T) {
+	for _, doc := range []string{"lock_timeout: 86400\n", "lock_timeout: 24h\n", "lock_timeout: 0\n"} {
+		if _, err := DecodeGlobal([]byte(doc), "config.yaml"); err != nil {
+			t.Errorf("%q: %v", doc, err)
+		}
+	}
+	if d, why := SecondsDuration(1.5); why != "" || d != 1500*time.Millisecond {
+		t.Errorf("1.5 seconds = %v, %q", d, why)
+	}
+	if got := FormatDuration(MaxLockTimeout); got != "24h" {
+		t.Errorf("FormatDuration(24h) = %q", got)
 	}
 }
 

@@ -38,3 +38,14 @@ type SafetyChange struct {
 	Fields []string `json:"fields"`
 	Reason string   `json:"reason"`
 }
+
+// RecordCheck says whether a plan's record agrees with the content-addressed
+// snapshots it cites. A record that does not (edited by hand, or its
+// snapshots removed) is shown, but nothing is decided under it.
+type RecordCheck struct {
+	// Verified is true when every snapshot is there and the record says
+	// what they say.
+	Verified bool `json:"verified"`
+	// Problem says what does not agree when Verified is false.
+	Problem *string `json:"problem"`
+}

@@ -36,7 +36,7 @@ func FuzzDecodeProfile(f *testing.F) {
 			t.Fatalf("accepted an invalid name %q: %s", p.Name, why)
 		}
 		for _, g := range Gates {
-			if v := g.Value(p); math.IsNaN(v) || v < 0 || v > 1 || math.Signbit(v) {
+			if v := g.Value(p); math.IsNaN(v) || v < 0 || v > 1 || math.Signbit(v) || subnormal(v) {
 				t.Fatalf("accepted %s = %v", g.Name, v)
 			}
 		}
@@ -114,6 +114,10 @@ func checkRefusal(t *testing.T, err error) {
 	}
 }
 
+// subnormal reports a number below the smallest normal float64 that is not
+// 0: what a literal too small to represent (1e-400) would round to.
+func subnormal(v float64) bool { return v != 0 && math.Abs(v) < 0x1p-1022 }
+
 // checkNumbers checks the numbers of an accepted safety profile and guards
 // directly, not through Validate: costs finite and not negative, with -0
 // stored as 0 (its encoding would otherwise read "-0"), counts in range.
@@ -127,7 +131,7 @@ func checkNumbers(t *testing.T, s SafetyProfile, g *AutomationGuard) {
 		}
 	}
 	for field, c := range costs {
-		if c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0) || *c < 0 || math.Signbit(*c)) {
+		if c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0) || *c < 0 || math.Signbit(*c) || subnormal(*c)) {
 			t.Fatalf("accepted %s = %v", field, *c)
 		}
 	}

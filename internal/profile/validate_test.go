@@ -98,7 +98,7 @@ auto_strategize: 0.1
 auto_execute: 0.333333333333333
 auto_apply: 0
 auto_decisions_strategize: 1
-auto_checkpoint_restore: 5e-324
+auto_checkpoint_restore: 2.2250738585072014e-308
 safety:
   require_sandbox: false
   require_checkpoints: false

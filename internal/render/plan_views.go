@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -23,6 +24,7 @@ type planDoc struct {
 	ResolvedAt        time.Time          `json:"resolved_at"`
 	ProjectDir        string             `json:"project_dir"`
 	SafetyLoosened    *loosenedDoc       `json:"safety_loosened"`
+	Record            plan.RecordCheck   `json:"record"`
 }
 
 // loosenedDoc says what a standalone safety profile drops of the safety
@@ -70,6 +72,8 @@ type PlanView struct {
 	// Loosened is what the plan's standalone safety profile drops of the
 	// safety composed in its automation profile; nil when nothing.
 	Loosened []profile.Loosening
+	// Record says whether the record agrees with the snapshots it cites.
+	Record plan.RecordCheck
 }
 
 // PlanChange tells what plan use or set-automation-profile did to p in one
@@ -83,7 +87,8 @@ func PlanChange(verb string, p *plan.Plan, loosened []profile.Loosening) Change 
 		Subject: "plan " + p.ID,
 		Detail: p.Action + " under " + a.Name + " (" + a.Provenance + " level), " +
 			s.Source + " safety (" + s.Provenance + " level)",
-		Doc: PlanView{Plan: p, Loosened: loosened}.Data(),
+		// The record was made just now, from the snapshots it stored.
+		Doc: PlanView{Plan: p, Loosened: loosened, Record: plan.RecordCheck{Verified: true}}.Data(),
 	}
 }
 
@@ -93,7 +98,7 @@ func (v PlanView) Data() any {
 	return planDoc{
 		ID: p.ID, Action: p.Action, CreatedAt: p.CreatedAt,
 		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile, SafetyLoosened: loosenedOf(p, v.Loosened),
-		Levels: nonNilSettings(p.Levels), Drift: v.Drift,
+		Levels: nonNilSettings(p.Levels), Drift: v.Drift, Record: v.Record,
 		ResolvedAt: p.ResolvedAt, ProjectDir: p.ProjectDir,
 	}
 }
@@ -117,6 +122,10 @@ func (v PlanView) Plain(w *Writer) {
 	w.Field("created_at", FormatTime(p.CreatedAt))
 	resolutionPlain(w, p, v.Loosened)
 	driftPlain(w, v.Drift)
+	w.Field("record.verified", fmt.Sprint(v.Record.Verified))
+	if v.Record.Problem != nil {
+		w.Field("record.problem", *v.Record.Problem)
+	}
 	w.Field("resolved_at", FormatTime(p.ResolvedAt))
 	w.Field("project_dir", p.ProjectDir)
 }
@@ -178,6 +187,10 @@ func (v PlanView) Tables() []Table {
 		{"resolved_at", FormatTime(p.ResolvedAt)},
 		{"project_dir", p.ProjectDir},
 	}}
+	// The human formats speak of the record only when its check failed.
+	if v.Record.Problem != nil {
+		head.Rows = append(head.Rows, []string{"record", "does not verify: " + *v.Record.Problem})
+	}
 	return append(append([]Table{head}, resolutionTables(p, v.Loosened)...), driftTable(v.Drift))
 }
 
@@ -345,6 +358,10 @@ func (v PlanView) Rich(t *Theme) string {
 	}))
 	b.WriteString(resolutionRich(t, p, v.Loosened))
 	b.WriteString("\n" + driftRich(t, v.Drift))
+	if v.Record.Problem != nil {
+		b.WriteString("\n" + t.Heading("Record") + "  " + t.Warn("does not verify") + t.Muted(": no decision is taken under it") + "\n")
+		b.WriteString("  " + Escape(*v.Record.Problem) + "\n")
+	}
 	return b.String()
 }
 

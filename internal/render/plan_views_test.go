@@ -173,6 +173,32 @@ func TestPlanViewComposedAndDrift(t *testing.T) {
 	}
 }
 
+func TestPlanViewRecordCheck(t *testing.T) {
+	p := samplePlan()
+	ok := PlanView{Plan: p, Record: plan.RecordCheck{Verified: true}}
+	if js := renderAs(t, "json", false, ok); !strings.Contains(js, `"record": {`+"\n"+`    "verified": true,`+"\n"+`    "problem": null`) {
+		t.Errorf("json of a verified record:\n%s", js)
+	}
+	msg := "plan x cites a safety profile snapshot (sha256 f00) that the store never wrote"
+	bad := PlanView{Plan: p, Record: plan.RecordCheck{Problem: &msg}}
+	for format, want := range map[string][]string{
+		"json":  {`"verified": false,`, `"problem": "` + msg + `"`},
+		"plain": {"record.verified: false\n", "record.problem: " + msg + "\n"},
+		"table": {"does not verify: " + msg},
+		"rich":  {"Record  does not verify", msg},
+	} {
+		out := renderAs(t, format, false, bad)
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s lacks %q:\n%s", format, w, out)
+			}
+		}
+	}
+	if plain := renderAs(t, "plain", false, ok); !strings.Contains(plain, "record.verified: true\n") || strings.Contains(plain, "record.problem") {
+		t.Errorf("plain of a verified record:\n%s", plain)
+	}
+}
+
 func TestPlanListAndResolutionViews(t *testing.T) {
 	if got := renderAs(t, "json", false, PlanListView{}); got != "[]\n" {
 		t.Errorf("empty list = %q", got)

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -89,37 +90,125 @@ func (r *Result) Record(ctx context.Context, st store.Store, p *plan.Plan, at ti
 	return nil
 }
 
-// Recorded returns the profiles a plan recorded: the automation profile
-// from its snapshot in the store, and the safety profile the plan holds,
-// each checked against the digest the plan cites. A plan edited by hand
-// so that its content and digests disagree is invalid input; a snapshot
-// missing from the store is not found.
-func Recorded(ctx context.Context, st store.Store, p *plan.Plan) (*profile.AutomationProfile, profile.SafetyProfile, error) {
-	ref := p.AutomationProfile
-	data, err := st.GetObject(ctx, ref.SHA256)
+// Recorded returns the profiles a plan recorded, once Verify has checked
+// the record against the snapshots it cites: the automation profile from
+// its snapshot, and the safety profile the plan holds. Nothing is decided
+// under a record that does not verify.
+func Recorded(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (*profile.AutomationProfile, profile.SafetyProfile, error) {
+	ap, err := verify(ctx, st, p, builtin)
+	if err != nil {
+		return nil, profile.SafetyProfile{}, err
+	}
+	return ap, p.SafetyProfile.SafetyProfile.Clone(), nil
+}
+
+// Verify checks a plan's record against the content-addressed snapshots it
+// cites. Each digest must name an object the store holds (or, for a
+// built-in profile, the built-in as embedded, which builtin looks up by
+// name), and the record must say what those objects say: the automation
+// snapshot is of the profile the record names; the safety profile's fields
+// are the content of its snapshot; a composed safety profile is the safety
+// of the automation snapshot it came from. A record edited by hand (looser
+// safety fields and a digest recomputed to match, say) cites a snapshot the
+// store never wrote, and is invalid input; a missing automation snapshot is
+// not found.
+func Verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) error {
+	_, err := verify(ctx, st, p, builtin)
+	return err
+}
+
+func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (*profile.AutomationProfile, error) {
+	ref, sref := p.AutomationProfile, p.SafetyProfile
+	again := func() string {
+		return fmt.Sprintf("resolve the plan again with 'agents plan set-automation-profile %s %s'", p.ID, ref.Name)
+	}
+	data, err := snapshot(ctx, st, ref.SHA256, builtinContent(builtin, ref.Name))
 	if err != nil {
 		if errs.Is(err, errs.KindNotFound) {
-			return nil, profile.SafetyProfile{}, errs.NotFound("the snapshot of automation profile %q recorded by plan %s (sha256 %s) is missing from the store", ref.Name, p.ID, ref.SHA256).
-				WithHint("run 'agents plan set-automation-profile %s %s' to resolve the plan again", p.ID, ref.Name)
+			return nil, errs.NotFound("the snapshot of automation profile %q recorded by plan %s (sha256 %s) is missing from the store", ref.Name, p.ID, ref.SHA256).
+				WithHint("%s", again())
 		}
-		return nil, profile.SafetyProfile{}, err
+		return nil, err
 	}
 	ap, _, err := profile.DecodeProfile(data, "snapshot "+ref.SHA256)
 	if err != nil {
-		return nil, profile.SafetyProfile{}, errs.Wrap(errs.KindInvalid, err, "plan %s: the recorded automation profile snapshot does not decode", p.ID)
+		return nil, errs.Wrap(errs.KindInvalid, err, "plan %s: the recorded automation profile snapshot does not decode", p.ID)
 	}
 	if ap.Name != ref.Name {
-		return nil, profile.SafetyProfile{}, errs.Invalid("plan %s cites sha256 %s for automation profile %q, but that snapshot is of %q", p.ID, ref.SHA256, ref.Name, ap.Name)
+		return nil, errs.Invalid("plan %s cites sha256 %s for automation profile %q, but that snapshot is of %q", p.ID, ref.SHA256, ref.Name, ap.Name)
 	}
-	sdata, err := SafetyContent(p.SafetyProfile.SafetyProfile)
+	sdata, err := SafetyContent(sref.SafetyProfile)
 	if err != nil {
-		return nil, profile.SafetyProfile{}, err
+		return nil, err
 	}
-	if got := store.Digest(sdata); got != p.SafetyProfile.SHA256 {
-		return nil, profile.SafetyProfile{}, errs.Invalid("plan %s: its safety profile hashes to %s, not the sha256 %s it records; the plan has been edited", p.ID, got, p.SafetyProfile.SHA256).
-			WithHint("resolve the plan again with 'agents plan set-automation-profile %s %s'", p.ID, ref.Name)
+	if got := store.Digest(sdata); got != sref.SHA256 {
+		return nil, errs.Invalid("plan %s: its safety profile hashes to %s, not the sha256 %s it records; the plan has been edited", p.ID, got, sref.SHA256).
+			WithHint("%s", again())
 	}
-	return ap, p.SafetyProfile.SafetyProfile.Clone(), nil
+	// The composed safety of a built-in is a built-in's snapshot too.
+	var composed []byte
+	if sref.Source == plan.SourceComposed {
+		if composed, err = SafetyContent(ap.Safety); err != nil {
+			return nil, err
+		}
+	}
+	var builtinSafety func() ([]byte, bool)
+	if profile.IsBuiltinName(ref.Name) && composed != nil {
+		builtinSafety = func() ([]byte, bool) { return composed, true }
+	}
+	obj, err := snapshot(ctx, st, sref.SHA256, builtinSafety)
+	if errs.Is(err, errs.KindNotFound) {
+		return nil, errs.Invalid("plan %s cites a safety profile snapshot (sha256 %s) that the store never wrote: its record has been edited, or the snapshot removed", p.ID, sref.SHA256).
+			WithHint("%s", again())
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(obj, sdata) {
+		return nil, errs.Invalid("plan %s: its safety profile is not the content of the snapshot it cites (sha256 %s); the plan has been edited", p.ID, sref.SHA256).
+			WithHint("%s", again())
+	}
+	if sref.Source == plan.SourceComposed {
+		if sref.FromProfile == nil || *sref.FromProfile != ref.Name {
+			return nil, errs.Invalid("plan %s records a safety profile composed in another profile than its automation profile %q; the plan has been edited", p.ID, ref.Name).
+				WithHint("%s", again())
+		}
+		if !bytes.Equal(composed, sdata) {
+			return nil, errs.Invalid("plan %s: its composed safety profile is not the safety of the automation profile snapshot it cites; the plan has been edited", p.ID).
+				WithHint("%s", again())
+		}
+	}
+	return ap, nil
+}
+
+// snapshot returns the object with the digest from the store (which checks
+// that its content has that digest) or, when the store does not hold it,
+// from fallback when that gives content of that very digest.
+func snapshot(ctx context.Context, st store.Store, digest string, fallback func() ([]byte, bool)) ([]byte, error) {
+	data, err := st.GetObject(ctx, digest)
+	if err == nil || !errs.Is(err, errs.KindNotFound) || fallback == nil {
+		return data, err
+	}
+	if b, ok := fallback(); ok && store.Digest(b) == digest {
+		return b, nil
+	}
+	return nil, err
+}
+
+// builtinContent returns the snapshot content of the built-in profile name
+// as embedded, or nil when name is not a built-in's.
+func builtinContent(builtin Lookup, name string) func() ([]byte, bool) {
+	if builtin == nil || !profile.IsBuiltinName(name) {
+		return nil
+	}
+	return func() ([]byte, bool) {
+		b, err := builtin(name)
+		if err != nil {
+			return nil, false
+		}
+		data, _, err := store.EncodeProfile(b)
+		return data, err == nil
+	}
 }
 
 // DriftError is the drift of a plan that cannot be resolved now.

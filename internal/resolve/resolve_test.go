@@ -333,7 +333,7 @@ func TestDrift(t *testing.T) {
 		t.Fatalf("drift right after use: %+v", d)
 	}
 	// Only the automation snapshot can be checked against the store.
-	if _, _, err := Recorded(context.Background(), w.st, p); err != nil {
+	if _, _, err := Recorded(context.Background(), w.st, p, w.env.Lookup); err != nil {
 		t.Fatalf("recorded profiles: %v", err)
 	}
 
@@ -361,7 +361,7 @@ func TestDrift(t *testing.T) {
 		t.Errorf("levels = %v, want [global]", d.Levels)
 	}
 	// The record still decides: its snapshot is the old version.
-	ap, sp, err := Recorded(context.Background(), w.st, p)
+	ap, sp, err := Recorded(context.Background(), w.st, p, w.env.Lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func TestDrift(t *testing.T) {
 		t.Errorf("drift after the profile was removed = %+v", d)
 	}
 	// The record still decides, from the snapshot the store kept.
-	if _, _, err := Recorded(context.Background(), w.st, p); err != nil {
+	if _, _, err := Recorded(context.Background(), w.st, p, w.env.Lookup); err != nil {
 		t.Errorf("recorded profiles after removal: %v", err)
 	}
 }
@@ -409,18 +409,79 @@ func TestRecordedRefusesEditedPlan(t *testing.T) {
 	p := w.use(plan.Setting{Level: plan.LevelPlan, SafetyProfile: safety(4)}, "", w.proj)
 	edited := p.Clone()
 	edited.SafetyProfile.AllowUnsafeTools = true
-	if _, _, err := Recorded(context.Background(), w.st, edited); !errs.Is(err, errs.KindInvalid) {
+	if _, _, err := Recorded(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindInvalid) {
 		t.Errorf("edited safety: err = %v, want invalid", err)
 	}
 	edited = p.Clone()
 	edited.AutomationProfile.Name = "full-auto"
-	if _, _, err := Recorded(context.Background(), w.st, edited); !errs.Is(err, errs.KindInvalid) {
+	if _, _, err := Recorded(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindInvalid) {
 		t.Errorf("renamed automation profile: err = %v, want invalid", err)
 	}
 	edited = p.Clone()
 	edited.AutomationProfile.SHA256 = strings.Repeat("0", 64)
-	if _, _, err := Recorded(context.Background(), w.st, edited); !errs.Is(err, errs.KindNotFound) {
+	if _, _, err := Recorded(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindNotFound) {
 		t.Errorf("unknown snapshot: err = %v, want not found", err)
+	}
+	// Looser safety fields with the digest recomputed to match: the record
+	// agrees with itself, but cites a snapshot the store never wrote.
+	edited = p.Clone()
+	edited.SafetyProfile.AllowUnsafeTools = true
+	edited.SafetyProfile.RequireSandbox = false
+	rehash(t, edited)
+	if _, _, err := Recorded(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "never wrote") {
+		t.Errorf("rehashed safety: err = %v, want invalid", err)
+	}
+	if err := Verify(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("Verify of the rehashed record: %v", err)
+	}
+	if err := Verify(context.Background(), w.st, p, w.env.Lookup); err != nil {
+		t.Errorf("Verify of the record as made: %v", err)
+	}
+}
+
+// rehash sets the safety digest of p to that of its (edited) fields.
+func rehash(t *testing.T, p *plan.Plan) {
+	t.Helper()
+	data, err := SafetyContent(p.SafetyProfile.SafetyProfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SafetyProfile.SHA256 = store.Digest(data)
+}
+
+// TestRecordedComposedSafety checks a composed safety profile against the
+// automation snapshot it came from, and accepts a built-in's snapshots
+// when the store lacks them.
+func TestRecordedComposedSafety(t *testing.T) {
+	w := newWorld(t)
+	w.addProfile(strings.Replace(strictProfile, "%d", "2", 1))
+	p := w.use(plan.Setting{Level: plan.LevelPlan, AutomationProfile: str("acme/strict")}, "", w.proj)
+	if p.SafetyProfile.Source != plan.SourceComposed {
+		t.Fatalf("source %s", p.SafetyProfile.Source)
+	}
+	// The composed safety edited, and a snapshot of it planted in the
+	// store: the record cites an object, but not the automation profile's
+	// safety.
+	edited := p.Clone()
+	edited.SafetyProfile.MaxRetriesPerStep = 9
+	rehash(t, edited)
+	data, _ := SafetyContent(edited.SafetyProfile.SafetyProfile)
+	if _, err := w.st.PutObject(context.Background(), data); err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "composed") {
+		t.Errorf("edited composed safety: %v", err)
+	}
+
+	// A plan under a built-in verifies from the built-in alone.
+	bare := newWorld(t)
+	bp := bare.use(plan.Setting{Level: plan.LevelPlan, AutomationProfile: str("cautious")}, "", bare.proj)
+	empty := store.NewMemory()
+	if err := Verify(context.Background(), empty, bp, bare.env.Lookup); err != nil {
+		t.Errorf("a built-in's plan against an empty store: %v", err)
+	}
+	if err := Verify(context.Background(), empty, bp, nil); !errs.Is(err, errs.KindNotFound) {
+		t.Errorf("without the built-ins, the missing snapshot is not found: %v", err)
 	}
 }
 

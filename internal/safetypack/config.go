@@ -25,8 +25,9 @@ const ConfigKey = "safety_pack"
 // KindSafetyPack error, since it leaves the pack in force undetermined.
 func ConfiguredPackID(home string) (string, error) {
 	file := filepath.Join(home, "config.yaml")
-	// Read at most MaxFileSize+1 bytes: a huge file is refused unread.
-	data, err := strictyaml.ReadFile(file)
+	// Read at most MaxFileSize+1 bytes: a huge file is refused unread, and
+	// anything but a regular file at once.
+	data, err := strictyaml.ReadOwnFile(file)
 	if errs.KindOf(err) == errs.KindNotFound {
 		return "", nil
 	}

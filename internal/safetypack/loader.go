@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
 	"github.com/agentsctl/agents/packs/safety"
 )
 
@@ -73,6 +74,14 @@ type LoadOptions struct {
 // boundary of the shipped pack (or of the system pack), a system
 // configuration that cannot be trusted, is refused with a KindSafetyPack
 // error saying what failed, and no other pack is tried in its place.
+//
+// The shipped pack's id always means the shipped pack: configuring it
+// chooses the embedded pack, and a file of that name under packs/safety is
+// never read, so no file can pass itself off as the ratified shipped pack.
+// The user's pack and its report are read only from the home's own
+// packs/safety folder: a link in place of packs or packs/safety is
+// refused, and each file is opened without waiting and must be a regular
+// file inside it.
 func Load(opts LoadOptions) (*Loaded, error) {
 	shipped, err := LoadShipped(opts.Shipped, opts.AllowUnratified)
 	if err != nil {
@@ -88,9 +97,11 @@ func Load(opts LoadOptions) (*Loaded, error) {
 		}
 		return shipped, nil
 	}
-	l, err := loadConfigured(opts, shipped)
-	if err != nil {
-		return nil, err
+	l := shipped
+	if opts.PackID != ShippedPackID {
+		if l, err = loadConfigured(opts, shipped); err != nil {
+			return nil, err
+		}
 	}
 	if sys != nil {
 		if gaps := atLeastAsStrict(l.Pack, sys.Pack); len(gaps) > 0 {
@@ -117,12 +128,13 @@ func loadConfigured(opts LoadOptions, shipped *Loaded) (*Loaded, error) {
 	dir := filepath.Join(opts.Home, filepath.FromSlash(PacksDir))
 	file := filepath.Join(dir, id+".json")
 	reportFile := filepath.Join(dir, ReportFileName(id))
-	root, err := os.OpenRoot(dir)
+	root, err := openPacksDir(opts.Home)
 	if err != nil {
 		return nil, missingPack(id, file, opts.Home, err)
 	}
 	defer root.Close()
-	data, err := readLimited(root.FS(), id+".json")
+	fsys := safefile.FS(root)
+	data, err := readLimited(fsys, id+".json")
 	if err != nil {
 		return nil, missingPack(id, file, opts.Home, err)
 	}
@@ -139,7 +151,7 @@ func loadConfigured(opts LoadOptions, shipped *Loaded) (*Loaded, error) {
 			id, shipped.Pack.PackID, plural(len(missing), "boundary", "boundaries"), strings.Join(missing, ", ")).
 			WithHint("a configured pack may only be stricter: keep every boundary of %s and add your own", shipped.Pack.PackID)
 	}
-	st := CheckSeal(p, file, root.FS(), ".", reportFile)
+	st := CheckSeal(p, file, fsys, ".", reportFile)
 	l := &Loaded{Pack: p, Source: file, ReportFile: reportFile, Report: st.Report, Ratified: st.Verified(), Level: LevelUser}
 	if !st.Verified() {
 		if !opts.AllowUnratified {
@@ -148,6 +160,36 @@ func loadConfigured(opts LoadOptions, shipped *Loaded) (*Loaded, error) {
 		l.SealProblems = st.Problems
 	}
 	return l, nil
+}
+
+// openPacksDir opens <home>/packs/safety, refusing a link (or anything but
+// a folder) in place of packs or packs/safety: the pack in force must be
+// the home's own, not whatever folder a link points at.
+func openPacksDir(home string) (*os.Root, error) {
+	h, err := safefile.OpenRoot(home)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	rel := "."
+	for _, part := range strings.Split(PacksDir, "/") {
+		rel = filepath.Join(rel, part)
+		fi, err := h.Lstat(rel)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			return nil, &linkedFolder{path: filepath.Join(home, rel), what: safefile.Describe(fi.Mode())}
+		}
+	}
+	return h.OpenRoot(rel)
+}
+
+// linkedFolder is a packs folder that is not a folder of the home's own.
+type linkedFolder struct{ path, what string }
+
+func (e *linkedFolder) Error() string {
+	return fmt.Sprintf("%s is %s, not a folder: the safety pack in force is read only from the home's own folder", e.path, e.what)
 }
 
 // LoadShipped returns the shipped pack from fsys (nil: the embedded one),
@@ -194,6 +236,11 @@ func missingBoundaries(p, base *Pack) []string {
 }
 
 func missingPack(id, file, home string, err error) error {
+	var lf *linkedFolder
+	if errors.As(err, &lf) {
+		return errs.New(errs.KindSafetyPack, "cannot read the configured safety pack %s: %s", id, lf.Error()).
+			WithHint("replace %s with a real folder holding the pack and its mastery report", lf.path)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return errs.New(errs.KindSafetyPack, "the configured safety pack %s is missing: %s does not exist", id, file).
 			WithHint("put the ratified pack and its mastery report in %s, or remove safety_pack from %s",

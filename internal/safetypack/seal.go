@@ -6,12 +6,12 @@ import (
 	"github.com/agentsctl/agents/internal/atomicfile"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
 	"github.com/agentsctl/agents/internal/safetypack/jcs"
 )
 
@@ -282,7 +282,8 @@ func RatifyFile(path string) (*RatifyResult, error) {
 }
 
 func writeIfChanged(path string, data []byte) (bool, error) {
-	old, err := os.ReadFile(path)
+	// Whatever is not a regular file there is replaced, never waited on.
+	old, err := safefile.ReadFile(path, MaxFileSize)
 	if err == nil && slices.Equal(old, data) {
 		return false, nil
 	}
@@ -296,12 +297,12 @@ func writeIfChanged(path string, data []byte) (bool, error) {
 // not found (the caller named it); anything wrong with its content is a
 // KindSafetyPack error.
 func ReadPackFile(path string) (*Pack, error) {
-	root, err := os.OpenRoot(filepath.Dir(path))
+	root, err := safefile.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return nil, fileError(path, err)
 	}
 	defer root.Close()
-	data, err := readLimited(root.FS(), filepath.Base(path))
+	data, err := readLimited(safefile.FS(root), filepath.Base(path))
 	if err != nil {
 		return nil, fileError(path, err)
 	}
@@ -336,12 +337,12 @@ func VerifyFile(path string) (*Loaded, error) {
 		return nil, err
 	}
 	dir := filepath.Dir(path)
-	root, err := os.OpenRoot(dir)
+	root, err := safefile.OpenRoot(dir)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
 	defer root.Close()
-	st := CheckSeal(p, path, root.FS(), ".", filepath.Join(dir, ReportFileName(p.PackID)))
+	st := CheckSeal(p, path, safefile.FS(root), ".", filepath.Join(dir, ReportFileName(p.PackID)))
 	l := &Loaded{Pack: p, Source: path, ReportFile: st.ReportFile, Report: st.Report, Ratified: st.Verified()}
 	if !st.Verified() {
 		return l, sealError(p.PackID, path, st, true)

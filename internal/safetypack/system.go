@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
 	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
@@ -126,7 +127,7 @@ func loadSystem(dir string, shipped *Pack) (*Loaded, error) {
 		return nil, systemError("system safety pack %s is looser than the shipped pack %s: it lacks %s %s",
 			id, shipped.PackID, plural(len(missing), "boundary", "boundaries"), strings.Join(missing, ", "))
 	}
-	st := CheckSeal(p, file, root.FS(), PacksDir, reportFile)
+	st := CheckSeal(p, file, safefile.FS(root), PacksDir, reportFile)
 	if !st.Verified() {
 		e := sealError(id, file, st, false)
 		e.Msg = "system " + e.Msg
@@ -144,21 +145,19 @@ const hintNoOverride = "the development override does not apply to it"
 // after checking that root owns it and nobody else may write it. A missing
 // file is returned as fs.ErrNotExist, unwrapped by nothing.
 func readTrusted(root *os.Root, name, shown string) ([]byte, error) {
-	f, err := root.Open(name)
+	// Opened without waiting: a FIFO there is refused, not waited on.
+	f, info, err := safefile.OpenIn(root, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fs.ErrNotExist
+	}
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return nil, systemError("%s %s", shown, se.Detail)
 	}
 	if err != nil {
 		return nil, systemError("cannot read %s: %v", shown, unwrapPathError(err))
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, systemError("cannot read %s: %v", shown, unwrapPathError(err))
-	}
-	if !info.Mode().IsRegular() {
-		return nil, systemError("%s is not a regular file", shown)
-	}
 	if why := untrusted(info); why != "" {
 		return nil, systemError("%s %s", shown, why)
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/store/storetest"
@@ -68,9 +67,7 @@ func BenchmarkListProfiles(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				s, _ := benchStore(b, n)
 				if cache {
-					// Files changed within about two seconds of a listing
-					// are not cached: wait, then fill the cache.
-					time.Sleep(2500 * time.Millisecond)
+					// The first listing fills the cache.
 					if _, err := s.ListProfiles(ctx(), store.ProfileQuery{}); err != nil {
 						b.Fatal(err)
 					}

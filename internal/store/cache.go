@@ -2,6 +2,7 @@ package store
 
 import (
 	crand "crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -14,23 +15,22 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // The derived cache keeps the decoded documents of one kind in a single
 // file, .cache/<kind folder>.idx under the home, so that a listing does not
-// parse every stored file again. It works like git's index:
+// parse every stored file again:
 //
-//   - It is never authoritative. Each entry records the size, modification
-//     and change times, inode and device the file had when it was decoded,
-//     and an entry is used only while the file's current metadata (which the
-//     listing reads anyway while scanning folders) is the same in every
-//     field. A file edited in place, replaced by a rename, truncated or
-//     deleted no longer matches, and is parsed again.
-//   - A file changed in the same clock tick as it was read could keep its
-//     times (git's "racily clean" entries), so a file whose modification or
-//     change time is less than racyMargin before the listing started is not
-//     cached at all: any later change gets a later time than the one
-//     recorded, even on file systems that keep whole seconds.
+//   - It is never authoritative. Each entry records the sha256 of the bytes
+//     it was decoded from, and a listing reads every file it lists and
+//     hashes it (hashing costs a hundredth of parsing): an entry is used
+//     only for a file whose content has that digest, that is, for the very
+//     bytes it was decoded from. A file changed in any way, however its
+//     size, times or inode were kept or restored, and even with its cache
+//     entry's metadata rewritten to match, is parsed again; so is a file
+//     changed in the same clock tick as it was cached.
 //   - It is rebuilt by whichever listing finds it out of date, written to a
 //     temporary file and renamed over the old one, so a reader (readers
 //     take no lock) sees a whole old or a whole new cache; when two
@@ -41,20 +41,20 @@ import (
 //     another build of agents, or is not a regular file owned by the user
 //     and writable by no one else, is ignored and replaced.
 //
-// Writes through the store need not touch it: they replace files by
-// rename, which gives them a new inode and times, so the entry no longer
-// matches. A single-document lookup never reads it; opening and parsing the
-// one file is cheaper than reading an index of all of them.
+// What the digest cannot stop is a person with the user's own rights who
+// rewrites an entry's decoded form and keeps its digest: they could as well
+// edit the profile itself. Nothing is decided from the cache: show, the
+// checks and the hooks read the file.
+//
+// Writes through the store need not touch it: a file they change no longer
+// has the digest its entry records. A single-document lookup never reads
+// it; opening and parsing the one file is cheaper than reading an index of
+// all of them.
 const (
 	cacheDir    = ".cache"
 	cacheExt    = ".idx"
 	cacheMagic  = "agents-cache\n"
-	cacheFormat = 1 // the layout below; each codec has its own version too
-
-	// racyMargin is how far before a listing a file's times must be for
-	// its decoded form to be cached: more than the coarsest timestamp
-	// granularity of common file systems (FAT's two seconds).
-	racyMargin = 2*time.Second + 100*time.Millisecond
+	cacheFormat = 2 // the layout below; each codec has its own version too
 
 	// maxCacheSize bounds what a cache read may allocate.
 	maxCacheSize = 256 << 20
@@ -67,28 +67,20 @@ type cacheCodec[T any] struct {
 	read    func(r *cacheReader) (T, error)
 }
 
-// fileKey is what the cache knows a stored file by: when any field
-// differs, the file is not the one that was decoded.
-type fileKey struct {
-	dev, ino           uint64
-	size, mtime, ctime int64
-}
-
 // cacheEntry is one decoded document in a cache file.
 type cacheEntry struct {
 	name    string
-	key     fileKey
-	payload []byte // the codec's encoding, still to be read
+	digest  [sha256.Size]byte // of the file content it was decoded from
+	payload []byte            // the codec's encoding, still to be read
 }
 
 // docCache is the cache of one kind during one listing. Its methods are
 // not safe for concurrent use.
 type docCache struct {
-	path  string // relative to the home
-	start time.Time
+	path  string       // relative to the home
 	old   []cacheEntry // what the cache file held, sorted by name
 	state []entryState // what this listing found of each old entry
-	fresh []cacheEntry // documents decoded by this listing, cacheable
+	fresh []cacheEntry // documents decoded by this listing
 }
 
 // entryState is what a listing found of an entry of the cache file.
@@ -96,7 +88,7 @@ type entryState uint8
 
 const (
 	unvisited entryState = iota // not listed (filtered out): kept as it is
-	valid                       // its file is unchanged
+	valid                       // its file still has the content it records
 	stale                       // its file changed, went, or cannot be read
 )
 
@@ -117,16 +109,13 @@ var producer = sync.OnceValue(func() string {
 func itoa(n int64) string { return string(binary.AppendVarint(nil, n)) }
 
 // openCache reads the cache of kind k, or returns nil when the kind has no
-// codec or the system cannot tell files apart. An unusable cache file is
-// an empty cache.
+// codec or the system cannot tell who owns the cache file. An unusable
+// cache file is an empty cache.
 func openCache[T any](s *fileStore, r *os.Root, k *docKind[T]) *docCache {
-	if k.cache == nil || s.noCache || !canKey || producer() == "" {
+	if k.cache == nil || s.noCache || !cacheSupported || producer() == "" {
 		return nil
 	}
-	c := &docCache{path: filepath.Join(cacheDir, k.dir+cacheExt), start: time.Now()}
-	if s.hooks.cacheNow != nil {
-		c.start = s.hooks.cacheNow()
-	}
+	c := &docCache{path: filepath.Join(cacheDir, k.dir+cacheExt)}
 	c.old = readCacheFile(r, c.path, k.dir, k.cache.version)
 	c.state = make([]entryState, len(c.old))
 	return c
@@ -135,13 +124,12 @@ func openCache[T any](s *fileStore, r *os.Root, k *docKind[T]) *docCache {
 // readCacheFile returns the entries of a cache file, or nil when it is
 // missing or unusable for any reason.
 func readCacheFile(r *os.Root, rel, kind string, version uint32) []cacheEntry {
-	f, err := r.Open(rel)
+	f, fi, err := safefile.OpenIn(r, rel)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheSize || !ownedPrivately(fi) {
+	if fi.Size() > maxCacheSize || !ownedPrivately(fi) {
 		return nil
 	}
 	data := make([]byte, fi.Size())
@@ -172,7 +160,7 @@ func parseCache(data []byte, kind string, version uint32) []cacheEntry {
 	entries := make([]cacheEntry, 0, n)
 	for range n {
 		e := cacheEntry{name: rd.string()}
-		e.key = fileKey{dev: rd.uint64(), ino: rd.uint64(), size: int64(rd.uint64()), mtime: int64(rd.uint64()), ctime: int64(rd.uint64())}
+		copy(e.digest[:], rd.bytes(sha256.Size))
 		e.payload = rd.bytes(int(rd.uvarint()))
 		if rd.err != nil || (len(entries) > 0 && entries[len(entries)-1].name >= e.name) {
 			return nil
@@ -190,15 +178,15 @@ func (c *docCache) find(name string) (int, bool) {
 	return slices.BinarySearchFunc(c.old, name, func(e cacheEntry, n string) int { return strings.Compare(e.name, n) })
 }
 
-// lookup returns the cached payload of name when the file's metadata, as
-// the scan found it, is what it was when the payload was decoded.
-func (c *docCache) lookup(name string, info fs.FileInfo) ([]byte, bool) {
-	i, found := c.find(name)
-	if !found {
-		return nil, false
-	}
-	key, ok := keyOf(info)
-	if !ok || !key.matches(c.old[i].key) {
+// lookup returns the index of name's entry, for check, when the cache has
+// one.
+func (c *docCache) lookup(name string) (int, bool) { return c.find(name) }
+
+// check reports whether entry i was decoded from a file with the content
+// digest sum, and returns its payload if so. It records what it found for
+// save.
+func (c *docCache) check(i int, sum [sha256.Size]byte) ([]byte, bool) {
+	if c.old[i].digest != sum {
 		c.state[i] = stale
 		return nil, false
 	}
@@ -206,27 +194,10 @@ func (c *docCache) lookup(name string, info fs.FileInfo) ([]byte, bool) {
 	return c.old[i].payload, true
 }
 
-// matches reports whether k describes the same file, unchanged, as want.
-// This comparison is what keeps a hand-edited or replaced file from ever
-// being shadowed by its cached form.
-func (k fileKey) matches(want fileKey) bool { return k == want }
-
-// add records a document this listing decoded from a file with info (the
-// metadata of the file it read, taken before reading), when the file is
-// old enough to be cached.
-func (c *docCache) add(name string, info fs.FileInfo, payload []byte) {
-	key, ok := keyOf(info)
-	if !ok || !c.cacheable(key) {
-		return
-	}
-	c.fresh = append(c.fresh, cacheEntry{name: name, key: key, payload: payload})
-}
-
-// cacheable reports whether a file with key is old enough that any later
-// change to it gets other times.
-func (c *docCache) cacheable(k fileKey) bool {
-	cutoff := c.start.Add(-racyMargin).UnixNano()
-	return k.mtime < cutoff && k.ctime < cutoff
+// add records a document this listing decoded from content with the
+// digest sum.
+func (c *docCache) add(name string, sum [sha256.Size]byte, payload []byte) {
+	c.fresh = append(c.fresh, cacheEntry{name: name, digest: sum, payload: payload})
 }
 
 // drop notes that name was listed and its file is gone or cannot be read.
@@ -272,9 +243,7 @@ func encodeCache(entries []cacheEntry, kind string, version uint32) []byte {
 	b = binary.AppendUvarint(b, uint64(len(entries)))
 	for _, e := range entries {
 		b = appendString(b, e.name)
-		for _, v := range []uint64{e.key.dev, e.key.ino, uint64(e.key.size), uint64(e.key.mtime), uint64(e.key.ctime)} {
-			b = binary.LittleEndian.AppendUint64(b, v)
-		}
+		b = append(b, e.digest[:]...)
 		b = binary.AppendUvarint(b, uint64(len(e.payload)))
 		b = append(b, e.payload...)
 	}

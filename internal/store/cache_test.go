@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -25,13 +26,10 @@ import (
 
 const fromCache = "from the cache"
 
-// cacheStore opens a file store whose listings treat every file as old
-// enough to cache (the racily-clean rule is tested on its own).
+// cacheStore opens a file store that lists with the derived cache.
 func cacheStore(t *testing.T, home string) *fileStore {
 	t.Helper()
-	opts := FileOptions{LockTimeout: time.Minute}
-	opts.hooks.cacheNow = func() time.Time { return time.Now().Add(time.Hour) }
-	s, err := OpenFile(home, opts)
+	s, err := OpenFile(home, FileOptions{LockTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +92,8 @@ func cachedNames(t *testing.T, home string) []string {
 	return names
 }
 
-// markCache rewrites every cached entry to say fromCache, keeping the file
-// keys, so a listing that uses an entry shows it.
+// markCache rewrites every cached entry to say fromCache, keeping the
+// content digests, so a listing that uses an entry shows it.
 func markCache(t *testing.T, home string) {
 	t.Helper()
 	data, err := os.ReadFile(cachePath(home))
@@ -251,60 +249,46 @@ func rewriteInPlace(t *testing.T, path, desc string) {
 	}
 }
 
-// TestFileKeyMatches tests the check the tests above rely on: an entry
-// stands for a file only when every recorded field is the same. Without
-// it, each of the changes above would be served the marked entry.
-func TestFileKeyMatches(t *testing.T) {
-	base := fileKey{dev: 1, ino: 2, size: 3, mtime: 4, ctime: 5}
-	if !base.matches(base) {
-		t.Fatal("a key does not match itself")
+// TestEntryAnswersOnlyForItsContent tests the check the tests above rely
+// on: an entry stands for a file only when the file's content has the
+// digest the entry records, whatever else is the same.
+func TestEntryAnswersOnlyForItsContent(t *testing.T) {
+	c := &docCache{old: []cacheEntry{{name: "acme/a", digest: sha256.Sum256([]byte("v1")), payload: []byte("p")}}}
+	c.state = make([]entryState, 1)
+	i, ok := c.lookup("acme/a")
+	if !ok {
+		t.Fatal("entry not found")
 	}
-	changes := map[string]func(*fileKey){
-		"device":            func(k *fileKey) { k.dev++ },
-		"inode":             func(k *fileKey) { k.ino++ },
-		"size":              func(k *fileKey) { k.size++ },
-		"modification time": func(k *fileKey) { k.mtime++ },
-		"change time":       func(k *fileKey) { k.ctime++ },
+	if _, ok := c.check(i, sha256.Sum256([]byte("v2"))); ok || c.state[i] != stale {
+		t.Error("an entry answered for other content")
 	}
-	for what, change := range changes {
-		k := base
-		change(&k)
-		if k.matches(base) {
-			t.Errorf("a file with another %s matches the cached entry", what)
-		}
+	if p, ok := c.check(i, sha256.Sum256([]byte("v1"))); !ok || string(p) != "p" || c.state[i] != valid {
+		t.Error("an entry did not answer for its own content")
 	}
 }
 
-func TestRacilyCleanFilesAreNotCached(t *testing.T) {
-	if !canKey {
-		t.Skip("no cache on this system")
-	}
+// TestFilesJustWrittenAreCached checks that the cache needs no margin of
+// time: a file written a moment ago is cached, and an edit in place at
+// once afterwards, of the same size and with the times put back, is read.
+func TestFilesJustWrittenAreCached(t *testing.T) {
 	home := t.TempDir()
-	writeProfile(t, home, "acme/new", "just written")
-	old := writeProfile(t, home, "acme/old", "written long ago")
-	s, err := OpenFile(home, FileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The change time cannot be set back, so the listing's clock moves on
-	// instead, by less than the margin for one file and more for the other.
-	fi, err := os.Stat(old)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, _ := keyOf(fi)
-	c := &docCache{start: time.Unix(0, max(k.mtime, k.ctime)).Add(racyMargin / 2)}
-	if c.cacheable(k) {
-		t.Error("a file changed within the margin before the listing is cacheable")
-	}
-	c.start = time.Unix(0, max(k.mtime, k.ctime)).Add(racyMargin + time.Millisecond)
-	if !c.cacheable(k) {
-		t.Error("a file older than the margin is not cacheable")
-	}
-	// With the real clock, files written a moment ago are not cached.
+	path := writeProfile(t, home, "acme/a", "file a")
+	s := cacheStore(t, home)
 	descriptions(t, s, ProfileQuery{})
-	if names := cachedNames(t, home); len(names) != 0 {
-		t.Errorf("files written just now were cached: %v", names)
+	if names := cachedNames(t, home); !reflect.DeepEqual(names, []string{"acme/a"}) {
+		t.Fatalf("a file written just now was not cached: %v", names)
+	}
+	markCache(t, home)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewriteInPlace(t, path, "file A")
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := descriptions(t, s, ProfileQuery{}); got["acme/a"] != "file A" {
+		t.Errorf("an edit made in the same instant was shadowed: %q", got["acme/a"])
 	}
 }
 
@@ -427,9 +411,7 @@ func rewriteInPlaceNamed(t *testing.T, home, name, desc string) {
 func TestNoCacheOptionWritesNoCache(t *testing.T) {
 	home := t.TempDir()
 	writeProfile(t, home, "acme/a", "file a")
-	opts := FileOptions{NoCache: true}
-	opts.hooks.cacheNow = func() time.Time { return time.Now().Add(time.Hour) }
-	s, _ := OpenFile(home, opts)
+	s, _ := OpenFile(home, FileOptions{NoCache: true})
 	descriptions(t, s, ProfileQuery{})
 	if _, err := os.Stat(filepath.Join(home, cacheDir)); !os.IsNotExist(err) {
 		t.Errorf("NoCache made %s: %v", cacheDir, err)
@@ -587,5 +569,24 @@ func fill(v reflect.Value, variant int) {
 		}
 	default:
 		panic("fill: unhandled kind " + v.Kind().String())
+	}
+}
+
+// TestListingManyNamespaces lists more namespaces than a listing keeps
+// folders open: those past the bound are read through the home, and every
+// profile is listed, from the files and then from the cache.
+func TestListingManyNamespaces(t *testing.T) {
+	home := t.TempDir()
+	n := maxOpenDirs + 20
+	for i := range n {
+		writeProfile(t, home, fmt.Sprintf("ns%03d/p", i), fmt.Sprintf("profile %d", i))
+	}
+	s := cacheStore(t, home)
+	for round := range 2 {
+		got, probs := descriptions(t, s, ProfileQuery{})
+		last := fmt.Sprintf("ns%03d/p", n-1)
+		if len(got) != n || probs != 0 || got[last] != fmt.Sprintf("profile %d", n-1) {
+			t.Fatalf("listing %d: %d profiles, %d problems", round+1, len(got), probs)
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // Check implements Store. It warns when the home, one of the store's
@@ -26,7 +28,7 @@ func (s *fileStore) Check(ctx context.Context) ([]string, error) {
 	// A namespace folder others can write to lets them replace every
 	// profile in it, so those are checked too: one read of a folder that
 	// holds namespaces, not profiles.
-	if des, err := os.ReadDir(filepath.Join(s.home, profileKind.dir)); err == nil {
+	if des, err := safefile.ReadDir(filepath.Join(s.home, profileKind.dir)); err == nil {
 		for _, de := range des {
 			if de.IsDir() && !strings.HasPrefix(de.Name(), ".") {
 				paths = append(paths, filepath.Join(s.home, profileKind.dir, de.Name()))

@@ -134,7 +134,9 @@ func (s *fileStore) PutAction(ctx context.Context, a *action.Action, update bool
 
 // RemoveAction implements Store.
 func (s *fileStore) RemoveAction(ctx context.Context, name string) (*action.Action, error) {
-	return removeDoc(ctx, s, actionKind, name)
+	// Actions keep no history, so a removal has nothing to warn about.
+	a, _, err := removeDoc(ctx, s, actionKind, name)
+	return a, err
 }
 
 // GetPlan implements Store.

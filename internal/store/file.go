@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // FileOptions configure the file store.
@@ -33,9 +34,6 @@ type fileHooks struct {
 	// beforeRename runs after a temporary file is written and synced and
 	// before it is renamed over its target (both relative to the home).
 	beforeRename func(tmp, target string)
-	// cacheNow, when set, is the time a listing starts for the derived
-	// cache's racily-clean rule, so tests can cache files they just wrote.
-	cacheNow func() time.Time
 }
 
 // File layout under the home. Every document kind adds its own top folder.
@@ -163,12 +161,16 @@ func (s *fileStore) PutProfile(ctx context.Context, p *profile.AutomationProfile
 	if err != nil {
 		return PutResult{}, err
 	}
-	return PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest, Unchanged: out.unchanged}, nil
+	return PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest, Unchanged: out.unchanged, Warnings: out.warnings}, nil
 }
 
 // RemoveProfile implements Store.
-func (s *fileStore) RemoveProfile(ctx context.Context, name string) (*profile.AutomationProfile, error) {
-	return removeDoc(ctx, s, profileKind, name)
+func (s *fileStore) RemoveProfile(ctx context.Context, name string) (RemoveResult, error) {
+	p, warnings, err := removeDoc(ctx, s, profileKind, name)
+	if err != nil {
+		return RemoveResult{}, err
+	}
+	return RemoveResult{Removed: p, Warnings: warnings}, nil
 }
 
 // ProfileHistory implements Store.
@@ -179,7 +181,7 @@ func (s *fileStore) ProfileHistory(ctx context.Context, name string) ([]HistoryE
 // openRoot opens the home for reading. A missing home reports
 // fs.ErrNotExist, which readers turn into not-found or empty.
 func (s *fileStore) openRoot() (*os.Root, error) {
-	r, err := os.OpenRoot(s.home)
+	r, err := safefile.OpenRoot(s.home)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, errs.Wrap(errs.KindInternal, err, "opening the store %s", s.home)
 	}

@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // docKind describes one kind of document the file store keeps: where its
@@ -76,12 +77,12 @@ func (k *docKind[T]) logPath(name string) string {
 	return filepath.Join(historyDir, k.dir, filepath.FromSlash(name)+logExt)
 }
 
-// docEntry is a stored file found by a scan, with the name its path gives
-// and its metadata as the scan read it (nil when it could not).
+// docEntry is a stored file found by a scan, with the name its path gives.
 type docEntry struct {
 	name string
 	rel  string
-	info fs.FileInfo
+	dir  string // the folder of rel
+	base string // the file name of rel
 }
 
 // scan lists the stored files of kind k whose names f keeps, sorted by
@@ -120,10 +121,7 @@ func (k *docKind[T]) scan(ctx context.Context, s *fileStore, r *os.Root, f nameF
 				problems = append(problems, errs.Problem{File: s.abs(rel), Message: "file name does not give a valid name: " + err.Error()})
 				continue
 			}
-			// A folder read through the root has its entries' metadata
-			// already: asking for it costs nothing more.
-			info, _ := de.Info()
-			entries = append(entries, docEntry{name: name, rel: rel, info: info})
+			entries = append(entries, docEntry{name: name, rel: rel, dir: dir, base: base})
 		}
 	}
 
@@ -162,8 +160,9 @@ func (k *docKind[T]) scan(ctx context.Context, s *fileStore, r *os.Root, f nameF
 }
 
 // readDir reads a folder inside the root; the order is the file system's.
+// Whatever stands in the folder's place is opened without waiting on it.
 func readDir(r *os.Root, dir string) ([]fs.DirEntry, error) {
-	d, err := r.Open(dir)
+	d, err := safefile.OpenDirIn(r, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -180,21 +179,31 @@ func (k *docKind[T]) load(s *fileStore, r *os.Root, name, rel string) (T, error)
 }
 
 // loadInfo is load that also returns the metadata of the file it read,
-// taken before reading it.
+// taken when it was opened.
 func (k *docKind[T]) loadInfo(s *fileStore, r *os.Root, name, rel string) (T, fs.FileInfo, error) {
 	var zero T
 	data, fi, err := readRegular(r, rel, profile.MaxFileSize)
 	if err != nil {
 		return zero, nil, err
 	}
-	v, err := k.decode(data, s.abs(rel))
+	v, err := k.decodeAt(s, name, rel, data)
 	if err != nil {
 		return zero, nil, err
 	}
-	if got := k.nameOf(v); got != name {
-		return zero, nil, k.misplaced(s, rel, got, name)
-	}
 	return v, fi, nil
+}
+
+// decodeAt decodes the content of the file at rel, which must hold name.
+func (k *docKind[T]) decodeAt(s *fileStore, name, rel string, data []byte) (T, error) {
+	var zero T
+	v, err := k.decode(data, s.abs(rel))
+	if err != nil {
+		return zero, err
+	}
+	if got := k.nameOf(v); got != name {
+		return zero, k.misplaced(s, rel, got, name)
+	}
+	return v, nil
 }
 
 // misplaced reports a stored file whose name field is not the name its
@@ -211,31 +220,16 @@ func (k *docKind[T]) misplaced(s *fileStore, rel, got, want string) error {
 }
 
 // readRegular reads a regular file inside the root, refusing one larger
-// than limit. In-root links are followed (the root keeps them inside).
+// than limit. In-root links are followed (the root keeps them inside). A
+// FIFO, a device or anything else that is not a regular file is refused at
+// once, without waiting on it (see safefile).
 func readRegular(r *os.Root, rel string, limit int64) ([]byte, fs.FileInfo, error) {
-	f, err := r.Open(rel)
-	if err != nil {
-		return nil, nil, err
+	data, fi, err := safefile.ReadFileIn(r, rel, limit)
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return nil, nil, badFile(se.Detail)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, badFile(fmt.Sprintf("is a %s, not a regular file", describe(fi)))
-	}
-	if fi.Size() > limit {
-		return nil, nil, badFile(fmt.Sprintf("is %d bytes, over the %d-byte limit", fi.Size(), limit))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, nil, badFile(fmt.Sprintf("grew over the %d-byte limit while being read", limit))
-	}
-	return data, fi, nil
+	return data, fi, err
 }
 
 // badFile is a stored file the store will not read: too large, or not a
@@ -257,7 +251,8 @@ func (k *docKind[T]) readFailure(s *fileStore, name, rel string, err error) erro
 	var bad badFile
 	if errors.As(err, &bad) {
 		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
-		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.noun, name), []errs.Problem{p})
+		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.noun, name), []errs.Problem{p}).
+			WithHint("%s must be a regular file of at most %d bytes; move what is there out of the store, or store the %s again", p.File, profile.MaxFileSize, k.noun)
 	}
 	e = errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading stored %s %q from %s", k.noun, name, s.abs(rel))
 	if escapes(err) {
@@ -364,10 +359,9 @@ func listNames[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFi
 }
 
 // listDocs decodes the documents f selects, in parallel (decoding is the
-// cost of a listing), and keeps the problems of those that fail. Documents
-// whose files are unchanged since a listing cached them are read from the
-// derived cache instead (see cache.go); the scan has read every file's
-// metadata already, so checking an entry costs nothing more.
+// cost of a listing), and keeps the problems of those that fail. Every file
+// is read; one whose content has the digest its entry in the derived cache
+// records is taken from the cache instead of being parsed (see cache.go).
 func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFilter) ([]T, []errs.Problem, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, interrupted(err)
@@ -388,28 +382,60 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 
 	type result struct {
 		v        T
-		cached   []byte      // the cached encoding, when the cache had it
-		info     fs.FileInfo // the metadata of the file decoded, when it was
+		entry    int               // the cache entry of the name, or -1
+		sum      [sha256.Size]byte // the digest of the content read
+		fresh    bool              // decoded from the file, not the cache
 		problems []errs.Problem
 		gone     bool
 	}
 	results := make([]result, len(entries))
-	if cache != nil {
-		for i, e := range entries {
-			results[i].cached, _ = cache.lookup(e.name, e.info)
+	for i, e := range entries {
+		results[i].entry = -1
+		if cache != nil {
+			if j, ok := cache.lookup(e.name); ok {
+				results[i].entry = j
+			}
 		}
 	}
+	// Each folder is opened once, and its files by their names in it: a
+	// path through the home would walk (open and close) every folder on
+	// the way for each file.
+	// Past maxOpenDirs folders, the rest are read through r, so that a
+	// store of many namespaces never runs the process out of descriptors.
+	dirs := map[string]*os.File{}
+	opened := 0
+	for _, e := range entries {
+		if _, ok := dirs[e.dir]; ok {
+			continue
+		}
+		var d *os.File
+		if opened < maxOpenDirs {
+			if d, err = safefile.OpenDirIn(r, e.dir); err != nil {
+				d = nil // its files are read through r, which says why
+			} else {
+				opened++
+			}
+		}
+		dirs[e.dir] = d
+	}
+	defer func() {
+		for _, d := range dirs {
+			if d != nil {
+				d.Close()
+			}
+		}
+	}()
 	var next atomic.Int64
-	var progressMu sync.Mutex
+	var mu sync.Mutex // guards the cache's bookkeeping and progress
 	done := 0
 	report := func() {
 		if f.progress == nil {
 			return
 		}
-		progressMu.Lock()
+		mu.Lock()
 		done++
 		f.progress(done, len(entries))
-		progressMu.Unlock()
+		mu.Unlock()
 	}
 	work := func() {
 		for {
@@ -417,25 +443,52 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 			if i >= len(entries) || ctx.Err() != nil {
 				return
 			}
-			e := entries[i]
-			if c := results[i].cached; c != nil {
-				if v, err := k.cache.read(&cacheReader{b: c}); err == nil {
-					results[i].v = v
-					report()
-					continue
-				}
-				results[i].cached = nil // damaged: decode the file instead
+			e, res := entries[i], &results[i]
+			var (
+				data []byte
+				err  error
+			)
+			if d := dirs[e.dir]; d != nil {
+				data, err = safefile.ReadFileAt(d, e.base, profile.MaxFileSize)
 			}
-			v, info, err := k.loadInfo(s, r, e.name, e.rel)
+			if d := dirs[e.dir]; d == nil || errors.Is(err, safefile.ErrLinked) {
+				// A link is followed as far as it stays in the store.
+				data, _, err = readRegular(r, e.rel, profile.MaxFileSize)
+			}
+			var se *safefile.Error
+			if errors.As(err, &se) {
+				err = badFile(se.Detail)
+			}
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				// Removed since the scan: the listing shows the store as
 				// after that remove, which is no problem of the store.
-				results[i].gone = true
+				res.gone = true
+				report()
+				continue
 			case err != nil:
-				results[i].problems = problemsOf(s.abs(e.rel), err)
-			default:
-				results[i].v, results[i].info = v, info
+				res.problems = problemsOf(s.abs(e.rel), err)
+				report()
+				continue
+			}
+			res.sum = sha256.Sum256(data)
+			if res.entry >= 0 {
+				mu.Lock()
+				payload, ok := cache.check(res.entry, res.sum)
+				mu.Unlock()
+				if ok {
+					if v, err := k.cache.read(&cacheReader{b: payload}); err == nil {
+						res.v = v
+						report()
+						continue
+					}
+				}
+			}
+			v, err := k.decodeAt(s, e.name, e.rel, data)
+			if err != nil {
+				res.problems = problemsOf(s.abs(e.rel), err)
+			} else {
+				res.v, res.fresh = v, true
 			}
 			report()
 		}
@@ -464,9 +517,9 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 				cache.drop(entries[i].name)
 			}
 			continue
-		case cache != nil && res.cached == nil:
+		case cache != nil && res.fresh:
 			cache.drop(entries[i].name)
-			cache.add(entries[i].name, res.info, k.cache.append(nil, res.v))
+			cache.add(entries[i].name, res.sum, k.cache.append(nil, res.v))
 		}
 		docs = append(docs, res.v)
 	}
@@ -476,12 +529,17 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 	return docs, problems, nil
 }
 
+// maxOpenDirs bounds the folders a listing holds open at once.
+const maxOpenDirs = 256
+
 // putOutcome is what putDoc did.
 type putOutcome[T any] struct {
 	stored    T
 	replaced  T
 	digest    string
 	unchanged bool
+	// warnings say what the put could not do after it took effect.
+	warnings []string
 }
 
 func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update bool) (putOutcome[T], error) {
@@ -524,9 +582,11 @@ func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update
 		if err := tx.writeAtomic(rel, data); err != nil {
 			return err
 		}
+		// From here the new version is in place: a failure to log it
+		// does not undo the change, and is reported as what it is.
 		if k.history {
 			if err := tx.appendLog(k.logPath(name), HistoryEntry{Digest: digest, Time: tx.now, Event: EventPut}); err != nil {
-				return err
+				out.warnings = append(out.warnings, unloggedWarning(k, name, "stored", err))
 			}
 		}
 		if cur.ok {
@@ -541,24 +601,29 @@ func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update
 	return out, nil
 }
 
-func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) (T, error) {
-	var removed T
+// removeDoc removes the document name and returns it, with warnings about
+// what the removal could not do after it took effect.
+func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) (T, []string, error) {
+	var (
+		removed  T
+		warnings []string
+	)
 	if err := k.validate(name); err != nil {
-		return removed, err
+		return removed, nil, err
 	}
 	// Nothing to remove means nothing to lock or create. A writer adding the
 	// name meanwhile is ordered after this remove.
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
-		return removed, k.notFound(name)
+		return removed, nil, k.notFound(name)
 	}
 	if err != nil {
-		return removed, err
+		return removed, nil, err
 	}
 	_, err = r.Lstat(k.path(name))
 	r.Close()
 	if errors.Is(err, fs.ErrNotExist) {
-		return removed, k.notFound(name)
+		return removed, nil, k.notFound(name)
 	}
 	err = s.mutate(ctx, func(tx *txn) error {
 		rel := k.path(name)
@@ -585,19 +650,27 @@ func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name str
 		if err := tx.removeFile(rel); err != nil {
 			return err
 		}
+		removed = cur.value
 		if k.history {
 			if err := tx.appendLog(k.logPath(name), HistoryEntry{Digest: digest, Time: tx.now, Event: EventRemove}); err != nil {
-				return err
+				warnings = append(warnings, unloggedWarning(k, name, "removed", err))
 			}
 		}
-		removed = cur.value
 		return nil
 	})
 	if err != nil {
 		var zero T
-		return zero, err
+		return zero, nil, err
 	}
-	return removed, nil
+	return removed, warnings, nil
+}
+
+// unloggedWarning reports a change that took effect but whose history line
+// could not be written. The next change of the name records it (see
+// reconcile), as it does after a writer killed at that moment.
+func unloggedWarning[T any](k *docKind[T], name, done string, err error) string {
+	return fmt.Sprintf("%s %q was %s, but its history could not be recorded (%v); the next change of %q records it",
+		k.noun, name, done, err, name)
 }
 
 // current is the stored state of one name inside a mutation.
@@ -666,6 +739,11 @@ func docHistory[T any](ctx context.Context, s *fileStore, k *docKind[T], name st
 			return []HistoryEntry{}, nil
 		}
 		return nil, k.notFound(name)
+	}
+	var bad badFile
+	if errors.As(err, &bad) {
+		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
+		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.noun, name), []errs.Problem{p})
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading the history of %s %q", k.noun, name)

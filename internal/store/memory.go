@@ -130,26 +130,26 @@ func (m *Memory) PutProfile(ctx context.Context, p *profile.AutomationProfile, u
 }
 
 // RemoveProfile implements Store.
-func (m *Memory) RemoveProfile(ctx context.Context, name string) (*profile.AutomationProfile, error) {
+func (m *Memory) RemoveProfile(ctx context.Context, name string) (RemoveResult, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, interrupted(err)
+		return RemoveResult{}, interrupted(err)
 	}
 	if err := profile.ValidateCustomName(name); err != nil {
-		return nil, err
+		return RemoveResult{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	p, ok := m.profiles[name]
 	if !ok {
-		return nil, profileNotFound(name)
+		return RemoveResult{}, profileNotFound(name)
 	}
 	data, _, err := EncodeProfile(p)
 	if err != nil {
-		return nil, err
+		return RemoveResult{}, err
 	}
 	delete(m.profiles, name)
 	m.record(name, EventRemove, Digest(data))
-	return p.Clone(), nil
+	return RemoveResult{Removed: p.Clone()}, nil
 }
 
 // record appends an event to a profile's history; m.mu is held.

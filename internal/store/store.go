@@ -59,6 +59,19 @@ type PutResult struct {
 	// Unchanged reports an update whose content is what is stored
 	// already: nothing was written, and the history has no new entry.
 	Unchanged bool
+	// Warnings say what could not be done after the profile was stored:
+	// its history line not written (a full disk, a file size limit), which
+	// the next change of the name writes. The put took effect.
+	Warnings []string
+}
+
+// RemoveResult says what a remove did.
+type RemoveResult struct {
+	// Removed is the profile as it was stored.
+	Removed *profile.AutomationProfile
+	// Warnings say what could not be done after the profile was removed,
+	// as for PutResult. The remove took effect.
+	Warnings []string
 }
 
 // The events a history entry records.
@@ -97,7 +110,7 @@ type Store interface {
 	PutProfile(ctx context.Context, p *profile.AutomationProfile, update bool) (PutResult, error)
 	// RemoveProfile deletes the named profile, records the removal in its
 	// history, and returns what was removed. Its versions stay as objects.
-	RemoveProfile(ctx context.Context, name string) (*profile.AutomationProfile, error)
+	RemoveProfile(ctx context.Context, name string) (RemoveResult, error)
 	// ProfileHistory returns the events of the named profile, oldest first.
 	// A name the store has never held is not found.
 	ProfileHistory(ctx context.Context, name string) ([]HistoryEntry, error)

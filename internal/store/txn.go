@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -15,9 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // maxLogSize bounds a history log read: over a hundred thousand versions.
@@ -44,7 +44,7 @@ func (s *fileStore) mutate(ctx context.Context, fn func(tx *txn) error) (err err
 	if err := os.MkdirAll(s.home, 0o755); err != nil {
 		return errs.Wrap(errs.KindInternal, err, "creating the store")
 	}
-	r, err := os.OpenRoot(s.home)
+	r, err := safefile.OpenRoot(s.home)
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "opening the store %s", s.home)
 	}
@@ -65,23 +65,30 @@ func (s *fileStore) mutate(ctx context.Context, fn func(tx *txn) error) (err err
 // lock takes the store's advisory lock, polling with backoff until the lock
 // timeout or the context ends. The lock is held on an open file, so the
 // kernel releases it when its holder exits, however it exits: a killed
-// writer never blocks the next one.
+// writer never blocks the next one. The lock file is opened without waiting
+// and must be a regular file (or absent, and then created): a FIFO, a
+// device or a link in its place is refused at once, whatever the timeout.
 func (s *fileStore) lock(ctx context.Context) (unlock func(), err error) {
 	path := s.abs(lockName)
-	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDONLY|openNoFollow), flock.SetPermissions(0o644))
+	fl, err := openLock(path)
+	if err != nil {
+		return nil, lockOpenError(path, err)
+	}
 	deadline := time.Now().Add(s.lockTimeout)
 	delay := time.Millisecond
 	for {
-		ok, err := fl.TryLock()
+		ok, err := fl.tryLock()
 		if err != nil {
+			fl.close()
 			return nil, errs.Wrap(errs.KindInternal, err, "taking the store lock %s", path).
 				WithHint("%s must be a regular file the store can open; remove anything else by hand", path)
 		}
 		if ok {
-			return func() { _ = fl.Unlock() }, nil
+			return fl.close, nil
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
+			fl.close()
 			return nil, errs.New(errs.KindLocked, "the store is locked by another writer: gave up waiting for %s after %s", path, s.lockTimeout).
 				WithHint("retry when the other command has finished, or raise --lock-timeout")
 		}
@@ -91,6 +98,7 @@ func (s *fileStore) lock(ctx context.Context) (unlock func(), err error) {
 		select {
 		case <-ctx.Done():
 			t.Stop()
+			fl.close()
 			return nil, errs.Wrap(errs.KindInterrupted, ctx.Err(), "interrupted while waiting for the store lock %s", path)
 		case <-t.C:
 		}
@@ -98,18 +106,33 @@ func (s *fileStore) lock(ctx context.Context) (unlock func(), err error) {
 	}
 }
 
+// lockOpenError reports a lock file that cannot be opened.
+func lockOpenError(path string, err error) error {
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return errs.New(errs.KindInternal, "cannot take the store lock: %s %s", path, se.Detail).
+			WithHint("the store's lock must be a regular file of its own; remove %s and the next change creates it again", path)
+	}
+	return errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "taking the store lock %s", path).
+		WithHint("%s must be a regular file the store can open; remove anything else by hand", path)
+}
+
 // finish forgets the temporary files this mutation started: each was
-// renamed over its target or removed.
+// renamed over its target or removed. The journal is removed rather than
+// emptied, so it is never written in place.
 func (tx *txn) finish() {
 	if tx.journal != nil {
-		_ = tx.journal.Truncate(0)
 		_ = tx.journal.Close()
+		_ = tx.root.Remove(pendingName)
 	}
 }
 
 // cleanPending removes the temporary files that the journal says an earlier
-// writer started and did not finish (it was killed), then empties the
-// journal. Only names of temporary files are removed, never a link's target.
+// writer started and did not finish (it was killed), then removes the
+// journal. Only names of temporary files are removed, never a link's
+// target. The journal is read only when it is a regular file, and removed
+// by name whatever it is: a link, or a second name of a file elsewhere,
+// loses that name and the file it named is left as it was.
 func (tx *txn) cleanPending() error {
 	fi, err := tx.root.Lstat(pendingName)
 	switch {
@@ -117,28 +140,25 @@ func (tx *txn) cleanPending() error {
 		return nil
 	case err != nil:
 		return tx.ioErr("reading", pendingName, err)
-	case !fi.Mode().IsRegular():
-		if err := tx.root.Remove(pendingName); err != nil {
-			return tx.refuse(pendingName, fi, "a regular file")
-		}
-		return nil
-	case fi.Size() == 0:
-		return nil
 	}
-	data, _, err := readRegular(tx.root, pendingName, 1<<20)
-	if err == nil {
-		for line := range strings.Lines(string(data)) {
-			rel := filepath.FromSlash(strings.TrimSpace(line))
-			if isTempPath(rel) {
-				_ = tx.root.Remove(rel) // gone already when the writer got as far as its rename
+	if fi.Mode().IsRegular() && fi.Size() > 0 {
+		data, _, err := readRegular(tx.root, pendingName, 1<<20)
+		if err == nil {
+			for line := range strings.Lines(string(data)) {
+				rel := filepath.FromSlash(strings.TrimSpace(line))
+				if isTempPath(rel) {
+					_ = tx.root.Remove(rel) // gone already when the writer got as far as its rename
+				}
 			}
 		}
 	}
-	f, err := tx.root.OpenFile(pendingName, os.O_WRONLY|os.O_TRUNC, 0)
-	if err != nil {
-		return tx.ioErr("emptying", pendingName, err)
+	if err := tx.root.Remove(pendingName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if !fi.Mode().IsRegular() {
+			return tx.refuse(pendingName, fi, "a regular file")
+		}
+		return tx.ioErr("removing", pendingName, err)
 	}
-	return f.Close()
+	return nil
 }
 
 // isTempPath reports whether rel names a temporary file inside the store.
@@ -148,12 +168,14 @@ func isTempPath(rel string) bool {
 }
 
 // note records a temporary file in the journal before it is created, so
-// the next writer can remove it if this one is killed.
+// the next writer can remove it if this one is killed. The journal is
+// created afresh (cleanPending removed any earlier one), never opened as
+// found, so nothing placed there can take the write elsewhere.
 func (tx *txn) note(tmp string) error {
 	if tx.journal == nil {
-		f, err := tx.root.OpenFile(pendingName, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		f, err := tx.root.OpenFile(pendingName, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil {
-			return tx.ioErr("opening", pendingName, err)
+			return tx.ioErr("creating", pendingName, err)
 		}
 		tx.journal = f
 	}
@@ -266,7 +288,7 @@ func (tx *txn) removeFile(rel string) error {
 // syncDir makes the entries of folder rel durable. Windows cannot sync a
 // folder, and its renames are durable without it.
 func (tx *txn) syncDir(rel string) error {
-	d, err := tx.root.Open(rel)
+	d, err := safefile.OpenDirIn(tx.root, rel)
 	if err == nil {
 		err = d.Sync()
 		d.Close()
@@ -296,35 +318,52 @@ func (tx *txn) writeObject(digest string, data []byte) error {
 	return tx.writeAtomic(rel, data)
 }
 
+// openLog opens a history log for changing it in place, refusing a link, a
+// file that is not a regular file and a file with other hard links (see
+// safefile.OpenWritableIn): the write would land elsewhere. Without create,
+// a missing log is (nil, nil).
+func (tx *txn) openLog(rel string, create bool) (*os.File, error) {
+	flag := os.O_RDWR | os.O_APPEND
+	if create {
+		flag |= os.O_CREATE
+	}
+	f, err := safefile.OpenWritableIn(tx.root, rel, flag, 0o644)
+	var se *safefile.Error
+	switch {
+	case err == nil:
+		return f, nil
+	case !create && errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case errors.As(err, &se):
+		return nil, tx.refuseFile(rel, se.Detail)
+	}
+	return nil, tx.ioErr("opening", rel, err)
+}
+
 // readLog returns the entries of a history log. A last line without its
 // newline is what a writer killed mid-append leaves: it is cut off here,
 // under the lock, so the next append starts on a line of its own. Lines
 // that do not parse are skipped: a damaged history must not stop writes
-// (ProfileHistory reports them).
+// (ProfileHistory reports them). The log is opened as for writing, so a
+// log the mutation could not append to is refused before anything changes.
 func (tx *txn) readLog(rel string) ([]HistoryEntry, error) {
-	fi, err := tx.lstat(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	f, err := tx.openLog(rel, false)
+	if f == nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, tx.refuse(rel, fi, "a regular file")
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxLogSize+1))
+	if err == nil && len(data) > maxLogSize {
+		err = fmt.Errorf("over the %d-byte limit", maxLogSize)
 	}
-	data, _, err := readRegular(tx.root, rel, maxLogSize)
 	if err != nil {
 		return nil, tx.ioErr("reading", rel, err)
 	}
 	entries, complete, _ := parseLog(data, tx.s.abs(rel))
 	if complete < len(data) {
-		f, err := tx.root.OpenFile(rel, os.O_WRONLY, 0)
+		err := f.Truncate(int64(complete))
 		if err == nil {
-			err = f.Truncate(int64(complete))
-			if err == nil {
-				err = f.Sync()
-			}
-			f.Close()
+			err = f.Sync()
 		}
 		if err != nil {
 			return nil, tx.ioErr("repairing", rel, err)
@@ -334,28 +373,34 @@ func (tx *txn) readLog(rel string) ([]HistoryEntry, error) {
 }
 
 // appendLog appends one entry to a history log as a single write of one
-// line, and syncs it.
+// line, and syncs it. A write that fails part-way (a full disk, a file size
+// limit) is cut back off, so a torn last line can only come from a writer
+// that was killed.
 func (tx *txn) appendLog(rel string, e HistoryEntry) error {
 	line, err := json.Marshal(e)
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "encoding a history entry")
 	}
 	line = append(line, '\n')
-	fi, err := tx.lstat(rel)
+	_, err = tx.lstat(rel)
 	existed := err == nil
-	if existed && !fi.Mode().IsRegular() {
-		return tx.refuse(rel, fi, "a regular file")
-	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	f, err := tx.root.OpenFile(rel, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := tx.openLog(rel, true)
 	if err != nil {
-		return tx.ioErr("opening", rel, err)
+		return err
 	}
-	_, err = f.Write(line)
+	fi, err := f.Stat()
 	if err == nil {
-		err = f.Sync()
+		if _, err = f.Write(line); err == nil {
+			err = f.Sync()
+		}
+		if err != nil {
+			if terr := f.Truncate(fi.Size()); terr == nil {
+				_ = f.Sync()
+			}
+		}
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -456,6 +501,14 @@ func (tx *txn) refuse(rel string, fi fs.FileInfo, want string) error {
 		WithHint("the store writes only files and folders of its own; move %s out of the store", path)
 }
 
+// refuseFile reports a store file the store will not change in place;
+// detail says why ("has 2 hard links: ...").
+func (tx *txn) refuseFile(rel, detail string) error {
+	path := tx.s.abs(rel)
+	return errs.New(errs.KindInternal, "refusing to change the store through %s: it %s", path, detail).
+		WithHint("the store writes only files of its own: move %s out of the store, or replace it with a copy of its own", path)
+}
+
 // ioErr reports a failed file operation inside the store.
 func (tx *txn) ioErr(action, rel string, err error) error {
 	e := errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "%s %s", action, tx.s.abs(rel))
@@ -465,16 +518,10 @@ func (tx *txn) ioErr(action, rel string, err error) error {
 	return e
 }
 
+// describe names a file's type for a message, without an article, in the
+// words of every other refusal (see safefile.Describe).
 func describe(fi fs.FileInfo) string {
-	switch m := fi.Mode(); {
-	case m&fs.ModeSymlink != 0:
-		return "symbolic link"
-	case m.IsDir():
-		return "folder"
-	case m.IsRegular():
-		return "regular file"
-	}
-	return "special file"
+	return strings.TrimPrefix(safefile.Describe(fi.Mode()), "a ")
 }
 
 // LockHome takes the file store's lock on the agents home, for a change

@@ -40,6 +40,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -106,6 +107,30 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, tooLarge(path)
 	}
 	return data, nil
+}
+
+// ReadOwnFile reads a file agents keeps for itself rather than one named on
+// the command line: config.yaml, a project's agents.yaml. It is ReadFile
+// with the file opened without waiting (see safefile), and refused unless it
+// is a regular file: a FIFO or a device there would otherwise hang every
+// command that reads it. A missing file is KindNotFound; a file that is not
+// a regular file, or is over MaxFileSize, is KindInvalid naming what it is;
+// other I/O failures are KindInternal.
+func ReadOwnFile(path string) ([]byte, error) {
+	data, err := safefile.ReadFile(path, MaxFileSize)
+	var se *safefile.Error
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errs.NotFound("file not found: %s", path)
+	case errors.Is(err, safefile.ErrTooLarge):
+		return nil, tooLarge(path)
+	case errors.As(err, &se):
+		return nil, errs.InvalidProblems(path, []errs.Problem{{File: path, Message: se.Detail}}).
+			WithHint("%s must be a regular file holding YAML; remove what is there or replace it with one", path)
+	}
+	return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
 }
 
 func tooLarge(file string) error {
@@ -779,6 +804,13 @@ func (d *Decoder) Float(f Field) (float64, bool) {
 			d.Fieldf(f, "must be a finite number, got %s", shorten(n.Value))
 			return 0, false
 		}
+		// ParseFloat rounds a number too small for a float64 to 0 (or to a
+		// subnormal) without an error: 1e-400 would read as 0, which for a
+		// threshold means "automatic". Only a literal 0 may be 0.
+		if v < minNormal && v > -minNormal && nonZeroDigits(n.Value) {
+			d.Fieldf(f, "number %s is too small to be represented exactly (it would read as %g); write 0, or a number of at least %g", shorten(n.Value), v, minNormal)
+			return 0, false
+		}
 		if v == 0 {
 			v = 0 // -0.0 reads as 0
 		}
@@ -797,6 +829,25 @@ func (d *Decoder) Float(f Field) (float64, bool) {
 }
 
 const maxFloat = 1.7976931348623157e308
+
+// minNormal is the smallest normal float64: below it a number loses
+// precision, and far enough below it becomes 0.
+const minNormal = 2.2250738585072014e-308
+
+// nonZeroDigits reports whether the significand of a YAML float literal
+// (the digits before any exponent) holds a digit other than 0: whether it
+// is written as a number other than zero.
+func nonZeroDigits(lit string) bool {
+	for i := 0; i < len(lit); i++ {
+		switch c := lit[i]; {
+		case c == 'e' || c == 'E':
+			return false
+		case '1' <= c && c <= '9':
+			return true
+		}
+	}
+	return false
+}
 
 // OptFloat is Float that also accepts null, returning nil for it.
 func (d *Decoder) OptFloat(f Field) (*float64, bool) {

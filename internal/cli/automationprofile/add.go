@@ -81,6 +81,11 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
+	// The profile is stored; what could not be done after that is told,
+	// not failed on.
+	for _, w := range res.Warnings {
+		deps.Warn("%s", w)
+	}
 	c := render.Change{Verb: "added", Subject: res.Stored.Name, Doc: res.Stored}
 	switch {
 	case res.Unchanged:

@@ -122,7 +122,7 @@ func subjectForPlan(deps *cmdutil.Deps, id string) (decisionSubject, error) {
 	if err != nil {
 		return decisionSubject{}, err
 	}
-	ap, safety, err := resolve.Recorded(deps.Ctx(), st, p)
+	ap, safety, err := resolve.Recorded(deps.Ctx(), st, p, deps.LookupProfile)
 	if err != nil {
 		return decisionSubject{}, err
 	}

@@ -64,13 +64,19 @@ func removeRun(opts *removeOptions) error {
 	if err != nil {
 		return err
 	}
-	removed, err := st.RemoveProfile(deps.Ctx(), opts.name)
+	res, err := st.RemoveProfile(deps.Ctx(), opts.name)
 	if errs.Is(err, errs.KindNotFound) {
 		return cmdutil.DidYouMean(err, nearestCustom(deps, opts.name))
 	}
 	if err != nil {
 		return err
 	}
+	// The profile is gone; what could not be done after that is told, not
+	// failed on.
+	for _, w := range res.Warnings {
+		deps.Warn("%s", w)
+	}
+	removed := res.Removed
 	return deps.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
 }
 

@@ -183,7 +183,7 @@ func RecordedLoosened(deps *Deps, p *plan.Plan) []profile.Loosening {
 	if err != nil {
 		return nil
 	}
-	ap, safety, err := resolve.Recorded(deps.Ctx(), st, p)
+	ap, safety, err := resolve.Recorded(deps.Ctx(), st, p, deps.LookupProfile)
 	if err != nil {
 		return nil
 	}

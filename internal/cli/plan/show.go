@@ -5,7 +5,10 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/cli/safetypack"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/resolve"
 )
 
 type showOptions struct {
@@ -31,6 +34,12 @@ the same, and otherwise says what differs (another profile, another level, a
 profile whose content changed, or a resolution that now fails). The plan
 keeps its recorded profiles either way; 'plan set-automation-profile'
 resolves it again.
+
+The record is also checked against the snapshots it cites, which the store
+keeps by sha256 (a built-in's may come from the binary): "record" says
+whether every snapshot is there and the record says what they say. A record
+that does not verify (edited by hand, or its snapshots removed) is shown,
+with a warning; check-gate and check-guard refuse to decide under it.
 
 EXIT STATUS
   0    shown (with or without drift)
@@ -70,5 +79,26 @@ func showRun(opts *showOptions) error {
 	}
 	loosened := cmdutil.RecordedLoosened(deps, p)
 	cmdutil.WarnLoosened(deps, p, loosened)
-	return deps.Render(render.PlanView{Plan: p, Drift: drift, Loosened: loosened})
+	check, err := checkRecord(deps, env, p)
+	if err != nil {
+		return err
+	}
+	return deps.Render(render.PlanView{Plan: p, Drift: drift, Loosened: loosened, Record: check})
+}
+
+// checkRecord verifies the plan's record against the snapshots it cites.
+// A record that does not verify is still shown, with why, and a warning:
+// the decisions refuse it.
+func checkRecord(deps *cmdutil.Deps, env resolve.Env, p *plan.Plan) (plan.RecordCheck, error) {
+	err := resolve.Verify(env.Ctx, env.Store, p, deps.LookupProfile)
+	switch errs.KindOf(err) {
+	case errs.KindInvalid, errs.KindNotFound:
+		msg := err.Error()
+		deps.Warn("plan %s does not verify, so no decision is taken under it: %s", p.ID, msg)
+		return plan.RecordCheck{Problem: &msg}, nil
+	}
+	if err != nil {
+		return plan.RecordCheck{}, err
+	}
+	return plan.RecordCheck{Verified: true}, nil
 }

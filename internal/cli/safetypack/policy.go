@@ -40,7 +40,7 @@ func PlanPolicy(deps *cmdutil.Deps, p *plan.Plan) (sp.PolicyContext, error) {
 	if err != nil {
 		return sp.PolicyContext{}, err
 	}
-	ap, safety, err := resolve.Recorded(deps.Ctx(), st, p)
+	ap, safety, err := resolve.Recorded(deps.Ctx(), st, p, deps.LookupProfile)
 	if err != nil {
 		return sp.PolicyContext{}, err
 	}

@@ -39,8 +39,14 @@ func (s *Store) PutProfile(ctx context.Context, p *profile.AutomationProfile, up
 }
 
 // RemoveProfile implements store.Store.
-func (s *Store) RemoveProfile(ctx context.Context, name string) (*profile.AutomationProfile, error) {
-	return remove(ctx, s, profiles, name)
+func (s *Store) RemoveProfile(ctx context.Context, name string) (store.RemoveResult, error) {
+	// The removal and its history row are one transaction: there is
+	// nothing to warn about afterwards.
+	p, err := remove(ctx, s, profiles, name)
+	if err != nil {
+		return store.RemoveResult{}, err
+	}
+	return store.RemoveResult{Removed: p}, nil
 }
 
 // ProfileHistory implements store.Store.

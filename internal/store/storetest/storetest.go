@@ -270,7 +270,10 @@ func testRemove(t *testing.T, s store.Store) {
 	put(t, s, Profile(t, "acme/kept", 1), false)
 	removed, err := s.RemoveProfile(ctx(), "acme/gone")
 	must(t, err, "remove")
-	wantEqual(t, removed, v, "removed profile")
+	wantEqual(t, removed.Removed, v, "removed profile")
+	if len(removed.Warnings) != 0 {
+		t.Errorf("remove warned: %v", removed.Warnings)
+	}
 	_, err = s.GetProfile(ctx(), "acme/gone")
 	wantKind(t, err, errs.KindNotFound, "get after remove")
 	_, err = s.RemoveProfile(ctx(), "acme/gone")
@@ -554,7 +557,7 @@ func testClones(t *testing.T, s store.Store) {
 
 	removed, err := s.RemoveProfile(ctx(), name)
 	must(t, err, "remove")
-	mutate(removed)
+	mutate(removed.Removed)
 	data, err := s.GetObject(ctx(), res.Digest)
 	must(t, err, "get object")
 	kept, _, err := profile.DecodeProfile(data, "object")

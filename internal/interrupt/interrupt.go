@@ -1,0 +1,136 @@
+// Package interrupt makes SIGINT and SIGTERM end agents with its documented
+// exit code, 130 (or 2 for a hook, whose caller must block the tool call
+// rather than take an interrupted check for an answer), from the start of
+// the program: left to their default action, they would kill the process
+// and its caller would see 143 or 130 depending on when the signal came.
+//
+// The signals are caught in this package's initialisation, which runs
+// before the libraries agents is built on spend milliseconds initialising
+// theirs. A signal then ends the process at once, as its default action
+// would (reads change nothing, and every write is atomic and survives
+// being cut off at any point), unless something waits on Context's Done
+// (a change waiting for the store lock): that is cancelled instead, so it
+// can say it was interrupted, and the process ends with the same code when
+// the command returns. A second signal ends it at once in any case.
+//
+// It is the one place besides cmd/agents that ends the process: a signal
+// is not an error a command returns.
+package interrupt
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+)
+
+// Exit codes of an interrupted process.
+const (
+	// CodeInterrupted is the documented exit code of an interrupted
+	// command.
+	CodeInterrupted = 130
+	// CodeHook is the exit code of an interrupted hook: with --hook, every
+	// outcome that is not a decision exits 2, which an agent takes as
+	// "blocked".
+	CodeHook = 2
+)
+
+// ExitCode returns the code a process run with args ends with when it is
+// interrupted: CodeHook when the arguments ask for a hook's answer
+// (--hook or --hook=AGENT, before any "--"), else CodeInterrupted.
+func ExitCode(args []string) int {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--hook" || strings.HasPrefix(a, "--hook=") {
+			return CodeHook
+		}
+	}
+	return CodeInterrupted
+}
+
+// Catcher turns SIGINT and SIGTERM into an exit with a fixed code, or into
+// the cancellation of its context when something waits on it.
+type Catcher struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	code    int
+	signals chan os.Signal
+	waiting atomic.Bool // something called Done
+	caught  atomic.Bool // a signal came
+	exit    atomic.Pointer[func(int)]
+	stop    sync.Once
+}
+
+// New starts catching SIGINT and SIGTERM for a process that ends with code
+// when interrupted, calling exit to end it.
+func New(code int, exit func(int)) *Catcher {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Catcher{ctx: ctx, cancel: cancel, code: code, signals: make(chan os.Signal, 2)}
+	c.exit.Store(&exit)
+	signal.Notify(c.signals, os.Interrupt, syscall.SIGTERM)
+	go c.watch()
+	return c
+}
+
+func (c *Catcher) watch() {
+	sig, ok := <-c.signals
+	if !ok {
+		return
+	}
+	c.caught.Store(true)
+	if c.waiting.Load() {
+		c.cancel()
+		if sig, ok = <-c.signals; !ok {
+			return
+		}
+	}
+	if c.code == CodeHook {
+		// The agent shows a hook's stderr when it blocks a call.
+		fmt.Fprintf(os.Stderr, "agents: error: the hook was stopped (%s) before it decided, so the tool call is blocked\n", sig)
+	}
+	(*c.exit.Load())(c.code)
+}
+
+// process is the catcher of this process, started before main.
+var process = New(ExitCode(os.Args[1:]), os.Exit)
+
+// Process returns the catcher started when the program began.
+func Process() *Catcher { return process }
+
+// Context returns the context a signal cancels: its Done channel, once
+// asked for, turns a signal from an exit into a cancellation.
+func (c *Catcher) Context() context.Context { return waitingContext{c.ctx, c} }
+
+// Caught reports whether a signal came.
+func (c *Catcher) Caught() bool { return c.caught.Load() }
+
+// Code is the exit code of the process when a signal came.
+func (c *Catcher) Code() int { return c.code }
+
+// Stop stops catching signals; from then on they have their default
+// action.
+func (c *Catcher) Stop() {
+	c.stop.Do(func() {
+		signal.Stop(c.signals)
+		close(c.signals)
+	})
+}
+
+// waitingContext is the catcher's context, noting who waits on it.
+type waitingContext struct {
+	context.Context
+	c *Catcher
+}
+
+// Done implements context.Context. Whoever asks for it will wait on it, so
+// a signal from now on cancels the context rather than ending the process.
+func (w waitingContext) Done() <-chan struct{} {
+	w.c.waiting.Store(true)
+	return w.Context.Done()
+}

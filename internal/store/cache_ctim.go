@@ -1,7 +1,0 @@
-//go:build linux || openbsd || dragonfly || solaris
-
-package store
-
-import "syscall"
-
-func ctimeOf(st *syscall.Stat_t) int64 { return st.Ctim.Nano() }
