@@ -196,8 +196,43 @@ func (e *linkedFolder) Error() string {
 // verified like any other.
 func LoadShipped(fsys fs.FS, allowUnratified bool) (*Loaded, error) {
 	if fsys == nil {
+		if l, ok := shippedFast(); ok {
+			return l, nil
+		}
 		fsys = safety.FS
 	}
+	return loadShipped(fsys, allowUnratified)
+}
+
+// LoadShippedSlow loads the shipped pack from fsys by parsing it and
+// checking its seal, as any pack is; it never takes the fast path. The
+// generator of shipped_gen.go uses it.
+func LoadShippedSlow(fsys fs.FS) (*Loaded, error) { return loadShipped(fsys, false) }
+
+//go:generate go run ./internal/genshipped
+
+// shippedFast returns the embedded pack from the values compiled in beside
+// it (shipped_gen.go) when the embedded files hash to the digests of the
+// files those values, and a verified seal, were generated from: the same
+// bytes, already verified. A process that only decides under the shipped
+// pack then hashes two small files rather than parsing and resealing them.
+// Any difference (the files changed without regenerating) takes the full
+// path.
+func shippedFast() (*Loaded, bool) {
+	packData, err := fs.ReadFile(safety.FS, ShippedPackID+".json")
+	if err != nil || sha256Hex(packData) != shippedPackFileSHA256 {
+		return nil, false
+	}
+	reportName := ReportFileName(ShippedPackID)
+	reportData, err := fs.ReadFile(safety.FS, reportName)
+	if err != nil || sha256Hex(reportData) != shippedReportFileSHA256 {
+		return nil, false
+	}
+	p, r := shippedValues()
+	return &Loaded{Pack: p, Source: SourceEmbedded, ReportFile: "embedded:" + reportName, Report: r, Ratified: true, Level: LevelShipped}, true
+}
+
+func loadShipped(fsys fs.FS, allowUnratified bool) (*Loaded, error) {
 	name := ShippedPackID + ".json"
 	source := SourceEmbedded
 	data, err := readLimited(fsys, name)
