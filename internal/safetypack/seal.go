@@ -3,12 +3,12 @@ package safetypack
 import (
 	"errors"
 	"fmt"
-	"github.com/agentsctl/agents/internal/atomicfile"
 	"io"
 	"io/fs"
 	"path/filepath"
 	"slices"
 
+	"github.com/agentsctl/agents/internal/atomicfile"
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/safefile"

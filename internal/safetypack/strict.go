@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentsctl/agents/internal/strictyaml"
 	"io"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // member is one key of a JSON object with its raw value and where it was.

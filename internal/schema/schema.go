@@ -125,7 +125,6 @@ func Bundle(name string) ([]byte, error) {
 	}
 	seen := map[string]bool{file: true}
 	queue := refFiles(root)
-	var embedded []string
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
@@ -137,7 +136,6 @@ func Bundle(name string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		embedded = append(embedded, f)
 		queue = append(queue, refFiles(sub)...)
 		defs := mappingValue(root, "$defs")
 		if defs == nil {

@@ -92,7 +92,7 @@ type Query struct {
 
 // Query returns q as a backend applies it.
 func (q ProfileQuery) Query() Query {
-	return Query{Namespace: q.Namespace, Match: q.Match, Progress: q.Progress}
+	return Query(q)
 }
 
 // Query returns q as a backend applies it.

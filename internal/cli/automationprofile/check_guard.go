@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentsctl/agents/internal/strictyaml"
 	"io"
 	"math"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // callFlags describe one tool call; sessionFlags describe the setting the

@@ -1,10 +1,10 @@
 package safetypack
 
 import (
-	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"strconv"
 	"strings"
 
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/render"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 )
