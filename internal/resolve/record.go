@@ -28,7 +28,7 @@ type Snapshot struct {
 // is its canonical YAML exactly as the store writes it, so a custom
 // profile's snapshot digest is one its history holds.
 func (r *Result) Snapshots() (plan.AutomationRef, plan.SafetyRef, []Snapshot, error) {
-	pdata, _, err := store.EncodeProfile(r.Automation)
+	pdata, _, err := profile.Encode(r.Automation)
 	if err != nil {
 		return plan.AutomationRef{}, plan.SafetyRef{}, nil, err
 	}
@@ -36,12 +36,12 @@ func (r *Result) Snapshots() (plan.AutomationRef, plan.SafetyRef, []Snapshot, er
 	if err != nil {
 		return plan.AutomationRef{}, plan.SafetyRef{}, nil, err
 	}
-	auto := plan.AutomationRef{Name: r.Automation.Name, Provenance: r.AutomationLevel, SHA256: store.Digest(pdata)}
+	auto := plan.AutomationRef{Name: r.Automation.Name, Provenance: r.AutomationLevel, SHA256: canon.Digest(pdata)}
 	safety := plan.SafetyRef{
 		Provenance:    r.SafetyLevel,
 		Source:        r.SafetySource,
 		SafetyProfile: r.Safety.Clone(),
-		SHA256:        store.Digest(sdata),
+		SHA256:        canon.Digest(sdata),
 	}
 	if r.SafetyFrom != "" {
 		from := r.SafetyFrom
@@ -141,7 +141,7 @@ func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (
 	if err != nil {
 		return nil, err
 	}
-	if got := store.Digest(sdata); got != sref.SHA256 {
+	if got := canon.Digest(sdata); got != sref.SHA256 {
 		return nil, errs.Invalid("plan %s: its safety profile hashes to %s, not the sha256 %s it records; the plan has been edited", p.ID, got, sref.SHA256).
 			WithHint("%s", again())
 	}
@@ -189,7 +189,7 @@ func snapshot(ctx context.Context, st store.Store, digest string, fallback func(
 	if err == nil || !errs.Is(err, errs.KindNotFound) || fallback == nil {
 		return data, err
 	}
-	if b, ok := fallback(); ok && store.Digest(b) == digest {
+	if b, ok := fallback(); ok && canon.Digest(b) == digest {
 		return b, nil
 	}
 	return nil, err
@@ -206,7 +206,7 @@ func builtinContent(builtin Lookup, name string) func() ([]byte, bool) {
 		if err != nil {
 			return nil, false
 		}
-		data, _, err := store.EncodeProfile(b)
+		data, _, err := profile.Encode(b)
 		return data, err == nil
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
@@ -446,7 +447,7 @@ func rehash(t *testing.T, p *plan.Plan) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.SafetyProfile.SHA256 = store.Digest(data)
+	p.SafetyProfile.SHA256 = canon.Digest(data)
 }
 
 // TestRecordedComposedSafety checks a composed safety profile against the

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/store/storetest"
 )
@@ -19,7 +20,7 @@ func benchStore(b *testing.B, n int) (store.Store, []string) {
 	names := make([]string, n)
 	for i := range n {
 		name := fmt.Sprintf("ns%02d/profile-%05d", i%50, i)
-		data, _, err := store.EncodeProfile(storetest.Profile(b, name, i))
+		data, _, err := profile.Encode(storetest.Profile(b, name, i))
 		if err != nil {
 			b.Fatal(err)
 		}

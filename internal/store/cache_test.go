@@ -46,7 +46,7 @@ func testProfile(name, desc string) *profile.AutomationProfile {
 // writeProfile writes a profile file as the store would, without history.
 func writeProfile(t *testing.T, home, name, desc string) string {
 	t.Helper()
-	data, _, err := EncodeProfile(testProfile(name, desc))
+	data, _, err := profile.Encode(testProfile(name, desc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestCacheNeverShadowsAChangedFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			data, _, _ := EncodeProfile(testProfile("acme/a", "file A"))
+			data, _, _ := profile.Encode(testProfile("acme/a", "file A"))
 			tmp := path + ".new"
 			if err := os.WriteFile(tmp, data, 0o644); err != nil {
 				t.Fatal(err)
@@ -235,7 +235,7 @@ func rewriteInPlace(t *testing.T, path, desc string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, _, _ := EncodeProfile(testProfile("acme/a", desc))
+	data, _, _ := profile.Encode(testProfile("acme/a", desc))
 	if len(data) != len(old) {
 		t.Fatalf("the edit changes the size: %d to %d bytes", len(old), len(data))
 	}
@@ -399,7 +399,7 @@ func rewriteInPlaceNamed(t *testing.T, home, name, desc string) {
 	t.Helper()
 	path := filepath.Join(home, "profiles", filepath.FromSlash(name)+".yaml")
 	old, _ := os.ReadFile(path)
-	data, _, _ := EncodeProfile(testProfile(name, desc))
+	data, _, _ := profile.Encode(testProfile(name, desc))
 	if len(data) != len(old) {
 		t.Fatalf("the edit changes the size")
 	}
@@ -424,7 +424,7 @@ func TestListingsAgreeWithAndWithoutCache(t *testing.T) {
 	home := t.TempDir()
 	for i := range 60 {
 		p := variedProfile(i)
-		data, _, err := EncodeProfile(p)
+		data, _, err := profile.Encode(p)
 		if err != nil {
 			t.Fatal(err)
 		}

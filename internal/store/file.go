@@ -122,7 +122,7 @@ var profileKind = &docKind[*profile.AutomationProfile]{
 		p, _, err := profile.DecodeProfile(data, file)
 		return p, err
 	},
-	encode:   EncodeProfile,
+	encode:   profile.Encode,
 	nameOf:   func(p *profile.AutomationProfile) string { return p.Name },
 	notFound: profileNotFound,
 	conflict: profileConflict,

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
@@ -513,7 +514,7 @@ func TestReadsCreateNothing(t *testing.T) {
 		if _, err := s.ProfileHistory(ctx(), "acme/x"); errs.KindOf(err) != errs.KindNotFound {
 			t.Errorf("history: %v", err)
 		}
-		d := store.Digest([]byte("x"))
+		d := canon.Digest([]byte("x"))
 		if ok, err := s.HasObject(ctx(), d); ok || err != nil {
 			t.Errorf("has object: %v %v", ok, err)
 		}
@@ -832,7 +833,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last := h[len(h)-1].Digest; store.Digest([]byte(readFile(t, filepath.Join(home, "profiles", "shared", "one.yaml")))) != last {
+	if last := h[len(h)-1].Digest; canon.Digest([]byte(readFile(t, filepath.Join(home, "profiles", "shared", "one.yaml")))) != last {
 		t.Errorf("the shared profile (%s) is not the last version logged (%s)", shared.Description, last)
 	}
 	if left := tempFiles(t, home); len(left) != 0 {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/safefile"
@@ -552,7 +553,7 @@ func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update
 	if err != nil {
 		return out, err
 	}
-	digest := Digest(data)
+	digest := canon.Digest(data)
 	err = s.mutate(ctx, func(tx *txn) error {
 		rel := k.path(name)
 		cur, err := currentDoc(tx, k, name, rel)
@@ -564,7 +565,7 @@ func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update
 		}
 		// The same content again writes nothing: registering from CI on
 		// every run leaves the store and the history as they were.
-		if cur.ok && Digest(cur.data) == digest {
+		if cur.ok && canon.Digest(cur.data) == digest {
 			out.replaced, out.unchanged = cur.value, true
 			return nil
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
@@ -107,7 +108,7 @@ func (m *Memory) PutProfile(ctx context.Context, p *profile.AutomationProfile, u
 	if err := profile.ValidateCustomName(p.Name); err != nil {
 		return PutResult{}, err
 	}
-	data, stored, err := EncodeProfile(p)
+	data, stored, err := profile.Encode(p)
 	if err != nil {
 		return PutResult{}, err
 	}
@@ -117,9 +118,9 @@ func (m *Memory) PutProfile(ctx context.Context, p *profile.AutomationProfile, u
 	if exists && !update {
 		return PutResult{}, profileConflict(p.Name)
 	}
-	digest := Digest(data)
+	digest := canon.Digest(data)
 	if exists {
-		if cur, _, err := EncodeProfile(old); err == nil && Digest(cur) == digest {
+		if cur, _, err := profile.Encode(old); err == nil && canon.Digest(cur) == digest {
 			return PutResult{Stored: old.Clone(), Replaced: old.Clone(), Digest: digest, Unchanged: true}, nil
 		}
 	}
@@ -143,12 +144,12 @@ func (m *Memory) RemoveProfile(ctx context.Context, name string) (RemoveResult, 
 	if !ok {
 		return RemoveResult{}, profileNotFound(name)
 	}
-	data, _, err := EncodeProfile(p)
+	data, _, err := profile.Encode(p)
 	if err != nil {
 		return RemoveResult{}, err
 	}
 	delete(m.profiles, name)
-	m.record(name, EventRemove, Digest(data))
+	m.record(name, EventRemove, canon.Digest(data))
 	return RemoveResult{Removed: p.Clone()}, nil
 }
 
@@ -186,7 +187,7 @@ func (m *Memory) PutObject(ctx context.Context, data []byte) (string, error) {
 	if len(data) > MaxObjectSize {
 		return "", objectTooLarge(len(data))
 	}
-	digest := Digest(data)
+	digest := canon.Digest(data)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.objects[digest]; !ok {
@@ -296,7 +297,7 @@ func (m *Memory) PutAction(ctx context.Context, a *action.Action, update bool) (
 		return ActionPutResult{}, actionConflict(a.Name)
 	}
 	if exists {
-		if cur, _, err := action.Encode(old); err == nil && Digest(cur) == Digest(data) {
+		if cur, _, err := action.Encode(old); err == nil && canon.Digest(cur) == canon.Digest(data) {
 			return ActionPutResult{Stored: old.Clone(), Replaced: old.Clone(), Unchanged: true}, nil
 		}
 	}

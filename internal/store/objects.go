@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 )
 
@@ -18,7 +19,7 @@ func (s *fileStore) PutObject(ctx context.Context, data []byte) (string, error) 
 	if len(data) > MaxObjectSize {
 		return "", objectTooLarge(len(data))
 	}
-	digest := Digest(data)
+	digest := canon.Digest(data)
 	if ok, err := s.HasObject(ctx, digest); err != nil || ok {
 		return digest, err
 	}
@@ -80,7 +81,7 @@ func (s *fileStore) GetObject(ctx context.Context, digest string) ([]byte, error
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading object %s", s.abs(rel))
 	}
-	if got := Digest(data); got != digest {
+	if got := canon.Digest(data); got != digest {
 		return nil, errs.New(errs.KindInternal, "object %s is damaged: its content hashes to %s", s.abs(rel), got).
 			WithHint("restore the file from a backup, or delete it so the version is written again")
 	}

@@ -11,12 +11,9 @@ package store
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"time"
 
 	"github.com/agentsctl/agents/internal/action"
-	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
@@ -152,13 +149,6 @@ type Store interface {
 	PutPlan(ctx context.Context, p *plan.Plan, update bool) (*plan.Plan, error)
 }
 
-// Digest returns the lower-case hex sha256 of data: the name under which
-// the store keeps it as an object.
-func Digest(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
-
 // CheckDigest returns an invalid-input error unless d is a lower-case hex
 // sha256.
 func CheckDigest(d string) error {
@@ -171,20 +161,6 @@ func CheckDigest(d string) error {
 		return errs.Invalid("invalid digest %q: must be 64 lower-case hexadecimal digits (a sha256)", d)
 	}
 	return nil
-}
-
-// EncodeProfile returns the canonical YAML of p as the store writes it and
-// the value that YAML decodes to. Encoding the decoded value again, so the
-// bytes stored are a fixed point: what a get returns re-encodes to the same
-// bytes and the same digest. An error means p cannot be stored.
-func EncodeProfile(p *profile.AutomationProfile) ([]byte, *profile.AutomationProfile, error) {
-	if p == nil {
-		return nil, nil, errs.Invalid("no profile to store")
-	}
-	return canon.StableYAML(p, fmt.Sprintf("profile %q", p.Name), func(data []byte) (*profile.AutomationProfile, error) {
-		stored, _, err := profile.DecodeProfile(data, p.Name)
-		return stored, err
-	})
 }
 
 func (q ProfileQuery) check() error {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 )
 
@@ -144,8 +145,8 @@ func fileEntries[T any](ctx context.Context, s *fileStore, r *os.Root, tx *txn, 
 				continue
 			}
 			// What the next writer's reconcile would record.
-			if n := len(entries); n == 0 || entries[n-1].Event != EventPut || entries[n-1].Digest != Digest(e.Data) {
-				e.History = append(e.History, HistoryEntry{Digest: Digest(e.Data), Time: infos[name].ModTime().UTC().Round(0), Event: EventPut})
+			if n := len(entries); n == 0 || entries[n-1].Event != EventPut || entries[n-1].Digest != canon.Digest(e.Data) {
+				e.History = append(e.History, HistoryEntry{Digest: canon.Digest(e.Data), Time: infos[name].ModTime().UTC().Round(0), Event: EventPut})
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/safefile"
 )
@@ -437,14 +438,14 @@ func reconcile[T any](tx *txn, k *docKind[T], name string, cur current[T]) (stri
 		}
 		return "", nil
 	}
-	if last.Event == EventPut && last.Digest == Digest(cur.data) {
+	if last.Event == EventPut && last.Digest == canon.Digest(cur.data) {
 		return last.Digest, nil
 	}
 	data, _, err := k.encode(cur.value)
 	if err != nil {
 		return "", err
 	}
-	digest := Digest(data)
+	digest := canon.Digest(data)
 	if last.Event == EventPut && last.Digest == digest {
 		return digest, nil
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
@@ -67,12 +68,12 @@ func historyRun(opts *historyOptions) error {
 		if err != nil {
 			return err
 		}
-		data, _, err := store.EncodeProfile(p)
+		data, _, err := profile.Encode(p)
 		if err != nil {
 			return errs.Wrap(errs.KindInternal, err, "built-in profile %s", opts.name)
 		}
 		doc.Builtin = true
-		doc.Versions = append(doc.Versions, version{Digest: store.Digest(data), Event: "built-in", Current: true})
+		doc.Versions = append(doc.Versions, version{Digest: canon.Digest(data), Event: "built-in", Current: true})
 		return deps.Render(historyView{doc})
 	}
 	if err := cmdutil.CheckProfileArg(opts.name); err != nil {
@@ -88,8 +89,8 @@ func historyRun(opts *historyOptions) error {
 	}
 	current := ""
 	if p, err := st.GetProfile(deps.Ctx(), opts.name); err == nil {
-		if data, _, err := store.EncodeProfile(p); err == nil {
-			current = store.Digest(data)
+		if data, _, err := profile.Encode(p); err == nil {
+			current = canon.Digest(data)
 		}
 	} else if !errs.Is(err, errs.KindNotFound) {
 		return err

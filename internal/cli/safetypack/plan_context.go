@@ -3,6 +3,7 @@ package safetypack
 import (
 	"slices"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
@@ -65,11 +66,11 @@ func builtinDigests(deps *cmdutil.Deps) ([]string, error) {
 	}
 	out := make([]string, 0, len(bs))
 	for _, b := range bs {
-		data, _, err := store.EncodeProfile(b)
+		data, _, err := profile.Encode(b)
 		if err != nil {
 			return nil, errs.Wrap(errs.KindInternal, err, "built-in profile %s", b.Name)
 		}
-		out = append(out, store.Digest(data))
+		out = append(out, canon.Digest(data))
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/store"
 )
@@ -22,7 +23,7 @@ func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
 	if data == nil {
 		data = []byte{}
 	}
-	digest := store.Digest(data)
+	digest := canon.Digest(data)
 	err := s.with(ctx, "storing object "+digest, func(c *pgx.Conn) error {
 		_, err := c.Exec(ctx, "INSERT INTO objects (digest, data) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING", digest, data)
 		return err
@@ -68,7 +69,7 @@ func (s *Store) GetObject(ctx context.Context, digest string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if got := store.Digest(data); got != digest {
+	if got := canon.Digest(data); got != digest {
 		return nil, errs.New(errs.KindInternal, "object %s in the PostgreSQL store at %s is damaged: its content hashes to %s", digest, s.where, got)
 	}
 	if data == nil {

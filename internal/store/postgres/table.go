@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
@@ -303,7 +304,7 @@ func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (p
 	if err != nil {
 		return out, err
 	}
-	digest := store.Digest(data)
+	digest := canon.Digest(data)
 	fast := t.fast(stored)
 	err = s.write(ctx, t.c.Name, []string{name}, "writing "+t.c.Noun+" "+name, func(tx pgx.Tx) error {
 		out.replaced = *new(T)
