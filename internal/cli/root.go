@@ -129,9 +129,11 @@ func Run(deps *cmdutil.Deps, args []string) (code int) {
 	if deps.Context != nil && deps.Context.Err() != nil && !errs.Is(err, errs.KindInterrupted) {
 		err = &errs.Error{Kind: errs.KindInterrupted, Msg: "interrupted", Err: err}
 	}
-	var ec *cmdutil.ExitCodeError
-	if errors.As(err, &ec) && !hooked {
-		return ec.Code
+	// A decision that does not allow has printed its answer: its kind
+	// sets the exit status, and nothing more is printed.
+	var d *errs.Decision
+	if errors.As(err, &d) && !hooked {
+		return exitCode(err)
 	}
 	var e *errs.Error
 	if !errors.As(err, &e) {

@@ -23,6 +23,8 @@ const (
 	KindInterrupted             // the user interrupted the command
 	KindUnavailable             // the store's server is unreachable or dropped the connection
 	KindPermission              // the store refused a change to the role or account used
+	KindApproval                // a decision, already answered: a person must approve
+	KindBlocked                 // a decision, already answered: blocked, no approval unblocks it
 )
 
 // Code is the stable machine-readable name of the kind, used in JSON errors.
@@ -46,6 +48,10 @@ func (k Kind) Code() string {
 		return "unavailable"
 	case KindPermission:
 		return "permission"
+	case KindApproval:
+		return "approval"
+	case KindBlocked:
+		return "blocked"
 	default:
 		return "internal"
 	}
@@ -143,12 +149,24 @@ func InvalidProblems(subject string, problems []Problem) *Error {
 	return &Error{Kind: KindInvalid, Msg: msg, Problems: problems}
 }
 
-// KindOf reports the kind of err: that of the outermost *Error in its chain,
-// or KindInternal.
+// Decision is what a decision command returns once it has printed an
+// answer that does not allow the step: its kind (KindApproval or
+// KindBlocked) sets the exit status, and it is not printed, since the
+// answer already says everything.
+type Decision struct{ Kind Kind }
+
+func (d *Decision) Error() string { return "decision: " + d.Kind.Code() }
+
+// KindOf reports the kind of err: that of the outermost *Error or
+// *Decision in its chain, or KindInternal.
 func KindOf(err error) Kind {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Kind
+	}
+	var d *Decision
+	if errors.As(err, &d) {
+		return d.Kind
 	}
 	return KindInternal
 }

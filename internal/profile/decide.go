@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentsctl/agents/internal/errs"
 )
 
 // Decisions are asked at run time, once per gate and once per tool call, so
@@ -33,6 +35,19 @@ func (v Verdict) String() string {
 		return "blocked"
 	}
 	return "unknown"
+}
+
+// Err is nil for an allowed verdict, and otherwise the errs.Decision a
+// command returns after printing the answer, whose kind sets the exit
+// status: KindApproval or KindBlocked.
+func (v Verdict) Err() error {
+	switch v {
+	case VerdictNeedsApproval:
+		return &errs.Decision{Kind: errs.KindApproval}
+	case VerdictBlocked:
+		return &errs.Decision{Kind: errs.KindBlocked}
+	}
+	return nil
 }
 
 // GateAutomatic reports whether a gate with the given threshold lets a step

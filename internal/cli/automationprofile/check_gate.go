@@ -18,24 +18,6 @@ import (
 	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
-// Exit codes of the check commands, as in the table in internal/cli: they
-// are set here through cmdutil.ExitCodeError after the answer is printed.
-const (
-	exitApproval = 10
-	exitBlocked  = 11
-)
-
-// decisionExit ends a check command with the exit code of its verdict.
-func decisionExit(v profile.Verdict) error {
-	switch v {
-	case profile.VerdictNeedsApproval:
-		return &cmdutil.ExitCodeError{Code: exitApproval}
-	case profile.VerdictBlocked:
-		return &cmdutil.ExitCodeError{Code: exitBlocked}
-	}
-	return nil
-}
-
 // decisionSubject is what a decision is taken under: an automation profile,
 // the safety profile in force, and the level the profile came from. Naming
 // a profile gives its composed safety and no level; a plan supplies all
@@ -325,5 +307,5 @@ func checkGateRun(opts *checkGateOptions) error {
 	if err := opts.deps.Render(view); err != nil {
 		return err
 	}
-	return decisionExit(d.Verdict())
+	return d.Verdict().Err()
 }

@@ -387,7 +387,7 @@ func checkGuardRun(opts *checkGuardOptions) error {
 	if err := deps.Render(view); err != nil {
 		return err
 	}
-	return decisionExit(r.Verdict)
+	return r.Verdict.Err()
 }
 
 // decideGuard decides one call under the subject: blocked by the pack's

@@ -203,10 +203,3 @@ func (d *Deps) Info(format string, a ...any) {
 	}
 	fmt.Fprintf(d.IO.ErrOut, "agents: %s\n", render.Escape(fmt.Sprintf(format, a...)))
 }
-
-// ExitCodeError ends the command with a given exit code after it has already
-// written its result (check-gate and check-guard decisions). It prints
-// nothing more.
-type ExitCodeError struct{ Code int }
-
-func (e *ExitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
