@@ -38,7 +38,7 @@ func lookupIn(t testing.TB, st store.Store) Lookup {
 		if profile.IsBuiltinName(name) {
 			return builtin(t, name), nil
 		}
-		return st.GetProfile(context.Background(), name)
+		return st.Profiles().Get(context.Background(), name)
 	}
 }
 
@@ -198,7 +198,7 @@ func (w *world) addAction(yaml string) {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	if _, err := w.st.PutAction(context.Background(), a, true); err != nil {
+	if _, err := w.st.Actions().Put(context.Background(), a, true); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -209,7 +209,7 @@ func (w *world) addProfile(yaml string) {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	if _, err := w.st.PutProfile(context.Background(), p, true); err != nil {
+	if _, err := w.st.Profiles().Put(context.Background(), p, true); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -392,7 +392,7 @@ func TestDrift(t *testing.T) {
 	if err := os.Remove(filepath.Join(w.proj, "agents.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.st.RemoveProfile(context.Background(), "acme/strict"); err != nil {
+	if _, err := w.st.Profiles().Remove(context.Background(), "acme/strict"); err != nil {
 		t.Fatal(err)
 	}
 	d = w.drift(p)
@@ -492,7 +492,7 @@ func TestSnapshotDigestIsHistoryDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.st.PutProfile(context.Background(), p, false)
+	res, err := w.st.Profiles().Put(context.Background(), p, false)
 	if err != nil {
 		t.Fatal(err)
 	}

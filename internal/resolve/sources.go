@@ -49,7 +49,7 @@ func (e Env) Levels(req Request) ([]plan.Setting, error) {
 	own.Source = nil
 	act := plan.Setting{Level: plan.LevelAction}
 	if req.Action != "" {
-		a, err := e.Store.GetAction(e.Ctx, req.Action)
+		a, err := e.Store.Actions().Get(e.Ctx, req.Action)
 		if err != nil {
 			return nil, err
 		}

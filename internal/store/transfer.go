@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -358,6 +357,3 @@ func RegistryDigest(s, only *Snapshot) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
-
-// sortedKeys returns the keys of m, sorted.
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -87,7 +87,7 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := st.PutAction(deps.Ctx(), a, opts.update)
+	res, err := st.Actions().Put(deps.Ctx(), a, opts.update)
 	if err != nil {
 		return err
 	}

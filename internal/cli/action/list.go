@@ -54,13 +54,13 @@ func listRun(opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	q := store.ActionQuery{Namespace: opts.namespace, Match: match}
-	list, err := st.ListActions(deps.Ctx(), q)
+	q := store.Query{Namespace: opts.namespace, Match: match}
+	list, err := st.Actions().List(deps.Ctx(), q)
 	if err != nil {
 		return err
 	}
 	for _, p := range list.Problems {
 		deps.Warn("skipped %s", p.String())
 	}
-	return deps.Render(render.ActionListView{Actions: list.Actions})
+	return deps.Render(render.ActionListView{Actions: list.Items})
 }

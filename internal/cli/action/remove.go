@@ -60,12 +60,12 @@ func removeRun(opts *removeOptions) error {
 	if err != nil {
 		return err
 	}
-	removed, err := st.RemoveAction(deps.Ctx(), opts.name)
+	removed, err := st.Actions().Remove(deps.Ctx(), opts.name)
 	if errs.Is(err, errs.KindNotFound) {
 		return cmdutil.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
 	}
 	if err != nil {
 		return err
 	}
-	return deps.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
+	return deps.RenderChange(render.Change{Verb: "removed", Subject: removed.Removed.Name, Doc: removed.Removed})
 }

@@ -77,7 +77,7 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := st.PutProfile(deps.Ctx(), p, opts.update)
+	res, err := st.Profiles().Put(deps.Ctx(), p, opts.update)
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ func (s *decisionSubject) judge(deps *cmdutil.Deps, pl *plan.Plan) error {
 		if err != nil {
 			return err
 		}
-		a, err := st.GetAction(deps.Ctx(), pl.Action)
+		a, err := st.Actions().Get(deps.Ctx(), pl.Action)
 		switch {
 		case err == nil:
 			ctx.Action = a

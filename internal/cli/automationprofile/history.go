@@ -83,12 +83,12 @@ func historyRun(opts *historyOptions) error {
 	if err != nil {
 		return err
 	}
-	entries, err := st.ProfileHistory(deps.Ctx(), opts.name)
+	entries, err := st.Profiles().History(deps.Ctx(), opts.name)
 	if err != nil {
 		return err
 	}
 	current := ""
-	if p, err := st.GetProfile(deps.Ctx(), opts.name); err == nil {
+	if p, err := st.Profiles().Get(deps.Ctx(), opts.name); err == nil {
 		if data, _, err := profile.Encode(p); err == nil {
 			current = canon.Digest(data)
 		}

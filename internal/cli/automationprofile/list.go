@@ -98,7 +98,7 @@ func listRun(opts *listOptions) error {
 		}
 		progress.Set(done)
 	}
-	list, err := st.ListProfiles(deps.Ctx(), store.ProfileQuery{Namespace: opts.namespace, Match: match, Progress: report})
+	list, err := st.Profiles().List(deps.Ctx(), store.Query{Namespace: opts.namespace, Match: match, Progress: report})
 	progress.Done()
 	if err != nil {
 		return err
@@ -106,6 +106,6 @@ func listRun(opts *listOptions) error {
 	for _, p := range list.Problems {
 		deps.Warn("skipped %s", p.String())
 	}
-	out = append(out, list.Profiles...)
+	out = append(out, list.Items...)
 	return deps.Render(render.ProfileListView{Profiles: out})
 }

@@ -64,7 +64,7 @@ func removeRun(opts *removeOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := st.RemoveProfile(deps.Ctx(), opts.name)
+	res, err := st.Profiles().Remove(deps.Ctx(), opts.name)
 	if errs.Is(err, errs.KindNotFound) {
 		return cmdutil.DidYouMean(err, nearestCustom(deps, opts.name))
 	}

@@ -166,7 +166,7 @@ func namespacesOf(names []string) []string {
 
 func storedProfileNames(deps *Deps, prefix string) []string {
 	return storedNames(deps, prefix, func(st store.Store, match func(string) bool) ([]string, error) {
-		return st.ListProfileNames(deps.Ctx(), store.ProfileQuery{Match: match})
+		return st.Profiles().Names(deps.Ctx(), store.Query{Match: match})
 	})
 }
 
@@ -174,7 +174,7 @@ func storedProfileNames(deps *Deps, prefix string) []string {
 // descriptions when there are few enough to read.
 func CustomProfileNames(deps *Deps, prefix string) []string {
 	return described(deps, storedProfileNames(deps, prefix), func(st store.Store, name string) (string, error) {
-		p, err := st.GetProfile(deps.Ctx(), name)
+		p, err := st.Profiles().Get(deps.Ctx(), name)
 		if err != nil {
 			return "", err
 		}

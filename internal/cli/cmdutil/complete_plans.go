@@ -8,7 +8,7 @@ import (
 
 func storedActionNames(deps *Deps, prefix string) []string {
 	return storedNames(deps, prefix, func(st store.Store, match func(string) bool) ([]string, error) {
-		return st.ListActionNames(deps.Ctx(), store.ActionQuery{Match: match})
+		return st.Actions().Names(deps.Ctx(), store.Query{Match: match})
 	})
 }
 
@@ -16,7 +16,7 @@ func storedActionNames(deps *Deps, prefix string) []string {
 // when there are few enough to read.
 func ActionNames(deps *Deps, prefix string) []string {
 	return described(deps, storedActionNames(deps, prefix), func(st store.Store, name string) (string, error) {
-		a, err := st.GetAction(deps.Ctx(), name)
+		a, err := st.Actions().Get(deps.Ctx(), name)
 		if err != nil {
 			return "", err
 		}
@@ -38,7 +38,7 @@ func PlanIDs(deps *Deps, prefix string) []string {
 		if err != nil || st == nil {
 			return
 		}
-		all, _ := st.ListPlanIDs(deps.Ctx())
+		all, _ := st.Plans().Names(deps.Ctx(), store.Query{})
 		for i := len(all) - 1; i >= 0; i-- {
 			if strings.HasPrefix(all[i], prefix) {
 				ids = append(ids, all[i])
@@ -46,7 +46,7 @@ func PlanIDs(deps *Deps, prefix string) []string {
 		}
 	})
 	return described(deps, ids, func(st store.Store, id string) (string, error) {
-		p, err := st.GetPlan(deps.Ctx(), id)
+		p, err := st.Plans().Get(deps.Ctx(), id)
 		if err != nil {
 			return "", err
 		}

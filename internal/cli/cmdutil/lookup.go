@@ -59,7 +59,7 @@ func (d *Deps) LookupProfile(name string) (*profile.AutomationProfile, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := st.GetProfile(d.Ctx(), name)
+	p, err := st.Profiles().Get(d.Ctx(), name)
 	if errs.Is(err, errs.KindNotFound) {
 		return nil, DidYouMean(err, Nearest(name, d.profileCandidates()))
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/resolve"
 	sp "github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/store"
 )
 
 // ResolveEnv returns where resolution reads its levels in this
@@ -44,9 +45,9 @@ func LookupPlan(deps *Deps, id string) (*plan.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := st.GetPlan(deps.Ctx(), full)
+	p, err := st.Plans().Get(deps.Ctx(), full)
 	if errs.Is(err, errs.KindNotFound) {
-		if ids, lerr := st.ListPlanIDs(deps.Ctx()); lerr == nil {
+		if ids, lerr := st.Plans().Names(deps.Ctx(), store.Query{}); lerr == nil {
 			return nil, DidYouMean(err, nearestID(full, ids))
 		}
 	}
@@ -81,7 +82,7 @@ func planID(deps *Deps, id, typed string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ids, err := st.ListPlanIDs(deps.Ctx())
+	ids, err := st.Plans().Names(deps.Ctx(), store.Query{})
 	if err != nil {
 		return "", err
 	}
@@ -210,7 +211,7 @@ func JudgeResolution(deps *Deps, r *resolve.Result, p *plan.Plan, at time.Time) 
 		if err != nil {
 			return err
 		}
-		a, err := st.GetAction(deps.Ctx(), p.Action)
+		a, err := st.Actions().Get(deps.Ctx(), p.Action)
 		switch {
 		case err == nil:
 			ctx.Action = a

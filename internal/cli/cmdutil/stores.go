@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/postgres"
 	"github.com/agentsctl/agents/internal/storeurl"
 )
@@ -15,7 +16,7 @@ import (
 // postgresql://), or the file store in home when url is "".
 func OpenStore(url, home string, lockTimeout time.Duration) (store.Store, error) {
 	if url == "" {
-		return store.OpenFile(home, store.FileOptions{LockTimeout: lockTimeout})
+		return file.Open(home, file.Options{LockTimeout: lockTimeout})
 	}
 	if !storeurl.IsPostgres(url) {
 		return nil, UnsupportedStore(url)
@@ -43,7 +44,7 @@ func OpenStoreAt(arg string, mustExist bool, lockTimeout time.Duration) (store.S
 				WithHint("give the folder of an agents home (such as ~/.config/agents) or a postgres:// URL")
 		}
 	}
-	return store.OpenFile(abs, store.FileOptions{LockTimeout: lockTimeout})
+	return file.Open(abs, file.Options{LockTimeout: lockTimeout})
 }
 
 // UnsupportedStore is the error for a store URL of a scheme agents does

@@ -120,7 +120,7 @@ func (d *Deps) profileCandidates() []string {
 	names := append([]string(nil), profile.BuiltinNames...)
 	if st, err := d.Store(); err == nil {
 		var custom []string
-		d.silently(func() { custom, _ = st.ListProfileNames(d.Ctx(), store.ProfileQuery{}) })
+		d.silently(func() { custom, _ = st.Profiles().Names(d.Ctx(), store.Query{}) })
 		names = append(names, custom...)
 	}
 	return names
@@ -134,7 +134,7 @@ func (d *Deps) actionCandidates() []string {
 		return nil
 	}
 	var names []string
-	d.silently(func() { names, _ = st.ListActionNames(d.Ctx(), store.ActionQuery{}) })
+	d.silently(func() { names, _ = st.Actions().Names(d.Ctx(), store.Query{}) })
 	return names
 }
 
@@ -162,7 +162,7 @@ func LookupAction(deps *Deps, name string) (*action.Action, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := st.GetAction(deps.Ctx(), name)
+	a, err := st.Actions().Get(deps.Ctx(), name)
 	if errs.Is(err, errs.KindNotFound) {
 		return nil, DidYouMean(err, Nearest(name, deps.actionCandidates()))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/store"
 )
 
 type listOptions struct {
@@ -53,7 +54,7 @@ func listRun(opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	list, err := st.ListPlans(deps.Ctx())
+	list, err := st.Plans().List(deps.Ctx(), store.Query{})
 	if err != nil {
 		return err
 	}
@@ -61,7 +62,7 @@ func listRun(opts *listOptions) error {
 		deps.Warn("skipped %s", p.String())
 	}
 	var out []*plan.Plan
-	for _, p := range list.Plans {
+	for _, p := range list.Items {
 		if opts.action == "" || p.Action == opts.action {
 			out = append(out, p)
 		}

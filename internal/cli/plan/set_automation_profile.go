@@ -75,10 +75,11 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	if err := r.Record(env.Ctx, env.Store, p, deps.Now()); err != nil {
 		return err
 	}
-	stored, err := env.Store.PutPlan(env.Ctx, p, true)
+	put, err := env.Store.Plans().Put(env.Ctx, p, true)
 	if err != nil {
 		return err
 	}
+	stored := put.Stored
 	loosened := r.Loosened()
 	cmdutil.WarnLoosened(deps, stored, loosened)
 	return deps.RenderChange(render.PlanChange("updated", stored, loosened))

@@ -135,10 +135,11 @@ func useRun(opts *useOptions) error {
 	if err := r.Record(env.Ctx, env.Store, p, now); err != nil {
 		return err
 	}
-	stored, err := env.Store.PutPlan(env.Ctx, p, false)
+	put, err := env.Store.Plans().Put(env.Ctx, p, false)
 	if err != nil {
 		return err
 	}
+	stored := put.Stored
 	loosened := r.Loosened()
 	cmdutil.WarnLoosened(deps, stored, loosened)
 	return deps.RenderChange(render.PlanChange("created", stored, loosened))

@@ -13,7 +13,7 @@ import (
 	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/store"
+	filestore "github.com/agentsctl/agents/internal/store/file"
 )
 
 type trustOptions struct {
@@ -78,7 +78,7 @@ func trustRun(opts *trustOptions) error {
 		return err
 	}
 	home := deps.Config.Home
-	unlock, err := store.LockHome(deps.Ctx(), home, deps.Config.LockTimeout)
+	unlock, err := filestore.LockHome(deps.Ctx(), home, deps.Config.LockTimeout)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func PlanContext(id string) ContextBuilder {
 			return nil, err
 		}
 		if name := p.AutomationProfile.Name; !profile.IsBuiltinName(name) {
-			h, err := st.ProfileHistory(deps.Ctx(), name)
+			h, err := st.Profiles().History(deps.Ctx(), name)
 			if err != nil && !errs.Is(err, errs.KindNotFound) {
 				return nil, err
 			}

@@ -46,7 +46,7 @@ func PlanPolicy(deps *cmdutil.Deps, p *plan.Plan) (sp.PolicyContext, error) {
 	}
 	ctx := sp.PolicyContext{Profile: ap, Safety: safety, Plan: p}
 	if p.Action != "" {
-		a, err := st.GetAction(deps.Ctx(), p.Action)
+		a, err := st.Actions().Get(deps.Ctx(), p.Action)
 		switch {
 		case err == nil:
 			ctx.Action = a

@@ -279,35 +279,22 @@ func decodeAll[T any](ctx context.Context, t *table[T], rows []row, progress fun
 	return out, problems, nil
 }
 
-// putOutcome is what put did.
-type putOutcome[T any] struct {
-	stored, replaced T
-	digest           string
-	// unchanged is an update whose content is what is stored: nothing
-	// was written.
-	unchanged bool
-}
-
 // put stores v in one transaction holding the name's lock: the check for
 // an existing name, the object, the row and the history event commit
 // together or not at all.
-func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (putOutcome[T], error) {
-	var out putOutcome[T]
+func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (store.PutResult[T], error) {
+	var out store.PutResult[T]
 	if err := ctx.Err(); err != nil {
 		return out, store.Interrupted(err)
 	}
-	name := t.c.NameOf(v)
-	if err := t.c.Validate(name); err != nil {
-		return out, err
-	}
-	data, stored, err := t.c.Encode(v)
+	name, data, stored, err := t.c.Prepare(v)
 	if err != nil {
 		return out, err
 	}
 	digest := canon.Digest(data)
 	fast := t.fast(stored)
 	err = s.write(ctx, t.c.Name, []string{name}, "writing "+t.c.Noun+" "+name, func(tx pgx.Tx) error {
-		out.replaced = *new(T)
+		out.Replaced = *new(T)
 		cur, err := scanRow(tx.QueryRow(ctx, "SELECT "+rowColumns+" FROM "+t.c.Name+" WHERE name = $1", name))
 		exists := err == nil
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -318,11 +305,11 @@ func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (p
 		}
 		if exists {
 			if old, err := t.decode(cur); err == nil {
-				out.replaced = old
+				out.Replaced = old
 			}
 			if cur.digest == digest {
 				// The same content: no object, no row, no history.
-				out.unchanged = true
+				out.Unchanged = true
 				return nil
 			}
 		}
@@ -340,9 +327,9 @@ func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (p
 		return nil
 	})
 	if err != nil {
-		return putOutcome[T]{}, err
+		return store.PutResult[T]{}, err
 	}
-	out.stored, out.digest = stored, digest
+	out.Stored, out.Digest = stored, digest
 	return out, nil
 }
 

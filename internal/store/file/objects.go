@@ -1,4 +1,4 @@
-package store
+package file
 
 import (
 	"context"
@@ -8,16 +8,17 @@ import (
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/store"
 )
 
 // PutObject implements Store. An object already stored is not written
 // again, and needs no lock: objects never change once written.
-func (s *fileStore) PutObject(ctx context.Context, data []byte) (string, error) {
+func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
 	if err := ctx.Err(); err != nil {
-		return "", interrupted(err)
+		return "", store.Interrupted(err)
 	}
-	if len(data) > MaxObjectSize {
-		return "", objectTooLarge(len(data))
+	if len(data) > store.MaxObjectSize {
+		return "", store.ObjectTooLarge(len(data))
 	}
 	digest := canon.Digest(data)
 	if ok, err := s.HasObject(ctx, digest); err != nil || ok {
@@ -31,11 +32,11 @@ func (s *fileStore) PutObject(ctx context.Context, data []byte) (string, error) 
 }
 
 // HasObject implements Store.
-func (s *fileStore) HasObject(ctx context.Context, digest string) (bool, error) {
+func (s *Store) HasObject(ctx context.Context, digest string) (bool, error) {
 	if err := ctx.Err(); err != nil {
-		return false, interrupted(err)
+		return false, store.Interrupted(err)
 	}
-	if err := CheckDigest(digest); err != nil {
+	if err := store.CheckDigest(digest); err != nil {
 		return false, err
 	}
 	r, err := s.openRoot()
@@ -58,25 +59,25 @@ func (s *fileStore) HasObject(ctx context.Context, digest string) (bool, error) 
 
 // GetObject implements Store. The content is checked against its digest,
 // so a damaged object is an error, never a wrong answer.
-func (s *fileStore) GetObject(ctx context.Context, digest string) ([]byte, error) {
+func (s *Store) GetObject(ctx context.Context, digest string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, interrupted(err)
+		return nil, store.Interrupted(err)
 	}
-	if err := CheckDigest(digest); err != nil {
+	if err := store.CheckDigest(digest); err != nil {
 		return nil, err
 	}
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, objectNotFound(digest)
+		return nil, store.ObjectNotFound(digest)
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
 	rel := filepath.Join(objectsDir, digest)
-	data, _, err := readRegular(r, rel, MaxObjectSize)
+	data, _, err := readRegular(r, rel, store.MaxObjectSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, objectNotFound(digest)
+		return nil, store.ObjectNotFound(digest)
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading object %s", s.abs(rel))

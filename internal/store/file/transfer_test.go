@@ -1,4 +1,4 @@
-package store_test
+package file_test
 
 import (
 	"path/filepath"
@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/store"
+	filestore "github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/storetest"
 )
 
 func newCopyHome(t *testing.T) (store.Store, string) {
 	home := filepath.Join(t.TempDir(), "home")
-	s, err := store.OpenFile(home, store.FileOptions{LockTimeout: time.Minute})
+	s, err := filestore.Open(home, filestore.Options{LockTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

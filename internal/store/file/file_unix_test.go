@@ -1,6 +1,6 @@
 //go:build unix
 
-package store_test
+package file_test
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/agentsctl/agents/internal/store"
+	filestore "github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/storetest"
 )
 
@@ -45,7 +45,7 @@ func TestCheckWarnsAboutAnotherOwner(t *testing.T) {
 		gid, _ = strconv.Atoi(u.Gid)
 	}
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	put(t, s, storetest.Profile(t, "acme/x", 1), false)
 	w, err := s.Check(ctx())
 	if err != nil || len(w) != 0 {

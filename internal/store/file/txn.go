@@ -1,4 +1,4 @@
-package store
+package file
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/safefile"
+	"github.com/agentsctl/agents/internal/store"
 )
 
 // maxLogSize bounds a history log read: over a hundred thousand versions.
@@ -27,7 +28,7 @@ const maxLogSize = 16 << 20
 // txn is one mutation in progress: it holds the store lock, and every file
 // it writes or removes goes through its root.
 type txn struct {
-	s       *fileStore
+	s       *Store
 	root    *os.Root
 	now     time.Time
 	dirs    map[string]bool // folders checked to be real folders
@@ -38,9 +39,9 @@ type txn struct {
 // store lock for the whole of fn (so fn's reads, checks and writes are one
 // step for every other writer), and first cleans the temporary files a
 // writer killed mid-write left behind.
-func (s *fileStore) mutate(ctx context.Context, fn func(tx *txn) error) (err error) {
+func (s *Store) mutate(ctx context.Context, fn func(tx *txn) error) (err error) {
 	if err := ctx.Err(); err != nil {
-		return interrupted(err)
+		return store.Interrupted(err)
 	}
 	if err := os.MkdirAll(s.home, 0o755); err != nil {
 		return errs.Wrap(errs.KindInternal, err, "creating the store")
@@ -69,7 +70,7 @@ func (s *fileStore) mutate(ctx context.Context, fn func(tx *txn) error) (err err
 // writer never blocks the next one. The lock file is opened without waiting
 // and must be a regular file (or absent, and then created): a FIFO, a
 // device or a link in its place is refused at once, whatever the timeout.
-func (s *fileStore) lock(ctx context.Context) (unlock func(), err error) {
+func (s *Store) lock(ctx context.Context) (unlock func(), err error) {
 	path := s.abs(lockName)
 	fl, err := openLock(path)
 	if err != nil {
@@ -226,9 +227,9 @@ func (tx *txn) ensureDir(rel string) error {
 // prepare checks or creates every folder a mutation of name in kind k
 // writes to, before anything is written, so a refused folder stops the
 // mutation before it has changed anything.
-func prepare[T any](tx *txn, k *docKind[T], name string) error {
+func prepare[T any](tx *txn, k *kind[T], name string) error {
 	dirs := []string{filepath.Dir(k.path(name))}
-	if k.history {
+	if k.History {
 		dirs = append(dirs, objectsDir, filepath.Dir(k.logPath(name)))
 	}
 	for _, d := range dirs {
@@ -347,7 +348,7 @@ func (tx *txn) openLog(rel string, create bool) (*os.File, error) {
 // that do not parse are skipped: a damaged history must not stop writes
 // (ProfileHistory reports them). The log is opened as for writing, so a
 // log the mutation could not append to is refused before anything changes.
-func (tx *txn) readLog(rel string) ([]HistoryEntry, error) {
+func (tx *txn) readLog(rel string) ([]store.HistoryEntry, error) {
 	f, err := tx.openLog(rel, false)
 	if f == nil {
 		return nil, err
@@ -377,7 +378,7 @@ func (tx *txn) readLog(rel string) ([]HistoryEntry, error) {
 // line, and syncs it. A write that fails part-way (a full disk, a file size
 // limit) is cut back off, so a torn last line can only come from a writer
 // that was killed.
-func (tx *txn) appendLog(rel string, e HistoryEntry) error {
+func (tx *txn) appendLog(rel string, e store.HistoryEntry) error {
 	line, err := json.Marshal(e)
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "encoding a history entry")
@@ -422,37 +423,37 @@ func (tx *txn) appendLog(rel string, e HistoryEntry) error {
 // or edited by hand; the missing version is then recorded, as an object and
 // a put stamped with the file's modification time (or a remove, when the
 // file is gone).
-func reconcile[T any](tx *txn, k *docKind[T], name string, cur current[T]) (string, error) {
+func reconcile[T any](tx *txn, k *kind[T], name string, cur current[T]) (string, error) {
 	logRel := k.logPath(name)
 	entries, err := tx.readLog(logRel)
 	if err != nil {
 		return "", err
 	}
-	var last HistoryEntry
+	var last store.HistoryEntry
 	if n := len(entries); n > 0 {
 		last = entries[n-1]
 	}
 	if !cur.ok {
-		if !cur.exists && last.Event == EventPut {
-			return "", tx.appendLog(logRel, HistoryEntry{Digest: last.Digest, Time: tx.now, Event: EventRemove})
+		if !cur.exists && last.Event == store.EventPut {
+			return "", tx.appendLog(logRel, store.HistoryEntry{Digest: last.Digest, Time: tx.now, Event: store.EventRemove})
 		}
 		return "", nil
 	}
-	if last.Event == EventPut && last.Digest == canon.Digest(cur.data) {
+	if last.Event == store.EventPut && last.Digest == canon.Digest(cur.data) {
 		return last.Digest, nil
 	}
-	data, _, err := k.encode(cur.value)
+	data, _, err := k.Encode(cur.value)
 	if err != nil {
 		return "", err
 	}
 	digest := canon.Digest(data)
-	if last.Event == EventPut && last.Digest == digest {
+	if last.Event == store.EventPut && last.Digest == digest {
 		return digest, nil
 	}
 	if err := tx.writeObject(digest, data); err != nil {
 		return "", err
 	}
-	e := HistoryEntry{Digest: digest, Time: cur.info.ModTime().UTC().Round(0), Event: EventPut}
+	e := store.HistoryEntry{Digest: digest, Time: cur.info.ModTime().UTC().Round(0), Event: store.EventPut}
 	return digest, tx.appendLog(logRel, e)
 }
 
@@ -460,8 +461,8 @@ func reconcile[T any](tx *txn, k *docKind[T], name string, cur current[T]) (stri
 // length of the text up to the last newline; text after it is a torn
 // append and is ignored. A complete line that is not an entry is a
 // problem.
-func parseLog(data []byte, file string) (entries []HistoryEntry, complete int, problems []errs.Problem) {
-	entries = []HistoryEntry{}
+func parseLog(data []byte, file string) (entries []store.HistoryEntry, complete int, problems []errs.Problem) {
+	entries = []store.HistoryEntry{}
 	for line := 1; complete < len(data); line++ {
 		i := bytes.IndexByte(data[complete:], '\n')
 		if i < 0 {
@@ -472,13 +473,13 @@ func parseLog(data []byte, file string) (entries []HistoryEntry, complete int, p
 		if len(raw) == 0 {
 			continue
 		}
-		var e HistoryEntry
+		var e store.HistoryEntry
 		err := json.Unmarshal(raw, &e)
 		switch {
 		case err != nil:
-		case e.Event != EventPut && e.Event != EventRemove:
+		case e.Event != store.EventPut && e.Event != store.EventRemove:
 			err = fmt.Errorf("unknown event %q", e.Event)
-		case CheckDigest(e.Digest) != nil:
+		case store.CheckDigest(e.Digest) != nil:
 			err = fmt.Errorf("invalid digest %q", e.Digest)
 		case e.Time.IsZero():
 			err = errors.New("no time")
@@ -532,6 +533,6 @@ func LockHome(ctx context.Context, home string, timeout time.Duration) (unlock f
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "creating the agents home %s", home)
 	}
-	s := &fileStore{home: home, lockTimeout: timeout}
+	s := &Store{home: home, lockTimeout: timeout}
 	return s.lock(ctx)
 }

@@ -1,4 +1,4 @@
-package store_test
+package file_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
+	filestore "github.com/agentsctl/agents/internal/store/file"
 )
 
 // TestListProgress checks that both stores report a listing's progress:
@@ -16,7 +17,7 @@ func TestListProgress(t *testing.T) {
 	stores := map[string]func(t *testing.T) store.Store{
 		"memory": func(*testing.T) store.Store { return store.NewMemory() },
 		"file": func(t *testing.T) store.Store {
-			s, err := store.OpenFile(t.TempDir(), store.FileOptions{})
+			s, err := filestore.Open(t.TempDir(), filestore.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,14 +36,14 @@ func TestListProgress(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.PutProfile(t.Context(), p, false); err != nil {
+				if _, err := s.Profiles().Put(t.Context(), p, false); err != nil {
 					t.Fatal(err)
 				}
 			}
 			var calls []int
 			var totals = map[int]bool{}
 			var inside atomic.Int32
-			q := store.ProfileQuery{Namespace: "b", Progress: func(done, total int) {
+			q := store.Query{Namespace: "b", Progress: func(done, total int) {
 				if inside.Add(1) != 1 {
 					t.Error("progress calls overlap")
 				}
@@ -50,12 +51,12 @@ func TestListProgress(t *testing.T) {
 				totals[total] = true
 				inside.Add(-1)
 			}}
-			list, err := s.ListProfiles(t.Context(), q)
+			list, err := s.Profiles().List(t.Context(), q)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(list.Profiles) != 10 {
-				t.Fatalf("%d profiles listed, want 10", len(list.Profiles))
+			if len(list.Items) != 10 {
+				t.Fatalf("%d profiles listed, want 10", len(list.Items))
 			}
 			if len(calls) != 10 || len(totals) != 1 || !totals[10] {
 				t.Fatalf("progress calls %v with totals %v, want 1..10 of 10", calls, totals)

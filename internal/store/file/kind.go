@@ -1,4 +1,4 @@
-package store
+package file
 
 import (
 	"context"
@@ -18,64 +18,28 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/safefile"
+	"github.com/agentsctl/agents/internal/store"
 )
 
-// docKind describes one kind of document the file store keeps: where its
-// files live, how a name maps to a path, and how a document is decoded and
-// encoded. The generic functions below (getDoc, listDocs, listNames, putDoc,
-// removeDoc, docHistory) do the rest, with the same locking, atomicity,
-// containment and problem reporting for every kind.
-//
-// Adding a kind, for example plans kept at plans/<id>.yaml:
-//
-//	var planKind = &docKind[*plan.Plan]{
-//		noun: "plan", dir: "plans", nested: false,
-//		validate: plan.ValidateID, decode: plan.Decode, encode: encodePlan,
-//		nameOf: func(p *plan.Plan) string { return p.ID },
-//		notFound: planNotFound, conflict: planConflict,
-//	}
-//
-// then add the methods to Store, to Memory, and to fileStore as one-line
-// calls (GetPlan is getDoc(ctx, s, planKind, id), and so on), and the
-// cases to the conformance suite.
-type docKind[T any] struct {
-	// noun names one document in messages ("profile").
-	noun string
-	// dir is the kind's top folder under the home ("profiles").
-	dir string
-	// nested names have the form namespace/name and live at
-	// dir/<namespace>/<name>.yaml; other names live at dir/<name>.yaml.
-	nested bool
-	// history keeps every version written as an object and logs each put
-	// and remove in history/<dir>/<name>.log.
-	history bool
-	// validate refuses a name that must not become a path.
-	validate func(name string) error
-	// decode parses a stored file; file names it in problems.
-	decode func(data []byte, file string) (T, error)
-	// encode returns the canonical bytes to store for v and the value they
-	// decode to.
-	encode func(v T) (data []byte, stored T, err error)
-	// nameOf returns a document's name, which must match its path.
-	nameOf func(v T) string
-	// notFound and conflict build the kind's errors for a name.
-	notFound func(name string) error
-	conflict func(name string) error
-	// cache, when set, lets listings keep the kind's decoded documents in
-	// the derived cache (see cache.go); without it every listing parses
-	// every file it lists.
-	cache *cacheCodec[T]
-}
+// kind is how the file store keeps one collection (store.Collection):
+// its documents at <collection>/<namespace>/<name>.yaml (nested names) or
+// <collection>/<name>.yaml, and, for a collection with history, every
+// version as objects/<sha256> and its events in
+// history/<collection>/<name>.log. The generic functions below (getDoc,
+// listDocs, listNames, putDoc, removeDoc, docHistory) do the rest, with
+// the same locking, atomicity, containment and problem reporting for every
+// collection; a new collection needs nothing here but its entry in kinds.
+type kind[T any] struct{ *store.Collection[T] }
 
 // path returns where the document with a valid name is kept, relative to
 // the home.
-func (k *docKind[T]) path(name string) string {
-	return filepath.Join(k.dir, filepath.FromSlash(name)+docExt)
+func (k *kind[T]) path(name string) string {
+	return filepath.Join(k.Name, filepath.FromSlash(name)+docExt)
 }
 
 // logPath returns where the history of a valid name is kept.
-func (k *docKind[T]) logPath(name string) string {
-	return filepath.Join(historyDir, k.dir, filepath.FromSlash(name)+logExt)
+func (k *kind[T]) logPath(name string) string {
+	return filepath.Join(historyDir, k.Name, filepath.FromSlash(name)+logExt)
 }
 
 // docEntry is a stored file found by a scan, with the name its path gives.
@@ -90,7 +54,7 @@ type docEntry struct {
 // name, without opening any of them. Only the namespace folder f names is
 // read, so a namespace filter costs only that namespace. A file whose path
 // does not give a valid name is a problem, reported when f would keep it.
-func (k *docKind[T]) scan(ctx context.Context, s *fileStore, r *os.Root, f nameFilter) ([]docEntry, []errs.Problem, error) {
+func (k *kind[T]) scan(ctx context.Context, s *Store, r *os.Root, f store.Query) ([]docEntry, []errs.Problem, error) {
 	var (
 		entries  []docEntry
 		problems []errs.Problem
@@ -114,11 +78,11 @@ func (k *docKind[T]) scan(ctx context.Context, s *fileStore, r *os.Root, f nameF
 				continue
 			}
 			name := prefix + stem
-			if !f.keep(name) {
+			if !f.Keep(name) {
 				continue
 			}
 			rel := filepath.Join(dir, base)
-			if err := k.validate(name); err != nil {
+			if err := k.Validate(name); err != nil {
 				problems = append(problems, errs.Problem{File: s.abs(rel), Message: "file name does not give a valid name: " + err.Error()})
 				continue
 			}
@@ -127,17 +91,17 @@ func (k *docKind[T]) scan(ctx context.Context, s *fileStore, r *os.Root, f nameF
 	}
 
 	switch {
-	case !k.nested:
-		addFiles(k.dir, "")
-	case f.namespace != "":
-		addFiles(filepath.Join(k.dir, f.namespace), f.namespace+"/")
+	case !k.Nested:
+		addFiles(k.Name, "")
+	case f.Namespace != "":
+		addFiles(filepath.Join(k.Name, f.Namespace), f.Namespace+"/")
 	default:
-		des, err := readDir(r, k.dir)
+		des, err := readDir(r, k.Name)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, nil
 		}
 		if err != nil {
-			return nil, nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading %s", s.abs(k.dir))
+			return nil, nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading %s", s.abs(k.Name))
 		}
 		for _, de := range des {
 			base := de.Name()
@@ -145,13 +109,13 @@ func (k *docKind[T]) scan(ctx context.Context, s *fileStore, r *os.Root, f nameF
 			case strings.HasPrefix(base, "."):
 			case de.IsDir() || de.Type()&fs.ModeSymlink != 0:
 				if err := ctx.Err(); err != nil {
-					return nil, nil, interrupted(err)
+					return nil, nil, store.Interrupted(err)
 				}
-				addFiles(filepath.Join(k.dir, base), base+"/")
-			case strings.HasSuffix(base, docExt) && f.namespace == "" && f.match == nil:
+				addFiles(filepath.Join(k.Name, base), base+"/")
+			case strings.HasSuffix(base, docExt) && f.Namespace == "" && f.Match == nil:
 				problems = append(problems, errs.Problem{
-					File:    s.abs(filepath.Join(k.dir, base)),
-					Message: fmt.Sprintf("%s files belong in a namespace folder: %s/<namespace>/<name>%s", k.noun, k.dir, docExt),
+					File:    s.abs(filepath.Join(k.Name, base)),
+					Message: fmt.Sprintf("%s files belong in a namespace folder: %s/<namespace>/<name>%s", k.Noun, k.Name, docExt),
 				})
 			}
 		}
@@ -174,14 +138,14 @@ func readDir(r *os.Root, dir string) ([]fs.DirEntry, error) {
 // load reads and decodes the document at rel, which must hold name.
 // Decoding problems come back as they are (KindInvalid); a missing file is
 // fs.ErrNotExist.
-func (k *docKind[T]) load(s *fileStore, r *os.Root, name, rel string) (T, error) {
+func (k *kind[T]) load(s *Store, r *os.Root, name, rel string) (T, error) {
 	v, _, err := k.loadInfo(s, r, name, rel)
 	return v, err
 }
 
 // loadInfo is load that also returns the metadata of the file it read,
 // taken when it was opened.
-func (k *docKind[T]) loadInfo(s *fileStore, r *os.Root, name, rel string) (T, fs.FileInfo, error) {
+func (k *kind[T]) loadInfo(s *Store, r *os.Root, name, rel string) (T, fs.FileInfo, error) {
 	var zero T
 	data, fi, err := readRegular(r, rel, profile.MaxFileSize)
 	if err != nil {
@@ -195,13 +159,13 @@ func (k *docKind[T]) loadInfo(s *fileStore, r *os.Root, name, rel string) (T, fs
 }
 
 // decodeAt decodes the content of the file at rel, which must hold name.
-func (k *docKind[T]) decodeAt(s *fileStore, name, rel string, data []byte) (T, error) {
+func (k *kind[T]) decodeAt(s *Store, name, rel string, data []byte) (T, error) {
 	var zero T
-	v, err := k.decode(data, s.abs(rel))
+	v, err := k.Decode(data, s.abs(rel))
 	if err != nil {
 		return zero, err
 	}
-	if got := k.nameOf(v); got != name {
+	if got := k.NameOf(v); got != name {
 		return zero, k.misplaced(s, rel, got, name)
 	}
 	return v, nil
@@ -210,13 +174,13 @@ func (k *docKind[T]) decodeAt(s *fileStore, name, rel string, data []byte) (T, e
 // misplaced reports a stored file whose name field is not the name its
 // path gives: a copied or renamed file that would otherwise answer for
 // another name.
-func (k *docKind[T]) misplaced(s *fileStore, rel, got, want string) error {
+func (k *kind[T]) misplaced(s *Store, rel, got, want string) error {
 	p := errs.Problem{
 		File:    s.abs(rel),
 		Path:    "name",
 		Message: fmt.Sprintf("is %q, but the file's place in the store is for %q", got, want),
 	}
-	e := errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.noun, want), []errs.Problem{p})
+	e := errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.Noun, want), []errs.Problem{p})
 	return e.WithHint("set name to %q in %s, or move the file to where %q belongs", want, p.File, got)
 }
 
@@ -241,9 +205,9 @@ func (b badFile) Error() string { return string(b) }
 
 // readFailure turns a failure to read a stored file into a problem-bearing
 // error: decoding problems pass through, anything else is internal.
-func (k *docKind[T]) readFailure(s *fileStore, name, rel string, err error) error {
+func (k *kind[T]) readFailure(s *Store, name, rel string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
-		return k.notFound(name)
+		return k.NotFound(name)
 	}
 	var e *errs.Error
 	if errors.As(err, &e) {
@@ -252,10 +216,10 @@ func (k *docKind[T]) readFailure(s *fileStore, name, rel string, err error) erro
 	var bad badFile
 	if errors.As(err, &bad) {
 		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
-		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.noun, name), []errs.Problem{p}).
-			WithHint("%s must be a regular file of at most %d bytes; move what is there out of the store, or store the %s again", p.File, profile.MaxFileSize, k.noun)
+		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.Noun, name), []errs.Problem{p}).
+			WithHint("%s must be a regular file of at most %d bytes; move what is there out of the store, or store the %s again", p.File, profile.MaxFileSize, k.Noun)
 	}
-	e = errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading stored %s %q from %s", k.noun, name, s.abs(rel))
+	e = errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading stored %s %q from %s", k.Noun, name, s.abs(rel))
 	if escapes(err) {
 		e = e.WithHint("%s", escapeHint(s.abs(rel)))
 	}
@@ -312,17 +276,17 @@ func escapeHint(path string) string {
 	return fmt.Sprintf("the store's folders and files must be its own: replace the link on the way to %s with a real folder or file", path)
 }
 
-func getDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) (T, error) {
+func getDoc[T any](ctx context.Context, s *Store, k *kind[T], name string) (T, error) {
 	var zero T
 	if err := ctx.Err(); err != nil {
-		return zero, interrupted(err)
+		return zero, store.Interrupted(err)
 	}
-	if err := k.validate(name); err != nil {
+	if err := k.Validate(name); err != nil {
 		return zero, err
 	}
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
-		return zero, k.notFound(name)
+		return zero, k.NotFound(name)
 	}
 	if err != nil {
 		return zero, err
@@ -336,9 +300,9 @@ func getDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name string
 	return v, nil
 }
 
-func listNames[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFilter) ([]string, error) {
+func listNames[T any](ctx context.Context, s *Store, k *kind[T], f store.Query) ([]string, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, interrupted(err)
+		return nil, store.Interrupted(err)
 	}
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
@@ -363,9 +327,9 @@ func listNames[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFi
 // cost of a listing), and keeps the problems of those that fail. Every file
 // is read; one whose content has the digest its entry in the derived cache
 // records is taken from the cache instead of being parsed (see cache.go).
-func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFilter) ([]T, []errs.Problem, error) {
+func listDocs[T any](ctx context.Context, s *Store, k *kind[T], f store.Query) ([]T, []errs.Problem, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, interrupted(err)
+		return nil, nil, store.Interrupted(err)
 	}
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
@@ -430,12 +394,12 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 	var mu sync.Mutex // guards the cache's bookkeeping and progress
 	done := 0
 	report := func() {
-		if f.progress == nil {
+		if f.Progress == nil {
 			return
 		}
 		mu.Lock()
 		done++
-		f.progress(done, len(entries))
+		f.Progress(done, len(entries))
 		mu.Unlock()
 	}
 	work := func() {
@@ -478,7 +442,7 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 				payload, ok := cache.check(res.entry, res.sum)
 				mu.Unlock()
 				if ok {
-					if v, err := k.cache.read(&cacheReader{b: payload}); err == nil {
+					if v, err := k.Codec.Read(payload); err == nil {
 						res.v = v
 						report()
 						continue
@@ -501,7 +465,7 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, nil, interrupted(err)
+		return nil, nil, store.Interrupted(err)
 	}
 
 	var docs []T
@@ -520,12 +484,12 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 			continue
 		case cache != nil && res.fresh:
 			cache.drop(entries[i].name)
-			cache.add(entries[i].name, res.sum, k.cache.append(nil, res.v))
+			cache.add(entries[i].name, res.sum, k.Codec.Append(nil, res.v))
 		}
 		docs = append(docs, res.v)
 	}
 	if cache != nil {
-		cache.save(r, k.dir, k.cache.version)
+		cache.save(r, k.Name, k.Codec.Version())
 	}
 	return docs, problems, nil
 }
@@ -533,23 +497,9 @@ func listDocs[T any](ctx context.Context, s *fileStore, k *docKind[T], f nameFil
 // maxOpenDirs bounds the folders a listing holds open at once.
 const maxOpenDirs = 256
 
-// putOutcome is what putDoc did.
-type putOutcome[T any] struct {
-	stored    T
-	replaced  T
-	digest    string
-	unchanged bool
-	// warnings say what the put could not do after it took effect.
-	warnings []string
-}
-
-func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update bool) (putOutcome[T], error) {
-	var out putOutcome[T]
-	name := k.nameOf(v)
-	if err := k.validate(name); err != nil {
-		return out, err
-	}
-	data, stored, err := k.encode(v)
+func putDoc[T any](ctx context.Context, s *Store, k *kind[T], v T, update bool) (store.PutResult[T], error) {
+	var out store.PutResult[T]
+	name, data, stored, err := k.Prepare(v)
 	if err != nil {
 		return out, err
 	}
@@ -561,18 +511,18 @@ func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update
 			return err
 		}
 		if cur.exists && !update {
-			return k.conflict(name)
+			return k.Conflict(name)
 		}
 		// The same content again writes nothing: registering from CI on
 		// every run leaves the store and the history as they were.
 		if cur.ok && canon.Digest(cur.data) == digest {
-			out.replaced, out.unchanged = cur.value, true
+			out.Replaced, out.Unchanged = cur.value, true
 			return nil
 		}
 		if err := prepare(tx, k, name); err != nil {
 			return err
 		}
-		if k.history {
+		if k.History {
 			if _, err := reconcile(tx, k, name, cur); err != nil {
 				return err
 			}
@@ -585,46 +535,43 @@ func putDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], v T, update
 		}
 		// From here the new version is in place: a failure to log it
 		// does not undo the change, and is reported as what it is.
-		if k.history {
-			if err := tx.appendLog(k.logPath(name), HistoryEntry{Digest: digest, Time: tx.now, Event: EventPut}); err != nil {
-				out.warnings = append(out.warnings, unloggedWarning(k, name, "stored", err))
+		if k.History {
+			if err := tx.appendLog(k.logPath(name), store.HistoryEntry{Digest: digest, Time: tx.now, Event: store.EventPut}); err != nil {
+				out.Warnings = append(out.Warnings, unloggedWarning(k, name, "stored", err))
 			}
 		}
 		if cur.ok {
-			out.replaced = cur.value
+			out.Replaced = cur.value
 		}
 		return nil
 	})
 	if err != nil {
-		return putOutcome[T]{}, err
+		return store.PutResult[T]{}, err
 	}
-	out.stored, out.digest = stored, digest
+	out.Stored, out.Digest = stored, digest
 	return out, nil
 }
 
 // removeDoc removes the document name and returns it, with warnings about
 // what the removal could not do after it took effect.
-func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) (T, []string, error) {
-	var (
-		removed  T
-		warnings []string
-	)
-	if err := k.validate(name); err != nil {
-		return removed, nil, err
+func removeDoc[T any](ctx context.Context, s *Store, k *kind[T], name string) (store.RemoveResult[T], error) {
+	var out store.RemoveResult[T]
+	if err := k.Validate(name); err != nil {
+		return out, err
 	}
 	// Nothing to remove means nothing to lock or create. A writer adding the
 	// name meanwhile is ordered after this remove.
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
-		return removed, nil, k.notFound(name)
+		return out, k.NotFound(name)
 	}
 	if err != nil {
-		return removed, nil, err
+		return out, err
 	}
 	_, err = r.Lstat(k.path(name))
 	r.Close()
 	if errors.Is(err, fs.ErrNotExist) {
-		return removed, nil, k.notFound(name)
+		return out, k.NotFound(name)
 	}
 	err = s.mutate(ctx, func(tx *txn) error {
 		rel := k.path(name)
@@ -633,17 +580,17 @@ func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name str
 			return err
 		}
 		if !cur.exists {
-			return k.notFound(name)
+			return k.NotFound(name)
 		}
 		if !cur.ok {
-			e := errs.Wrap(errs.KindInvalid, cur.err, "stored %s %q cannot be read, so it is not removed", k.noun, name)
-			return e.WithHint("replace it with a valid %s (add --update), or delete %s by hand", k.noun, tx.s.abs(rel))
+			e := errs.Wrap(errs.KindInvalid, cur.err, "stored %s %q cannot be read, so it is not removed", k.Noun, name)
+			return e.WithHint("replace it with a valid %s (add --update), or delete %s by hand", k.Noun, tx.s.abs(rel))
 		}
 		if err := prepare(tx, k, name); err != nil {
 			return err
 		}
 		var digest string
-		if k.history {
+		if k.History {
 			if digest, err = reconcile(tx, k, name, cur); err != nil {
 				return err
 			}
@@ -651,27 +598,26 @@ func removeDoc[T any](ctx context.Context, s *fileStore, k *docKind[T], name str
 		if err := tx.removeFile(rel); err != nil {
 			return err
 		}
-		removed = cur.value
-		if k.history {
-			if err := tx.appendLog(k.logPath(name), HistoryEntry{Digest: digest, Time: tx.now, Event: EventRemove}); err != nil {
-				warnings = append(warnings, unloggedWarning(k, name, "removed", err))
+		out.Removed = cur.value
+		if k.History {
+			if err := tx.appendLog(k.logPath(name), store.HistoryEntry{Digest: digest, Time: tx.now, Event: store.EventRemove}); err != nil {
+				out.Warnings = append(out.Warnings, unloggedWarning(k, name, "removed", err))
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		var zero T
-		return zero, nil, err
+		return store.RemoveResult[T]{}, err
 	}
-	return removed, warnings, nil
+	return out, nil
 }
 
 // unloggedWarning reports a change that took effect but whose history line
 // could not be written. The next change of the name records it (see
 // reconcile), as it does after a writer killed at that moment.
-func unloggedWarning[T any](k *docKind[T], name, done string, err error) string {
+func unloggedWarning[T any](k *kind[T], name, done string, err error) string {
 	return fmt.Sprintf("%s %q was %s, but its history could not be recorded (%v); the next change of %q records it",
-		k.noun, name, done, err, name)
+		k.Noun, name, done, err, name)
 }
 
 // current is the stored state of one name inside a mutation.
@@ -686,7 +632,7 @@ type current[T any] struct {
 
 // currentDoc reads what is stored for name, refusing anything but a regular
 // file (a link is never followed for a write or a delete).
-func currentDoc[T any](tx *txn, k *docKind[T], name, rel string) (current[T], error) {
+func currentDoc[T any](tx *txn, k *kind[T], name, rel string) (current[T], error) {
 	var cur current[T]
 	fi, err := tx.lstat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -705,9 +651,9 @@ func currentDoc[T any](tx *txn, k *docKind[T], name, rel string) (current[T], er
 		return cur, nil
 	}
 	cur.data = data
-	v, err := k.decode(data, tx.s.abs(rel))
-	if err == nil && k.nameOf(v) != name {
-		err = k.misplaced(tx.s, rel, k.nameOf(v), name)
+	v, err := k.Decode(data, tx.s.abs(rel))
+	if err == nil && k.NameOf(v) != name {
+		err = k.misplaced(tx.s, rel, k.NameOf(v), name)
 	}
 	if err != nil {
 		cur.err = err
@@ -717,16 +663,16 @@ func currentDoc[T any](tx *txn, k *docKind[T], name, rel string) (current[T], er
 	return cur, nil
 }
 
-func docHistory[T any](ctx context.Context, s *fileStore, k *docKind[T], name string) ([]HistoryEntry, error) {
+func docHistory[T any](ctx context.Context, s *Store, k *kind[T], name string) ([]store.HistoryEntry, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, interrupted(err)
+		return nil, store.Interrupted(err)
 	}
-	if err := k.validate(name); err != nil {
+	if err := k.Validate(name); err != nil {
 		return nil, err
 	}
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, k.notFound(name)
+		return nil, k.NotFound(name)
 	}
 	if err != nil {
 		return nil, err
@@ -737,21 +683,21 @@ func docHistory[T any](ctx context.Context, s *fileStore, k *docKind[T], name st
 	if errors.Is(err, fs.ErrNotExist) {
 		// A document placed by hand has no history until a writer records it.
 		if _, err := r.Stat(k.path(name)); err == nil {
-			return []HistoryEntry{}, nil
+			return []store.HistoryEntry{}, nil
 		}
-		return nil, k.notFound(name)
+		return nil, k.NotFound(name)
 	}
 	var bad badFile
 	if errors.As(err, &bad) {
 		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
-		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.noun, name), []errs.Problem{p})
+		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), []errs.Problem{p})
 	}
 	if err != nil {
-		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading the history of %s %q", k.noun, name)
+		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading the history of %s %q", k.Noun, name)
 	}
 	entries, _, problems := parseLog(data, s.abs(rel))
 	if len(problems) > 0 {
-		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.noun, name), problems)
+		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), problems)
 	}
 	return entries, nil
 }

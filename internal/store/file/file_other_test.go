@@ -1,6 +1,6 @@
 //go:build !unix
 
-package store_test
+package file_test
 
 // setUmask does nothing where there is no umask.
 func setUmask(int) {}

@@ -1,4 +1,4 @@
-package store
+package file
 
 import (
 	"context"
@@ -10,28 +10,29 @@ import (
 	"strings"
 
 	"github.com/agentsctl/agents/internal/safefile"
+	"github.com/agentsctl/agents/internal/store"
 )
 
 // Check implements Store. It warns when the home, one of the store's
 // folders or a profile namespace folder is world-writable or owned by another user: anyone who can
 // write there can change the profiles that decide what an agent may do.
 // A missing home has nothing to warn about.
-func (s *fileStore) Check(ctx context.Context) ([]string, error) {
+func (s *Store) Check(ctx context.Context) ([]string, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, interrupted(err)
+		return nil, store.Interrupted(err)
 	}
 	var warnings []string
 	paths := []string{s.home}
-	for _, dir := range []string{profileKind.dir, objectsDir, historyDir} {
+	for _, dir := range []string{profiles.Name, objectsDir, historyDir} {
 		paths = append(paths, filepath.Join(s.home, dir))
 	}
 	// A namespace folder others can write to lets them replace every
 	// profile in it, so those are checked too: one read of a folder that
 	// holds namespaces, not profiles.
-	if des, err := safefile.ReadDir(filepath.Join(s.home, profileKind.dir)); err == nil {
+	if des, err := safefile.ReadDir(filepath.Join(s.home, profiles.Name)); err == nil {
 		for _, de := range des {
 			if de.IsDir() && !strings.HasPrefix(de.Name(), ".") {
-				paths = append(paths, filepath.Join(s.home, profileKind.dir, de.Name()))
+				paths = append(paths, filepath.Join(s.home, profiles.Name, de.Name()))
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package store_test
+package file_test
 
 import (
 	"bufio"
@@ -23,6 +23,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
+	filestore "github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/storetest"
 )
 
@@ -46,20 +47,20 @@ func runHelper(mode, home string) int {
 		fmt.Fprintln(os.Stderr, "helper:", err)
 		return 1
 	}
-	opts := store.FileOptions{LockTimeout: time.Minute}
+	opts := filestore.Options{LockTimeout: time.Minute}
 	switch mode {
 	case "hold-lock":
-		s, err := store.OpenFile(home, opts)
+		s, err := filestore.Open(home, opts)
 		if err != nil {
 			return fail(err)
 		}
-		if _, err := store.HoldLock(context.Background(), s); err != nil {
+		if _, err := filestore.HoldLock(context.Background(), s); err != nil {
 			return fail(err)
 		}
 		fmt.Println("locked")
 		time.Sleep(time.Hour)
 	case "die-before-rename":
-		store.SetBeforeRename(&opts, func(tmp, target string) {
+		filestore.SetBeforeRename(&opts, func(tmp, target string) {
 			if strings.HasPrefix(target, "profiles") {
 				fmt.Println(tmp)
 				time.Sleep(time.Hour)
@@ -78,8 +79,8 @@ func runHelper(mode, home string) int {
 	return fail(fmt.Errorf("unknown helper %q", mode))
 }
 
-func helperPut(home string, opts store.FileOptions, name string) error {
-	s, err := store.OpenFile(home, opts)
+func helperPut(home string, opts filestore.Options, name string) error {
+	s, err := filestore.Open(home, opts)
 	if err != nil {
 		return err
 	}
@@ -87,7 +88,7 @@ func helperPut(home string, opts store.FileOptions, name string) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.PutProfile(context.Background(), p, true)
+	_, err = s.Profiles().Put(context.Background(), p, true)
 	return err
 }
 
@@ -130,12 +131,12 @@ func killHelper(t *testing.T, cmd *exec.Cmd) {
 
 func ctx() context.Context { return context.Background() }
 
-func openStore(t testing.TB, home string, opts store.FileOptions) store.Store {
+func openStore(t testing.TB, home string, opts filestore.Options) store.Store {
 	t.Helper()
 	if opts.LockTimeout == 0 {
 		opts.LockTimeout = time.Minute
 	}
-	s, err := store.OpenFile(home, opts)
+	s, err := filestore.Open(home, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,9 +147,9 @@ func newHome(t testing.TB) string {
 	return filepath.Join(t.TempDir(), "home")
 }
 
-func put(t testing.TB, s store.Store, p *profile.AutomationProfile, update bool) store.PutResult {
+func put(t testing.TB, s store.Store, p *profile.AutomationProfile, update bool) store.PutResult[*profile.AutomationProfile] {
 	t.Helper()
-	res, err := s.PutProfile(ctx(), p, update)
+	res, err := s.Profiles().Put(ctx(), p, update)
 	if err != nil {
 		t.Fatalf("put %s: %v", p.Name, err)
 	}
@@ -204,17 +205,17 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestOpenFileRefusesBadHome(t *testing.T) {
-	_, err := store.OpenFile("", store.FileOptions{})
+	_, err := filestore.Open("", filestore.Options{})
 	wantKind(t, err, errs.KindUsage, "empty home")
-	file := filepath.Join(t.TempDir(), "file")
-	writeFile(t, file, "x")
-	_, err = store.OpenFile(file, store.FileOptions{})
+	notDir := filepath.Join(t.TempDir(), "file")
+	writeFile(t, notDir, "x")
+	_, err = filestore.Open(notDir, filestore.Options{})
 	wantKind(t, err, errs.KindUsage, "home that is a file")
 }
 
 func TestLayout(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	p := storetest.Profile(t, "acme/strict", 1)
 	res := put(t, s, p, false)
 
@@ -243,7 +244,7 @@ func TestLayout(t *testing.T) {
 
 func TestLockTimeout(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{LockTimeout: 20 * time.Millisecond})
+	s := openStore(t, home, filestore.Options{LockTimeout: 20 * time.Millisecond})
 	v1 := storetest.Profile(t, "acme/x", 1)
 	put(t, s, v1, false)
 
@@ -254,7 +255,7 @@ func TestLockTimeout(t *testing.T) {
 	}
 	defer held.Unlock()
 
-	_, err := s.PutProfile(ctx(), storetest.Profile(t, "acme/x", 2), true)
+	_, err := s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 2), true)
 	wantKind(t, err, errs.KindLocked, "put while another holds the lock")
 	if !strings.Contains(err.Error(), lockPath) {
 		t.Errorf("message %q does not name the lock file %s", err, lockPath)
@@ -263,25 +264,25 @@ func TestLockTimeout(t *testing.T) {
 	if !errors.As(err, &e) || !strings.Contains(e.Hint, "--lock-timeout") || !strings.Contains(e.Hint, "retry") {
 		t.Errorf("hint %q does not say to retry or raise --lock-timeout", e.Hint)
 	}
-	_, err = s.RemoveProfile(ctx(), "acme/x")
+	_, err = s.Profiles().Remove(ctx(), "acme/x")
 	wantKind(t, err, errs.KindLocked, "remove while another holds the lock")
 	_, err = s.PutObject(ctx(), []byte("new object"))
 	wantKind(t, err, errs.KindLocked, "put object while another holds the lock")
 
 	// Reads take no lock.
-	got, err := s.GetProfile(ctx(), "acme/x")
+	got, err := s.Profiles().Get(ctx(), "acme/x")
 	if err != nil || !reflect.DeepEqual(got, v1) {
 		t.Errorf("get while locked = %v, %v; want version 1", got, err)
 	}
-	if l, err := s.ListProfiles(ctx(), store.ProfileQuery{}); err != nil || len(l.Profiles) != 1 {
+	if l, err := s.Profiles().List(ctx(), store.Query{}); err != nil || len(l.Items) != 1 {
 		t.Errorf("list while locked = %v, %v", l, err)
 	}
 
 	// A cancelled wait is an interruption, not a timeout.
-	patient := openStore(t, home, store.FileOptions{LockTimeout: time.Hour})
+	patient := openStore(t, home, filestore.Options{LockTimeout: time.Hour})
 	c, cancel := context.WithTimeout(ctx(), 30*time.Millisecond)
 	defer cancel()
-	_, err = patient.PutProfile(c, storetest.Profile(t, "acme/x", 3), true)
+	_, err = patient.Profiles().Put(c, storetest.Profile(t, "acme/x", 3), true)
 	wantKind(t, err, errs.KindInterrupted, "put whose context ends while waiting")
 
 	held.Unlock()
@@ -298,8 +299,8 @@ func TestKilledLockHolder(t *testing.T) {
 		t.Fatalf("helper said %q", line)
 	}
 	// A zero timeout tries the lock once: the next writer must not wait.
-	s := openStore(t, home, store.FileOptions{LockTimeout: -1})
-	_, err := s.PutProfile(ctx(), storetest.Profile(t, "acme/x", 1), false)
+	s := openStore(t, home, filestore.Options{LockTimeout: -1})
+	_, err := s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 1), false)
 	wantKind(t, err, errs.KindLocked, "put while the helper holds the lock")
 
 	killHelper(t, cmd)
@@ -308,7 +309,7 @@ func TestKilledLockHolder(t *testing.T) {
 
 func TestKilledWriterLeavesNothingBehind(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{LockTimeout: -1})
+	s := openStore(t, home, filestore.Options{LockTimeout: -1})
 	put(t, s, storetest.Profile(t, "acme/before", 1), false)
 
 	cmd, tmp := startHelper(t, "die-before-rename", home)
@@ -322,13 +323,13 @@ func TestKilledWriterLeavesNothingBehind(t *testing.T) {
 	}
 
 	// The killed write is absent, and the store reads cleanly.
-	_, err := s.GetProfile(ctx(), "acme/killed")
+	_, err := s.Profiles().Get(ctx(), "acme/killed")
 	wantKind(t, err, errs.KindNotFound, "get of the killed write")
-	l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
-	if err != nil || len(l.Problems) != 0 || len(l.Profiles) != 1 {
-		t.Fatalf("list after the kill = %v, problems %v, %v", l.Profiles, l.Problems, err)
+	l, err := s.Profiles().List(ctx(), store.Query{})
+	if err != nil || len(l.Problems) != 0 || len(l.Items) != 1 {
+		t.Fatalf("list after the kill = %v, problems %v, %v", l.Items, l.Problems, err)
 	}
-	_, err = s.ProfileHistory(ctx(), "acme/killed")
+	_, err = s.Profiles().History(ctx(), "acme/killed")
 	wantKind(t, err, errs.KindNotFound, "history of the killed write")
 
 	// The next writer, whatever it writes, cleans up and waits for no one.
@@ -341,7 +342,7 @@ func TestKilledWriterLeavesNothingBehind(t *testing.T) {
 func TestJournalRemovesOnlyTemporaryFilesInside(t *testing.T) {
 	home := newHome(t)
 	outside := t.TempDir()
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	put(t, s, storetest.Profile(t, "acme/x", 1), false)
 
 	bait := filepath.Join(outside, ".tmp-bait")
@@ -372,36 +373,36 @@ func TestJournalRemovesOnlyTemporaryFilesInside(t *testing.T) {
 // remove, without reporting the vanished file as a problem.
 func TestListDuringRemove(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	for _, name := range []string{"acme/a", "acme/b", "acme/c"} {
 		put(t, s, storetest.Profile(t, name, 1), false)
 	}
 	removed := false
-	q := store.ProfileQuery{Progress: func(done, total int) {
+	q := store.Query{Progress: func(done, total int) {
 		// Three files are read by one worker, in name order: remove the
 		// last once the first is read.
 		if done == 1 && !removed {
 			removed = true
-			if _, err := s.RemoveProfile(ctx(), "acme/c"); err != nil {
+			if _, err := s.Profiles().Remove(ctx(), "acme/c"); err != nil {
 				t.Error(err)
 			}
 		}
 	}}
-	l, err := s.ListProfiles(ctx(), q)
+	l, err := s.Profiles().List(ctx(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !removed {
 		t.Fatal("the remove did not run during the listing")
 	}
-	if got := names(l.Profiles); !reflect.DeepEqual(got, []string{"acme/a", "acme/b"}) || len(l.Problems) != 0 {
+	if got := names(l.Items); !reflect.DeepEqual(got, []string{"acme/a", "acme/b"}) || len(l.Problems) != 0 {
 		t.Errorf("listed %v with problems %v; want [acme/a acme/b] and none", got, l.Problems)
 	}
 }
 
 func TestProblemsDoNotHideOthers(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	a, c := storetest.Profile(t, "acme/a", 1), storetest.Profile(t, "acme/c", 1)
 	put(t, s, a, false)
 	put(t, s, c, false)
@@ -420,11 +421,11 @@ func TestProblemsDoNotHideOthers(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "acme", ".tmp-someone-elses"), "ignored")
 	writeFile(t, filepath.Join(dir, "acme", "notes.txt"), "ignored")
 
-	l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
+	l, err := s.Profiles().List(ctx(), store.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := names(l.Profiles); !reflect.DeepEqual(got, []string{"acme/a", "acme/c"}) {
+	if got := names(l.Items); !reflect.DeepEqual(got, []string{"acme/a", "acme/c"}) {
 		t.Errorf("listed %v, want [acme/a acme/c]", got)
 	}
 	files := map[string]errs.Problem{}
@@ -444,30 +445,30 @@ func TestProblemsDoNotHideOthers(t *testing.T) {
 	}
 
 	// Only files that will be printed are parsed.
-	l, err = s.ListProfiles(ctx(), store.ProfileQuery{Match: func(n string) bool { return n == "acme/a" || n == "acme/c" }})
-	if err != nil || len(l.Problems) != 0 || len(l.Profiles) != 2 {
-		t.Errorf("filtered list = %v, problems %v, %v", names(l.Profiles), l.Problems, err)
+	l, err = s.Profiles().List(ctx(), store.Query{Match: func(n string) bool { return n == "acme/a" || n == "acme/c" }})
+	if err != nil || len(l.Problems) != 0 || len(l.Items) != 2 {
+		t.Errorf("filtered list = %v, problems %v, %v", names(l.Items), l.Problems, err)
 	}
 	// Names come without parsing.
-	ns, err := s.ListProfileNames(ctx(), store.ProfileQuery{Namespace: "acme"})
+	ns, err := s.Profiles().Names(ctx(), store.Query{Namespace: "acme"})
 	if want := []string{"acme/a", "acme/b", "acme/c", "acme/d", "acme/e"}; err != nil || !reflect.DeepEqual(ns, want) {
 		t.Errorf("names = %v, %v; want %v", ns, err, want)
 	}
 
-	_, err = s.GetProfile(ctx(), "acme/b")
+	_, err = s.Profiles().Get(ctx(), "acme/b")
 	wantKind(t, err, errs.KindInvalid, "get of a corrupt file")
-	_, err = s.GetProfile(ctx(), "acme/e")
+	_, err = s.Profiles().Get(ctx(), "acme/e")
 	wantKind(t, err, errs.KindInvalid, "get of a file over the size limit")
-	_, err = s.GetProfile(ctx(), "acme/f")
+	_, err = s.Profiles().Get(ctx(), "acme/f")
 	wantKind(t, err, errs.KindInvalid, "get of a folder named like a profile file")
-	_, err = s.GetProfile(ctx(), "acme/d")
+	_, err = s.Profiles().Get(ctx(), "acme/d")
 	wantKind(t, err, errs.KindInvalid, "get of a misplaced file")
 	if !strings.Contains(err.Error(), misplaced) && !strings.Contains(fmt.Sprint(problemsOf(err)), misplaced) {
 		t.Errorf("error %v does not name %s", err, misplaced)
 	}
 
 	// A file that cannot be read is not removed blindly, but can be replaced.
-	_, err = s.RemoveProfile(ctx(), "acme/b")
+	_, err = s.Profiles().Remove(ctx(), "acme/b")
 	wantKind(t, err, errs.KindInvalid, "remove of a corrupt file")
 	if _, err := os.Stat(corrupt); err != nil {
 		t.Errorf("refused remove removed the file: %v", err)
@@ -476,7 +477,7 @@ func TestProblemsDoNotHideOthers(t *testing.T) {
 	if res.Replaced != nil {
 		t.Errorf("replacing a corrupt file reports it replaced %+v", res.Replaced)
 	}
-	if _, err := s.GetProfile(ctx(), "acme/b"); err != nil {
+	if _, err := s.Profiles().Get(ctx(), "acme/b"); err != nil {
 		t.Errorf("get after replacing the corrupt file: %v", err)
 	}
 }
@@ -499,19 +500,19 @@ func names(ps []*profile.AutomationProfile) []string {
 
 func TestReadsCreateNothing(t *testing.T) {
 	readAll := func(t *testing.T, s store.Store) {
-		if _, err := s.GetProfile(ctx(), "acme/x"); errs.KindOf(err) != errs.KindNotFound {
+		if _, err := s.Profiles().Get(ctx(), "acme/x"); errs.KindOf(err) != errs.KindNotFound {
 			t.Errorf("get: %v", err)
 		}
-		if l, err := s.ListProfiles(ctx(), store.ProfileQuery{}); err != nil || len(l.Profiles)+len(l.Problems) != 0 {
+		if l, err := s.Profiles().List(ctx(), store.Query{}); err != nil || len(l.Items)+len(l.Problems) != 0 {
 			t.Errorf("list: %v %v", l, err)
 		}
-		if l, err := s.ListProfiles(ctx(), store.ProfileQuery{Namespace: "acme"}); err != nil || len(l.Profiles) != 0 {
+		if l, err := s.Profiles().List(ctx(), store.Query{Namespace: "acme"}); err != nil || len(l.Items) != 0 {
 			t.Errorf("list of a namespace: %v %v", l, err)
 		}
-		if n, err := s.ListProfileNames(ctx(), store.ProfileQuery{}); err != nil || len(n) != 0 {
+		if n, err := s.Profiles().Names(ctx(), store.Query{}); err != nil || len(n) != 0 {
 			t.Errorf("names: %v %v", n, err)
 		}
-		if _, err := s.ProfileHistory(ctx(), "acme/x"); errs.KindOf(err) != errs.KindNotFound {
+		if _, err := s.Profiles().History(ctx(), "acme/x"); errs.KindOf(err) != errs.KindNotFound {
 			t.Errorf("history: %v", err)
 		}
 		d := canon.Digest([]byte("x"))
@@ -524,21 +525,21 @@ func TestReadsCreateNothing(t *testing.T) {
 		if w, err := s.Check(ctx()); err != nil || len(w) != 0 {
 			t.Errorf("check: %v %v", w, err)
 		}
-		if _, err := s.RemoveProfile(ctx(), "acme/x"); errs.KindOf(err) != errs.KindNotFound {
+		if _, err := s.Profiles().Remove(ctx(), "acme/x"); errs.KindOf(err) != errs.KindNotFound {
 			t.Errorf("remove of a missing profile: %v", err)
 		}
 	}
 
 	t.Run("missing home", func(t *testing.T) {
 		home := newHome(t)
-		readAll(t, openStore(t, home, store.FileOptions{}))
+		readAll(t, openStore(t, home, filestore.Options{}))
 		if _, err := os.Lstat(home); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("reads created the home: %v", err)
 		}
 	})
 	t.Run("empty home", func(t *testing.T) {
 		home := t.TempDir()
-		readAll(t, openStore(t, home, store.FileOptions{}))
+		readAll(t, openStore(t, home, filestore.Options{}))
 		if des, err := os.ReadDir(home); err != nil || len(des) != 0 {
 			t.Errorf("reads created %v (%v)", des, err)
 		}
@@ -573,22 +574,22 @@ func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 		home := newHome(t)
 		dir, file, content := outsideProfile(t)
 		symlink(t, dir, filepath.Join(home, "profiles", "acme"))
-		s := openStore(t, home, store.FileOptions{})
-		_, err := s.GetProfile(ctx(), "acme/x")
+		s := openStore(t, home, filestore.Options{})
+		_, err := s.Profiles().Get(ctx(), "acme/x")
 		mustFail(t, err, "get")
-		_, err = s.PutProfile(ctx(), storetest.Profile(t, "acme/y", 1), false)
+		_, err = s.Profiles().Put(ctx(), storetest.Profile(t, "acme/y", 1), false)
 		mustFail(t, err, "put of a new name")
 		// Said in plain words, not as os.Root's "path escapes from parent".
 		if e := (*errs.Error)(nil); !errors.As(err, &e) || !strings.Contains(e.Error(), "leads outside the store") || !strings.Contains(e.Hint, "replace the link") {
 			t.Errorf("put through a link out of the store: %v (hint %q)", err, e.Hint)
 		}
-		_, err = s.PutProfile(ctx(), storetest.Profile(t, "acme/x", 1), true)
+		_, err = s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 1), true)
 		mustFail(t, err, "put over a file outside")
-		_, err = s.RemoveProfile(ctx(), "acme/x")
+		_, err = s.Profiles().Remove(ctx(), "acme/x")
 		mustFail(t, err, "remove")
-		l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
-		if err != nil || len(l.Profiles) != 0 || len(l.Problems) != 1 {
-			t.Errorf("list = %v, problems %v, %v; want one problem", names(l.Profiles), l.Problems, err)
+		l, err := s.Profiles().List(ctx(), store.Query{})
+		if err != nil || len(l.Items) != 0 || len(l.Problems) != 1 {
+			t.Errorf("list = %v, problems %v, %v; want one problem", names(l.Items), l.Problems, err)
 		}
 		if readFile(t, file) != content {
 			t.Error("the file outside changed")
@@ -602,12 +603,12 @@ func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 		_, file, content := outsideProfile(t)
 		link := filepath.Join(home, "profiles", "acme", "x.yaml")
 		symlink(t, file, link)
-		s := openStore(t, home, store.FileOptions{})
-		_, err := s.GetProfile(ctx(), "acme/x")
+		s := openStore(t, home, filestore.Options{})
+		_, err := s.Profiles().Get(ctx(), "acme/x")
 		mustFail(t, err, "get")
-		_, err = s.PutProfile(ctx(), storetest.Profile(t, "acme/x", 1), true)
+		_, err = s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 1), true)
 		mustFail(t, err, "put over the link")
-		_, err = s.RemoveProfile(ctx(), "acme/x")
+		_, err = s.Profiles().Remove(ctx(), "acme/x")
 		mustFail(t, err, "remove of the link")
 		if readFile(t, file) != content {
 			t.Error("the file outside changed")
@@ -618,21 +619,21 @@ func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 	})
 	t.Run("link inside the store", func(t *testing.T) {
 		home := newHome(t)
-		s := openStore(t, home, store.FileOptions{})
+		s := openStore(t, home, filestore.Options{})
 		put(t, s, storetest.Profile(t, "acme/x", 1), false)
 		symlink(t, "acme", filepath.Join(home, "profiles", "alias"))
 		symlink(t, "x.yaml", filepath.Join(home, "profiles", "acme", "y.yaml"))
-		_, err := s.PutProfile(ctx(), storetest.Profile(t, "alias/x", 1), true)
+		_, err := s.Profiles().Put(ctx(), storetest.Profile(t, "alias/x", 1), true)
 		mustFail(t, err, "put through a linked namespace")
-		_, err = s.PutProfile(ctx(), storetest.Profile(t, "acme/y", 1), true)
+		_, err = s.Profiles().Put(ctx(), storetest.Profile(t, "acme/y", 1), true)
 		mustFail(t, err, "put over a linked file")
-		_, err = s.RemoveProfile(ctx(), "acme/y")
+		_, err = s.Profiles().Remove(ctx(), "acme/y")
 		mustFail(t, err, "remove of a linked file")
-		if _, err := s.GetProfile(ctx(), "acme/x"); err != nil {
+		if _, err := s.Profiles().Get(ctx(), "acme/x"); err != nil {
 			t.Errorf("the link target was changed: %v", err)
 		}
 		// A link answering for another name is reported, not listed.
-		_, err = s.GetProfile(ctx(), "acme/y")
+		_, err = s.Profiles().Get(ctx(), "acme/y")
 		wantKind(t, err, errs.KindInvalid, "get through a link holding another name")
 	})
 	for _, sub := range []string{"objects", "history"} {
@@ -640,8 +641,8 @@ func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 			home := newHome(t)
 			dir := t.TempDir()
 			symlink(t, dir, filepath.Join(home, sub))
-			s := openStore(t, home, store.FileOptions{})
-			_, err := s.PutProfile(ctx(), storetest.Profile(t, "acme/x", 1), false)
+			s := openStore(t, home, filestore.Options{})
+			_, err := s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 1), false)
 			mustFail(t, err, "put")
 			if _, err := os.Stat(filepath.Join(home, "profiles", "acme", "x.yaml")); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("a refused put wrote the profile: %v", err)
@@ -659,8 +660,8 @@ func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 		home := newHome(t)
 		target := filepath.Join(t.TempDir(), "lock")
 		symlink(t, target, filepath.Join(home, ".lock"))
-		s := openStore(t, home, store.FileOptions{})
-		_, err := s.PutProfile(ctx(), storetest.Profile(t, "acme/x", 1), false)
+		s := openStore(t, home, filestore.Options{})
+		_, err := s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 1), false)
 		mustFail(t, err, "put")
 		if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("the lock created a file outside the store: %v", err)
@@ -671,7 +672,7 @@ func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 		target := filepath.Join(t.TempDir(), "pending")
 		writeFile(t, target, "outside\n")
 		symlink(t, target, filepath.Join(home, ".pending"))
-		s := openStore(t, home, store.FileOptions{})
+		s := openStore(t, home, filestore.Options{})
 		put(t, s, storetest.Profile(t, "acme/x", 1), false)
 		if readFile(t, target) != "outside\n" {
 			t.Error("the file outside changed")
@@ -687,7 +688,7 @@ func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 // version. Writing the file in place fails this test.
 func TestReadersNeverSeeTornFiles(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	short := storetest.Profile(t, "acme/x", 1)
 	long := storetest.Profile(t, "acme/x", 2)
 	long.Description = strings.Repeat("a long description, ", 1000)
@@ -711,7 +712,7 @@ func TestReadersNeverSeeTornFiles(t *testing.T) {
 		}
 	}
 	for range 2 {
-		reader := openStore(t, home, store.FileOptions{})
+		reader := openStore(t, home, filestore.Options{})
 		wg.Go(func() {
 			for {
 				select {
@@ -732,7 +733,7 @@ func TestReadersNeverSeeTornFiles(t *testing.T) {
 				if !decode {
 					continue
 				}
-				p, err := reader.GetProfile(ctx(), "acme/x")
+				p, err := reader.Profiles().Get(ctx(), "acme/x")
 				if err != nil {
 					fail("get: %v", err)
 				} else if !reflect.DeepEqual(p, short) && !reflect.DeepEqual(p, long) {
@@ -765,7 +766,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 	errc := make(chan error, 2*writers*rounds)
 	digests := make(chan string, writers*rounds)
 	for w := range writers {
-		own, shared := openStore(t, home, store.FileOptions{}), openStore(t, home, store.FileOptions{})
+		own, shared := openStore(t, home, filestore.Options{}), openStore(t, home, filestore.Options{})
 		name := fmt.Sprintf("ns%d/own-%d", w%3, w)
 		var ownVersions, sharedVersions []*profile.AutomationProfile
 		for r := range rounds {
@@ -774,14 +775,14 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 		}
 		wg.Go(func() {
 			for _, p := range ownVersions {
-				if _, err := own.PutProfile(ctx(), p, true); err != nil {
+				if _, err := own.Profiles().Put(ctx(), p, true); err != nil {
 					errc <- err
 				}
 			}
 		})
 		wg.Go(func() {
 			for _, p := range sharedVersions {
-				res, err := shared.PutProfile(ctx(), p, true)
+				res, err := shared.Profiles().Put(ctx(), p, true)
 				if err != nil {
 					errc <- err
 					continue
@@ -797,17 +798,17 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 		t.Error(err)
 	}
 
-	s := openStore(t, home, store.FileOptions{})
-	l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
+	s := openStore(t, home, filestore.Options{})
+	l, err := s.Profiles().List(ctx(), store.Query{})
 	if err != nil || len(l.Problems) != 0 {
 		t.Fatalf("list: %v, problems %v", err, l.Problems)
 	}
-	if len(l.Profiles) != writers+1 {
-		t.Errorf("listed %d profiles, want %d: %v", len(l.Profiles), writers+1, names(l.Profiles))
+	if len(l.Items) != writers+1 {
+		t.Errorf("listed %d profiles, want %d: %v", len(l.Items), writers+1, names(l.Items))
 	}
 	for w := range writers {
 		name := fmt.Sprintf("ns%d/own-%d", w%3, w)
-		h, err := s.ProfileHistory(ctx(), name)
+		h, err := s.Profiles().History(ctx(), name)
 		if err != nil || len(h) != rounds {
 			t.Errorf("history of %s has %d entries (%v), want %d", name, len(h), err, rounds)
 		}
@@ -816,7 +817,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 	for d := range digests {
 		want = append(want, d)
 	}
-	h, err := s.ProfileHistory(ctx(), "shared/one")
+	h, err := s.Profiles().History(ctx(), "shared/one")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -829,7 +830,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("shared history has %d entries, want the %d puts that succeeded", len(got), len(want))
 	}
-	shared, err := s.GetProfile(ctx(), "shared/one")
+	shared, err := s.Profiles().Get(ctx(), "shared/one")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -845,16 +846,16 @@ func TestHistoryUsesTheClock(t *testing.T) {
 	home := newHome(t)
 	start := time.Date(2030, 1, 2, 3, 4, 5, 6, time.UTC)
 	tick := start
-	s := openStore(t, home, store.FileOptions{Now: func() time.Time {
+	s := openStore(t, home, filestore.Options{Now: func() time.Time {
 		tick = tick.Add(time.Minute)
 		return tick
 	}})
 	put(t, s, storetest.Profile(t, "acme/x", 1), false)
 	put(t, s, storetest.Profile(t, "acme/x", 2), true)
-	if _, err := s.RemoveProfile(ctx(), "acme/x"); err != nil {
+	if _, err := s.Profiles().Remove(ctx(), "acme/x"); err != nil {
 		t.Fatal(err)
 	}
-	h, err := s.ProfileHistory(ctx(), "acme/x")
+	h, err := s.Profiles().History(ctx(), "acme/x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -870,7 +871,7 @@ func TestHistoryUsesTheClock(t *testing.T) {
 
 func TestHistoryCatchesUpWithFilesItMissed(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	r1 := put(t, s, storetest.Profile(t, "acme/x", 1), false)
 
 	// A version placed by hand (or renamed in by a writer killed before it
@@ -893,7 +894,7 @@ func TestHistoryCatchesUpWithFilesItMissed(t *testing.T) {
 	}
 	f.WriteString(`{"digest":"0123`)
 	f.Close()
-	h, err := s.ProfileHistory(ctx(), "acme/x")
+	h, err := s.Profiles().History(ctx(), "acme/x")
 	if err != nil || len(h) != 1 {
 		t.Fatalf("history with a torn last line = %v, %v; want the one whole entry", h, err)
 	}
@@ -902,7 +903,7 @@ func TestHistoryCatchesUpWithFilesItMissed(t *testing.T) {
 	if !reflect.DeepEqual(r3.Replaced, hand) {
 		t.Errorf("replaced %+v, want the hand-edited version", r3.Replaced)
 	}
-	h, err = s.ProfileHistory(ctx(), "acme/x")
+	h, err = s.Profiles().History(ctx(), "acme/x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -929,7 +930,7 @@ func TestHistoryCatchesUpWithFilesItMissed(t *testing.T) {
 		t.Fatal(err)
 	}
 	put(t, s, storetest.Profile(t, "acme/x", 4), false)
-	h, err = s.ProfileHistory(ctx(), "acme/x")
+	h, err = s.Profiles().History(ctx(), "acme/x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -940,7 +941,7 @@ func TestHistoryCatchesUpWithFilesItMissed(t *testing.T) {
 
 func TestDamagedHistoryIsReported(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	put(t, s, storetest.Profile(t, "acme/x", 1), false)
 	logPath := filepath.Join(home, "history", "profiles", "acme", "x.log")
 	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND, 0)
@@ -949,7 +950,7 @@ func TestDamagedHistoryIsReported(t *testing.T) {
 	}
 	f.WriteString("not json\n")
 	f.Close()
-	_, err = s.ProfileHistory(ctx(), "acme/x")
+	_, err = s.Profiles().History(ctx(), "acme/x")
 	wantKind(t, err, errs.KindInvalid, "history with a damaged line")
 	if ps := problemsOf(err); len(ps) != 1 || ps[0].Line != 2 || ps[0].File != logPath {
 		t.Errorf("problems = %+v, want line 2 of %s", ps, logPath)
@@ -960,7 +961,7 @@ func TestDamagedHistoryIsReported(t *testing.T) {
 
 func TestDamagedObjectIsAnError(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	d, err := s.PutObject(ctx(), []byte("original"))
 	if err != nil {
 		t.Fatal(err)
@@ -972,7 +973,7 @@ func TestDamagedObjectIsAnError(t *testing.T) {
 
 func TestNothingWorldWritable(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	put(t, s, storetest.Profile(t, "acme/x", 1), false)
 	put(t, s, storetest.Profile(t, "acme/x", 2), true)
 	checkModes(t, home, 0o644, 0o755)
@@ -1011,7 +1012,7 @@ func checkModes(t *testing.T, home string, file, dir fs.FileMode) {
 
 func TestCheckWarnsAboutOpenFolders(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	put(t, s, storetest.Profile(t, "acme/x", 1), false)
 	profiles := filepath.Join(home, "profiles")
 	namespace := filepath.Join(profiles, "acme")
@@ -1035,7 +1036,7 @@ func TestCheckWarnsAboutOpenFolders(t *testing.T) {
 // is renamed over the profile, and the history log gets no line.
 func TestUnchangedPutWritesNothing(t *testing.T) {
 	home := newHome(t)
-	s := openStore(t, home, store.FileOptions{})
+	s := openStore(t, home, filestore.Options{})
 	put(t, s, storetest.Profile(t, "acme/same", 1), false)
 	before := snapshotHome(t, home)
 	res := put(t, s, storetest.Profile(t, "acme/same", 1), true)

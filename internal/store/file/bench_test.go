@@ -1,4 +1,4 @@
-package store_test
+package file_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
+	filestore "github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/storetest"
 )
 
@@ -33,7 +34,7 @@ func benchStore(b *testing.B, n int) (store.Store, []string) {
 		}
 		names[i] = name
 	}
-	return openStore(b, home, store.FileOptions{}), names
+	return openStore(b, home, filestore.Options{}), names
 }
 
 func BenchmarkGetProfile(b *testing.B) {
@@ -43,7 +44,7 @@ func BenchmarkGetProfile(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if _, err := s.GetProfile(ctx(), names[i%len(names)]); err != nil {
+				if _, err := s.Profiles().Get(ctx(), names[i%len(names)]); err != nil {
 					b.Fatal(err)
 				}
 				i++
@@ -69,17 +70,17 @@ func BenchmarkListProfiles(b *testing.B) {
 				s, _ := benchStore(b, n)
 				if cache {
 					// The first listing fills the cache.
-					if _, err := s.ListProfiles(ctx(), store.ProfileQuery{}); err != nil {
+					if _, err := s.Profiles().List(ctx(), store.Query{}); err != nil {
 						b.Fatal(err)
 					}
 				} else {
-					s = openStore(b, store.StoreHome(s), store.FileOptions{NoCache: true})
+					s = openStore(b, s.(*filestore.Store).Home(), filestore.Options{NoCache: true})
 				}
 				b.ReportAllocs()
 				for b.Loop() {
-					l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
-					if err != nil || len(l.Profiles) != n {
-						b.Fatalf("listed %d of %d: %v", len(l.Profiles), n, err)
+					l, err := s.Profiles().List(ctx(), store.Query{})
+					if err != nil || len(l.Items) != n {
+						b.Fatalf("listed %d of %d: %v", len(l.Items), n, err)
 					}
 				}
 			})
@@ -93,7 +94,7 @@ func BenchmarkListProfileNames(b *testing.B) {
 			s, _ := benchStore(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				names, err := s.ListProfileNames(ctx(), store.ProfileQuery{})
+				names, err := s.Profiles().Names(ctx(), store.Query{})
 				if err != nil || len(names) != n {
 					b.Fatalf("listed %d of %d: %v", len(names), n, err)
 				}
@@ -103,11 +104,11 @@ func BenchmarkListProfileNames(b *testing.B) {
 }
 
 func BenchmarkPutProfile(b *testing.B) {
-	s := openStore(b, b.TempDir(), store.FileOptions{})
+	s := openStore(b, b.TempDir(), filestore.Options{})
 	p := storetest.Profile(b, "acme/bench", 1)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.PutProfile(ctx(), p, true); err != nil {
+		if _, err := s.Profiles().Put(ctx(), p, true); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,9 @@
-package store
+// Package file is the file store, the embedded default: the registry kept
+// as YAML files under the agents home, with one advisory lock for every
+// mutation, atomic writes, the content-addressed objects, the history logs
+// and a derived cache of decoded documents. It implements store.Store and
+// store.Transferer and is held to the conformance suite in storetest.
+package file
 
 import (
 	"context"
@@ -8,13 +13,16 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/safefile"
+	"github.com/agentsctl/agents/internal/store"
 )
 
-// FileOptions configure the file store.
-type FileOptions struct {
+// Options configure the file store.
+type Options struct {
 	// LockTimeout bounds how long a mutation waits for the store lock. Zero
 	// (or less) tries once and gives up at once if another writer holds it.
 	LockTimeout time.Duration
@@ -47,7 +55,7 @@ const (
 	logExt      = ".log"
 )
 
-// fileStore is the Store kept in files under one home folder:
+// Store is the Store kept in files under one home folder:
 //
 //	.lock                               advisory lock of every mutation (never deleted)
 //	.pending                            temporary files a mutation has started
@@ -75,7 +83,7 @@ const (
 // separate histories. A log is appended to, not rewritten: an append is one
 // write of one line, a torn last line is cut off by the next writer, and the
 // log stays cheap however long it grows.
-type fileStore struct {
+type Store struct {
 	home        string
 	lockTimeout time.Duration
 	now         func() time.Time
@@ -83,14 +91,26 @@ type fileStore struct {
 	noCache     bool
 }
 
-var _ Store = (*fileStore)(nil)
+var (
+	_ store.Store      = (*Store)(nil)
+	_ store.Transferer = (*Store)(nil)
+)
 
-// OpenFile opens the file store rooted at home. Nothing is created until a
+// The collections as the file store keeps them, in the order a registry is
+// read and copied.
+var (
+	profiles = &kind[*profile.AutomationProfile]{store.Profiles}
+	actions  = &kind[*action.Action]{store.Actions}
+	plans    = &kind[*plan.Plan]{store.Plans}
+	kinds    = []anyKind{profiles, actions, plans}
+)
+
+// Open opens the file store rooted at home. Nothing is created until a
 // mutation needs it, so a missing home stays missing and is an empty store.
 // The one thing a read may write is the derived cache of a listing
 // (.cache/, see cache.go), in a home that holds documents already; it is
 // never needed and may be deleted at any time.
-func OpenFile(home string, opts FileOptions) (Store, error) {
+func Open(home string, opts Options) (*Store, error) {
 	if home == "" {
 		return nil, errs.Usage("no agents home folder given").
 			WithHint("pass --home or set AGENTS_HOME")
@@ -107,80 +127,69 @@ func OpenFile(home string, opts FileOptions) (Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &fileStore{home: abs, lockTimeout: opts.LockTimeout, now: now, hooks: opts.hooks, noCache: opts.NoCache}, nil
+	return &Store{home: abs, lockTimeout: opts.LockTimeout, now: now, hooks: opts.hooks, noCache: opts.NoCache}, nil
 }
 
-// profileKind is how the file store keeps custom automation profiles:
-// profiles/<namespace>/<name>.yaml, every version kept with its history.
-var profileKind = &docKind[*profile.AutomationProfile]{
-	noun:     "profile",
-	dir:      "profiles",
-	nested:   true,
-	history:  true,
-	validate: profile.ValidateCustomName,
-	decode: func(data []byte, file string) (*profile.AutomationProfile, error) {
-		p, _, err := profile.DecodeProfile(data, file)
-		return p, err
-	},
-	encode:   profile.Encode,
-	nameOf:   func(p *profile.AutomationProfile) string { return p.Name },
-	notFound: profileNotFound,
-	conflict: profileConflict,
-	cache:    profileCodec,
+// Home returns the folder the store is kept in.
+func (s *Store) Home() string { return s.home }
+
+// Profiles implements store.Store.
+func (s *Store) Profiles() store.Docs[*profile.AutomationProfile] {
+	return docs[*profile.AutomationProfile]{s, profiles}
 }
 
-// GetProfile implements Store. It opens the one file the name maps to, so
+// Actions implements store.Store.
+func (s *Store) Actions() store.Docs[*action.Action] { return docs[*action.Action]{s, actions} }
+
+// Plans implements store.Store.
+func (s *Store) Plans() store.Docs[*plan.Plan] { return docs[*plan.Plan]{s, plans} }
+
+// docs is one collection of the store: the generic operations of kind.go
+// on one kind.
+type docs[T any] struct {
+	s *Store
+	k *kind[T]
+}
+
+// Get implements store.Docs. It opens the one file the name maps to, so
 // its cost does not grow with the store.
-func (s *fileStore) GetProfile(ctx context.Context, name string) (*profile.AutomationProfile, error) {
-	return getDoc(ctx, s, profileKind, name)
-}
+func (d docs[T]) Get(ctx context.Context, name string) (T, error) { return getDoc(ctx, d.s, d.k, name) }
 
-// ListProfiles implements Store.
-func (s *fileStore) ListProfiles(ctx context.Context, q ProfileQuery) (ProfileList, error) {
-	if err := q.check(); err != nil {
-		return ProfileList{}, err
+// List implements store.Docs.
+func (d docs[T]) List(ctx context.Context, q store.Query) (store.Listing[T], error) {
+	if err := q.Check(); err != nil {
+		return store.Listing[T]{}, err
 	}
-	ps, problems, err := listDocs(ctx, s, profileKind, q.filter())
-	return ProfileList{Profiles: ps, Problems: problems}, err
+	items, problems, err := listDocs(ctx, d.s, d.k, q)
+	return store.Listing[T]{Items: items, Problems: problems}, err
 }
 
-// ListProfileNames implements Store.
-func (s *fileStore) ListProfileNames(ctx context.Context, q ProfileQuery) ([]string, error) {
-	if err := q.check(); err != nil {
+// Names implements store.Docs.
+func (d docs[T]) Names(ctx context.Context, q store.Query) ([]string, error) {
+	if err := q.Check(); err != nil {
 		return nil, err
 	}
-	return listNames(ctx, s, profileKind, q.filter())
+	return listNames(ctx, d.s, d.k, q)
 }
 
-// PutProfile implements Store.
-func (s *fileStore) PutProfile(ctx context.Context, p *profile.AutomationProfile, update bool) (PutResult, error) {
-	if p == nil {
-		return PutResult{}, errs.Invalid("no profile to store")
-	}
-	out, err := putDoc(ctx, s, profileKind, p, update)
-	if err != nil {
-		return PutResult{}, err
-	}
-	return PutResult{Stored: out.stored, Replaced: out.replaced, Digest: out.digest, Unchanged: out.unchanged, Warnings: out.warnings}, nil
+// Put implements store.Docs.
+func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T], error) {
+	return putDoc(ctx, d.s, d.k, v, update)
 }
 
-// RemoveProfile implements Store.
-func (s *fileStore) RemoveProfile(ctx context.Context, name string) (RemoveResult, error) {
-	p, warnings, err := removeDoc(ctx, s, profileKind, name)
-	if err != nil {
-		return RemoveResult{}, err
-	}
-	return RemoveResult{Removed: p, Warnings: warnings}, nil
+// Remove implements store.Docs.
+func (d docs[T]) Remove(ctx context.Context, name string) (store.RemoveResult[T], error) {
+	return removeDoc(ctx, d.s, d.k, name)
 }
 
-// ProfileHistory implements Store.
-func (s *fileStore) ProfileHistory(ctx context.Context, name string) ([]HistoryEntry, error) {
-	return docHistory(ctx, s, profileKind, name)
+// History implements store.Docs.
+func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry, error) {
+	return docHistory(ctx, d.s, d.k, name)
 }
 
 // openRoot opens the home for reading. A missing home reports
 // fs.ErrNotExist, which readers turn into not-found or empty.
-func (s *fileStore) openRoot() (*os.Root, error) {
+func (s *Store) openRoot() (*os.Root, error) {
 	r, err := safefile.OpenRoot(s.home)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, errs.Wrap(errs.KindInternal, err, "opening the store %s", s.home)
@@ -189,4 +198,4 @@ func (s *fileStore) openRoot() (*os.Root, error) {
 }
 
 // abs returns the full path of rel, for messages.
-func (s *fileStore) abs(rel string) string { return filepath.Join(s.home, rel) }
+func (s *Store) abs(rel string) string { return filepath.Join(s.home, rel) }

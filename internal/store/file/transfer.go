@@ -1,4 +1,4 @@
-package store
+package file
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,23 +14,24 @@ import (
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/store"
 )
 
-var _ Transferer = (*fileStore)(nil)
+var _ store.Transferer = (*Store)(nil)
 
-// Snapshot implements Transferer. It holds the store lock while it reads,
+// Snapshot implements store.Transferer. It holds the store lock while it reads,
 // so no writer changes the registry under it. A stored document that does
 // not parse stops it, with every such problem: a copy must be lossless.
 // A document whose history lags it (placed or edited by hand, or its
 // writer killed before it logged) gets the event the next writer would
 // record, stamped with the file's modification time.
-func (s *fileStore) Snapshot(ctx context.Context) (*Snapshot, error) {
+func (s *Store) Snapshot(ctx context.Context) (*store.Snapshot, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, interrupted(err)
+		return nil, store.Interrupted(err)
 	}
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
-		return &Snapshot{Entries: map[string][]Entry{}}, nil
+		return &store.Snapshot{Entries: map[string][]store.Entry{}}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -46,28 +48,16 @@ func (s *fileStore) Snapshot(ctx context.Context) (*Snapshot, error) {
 // snapshot reads the registry through r. Inside a mutation (tx not nil),
 // history logs are read through the transaction, which repairs a torn
 // last line.
-func (s *fileStore) snapshot(ctx context.Context, r *os.Root, tx *txn) (*Snapshot, error) {
-	snap := &Snapshot{Entries: map[string][]Entry{}}
+func (s *Store) snapshot(ctx context.Context, r *os.Root, tx *txn) (*store.Snapshot, error) {
+	snap := &store.Snapshot{Entries: map[string][]store.Entry{}}
 	var problems []errs.Problem
-	add := func(coll string, es []Entry, ps []errs.Problem, err error) error {
-		snap.Entries[coll] = es
-		problems = append(problems, ps...)
-		return err
-	}
-	for _, read := range []func() error{
-		func() error {
-			es, ps, err := fileEntries(ctx, s, r, tx, profileKind)
-			return add(Profiles.Name, es, ps, err)
-		},
-		func() error {
-			es, ps, err := fileEntries(ctx, s, r, tx, actionKind)
-			return add(Actions.Name, es, ps, err)
-		},
-		func() error { es, ps, err := fileEntries(ctx, s, r, tx, planKind); return add(Plans.Name, es, ps, err) },
-	} {
-		if err := read(); err != nil {
+	for _, k := range kinds {
+		es, ps, err := k.entries(ctx, s, r, tx)
+		if err != nil {
 			return nil, err
 		}
+		snap.Entries[k.name()] = es
+		problems = append(problems, ps...)
 	}
 	if len(problems) > 0 {
 		return nil, errs.InvalidProblems("the registry in "+s.home, problems).
@@ -78,7 +68,7 @@ func (s *fileStore) snapshot(ctx context.Context, r *os.Root, tx *txn) (*Snapsho
 		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading %s", s.abs(objectsDir))
 	}
 	for _, de := range des {
-		if de.Type().IsRegular() && CheckDigest(de.Name()) == nil {
+		if de.Type().IsRegular() && store.CheckDigest(de.Name()) == nil {
 			snap.Objects = append(snap.Objects, de.Name())
 		}
 	}
@@ -86,14 +76,24 @@ func (s *fileStore) snapshot(ctx context.Context, r *os.Root, tx *txn) (*Snapsho
 	return snap, nil
 }
 
-// fileEntries reads every document of kind k and every name it has a
-// history log for.
-func fileEntries[T any](ctx context.Context, s *fileStore, r *os.Root, tx *txn, k *docKind[T]) ([]Entry, []errs.Problem, error) {
-	found, problems, err := k.scan(ctx, s, r, nameFilter{})
+// anyKind is a kind of any document type, for what the store does to
+// every collection alike: read it whole, and write a copy into it.
+type anyKind interface {
+	name() string
+	entries(ctx context.Context, s *Store, r *os.Root, tx *txn) ([]store.Entry, []errs.Problem, error)
+	apply(tx *txn, entries []store.Entry, step func() error) error
+}
+
+func (k *kind[T]) name() string { return k.Name }
+
+// entries reads every document of kind k and every name it has a history
+// log for.
+func (k *kind[T]) entries(ctx context.Context, s *Store, r *os.Root, tx *txn) ([]store.Entry, []errs.Problem, error) {
+	found, problems, err := k.scan(ctx, s, r, store.Query{})
 	if err != nil {
 		return nil, nil, err
 	}
-	byName := map[string]*Entry{}
+	byName := map[string]*store.Entry{}
 	infos := map[string]fs.FileInfo{}
 	for _, d := range found {
 		v, fi, err := k.loadInfo(s, r, d.name, d.rel)
@@ -104,25 +104,25 @@ func fileEntries[T any](ctx context.Context, s *fileStore, r *os.Root, tx *txn, 
 			problems = append(problems, problemsOf(s.abs(d.rel), err)...)
 			continue
 		}
-		data, _, err := k.encode(v)
+		data, _, err := k.Encode(v)
 		if err != nil {
 			problems = append(problems, problemsOf(s.abs(d.rel), err)...)
 			continue
 		}
-		byName[d.name] = &Entry{Name: d.name, Data: data}
+		byName[d.name] = &store.Entry{Name: d.name, Data: data}
 		infos[d.name] = fi
 	}
-	if k.history {
+	if k.History {
 		logs, ps := historyNames(s, r, k)
 		problems = append(problems, ps...)
 		for _, name := range logs {
 			if byName[name] == nil {
-				byName[name] = &Entry{Name: name}
+				byName[name] = &store.Entry{Name: name}
 			}
 		}
 		for name, e := range byName {
 			rel := k.logPath(name)
-			var entries []HistoryEntry
+			var entries []store.HistoryEntry
 			var lps []errs.Problem
 			if tx != nil {
 				entries, err = tx.readLog(rel)
@@ -145,24 +145,24 @@ func fileEntries[T any](ctx context.Context, s *fileStore, r *os.Root, tx *txn, 
 				continue
 			}
 			// What the next writer's reconcile would record.
-			if n := len(entries); n == 0 || entries[n-1].Event != EventPut || entries[n-1].Digest != canon.Digest(e.Data) {
-				e.History = append(e.History, HistoryEntry{Digest: canon.Digest(e.Data), Time: infos[name].ModTime().UTC().Round(0), Event: EventPut})
+			if n := len(entries); n == 0 || entries[n-1].Event != store.EventPut || entries[n-1].Digest != canon.Digest(e.Data) {
+				e.History = append(e.History, store.HistoryEntry{Digest: canon.Digest(e.Data), Time: infos[name].ModTime().UTC().Round(0), Event: store.EventPut})
 			}
 		}
 	}
-	out := make([]Entry, 0, len(byName))
+	out := make([]store.Entry, 0, len(byName))
 	for _, e := range byName {
 		out = append(out, *e)
 	}
-	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b store.Entry) int { return strings.Compare(a.Name, b.Name) })
 	return out, problems, nil
 }
 
 // historyNames lists the names kind k has history logs for.
-func historyNames[T any](s *fileStore, r *os.Root, k *docKind[T]) ([]string, []errs.Problem) {
+func historyNames[T any](s *Store, r *os.Root, k *kind[T]) ([]string, []errs.Problem) {
 	var names []string
 	var problems []errs.Problem
-	base := filepath.Join(historyDir, k.dir)
+	base := filepath.Join(historyDir, k.Name)
 	addLogs := func(dir, prefix string) {
 		des, err := readDir(r, dir)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -177,12 +177,12 @@ func historyNames[T any](s *fileStore, r *os.Root, k *docKind[T]) ([]string, []e
 			if !ok || strings.HasPrefix(de.Name(), ".") || !de.Type().IsRegular() {
 				continue
 			}
-			if k.validate(prefix+stem) == nil {
+			if k.Validate(prefix+stem) == nil {
 				names = append(names, prefix+stem)
 			}
 		}
 	}
-	if !k.nested {
+	if !k.Nested {
 		addLogs(base, "")
 		return names, problems
 	}
@@ -198,8 +198,8 @@ func historyNames[T any](s *fileStore, r *os.Root, k *docKind[T]) ([]string, []e
 	return names, problems
 }
 
-// ReadObjects implements Transferer.
-func (s *fileStore) ReadObjects(ctx context.Context, digests []string) (map[string][]byte, error) {
+// ReadObjects implements store.Transferer.
+func (s *Store) ReadObjects(ctx context.Context, digests []string) (map[string][]byte, error) {
 	out := make(map[string][]byte, len(digests))
 	for _, d := range digests {
 		data, err := s.GetObject(ctx, d)
@@ -211,12 +211,12 @@ func (s *fileStore) ReadObjects(ctx context.Context, digests []string) (map[stri
 	return out, nil
 }
 
-// Apply implements Transferer: under the store lock, objects first (so no
+// Apply implements store.Transferer: under the store lock, objects first (so no
 // history line ever cites a missing object), then each document and its
 // history, every file written atomically. The file store has no
 // transaction: a copy killed midway leaves what it wrote, each file whole,
 // and running it again completes it.
-func (s *fileStore) Apply(ctx context.Context, plan func(*Snapshot) (*Import, error)) error {
+func (s *Store) Apply(ctx context.Context, plan func(*store.Snapshot) (*store.Import, error)) error {
 	return s.mutate(ctx, func(tx *txn) error {
 		cur, err := s.snapshot(ctx, tx.root, tx)
 		if err != nil {
@@ -233,11 +233,11 @@ func (s *fileStore) Apply(ctx context.Context, plan func(*Snapshot) (*Import, er
 				imp.Progress(done, total)
 			}
 			if err := ctx.Err(); err != nil {
-				return interrupted(err)
+				return store.Interrupted(err)
 			}
 			return nil
 		}
-		for _, d := range sortedKeys(imp.Objects) {
+		for _, d := range slices.Sorted(maps.Keys(imp.Objects)) {
 			if err := tx.writeObject(d, imp.Objects[d]); err != nil {
 				return err
 			}
@@ -245,17 +245,8 @@ func (s *fileStore) Apply(ctx context.Context, plan func(*Snapshot) (*Import, er
 				return err
 			}
 		}
-		for _, coll := range CollectionNames {
-			var err error
-			switch coll {
-			case Profiles.Name:
-				err = applyEntries(tx, profileKind, imp.Entries[coll], step)
-			case Actions.Name:
-				err = applyEntries(tx, actionKind, imp.Entries[coll], step)
-			case Plans.Name:
-				err = applyEntries(tx, planKind, imp.Entries[coll], step)
-			}
-			if err != nil {
+		for _, k := range kinds {
+			if err := k.apply(tx, imp.Entries[k.name()], step); err != nil {
 				return err
 			}
 		}
@@ -263,10 +254,10 @@ func (s *fileStore) Apply(ctx context.Context, plan func(*Snapshot) (*Import, er
 	})
 }
 
-// applyEntries writes entries of kind k inside a mutation.
-func applyEntries[T any](tx *txn, k *docKind[T], entries []Entry, step func() error) error {
+// apply writes entries of kind k inside a mutation.
+func (k *kind[T]) apply(tx *txn, entries []store.Entry, step func() error) error {
 	for _, e := range entries {
-		if err := k.validate(e.Name); err != nil {
+		if err := k.Validate(e.Name); err != nil {
 			return err
 		}
 		if err := prepare(tx, k, e.Name); err != nil {
@@ -277,7 +268,7 @@ func applyEntries[T any](tx *txn, k *docKind[T], entries []Entry, step func() er
 		if err != nil {
 			return err
 		}
-		if k.history && len(e.History) > 0 {
+		if k.History && len(e.History) > 0 {
 			// Record what the store holds before appending, as any
 			// writer does, so the log never skips a version.
 			if _, err := reconcile(tx, k, e.Name, cur); err != nil {
@@ -286,7 +277,7 @@ func applyEntries[T any](tx *txn, k *docKind[T], entries []Entry, step func() er
 		}
 		switch {
 		case e.Data != nil && !(cur.exists && bytes.Equal(cur.data, e.Data)):
-			if _, err := k.decode(e.Data, fmt.Sprintf("%s %q", k.noun, e.Name)); err != nil {
+			if _, err := k.Decode(e.Data, fmt.Sprintf("%s %q", k.Noun, e.Name)); err != nil {
 				return err
 			}
 			if err := tx.writeAtomic(rel, e.Data); err != nil {

@@ -1,4 +1,4 @@
-package store
+package file
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
 )
 
 // The tests of the derived cache prove that it is used while stored files
@@ -27,13 +28,13 @@ import (
 const fromCache = "from the cache"
 
 // cacheStore opens a file store that lists with the derived cache.
-func cacheStore(t *testing.T, home string) *fileStore {
+func cacheStore(t *testing.T, home string) *Store {
 	t.Helper()
-	s, err := OpenFile(home, FileOptions{LockTimeout: time.Minute})
+	s, err := Open(home, Options{LockTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.(*fileStore)
+	return s
 }
 
 func testProfile(name, desc string) *profile.AutomationProfile {
@@ -62,14 +63,14 @@ func writeProfile(t *testing.T, home, name, desc string) string {
 
 // descriptions lists the store and returns each profile's description by
 // name, and the number of problems.
-func descriptions(t *testing.T, s Store, q ProfileQuery) (map[string]string, int) {
+func descriptions(t *testing.T, s store.Store, q store.Query) (map[string]string, int) {
 	t.Helper()
-	l, err := s.ListProfiles(context.Background(), q)
+	l, err := s.Profiles().List(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
-	for _, p := range l.Profiles {
+	for _, p := range l.Items {
 		out[p.Name] = p.Description
 	}
 	return out, len(l.Problems)
@@ -86,7 +87,7 @@ func cachedNames(t *testing.T, home string) []string {
 		return nil
 	}
 	var names []string
-	for _, e := range parseCache(data, "profiles", profileCodec.version) {
+	for _, e := range parseCache(data, "profiles", store.Profiles.Codec.Version()) {
 		names = append(names, e.name)
 	}
 	return names
@@ -100,19 +101,19 @@ func markCache(t *testing.T, home string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := parseCache(data, "profiles", profileCodec.version)
+	entries := parseCache(data, "profiles", store.Profiles.Codec.Version())
 	if len(entries) == 0 {
 		t.Fatal("the cache holds nothing to mark")
 	}
 	for i, e := range entries {
-		p, err := readProfile(&cacheReader{b: e.payload})
+		p, err := store.Profiles.Codec.Read(e.payload)
 		if err != nil {
 			t.Fatal(err)
 		}
 		p.Description = fromCache
-		entries[i].payload = appendProfile(nil, p)
+		entries[i].payload = store.Profiles.Codec.Append(nil, p)
 	}
-	if err := os.WriteFile(cachePath(home), encodeCache(entries, "profiles", profileCodec.version), 0o644); err != nil {
+	if err := os.WriteFile(cachePath(home), encodeCache(entries, "profiles", store.Profiles.Codec.Version()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -122,14 +123,14 @@ func TestCacheIsUsedWhileFilesAreUnchanged(t *testing.T) {
 	writeProfile(t, home, "acme/a", "file a")
 	writeProfile(t, home, "acme/b", "file b")
 	s := cacheStore(t, home)
-	if got, _ := descriptions(t, s, ProfileQuery{}); got["acme/a"] != "file a" {
+	if got, _ := descriptions(t, s, store.Query{}); got["acme/a"] != "file a" {
 		t.Fatalf("first listing: %v", got)
 	}
 	if names := cachedNames(t, home); !reflect.DeepEqual(names, []string{"acme/a", "acme/b"}) {
 		t.Fatalf("cached %v after the first listing", names)
 	}
 	markCache(t, home)
-	got, _ := descriptions(t, s, ProfileQuery{})
+	got, _ := descriptions(t, s, store.Query{})
 	if got["acme/a"] != fromCache || got["acme/b"] != fromCache {
 		t.Fatalf("unchanged files were not served from the cache: %v", got)
 	}
@@ -196,7 +197,7 @@ func TestCacheNeverShadowsAChangedFile(t *testing.T) {
 		}, "", 1}, // its name field says acme/b
 		{"updated through the store", func(t *testing.T, home, path string) {
 			s := cacheStore(t, home)
-			if _, err := s.PutProfile(context.Background(), testProfile("acme/a", "file A"), true); err != nil {
+			if _, err := s.Profiles().Put(context.Background(), testProfile("acme/a", "file A"), true); err != nil {
 				t.Fatal(err)
 			}
 		}, "file A", 0},
@@ -207,10 +208,10 @@ func TestCacheNeverShadowsAChangedFile(t *testing.T) {
 			path := writeProfile(t, home, "acme/a", "file a")
 			writeProfile(t, home, "acme/b", "file b")
 			s := cacheStore(t, home)
-			descriptions(t, s, ProfileQuery{})
+			descriptions(t, s, store.Query{})
 			markCache(t, home)
 			tt.change(t, home, path)
-			got, probs := descriptions(t, s, ProfileQuery{})
+			got, probs := descriptions(t, s, store.Query{})
 			if got["acme/a"] != tt.want || probs != tt.probs {
 				t.Errorf("acme/a listed as %q with %d problems, want %q with %d", got["acme/a"], probs, tt.want, tt.probs)
 			}
@@ -219,7 +220,7 @@ func TestCacheNeverShadowsAChangedFile(t *testing.T) {
 			}
 			// The listing also brought the cache up to date: a second one
 			// agrees with it.
-			again, probs2 := descriptions(t, s, ProfileQuery{})
+			again, probs2 := descriptions(t, s, store.Query{})
 			if again["acme/a"] != tt.want || probs2 != tt.probs {
 				t.Errorf("second listing: acme/a %q with %d problems", again["acme/a"], probs2)
 			}
@@ -274,7 +275,7 @@ func TestFilesJustWrittenAreCached(t *testing.T) {
 	home := t.TempDir()
 	path := writeProfile(t, home, "acme/a", "file a")
 	s := cacheStore(t, home)
-	descriptions(t, s, ProfileQuery{})
+	descriptions(t, s, store.Query{})
 	if names := cachedNames(t, home); !reflect.DeepEqual(names, []string{"acme/a"}) {
 		t.Fatalf("a file written just now was not cached: %v", names)
 	}
@@ -287,7 +288,7 @@ func TestFilesJustWrittenAreCached(t *testing.T) {
 	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := descriptions(t, s, ProfileQuery{}); got["acme/a"] != "file A" {
+	if got, _ := descriptions(t, s, store.Query{}); got["acme/a"] != "file A" {
 		t.Errorf("an edit made in the same instant was shadowed: %q", got["acme/a"])
 	}
 }
@@ -318,20 +319,20 @@ func TestUnusableCachesAreIgnoredAndReplaced(t *testing.T) {
 			os.WriteFile(cachePath(home), data, 0o644)
 		}},
 		{"newer format", func(t *testing.T, home string) {
-			entries := parseCache(valid(t, home), "profiles", profileCodec.version)
-			data := encodeCache(entries, "profiles", profileCodec.version)
+			entries := parseCache(valid(t, home), "profiles", store.Profiles.Codec.Version())
+			data := encodeCache(entries, "profiles", store.Profiles.Codec.Version())
 			// The format number follows the magic; the checksum is redone.
 			data = data[:len(data)-4]
 			data[len(cacheMagic)] = cacheFormat + 1
 			os.WriteFile(cachePath(home), appendChecksum(data), 0o644)
 		}},
 		{"newer profile codec", func(t *testing.T, home string) {
-			entries := parseCache(valid(t, home), "profiles", profileCodec.version)
-			os.WriteFile(cachePath(home), encodeCache(entries, "profiles", profileCodec.version+1), 0o644)
+			entries := parseCache(valid(t, home), "profiles", store.Profiles.Codec.Version())
+			os.WriteFile(cachePath(home), encodeCache(entries, "profiles", store.Profiles.Codec.Version()+1), 0o644)
 		}},
 		{"another kind's", func(t *testing.T, home string) {
-			entries := parseCache(valid(t, home), "profiles", profileCodec.version)
-			os.WriteFile(cachePath(home), encodeCache(entries, "actions", profileCodec.version), 0o644)
+			entries := parseCache(valid(t, home), "profiles", store.Profiles.Codec.Version())
+			os.WriteFile(cachePath(home), encodeCache(entries, "actions", store.Profiles.Codec.Version()), 0o644)
 		}},
 		{"a folder", func(t *testing.T, home string) {
 			os.Remove(cachePath(home))
@@ -353,9 +354,9 @@ func TestUnusableCachesAreIgnoredAndReplaced(t *testing.T) {
 			home := t.TempDir()
 			writeProfile(t, home, "acme/a", "file a")
 			s := cacheStore(t, home)
-			descriptions(t, s, ProfileQuery{})
+			descriptions(t, s, store.Query{})
 			tt.spoil(t, home)
-			got, probs := descriptions(t, s, ProfileQuery{})
+			got, probs := descriptions(t, s, store.Query{})
 			if got["acme/a"] != "file a" || probs != 0 {
 				t.Fatalf("listed %v with %d problems", got, probs)
 			}
@@ -380,17 +381,17 @@ func TestFilteredListingKeepsOtherEntries(t *testing.T) {
 	writeProfile(t, home, "acme/a", "file a")
 	writeProfile(t, home, "beta/b", "file b")
 	s := cacheStore(t, home)
-	descriptions(t, s, ProfileQuery{})
+	descriptions(t, s, store.Query{})
 	markCache(t, home)
 	rewriteInPlaceNamed(t, home, "acme/a", "file A")
-	got, _ := descriptions(t, s, ProfileQuery{Namespace: "acme"})
+	got, _ := descriptions(t, s, store.Query{Namespace: "acme"})
 	if len(got) != 1 || got["acme/a"] != "file A" {
 		t.Fatalf("namespace listing: %v", got)
 	}
 	if names := cachedNames(t, home); !reflect.DeepEqual(names, []string{"acme/a", "beta/b"}) {
 		t.Errorf("cache holds %v", names)
 	}
-	if got, _ := descriptions(t, s, ProfileQuery{}); got["beta/b"] != fromCache {
+	if got, _ := descriptions(t, s, store.Query{}); got["beta/b"] != fromCache {
 		t.Errorf("the other namespace's entry was lost: %v", got)
 	}
 }
@@ -411,8 +412,8 @@ func rewriteInPlaceNamed(t *testing.T, home, name, desc string) {
 func TestNoCacheOptionWritesNoCache(t *testing.T) {
 	home := t.TempDir()
 	writeProfile(t, home, "acme/a", "file a")
-	s, _ := OpenFile(home, FileOptions{NoCache: true})
-	descriptions(t, s, ProfileQuery{})
+	s, _ := Open(home, Options{NoCache: true})
+	descriptions(t, s, store.Query{})
 	if _, err := os.Stat(filepath.Join(home, cacheDir)); !os.IsNotExist(err) {
 		t.Errorf("NoCache made %s: %v", cacheDir, err)
 	}
@@ -434,14 +435,14 @@ func TestListingsAgreeWithAndWithoutCache(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	plain, _ := OpenFile(home, FileOptions{NoCache: true})
-	want, err := plain.ListProfiles(context.Background(), ProfileQuery{})
-	if err != nil || len(want.Profiles) != 60 {
-		t.Fatalf("listed %d: %v", len(want.Profiles), err)
+	plain, _ := Open(home, Options{NoCache: true})
+	want, err := plain.Profiles().List(context.Background(), store.Query{})
+	if err != nil || len(want.Items) != 60 {
+		t.Fatalf("listed %d: %v", len(want.Items), err)
 	}
 	s := cacheStore(t, home)
 	for round := range 2 {
-		got, err := s.ListProfiles(context.Background(), ProfileQuery{})
+		got, err := s.Profiles().List(context.Background(), store.Query{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -489,86 +490,24 @@ func TestConcurrentListingsAndWrites(t *testing.T) {
 			for i := range 10 {
 				if w == 0 {
 					p := testProfile(fmt.Sprintf("acme/p%02d", i), fmt.Sprintf("v%d", i+1))
-					if _, err := s.PutProfile(context.Background(), p, true); err != nil {
+					if _, err := s.Profiles().Put(context.Background(), p, true); err != nil {
 						t.Error(err)
 					}
 					continue
 				}
-				l, err := s.ListProfiles(context.Background(), ProfileQuery{})
-				if err != nil || len(l.Profiles) != 20 || len(l.Problems) != 0 {
-					t.Errorf("listed %d with %v: %v", len(l.Profiles), l.Problems, err)
+				l, err := s.Profiles().List(context.Background(), store.Query{})
+				if err != nil || len(l.Items) != 20 || len(l.Problems) != 0 {
+					t.Errorf("listed %d with %v: %v", len(l.Items), l.Problems, err)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	got, _ := descriptions(t, s, ProfileQuery{})
-	plain, _ := OpenFile(home, FileOptions{NoCache: true})
-	want, _ := descriptions(t, plain, ProfileQuery{})
+	got, _ := descriptions(t, s, store.Query{})
+	plain, _ := Open(home, Options{NoCache: true})
+	want, _ := descriptions(t, plain, store.Query{})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after concurrent use the cache says %v, the files %v", got, want)
-	}
-}
-
-// TestProfileCodecCoversEveryField fills every field of a profile through
-// reflection and checks one trip through the codec keeps it. A field added
-// to AutomationProfile fails here until the codec writes it (and its
-// version changes, so caches written without it are not read).
-func TestProfileCodecCoversEveryField(t *testing.T) {
-	for variant := range 3 {
-		p := &profile.AutomationProfile{}
-		fill(reflect.ValueOf(p).Elem(), variant)
-		got, err := readProfile(&cacheReader{b: appendProfile(nil, p)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, p) {
-			t.Errorf("variant %d: round trip changed the profile:\n got %+v\nwant %+v", variant, got, p)
-		}
-	}
-	// Nil and empty lists mean different things and must stay apart.
-	p := testProfile("acme/a", "")
-	p.Guards = &profile.AutomationGuard{ToolAllowlist: []string{}}
-	got, err := readProfile(&cacheReader{b: appendProfile(nil, p)})
-	if err != nil || got.Guards.ToolAllowlist == nil || got.Guards.ToolDenylist != nil {
-		t.Errorf("lists: allowlist %#v denylist %#v (%v)", got.Guards.ToolAllowlist, got.Guards.ToolDenylist, err)
-	}
-	// A payload cut short is an error, never a partial profile.
-	b := appendProfile(nil, p)
-	for n := range len(b) {
-		if _, err := readProfile(&cacheReader{b: b[:n]}); err == nil {
-			t.Fatalf("a payload cut to %d of %d bytes reads back", n, len(b))
-		}
-	}
-}
-
-// fill sets every field reachable from v to a value other than its zero,
-// varied by variant.
-func fill(v reflect.Value, variant int) {
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(fmt.Sprintf("s%d-%s", variant, v.Type().Name()))
-	case reflect.Float64:
-		v.SetFloat(0.25 + float64(variant))
-	case reflect.Int:
-		v.SetInt(int64(7 + variant))
-	case reflect.Bool:
-		v.SetBool(variant != 1)
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		fill(v.Elem(), variant)
-	case reflect.Slice:
-		s := reflect.MakeSlice(v.Type(), variant, variant)
-		for i := range variant {
-			fill(s.Index(i), variant+i)
-		}
-		v.Set(s)
-	case reflect.Struct:
-		for i := range v.NumField() {
-			fill(v.Field(i), variant+i)
-		}
-	default:
-		panic("fill: unhandled kind " + v.Kind().String())
 	}
 }
 
@@ -583,7 +522,7 @@ func TestListingManyNamespaces(t *testing.T) {
 	}
 	s := cacheStore(t, home)
 	for round := range 2 {
-		got, probs := descriptions(t, s, ProfileQuery{})
+		got, probs := descriptions(t, s, store.Query{})
 		last := fmt.Sprintf("ns%03d/p", n-1)
 		if len(got) != n || probs != 0 || got[last] != fmt.Sprintf("profile %d", n-1) {
 			t.Fatalf("listing %d: %d profiles, %d problems", round+1, len(got), probs)

@@ -1,4 +1,4 @@
-package store
+package file
 
 import (
 	crand "crypto/rand"
@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/safefile"
+	"github.com/agentsctl/agents/internal/store"
 )
 
 // The derived cache keeps the decoded documents of one kind in a single
@@ -59,13 +59,6 @@ const (
 	// maxCacheSize bounds what a cache read may allocate.
 	maxCacheSize = 256 << 20
 )
-
-// cacheCodec encodes the decoded documents of one kind for the cache.
-type cacheCodec[T any] struct {
-	version uint32
-	append  func(b []byte, v T) []byte
-	read    func(r *cacheReader) (T, error)
-}
 
 // cacheEntry is one decoded document in a cache file.
 type cacheEntry struct {
@@ -111,12 +104,12 @@ func itoa(n int64) string { return string(binary.AppendVarint(nil, n)) }
 // openCache reads the cache of kind k, or returns nil when the kind has no
 // codec or the system cannot tell who owns the cache file. An unusable
 // cache file is an empty cache.
-func openCache[T any](s *fileStore, r *os.Root, k *docKind[T]) *docCache {
-	if k.cache == nil || s.noCache || !cacheSupported || producer() == "" {
+func openCache[T any](s *Store, r *os.Root, k *kind[T]) *docCache {
+	if k.Codec == nil || s.noCache || !cacheSupported || producer() == "" {
 		return nil
 	}
-	c := &docCache{path: filepath.Join(cacheDir, k.dir+cacheExt)}
-	c.old = readCacheFile(r, c.path, k.dir, k.cache.version)
+	c := &docCache{path: filepath.Join(cacheDir, k.Name+cacheExt)}
+	c.old = readCacheFile(r, c.path, k.Name, k.Codec.Version())
 	c.state = make([]entryState, len(c.old))
 	return c
 }
@@ -148,26 +141,26 @@ func parseCache(data []byte, kind string, version uint32) []cacheEntry {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil
 	}
-	rd := &cacheReader{b: body}
-	if string(rd.bytes(len(cacheMagic))) != cacheMagic || rd.uint32() != cacheFormat ||
-		rd.uint32() != version || rd.string() != producer() || rd.string() != kind {
+	rd := store.NewReader(body)
+	if string(rd.Bytes(len(cacheMagic))) != cacheMagic || rd.Uint32() != cacheFormat ||
+		rd.Uint32() != version || rd.Str() != producer() || rd.Str() != kind {
 		return nil
 	}
-	n := rd.uvarint()
-	if rd.err != nil || n > uint64(len(body)) {
+	n := rd.Uvarint()
+	if rd.Err() != nil || n > uint64(len(body)) {
 		return nil
 	}
 	entries := make([]cacheEntry, 0, n)
 	for range n {
-		e := cacheEntry{name: rd.string()}
-		copy(e.digest[:], rd.bytes(sha256.Size))
-		e.payload = rd.bytes(int(rd.uvarint()))
-		if rd.err != nil || (len(entries) > 0 && entries[len(entries)-1].name >= e.name) {
+		e := cacheEntry{name: rd.Str()}
+		copy(e.digest[:], rd.Bytes(sha256.Size))
+		e.payload = rd.Bytes(int(rd.Uvarint()))
+		if rd.Err() != nil || (len(entries) > 0 && entries[len(entries)-1].name >= e.name) {
 			return nil
 		}
 		entries = append(entries, e)
 	}
-	if len(rd.b) != 0 {
+	if rd.Len() != 0 {
 		return nil
 	}
 	return entries
@@ -238,11 +231,11 @@ func encodeCache(entries []cacheEntry, kind string, version uint32) []byte {
 	b = append(b, cacheMagic...)
 	b = binary.LittleEndian.AppendUint32(b, cacheFormat)
 	b = binary.LittleEndian.AppendUint32(b, version)
-	b = appendString(b, producer())
-	b = appendString(b, kind)
+	b = store.AppendString(b, producer())
+	b = store.AppendString(b, kind)
 	b = binary.AppendUvarint(b, uint64(len(entries)))
 	for _, e := range entries {
-		b = appendString(b, e.name)
+		b = store.AppendString(b, e.name)
 		b = append(b, e.digest[:]...)
 		b = binary.AppendUvarint(b, uint64(len(e.payload)))
 		b = append(b, e.payload...)
@@ -301,106 +294,4 @@ func removeOldTemps(r *os.Root, dir string) {
 			_ = r.Remove(filepath.Join(dir, de.Name()))
 		}
 	}
-}
-
-// cacheReader reads the fields of a cache file. The first error sticks:
-// every later read returns zero values, and the caller checks err once.
-type cacheReader struct {
-	b   []byte
-	err error
-}
-
-var errShortCache = errors.New("cache entry ends early")
-
-func (r *cacheReader) bytes(n int) []byte {
-	if r.err != nil || n < 0 || n > len(r.b) {
-		r.err = errShortCache
-		return nil
-	}
-	v := r.b[:n:n]
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *cacheReader) byte() byte {
-	b := r.bytes(1)
-	if b == nil {
-		return 0
-	}
-	return b[0]
-}
-
-func (r *cacheReader) uint32() uint32 {
-	b := r.bytes(4)
-	if b == nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint32(b)
-}
-
-func (r *cacheReader) uint64() uint64 {
-	b := r.bytes(8)
-	if b == nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint64(b)
-}
-
-func (r *cacheReader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = errShortCache
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *cacheReader) varint() int64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.err = errShortCache
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *cacheReader) string() string {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.err = errShortCache
-		return ""
-	}
-	return string(r.bytes(int(n)))
-}
-
-// strings reads a list written by appendStrings: nil stays nil.
-func (r *cacheReader) strings() []string {
-	n := r.uvarint()
-	if n == 0 || n-1 > uint64(len(r.b)) {
-		if n != 0 {
-			r.err = errShortCache
-		}
-		return nil
-	}
-	list := make([]string, n-1)
-	for i := range list {
-		list[i] = r.string()
-	}
-	return list
-}
-
-func (r *cacheReader) floatPtr() *float64 {
-	if r.byte() == 0 {
-		return nil
-	}
-	f := math.Float64frombits(r.uint64())
-	return &f
 }
