@@ -176,3 +176,16 @@ func Is(err error, k Kind) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Kind == k
 }
+
+// DidYouMean returns err with its hint replaced by "did you mean ...?" when
+// suggestion is not empty. err must be an *Error; anything else is
+// returned as it is.
+func DidYouMean(err error, suggestion string) error {
+	var e *Error
+	if suggestion == "" || !errors.As(err, &e) {
+		return err
+	}
+	c := *e
+	c.Hint = fmt.Sprintf("did you mean %q?", suggestion)
+	return &c
+}

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/strictyaml"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // member is one key of a JSON object with its raw value and where it was.
@@ -221,7 +221,7 @@ func joinPath(path, key string) string {
 // unknownKey reports a key that the format does not define, suggesting the
 // nearest known key when one is close.
 func (d *doc) unknownKey(path string, line int, key string, known []string) {
-	if s := strictyaml.Suggest(key, known); s != "" {
+	if s := suggest.Key(key, known); s != "" {
 		d.problem(path, line, "unknown key %q (did you mean %q?)", key, s)
 		return
 	}

@@ -51,7 +51,7 @@ restore it.`,
 func removeRun(opts *removeOptions) error {
 	deps := opts.deps
 	if err := action.ValidateName(opts.name); err != nil {
-		return cmdutil.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
+		return errs.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
 	}
 	if ok, err := cmdutil.ConfirmRemoval(deps, "action", opts.name, opts.yes); !ok || err != nil {
 		return err
@@ -62,7 +62,7 @@ func removeRun(opts *removeOptions) error {
 	}
 	removed, err := st.Actions().Remove(deps.Ctx(), opts.name)
 	if errs.Is(err, errs.KindNotFound) {
-		return cmdutil.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
+		return errs.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
 	}
 	if err != nil {
 		return err

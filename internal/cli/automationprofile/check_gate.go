@@ -15,7 +15,7 @@ import (
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/resolve"
 	sp "github.com/agentsctl/agents/internal/safetypack"
-	"github.com/agentsctl/agents/internal/strictyaml"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // decisionSubject is what a decision is taken under: an automation profile,
@@ -279,7 +279,7 @@ func parseGate(name string) (profile.Gate, error) {
 	}
 	names := profile.GateNames()
 	e := errs.Usage("unknown gate %q", name)
-	if s := strictyaml.Suggest(name, names); s != "" {
+	if s := suggest.Key(name, names); s != "" {
 		return profile.Gate{}, e.WithHint("did you mean %q? The gates are: %s", s, strings.Join(names, ", "))
 	}
 	return profile.Gate{}, e.WithHint("the gates are: %s", strings.Join(names, ", "))

@@ -18,7 +18,7 @@ import (
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/strictyaml"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // callFlags describe one tool call; sessionFlags describe the setting the
@@ -37,7 +37,7 @@ func suggestAgent(name string) string {
 			return a
 		}
 	}
-	return strictyaml.Suggest(name, hook.Agents())
+	return suggest.Key(name, hook.Agents())
 }
 
 // checkHookFlags checks the flags given with --hook.
@@ -539,7 +539,7 @@ func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.P
 			continue
 		case !contains(known, key):
 			msg := "is not a known key"
-			if s := strictyaml.Suggest(key, known); s != "" {
+			if s := suggest.Key(key, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			problems = append(problems, errs.Problem{File: src, Path: key, Message: msg})

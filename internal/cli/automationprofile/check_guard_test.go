@@ -9,7 +9,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/strictyaml"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // parseGuardFlags runs the check-guard command's flag handling and returns
@@ -243,7 +243,7 @@ func TestClosest(t *testing.T) {
 	names := []string{"tool", "calls", "cost", "plan_cost", "total_cost"}
 	tests := map[string]string{"tol": "tool", "cals": "calls", "plancost": "plan_cost", "totl_cost": "total_cost", "zzzzzzzz": "", "": ""}
 	for in, want := range tests {
-		if got := strictyaml.Suggest(in, names); got != want {
+		if got := suggest.Key(in, names); got != want {
 			t.Errorf("Suggest(%q) = %q, want %q", in, got, want)
 		}
 	}

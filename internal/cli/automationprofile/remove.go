@@ -55,7 +55,7 @@ func removeRun(opts *removeOptions) error {
 			WithHint("built-in profiles are part of agents; register a custom profile instead")
 	}
 	if err := cmdutil.CheckProfileArg(opts.name); err != nil {
-		return cmdutil.DidYouMean(err, nearestCustom(deps, opts.name))
+		return errs.DidYouMean(err, nearestCustom(deps, opts.name))
 	}
 	if ok, err := cmdutil.ConfirmRemoval(deps, "profile", opts.name, opts.yes); !ok || err != nil {
 		return err
@@ -66,7 +66,7 @@ func removeRun(opts *removeOptions) error {
 	}
 	res, err := st.Profiles().Remove(deps.Ctx(), opts.name)
 	if errs.Is(err, errs.KindNotFound) {
-		return cmdutil.DidYouMean(err, nearestCustom(deps, opts.name))
+		return errs.DidYouMean(err, nearestCustom(deps, opts.name))
 	}
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // ExactArgs is cobra.ExactArgs with a usage error that names what is missing.
@@ -68,7 +69,7 @@ func nearestCommand(cmd *cobra.Command, word string) string {
 			byName[n] = c.Name()
 		}
 	}
-	return byName[Nearest(word, names)]
+	return byName[suggest.Name(word, names)]
 }
 
 // RangeArgs is cobra.RangeArgs with a usage error that says what is

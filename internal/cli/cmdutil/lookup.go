@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // BuiltinProfiles returns the built-in profiles in the specification's
@@ -53,7 +54,7 @@ func (d *Deps) LookupProfile(name string) (*profile.AutomationProfile, error) {
 		return d.builtinProfile(name)
 	}
 	if err := CheckProfileArg(name); err != nil {
-		return nil, DidYouMean(err, Nearest(name, d.profileCandidates()))
+		return nil, errs.DidYouMean(err, suggest.Name(name, d.profileCandidates()))
 	}
 	st, err := d.Store()
 	if err != nil {
@@ -61,7 +62,7 @@ func (d *Deps) LookupProfile(name string) (*profile.AutomationProfile, error) {
 	}
 	p, err := st.Profiles().Get(d.Ctx(), name)
 	if errs.Is(err, errs.KindNotFound) {
-		return nil, DidYouMean(err, Nearest(name, d.profileCandidates()))
+		return nil, errs.DidYouMean(err, suggest.Name(name, d.profileCandidates()))
 	}
 	return p, err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentsctl/agents/internal/resolve"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // ResolveEnv returns where resolution reads its levels in this
@@ -48,7 +49,7 @@ func LookupPlan(deps *Deps, id string) (*plan.Plan, error) {
 	p, err := st.Plans().Get(deps.Ctx(), full)
 	if errs.Is(err, errs.KindNotFound) {
 		if ids, lerr := st.Plans().Names(deps.Ctx(), store.Query{}); lerr == nil {
-			return nil, DidYouMean(err, nearestID(full, ids))
+			return nil, errs.DidYouMean(err, nearestID(full, ids))
 		}
 	}
 	return p, err
@@ -97,7 +98,7 @@ func planID(deps *Deps, id, typed string) (string, error) {
 		return matches[0], nil
 	case 0:
 		e := errs.NotFound("plan %q not found", typed).WithHint("run 'agents plan list' to see the plans")
-		return "", DidYouMean(e, nearestID(id, ids))
+		return "", errs.DidYouMean(e, nearestID(id, ids))
 	}
 	shown := matches[:min(len(matches), maxCandidates)]
 	more := ""
@@ -118,11 +119,11 @@ func nearestID(id string, ids []string) string {
 	for i, c := range ids {
 		cut[i] = c[:min(len(id), len(c))]
 	}
-	s := Nearest(id, cut)
+	s := suggest.Name(id, cut)
 	if s == "" {
 		return ""
 	}
-	return only(ids, func(c string) bool { return strings.HasPrefix(c, s) })
+	return suggest.Unique(ids, func(c string) bool { return strings.HasPrefix(c, s) })
 }
 
 // OwnSetting returns what a command's --automation-profile and

@@ -1,116 +1,12 @@
 package cmdutil
 
 import (
-	"errors"
-	"fmt"
-	"strings"
-	"unicode/utf8"
-
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/suggest"
 )
-
-// Nearest returns the candidate the user most likely meant by name, or ""
-// when none is close: the same name in another case; the one candidate
-// whose part after the slash is name (a name typed without its
-// namespace); the nearest by edit distance, within a third of the name's
-// length (one edit for a short name); or the one candidate that name
-// begins.
-func Nearest(name string, candidates []string) string {
-	lower := strings.ToLower(strings.TrimSpace(name))
-	if lower == "" || len(lower) > 200 {
-		return ""
-	}
-	for _, c := range candidates {
-		if strings.ToLower(c) == lower {
-			return c
-		}
-	}
-	if !strings.Contains(lower, "/") {
-		if c := only(candidates, func(c string) bool {
-			_, leaf, ok := strings.Cut(c, "/")
-			return ok && leaf == lower
-		}); c != "" {
-			return c
-		}
-	}
-	best, bestDist := "", -1
-	for _, c := range candidates {
-		if d := editDistance(lower, strings.ToLower(c)); bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	limit := 1
-	if n := utf8.RuneCountInString(lower); n > 5 {
-		limit = max(2, n/3)
-	}
-	if bestDist >= 0 && bestDist <= limit {
-		return best
-	}
-	if utf8.RuneCountInString(lower) >= 3 {
-		return only(candidates, func(c string) bool { return strings.HasPrefix(c, lower) })
-	}
-	return ""
-}
-
-// only returns the one candidate for which keep is true, or "" when there
-// is none or more than one.
-func only(candidates []string, keep func(string) bool) string {
-	found := ""
-	for _, c := range candidates {
-		if !keep(c) {
-			continue
-		}
-		if found != "" {
-			return ""
-		}
-		found = c
-	}
-	return found
-}
-
-// editDistance counts the insertions, deletions, substitutions and swaps
-// of neighbouring characters that turn a into b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	rows := make([][]int, len(ra)+1)
-	for i := range rows {
-		rows[i] = make([]int, len(rb)+1)
-		rows[i][0] = i
-	}
-	for j := range rows[0] {
-		rows[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d := min(rows[i-1][j]+1, rows[i][j-1]+1, rows[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d = min(d, rows[i-2][j-2]+1)
-			}
-			rows[i][j] = d
-		}
-	}
-	return rows[len(ra)][len(rb)]
-}
-
-// DidYouMean returns err with its hint replaced by "did you mean ...?" when
-// suggestion is not empty. err must be an *errs.Error; anything else is
-// returned as it is.
-func DidYouMean(err error, suggestion string) error {
-	var e *errs.Error
-	if suggestion == "" || !errors.As(err, &e) {
-		return err
-	}
-	c := *e
-	c.Hint = fmt.Sprintf("did you mean %q?", suggestion)
-	return &c
-}
 
 // profileCandidates are the names a profile name may have meant: the
 // built-ins, then the stored custom profiles. A store that cannot be read
@@ -140,13 +36,13 @@ func (d *Deps) actionCandidates() []string {
 
 // NearestAction returns the stored action name nearest to name, or "".
 func NearestAction(deps *Deps, name string) string {
-	return Nearest(name, deps.actionCandidates())
+	return suggest.Name(name, deps.actionCandidates())
 }
 
 // NearestProfile returns the built-in or stored profile name nearest to
 // name, or "".
 func NearestProfile(deps *Deps, name string) string {
-	return Nearest(name, deps.profileCandidates())
+	return suggest.Name(name, deps.profileCandidates())
 }
 
 // LookupAction returns the stored action with the given name. A name that
@@ -156,7 +52,7 @@ func LookupAction(deps *Deps, name string) (*action.Action, error) {
 	if err := action.ValidateName(name); err != nil {
 		e := errs.NotFound("action %q not found: %s", name, err.Error()).
 			WithHint("run 'agents action list' to see the actions")
-		return nil, DidYouMean(e, Nearest(name, deps.actionCandidates()))
+		return nil, errs.DidYouMean(e, suggest.Name(name, deps.actionCandidates()))
 	}
 	st, err := deps.Store()
 	if err != nil {
@@ -164,7 +60,7 @@ func LookupAction(deps *Deps, name string) (*action.Action, error) {
 	}
 	a, err := st.Actions().Get(deps.Ctx(), name)
 	if errs.Is(err, errs.KindNotFound) {
-		return nil, DidYouMean(err, Nearest(name, deps.actionCandidates()))
+		return nil, errs.DidYouMean(err, suggest.Name(name, deps.actionCandidates()))
 	}
 	return a, err
 }

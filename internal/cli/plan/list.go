@@ -47,7 +47,7 @@ func listRun(opts *listOptions) error {
 	deps := opts.deps
 	if opts.action != "" {
 		if err := action.ValidateName(opts.action); err != nil {
-			return cmdutil.DidYouMean(errs.Usage("%s", err.Error()), cmdutil.NearestAction(deps, opts.action))
+			return errs.DidYouMean(errs.Usage("%s", err.Error()), cmdutil.NearestAction(deps, opts.action))
 		}
 	}
 	st, err := deps.Store()
