@@ -106,6 +106,9 @@ func printError(w io.Writer, format string, err error) {
 	var problems []errs.Problem
 	if e != nil {
 		hint = e.Hint
+		if hint == "" {
+			hint = hintFor(e)
+		}
 		problems = e.Problems
 	}
 	if format == "json" || format == "yaml" {

@@ -84,14 +84,79 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// Error is an error with a kind, an optional hint saying how to fix it, and
-// optional problems (one per field) for invalid input.
+// Error is an error with a kind, an optional hint saying how to fix it,
+// optional problems (one per field) for invalid input, and an optional
+// subject saying what it is about.
 type Error struct {
 	Kind     Kind
 	Msg      string
 	Hint     string
 	Problems []Problem
-	Err      error // wrapped cause, may be nil
+	// Subject, when set, says in the domain's terms what the error is
+	// about, so that the command layer can add the hint that names its
+	// flags and commands: below the command layer, nothing names them.
+	Subject Subject
+	Err     error // wrapped cause, may be nil
+}
+
+// Subject is what an error is about: what kind of thing, which one, and
+// what else a hint needs to say.
+type Subject struct {
+	About  About
+	Name   string
+	Detail string
+}
+
+// About names the kinds of thing an error can be about, for the command
+// layer's hints.
+type About string
+
+// What errors are about. Name and Detail say what each carries.
+const (
+	// AboutProfile, AboutAction and AboutPlan: a document not found or
+	// already there (Name its name or id).
+	AboutProfile About = "profile"
+	AboutAction  About = "action"
+	AboutPlan    About = "plan"
+	// AboutUnreadable: a stored document that cannot be read, so it is
+	// not removed (Name what it is, "profile"; Detail its file, if any).
+	AboutUnreadable About = "unreadable"
+	// AboutHome: the agents home is missing (Detail "") or not a folder
+	// (Detail "not a folder").
+	AboutHome About = "home"
+	// AboutLock: the store's lock was held past the lock timeout.
+	AboutLock About = "lock"
+	// AboutSchema: the PostgreSQL schema was never migrated (Detail
+	// "missing"), is older than this build (Detail "old"), or may not be
+	// created by the role (Detail "create"; Name the schema).
+	AboutSchema About = "schema"
+	// AboutCopy: a copy would replace the target's content.
+	AboutCopy About = "copy"
+	// AboutLevel: a profile named at a level does not exist (Name the
+	// level, Detail the file or action that set it, if any).
+	AboutLevel About = "level"
+	// AboutPlanRecord: a plan's record does not verify against its
+	// snapshots (Name the plan id, Detail its automation profile).
+	AboutPlanRecord About = "plan record"
+	// AboutPackSeal: a pack that fails its seal (Name the pack file).
+	AboutPackSeal About = "pack seal"
+	// AboutPackFile: a malformed pack file (Name the file; Detail
+	// "mastery_report_sha256" when that field is the problem).
+	AboutPackFile About = "pack file"
+	// AboutUntrustedProject: a project's agents.yaml a hook may not use
+	// (Name the folder, Detail the file).
+	AboutUntrustedProject About = "untrusted project"
+	// AboutProjectOwner: a project's agents.yaml owned or writable by
+	// someone else (Name the folder).
+	AboutProjectOwner About = "project owner"
+	// AboutActionProfile: an action names a profile that does not exist.
+	AboutActionProfile About = "action profile"
+)
+
+// About returns e with its subject set.
+func (e *Error) About(about About, name string, detail ...string) *Error {
+	e.Subject = Subject{About: about, Name: name, Detail: strings.Join(detail, "")}
+	return e
 }
 
 func (e *Error) Error() string {

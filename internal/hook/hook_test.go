@@ -275,7 +275,8 @@ func TestSnippetCommand(t *testing.T) {
 	}
 	home := filepath.Join(dir, "home; rm -rf x")
 	for _, agent := range Agents() {
-		raw, err := Snippet(agent, SnippetOptions{Binary: bin, Home: home, Profile: "acme/strict", Sandboxed: true})
+		args := []string{"--home", HomeArg, "automation-profile", "check-guard", "acme/strict", "--hook", agent, "--sandboxed"}
+		raw, err := Snippet(agent, SnippetOptions{Binary: bin, Home: home, Args: args})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -328,7 +329,7 @@ func TestSnippetCommand(t *testing.T) {
 		}
 	}
 	// The binary gone: the call must be blocked, with a reason on stderr.
-	cmdline := Command(ClaudeCode, SnippetOptions{Binary: filepath.Join(dir, "missing"), Home: home, Profile: "ci"})
+	cmdline := Command(SnippetOptions{Binary: filepath.Join(dir, "missing"), Home: home, Args: []string{"--home", HomeArg, "automation-profile", "check-guard", "ci", "--hook", ClaudeCode}})
 	cmd := exec.Command("sh", "-c", cmdline)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

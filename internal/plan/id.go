@@ -82,8 +82,7 @@ func IsIDPrefix(s string) bool {
 // ValidateID returns an invalid-input error unless id is a plan id.
 func ValidateID(id string) error {
 	if why := CheckID(id); why != "" {
-		return errs.Invalid("invalid plan id %q: %s", id, why).
-			WithHint("run 'agents plan list' to see the plans")
+		return errs.Invalid("invalid plan id %q: %s", id, why).About(errs.AboutPlan, id)
 	}
 	return nil
 }

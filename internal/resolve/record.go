@@ -119,14 +119,11 @@ func Verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) e
 
 func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (*profile.AutomationProfile, error) {
 	ref, sref := p.AutomationProfile, p.SafetyProfile
-	again := func() string {
-		return fmt.Sprintf("resolve the plan again with 'agents plan set-automation-profile %s %s'", p.ID, ref.Name)
-	}
+	again := func(e *errs.Error) *errs.Error { return e.About(errs.AboutPlanRecord, p.ID, ref.Name) }
 	data, err := snapshot(ctx, st, ref.SHA256, builtinContent(builtin, ref.Name))
 	if err != nil {
 		if errs.Is(err, errs.KindNotFound) {
-			return nil, errs.NotFound("the snapshot of automation profile %q recorded by plan %s (sha256 %s) is missing from the store", ref.Name, p.ID, ref.SHA256).
-				WithHint("%s", again())
+			return nil, again(errs.NotFound("the snapshot of automation profile %q recorded by plan %s (sha256 %s) is missing from the store", ref.Name, p.ID, ref.SHA256))
 		}
 		return nil, err
 	}
@@ -142,8 +139,7 @@ func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (
 		return nil, err
 	}
 	if got := canon.Digest(sdata); got != sref.SHA256 {
-		return nil, errs.Invalid("plan %s: its safety profile hashes to %s, not the sha256 %s it records; the plan has been edited", p.ID, got, sref.SHA256).
-			WithHint("%s", again())
+		return nil, again(errs.Invalid("plan %s: its safety profile hashes to %s, not the sha256 %s it records; the plan has been edited", p.ID, got, sref.SHA256))
 	}
 	// The composed safety of a built-in is a built-in's snapshot too.
 	var composed []byte
@@ -158,24 +154,20 @@ func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (
 	}
 	obj, err := snapshot(ctx, st, sref.SHA256, builtinSafety)
 	if errs.Is(err, errs.KindNotFound) {
-		return nil, errs.Invalid("plan %s cites a safety profile snapshot (sha256 %s) that the store never wrote: its record has been edited, or the snapshot removed", p.ID, sref.SHA256).
-			WithHint("%s", again())
+		return nil, again(errs.Invalid("plan %s cites a safety profile snapshot (sha256 %s) that the store never wrote: its record has been edited, or the snapshot removed", p.ID, sref.SHA256))
 	}
 	if err != nil {
 		return nil, err
 	}
 	if !bytes.Equal(obj, sdata) {
-		return nil, errs.Invalid("plan %s: its safety profile is not the content of the snapshot it cites (sha256 %s); the plan has been edited", p.ID, sref.SHA256).
-			WithHint("%s", again())
+		return nil, again(errs.Invalid("plan %s: its safety profile is not the content of the snapshot it cites (sha256 %s); the plan has been edited", p.ID, sref.SHA256))
 	}
 	if sref.Source == plan.SourceComposed {
 		if sref.FromProfile == nil || *sref.FromProfile != ref.Name {
-			return nil, errs.Invalid("plan %s records a safety profile composed in another profile than its automation profile %q; the plan has been edited", p.ID, ref.Name).
-				WithHint("%s", again())
+			return nil, again(errs.Invalid("plan %s records a safety profile composed in another profile than its automation profile %q; the plan has been edited", p.ID, ref.Name))
 		}
 		if !bytes.Equal(composed, sdata) {
-			return nil, errs.Invalid("plan %s: its composed safety profile is not the safety of the automation profile snapshot it cites; the plan has been edited", p.ID).
-				WithHint("%s", again())
+			return nil, again(errs.Invalid("plan %s: its composed safety profile is not the safety of the automation profile snapshot it cites; the plan has been edited", p.ID))
 		}
 	}
 	return ap, nil

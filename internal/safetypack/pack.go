@@ -220,16 +220,15 @@ func malformed(file string, problems []errs.Problem) *errs.Error {
 	} else {
 		msg += fmt.Sprintf(" (%d problems)", len(problems))
 	}
-	hint := "fix the pack, then run 'agents safety-pack ratify " + file + "'"
+	e := &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: problems}
 	for _, p := range problems {
 		if p.Path == "mastery_report_sha256" {
-			// The seed's example pack carries "..." here: say what to
-			// start from.
-			hint = `set mastery_report_sha256 to "" (every pack starts from the empty string; ratify fills it in), fix any other problem, then run 'agents safety-pack ratify ` + file + "'"
-			break
+			// The seed's example pack carries "..." here: the hint says
+			// what to start from.
+			return e.About(errs.AboutPackFile, file, p.Path)
 		}
 	}
-	return &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: problems, Hint: hint}
+	return e.About(errs.AboutPackFile, file)
 }
 
 // problemText is a problem without its file, for a message that already

@@ -364,7 +364,7 @@ func sealError(id, source string, st SealStatus, canRatify bool) *errs.Error {
 	}
 	e := &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: st.Problems}
 	if canRatify {
-		e.Hint = fmt.Sprintf("review the pack and its report; if every change is intended, run 'agents safety-pack ratify %s'", source)
+		e.About(errs.AboutPackSeal, source)
 	} else {
 		e.Hint = "the embedded pack is damaged: reinstall agents"
 	}

@@ -110,32 +110,27 @@ var (
 var CollectionNames = []string{Profiles.Name, Actions.Name, Plans.Name}
 
 func profileNotFound(name string) error {
-	return errs.NotFound("profile %q not found", name).
-		WithHint("run 'agents automation-profile list' to see the profiles")
+	return errs.NotFound("profile %q not found", name).About(errs.AboutProfile, name)
 }
 
 func profileConflict(name string) error {
-	return errs.Conflict("profile %q already exists", name).
-		WithHint("pass --update to replace it")
+	return errs.Conflict("profile %q already exists", name).About(errs.AboutProfile, name)
 }
 
 func actionNotFound(name string) error {
-	return errs.NotFound("action %q not found", name).
-		WithHint("run 'agents action list' to see the actions")
+	return errs.NotFound("action %q not found", name).About(errs.AboutAction, name)
 }
 
 func actionConflict(name string) error {
-	return errs.Conflict("action %q already exists", name).
-		WithHint("pass --update to replace it")
+	return errs.Conflict("action %q already exists", name).About(errs.AboutAction, name)
 }
 
 func planNotFound(id string) error {
-	return errs.NotFound("plan %s not found", id).
-		WithHint("run 'agents plan list' to see the plans")
+	return errs.NotFound("plan %s not found", id).About(errs.AboutPlan, id)
 }
 
 func planConflict(id string) error {
-	return errs.Conflict("plan %s already exists", id)
+	return errs.Conflict("plan %s already exists", id).About(errs.AboutPlan, id)
 }
 
 // Problem is how a backend reports a stored document it cannot read: the

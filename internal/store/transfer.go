@@ -190,7 +190,7 @@ func Copy(ctx context.Context, from, to Transferer, opts CopyOptions) (*CopyRepo
 			if len(conflicts) == 1 {
 				e.Msg = fmt.Sprintf("the target holds %s with other content than the source (%s); nothing was copied", conflicts[0].File, conflicts[0].Message)
 			}
-			return nil, e.WithHint("pass --force to replace the target's versions with the source's (the target's history keeps its own)")
+			return nil, e.About(errs.AboutCopy, "")
 		}
 		var missing []string
 		for _, d := range src.Objects {

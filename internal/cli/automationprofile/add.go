@@ -104,7 +104,7 @@ func readProfileFile(deps *cmdutil.Deps, path string) (*profile.AutomationProfil
 		return nil, err
 	}
 	p, warnings, err := profile.DecodeProfile(data, name)
-	for _, w := range warnings {
+	for _, w := range cmdutil.ProfileWarnings(warnings) {
 		deps.Warn("%s", w)
 	}
 	return p, err

@@ -200,14 +200,30 @@ func printHookConfig(opts *checkGuardOptions) error {
 	if real, err := filepath.EvalSymlinks(bin); err == nil {
 		bin = real
 	}
-	snippet, err := hook.Snippet(h.agent, hook.SnippetOptions{
-		Binary: bin, Home: deps.Config.Home, Profile: opts.profile,
-		Sandboxed: h.sandboxed, Checkpointed: h.checkpointed, Abstain: h.abstain,
-	})
+	snippet, err := hook.Snippet(h.agent, hook.SnippetOptions{Binary: bin, Home: deps.Config.Home, Args: hookArgs(opts)})
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "cannot encode the settings")
 	}
 	deps.Info("merge this into %s", hook.SettingsFile(h.agent))
 	_, err = deps.IO.Out.Write(snippet)
 	return err
+}
+
+// hookArgs are the arguments of the command a snippet installs: this
+// check-guard, for the agent, with the declarations and options given.
+func hookArgs(opts *checkGuardOptions) []string {
+	args := []string{"--home", hook.HomeArg, "automation-profile", "check-guard"}
+	if opts.profile != "" {
+		args = append(args, opts.profile)
+	}
+	args = append(args, "--hook", opts.hookOpts.agent)
+	for _, f := range []struct {
+		set  bool
+		flag string
+	}{{opts.hookOpts.sandboxed, "--sandboxed"}, {opts.hookOpts.checkpointed, "--checkpointed"}, {opts.hookOpts.abstain, "--abstain"}} {
+		if f.set {
+			args = append(args, f.flag)
+		}
+	}
+	return args
 }

@@ -44,7 +44,8 @@ profile.`,
 
 func validateRun(opts *validateOptions) error {
 	return cmdutil.ValidateFiles(opts.deps, opts.files, func(path string) (string, []string, error) {
-		p, warnings, err := profile.LoadProfile(path)
+		p, ws, err := profile.LoadProfile(path)
+		warnings := cmdutil.ProfileWarnings(ws)
 		if err != nil {
 			return "", warnings, err
 		}

@@ -112,16 +112,14 @@ var (
 // never needed and may be deleted at any time.
 func Open(home string, opts Options) (*Store, error) {
 	if home == "" {
-		return nil, errs.Usage("no agents home folder given").
-			WithHint("pass --home or set AGENTS_HOME")
+		return nil, errs.Usage("no agents home folder given").About(errs.AboutHome, "")
 	}
 	abs, err := filepath.Abs(home)
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "resolving the agents home %s", home)
 	}
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
-		return nil, errs.Usage("the agents home %s is not a folder", abs).
-			WithHint("pass --home or set AGENTS_HOME to a folder")
+		return nil, errs.Usage("the agents home %s is not a folder", abs).About(errs.AboutHome, abs, "not a folder")
 	}
 	now := opts.Now
 	if now == nil {

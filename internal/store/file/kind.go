@@ -584,7 +584,7 @@ func removeDoc[T any](ctx context.Context, s *Store, k *kind[T], name string) (s
 		}
 		if !cur.ok {
 			e := errs.Wrap(errs.KindInvalid, cur.err, "stored %s %q cannot be read, so it is not removed", k.Noun, name)
-			return e.WithHint("replace it with a valid %s (add --update), or delete %s by hand", k.Noun, tx.s.abs(rel))
+			return e.About(errs.AboutUnreadable, k.Noun, tx.s.abs(rel))
 		}
 		if err := prepare(tx, k, name); err != nil {
 			return err

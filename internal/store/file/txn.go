@@ -92,7 +92,7 @@ func (s *Store) lock(ctx context.Context) (unlock func(), err error) {
 		if left <= 0 {
 			fl.close()
 			return nil, errs.New(errs.KindLocked, "the store is locked by another writer: gave up waiting for %s after %s", path, s.lockTimeout).
-				WithHint("retry when the other command has finished, or raise --lock-timeout")
+				About(errs.AboutLock, path)
 		}
 		// Jitter keeps waiting writers from polling in step.
 		wait := min(delay+rand.N(delay), left)

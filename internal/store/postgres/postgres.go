@@ -383,7 +383,7 @@ var errLockBusy = errors.New("lock busy")
 // locked is the error of a mutation that could not take its lock in time.
 func (s *Store) locked(what string) error {
 	return errs.New(errs.KindLocked, "the store is locked by another writer: gave up %s after %s (PostgreSQL store at %s)", what, s.opts.LockTimeout, s.where).
-		WithHint("retry when the other command has finished, or raise --lock-timeout")
+		About(errs.AboutLock, s.where)
 }
 
 // retryable reports a transaction that failed only because it ran at the

@@ -385,7 +385,7 @@ func remove[T any](ctx context.Context, s *Store, t *table[T], name string) (T, 
 		v, err := t.decode(cur)
 		if err != nil {
 			e := errs.Wrap(errs.KindInvalid, err, "stored %s %q cannot be read, so it is not removed", t.c.Noun, name)
-			return e.WithHint("replace it with a valid %s (add --update)", t.c.Noun)
+			return e.About(errs.AboutUnreadable, t.c.Noun)
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM "+t.c.Name+" WHERE name = $1", name); err != nil {
 			return err
