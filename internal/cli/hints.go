@@ -14,13 +14,20 @@ import (
 func hintFor(e *errs.Error) string {
 	s := e.Subject
 	switch s.About {
-	case errs.AboutProfile, errs.AboutAction, errs.AboutPlan:
-		switch {
-		case e.Kind == errs.KindConflict && s.About != errs.AboutPlan:
+	case errs.AboutProfile, errs.AboutAction:
+		switch e.Kind {
+		case errs.KindConflict:
 			return "pass --update to replace it"
-		case e.Kind == errs.KindNotFound || e.Kind == errs.KindInvalid && s.About == errs.AboutPlan:
+		case errs.KindNotFound:
 			return listHint(s.About)
 		}
+	case errs.AboutPlan:
+		// A plan id is never replaced: a conflict has nothing to suggest.
+		if e.Kind != errs.KindConflict {
+			return listHint(s.About)
+		}
+	case errs.AboutWorkingDir:
+		return "pass --project DIR"
 	case errs.AboutUnreadable:
 		if s.Detail != "" {
 			return fmt.Sprintf("replace it with a valid %s (add --update), or delete %s by hand", s.Name, s.Detail)

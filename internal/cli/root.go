@@ -55,6 +55,10 @@ func Main() int {
 		Context:   sig.Context(),
 		OpenStore: openStore,
 	}
+	// The registry every command runs its use case through: built once,
+	// here, over the store, the built-ins, the home, the clock and what the
+	// environment decides, each read when first needed.
+	deps.Registry()
 	args := os.Args[1:]
 	_, hooked := hookArg(args)
 	if hooked {
@@ -102,6 +106,7 @@ func Run(deps *cmdutil.Deps, args []string) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
 			_ = deps.IO.Flush()
+			deps.UI().Flush()
 			err := errs.New(errs.KindInternal, "internal error: %v", v)
 			printError(deps.IO.ErrOut, errorFormat(deps, args), err)
 			code = ExitFailure
@@ -123,6 +128,8 @@ func Run(deps *cmdutil.Deps, args []string) (code int) {
 	root.SetOut(deps.IO.Out)
 	root.SetErr(deps.IO.ErrOut)
 	cmd, err := root.ExecuteC()
+	// The registry's warnings come before the error, as they arose.
+	deps.UI().Flush()
 	if err == nil {
 		return ExitOK
 	}
@@ -280,7 +287,7 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 		// as an unknown command before it parses any flag.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if showVersion {
-				return versionRun(&versionOptions{deps: deps, info: version.Get})
+				return versionRun(&versionOptions{ui: deps.UI(), info: version.Get})
 			}
 			return cmd.Help()
 		},
@@ -557,6 +564,6 @@ func warnReadablePassword(deps *cmdutil.Deps, file, url string) {
 		return
 	}
 	if fi, err := os.Stat(file); err == nil && fi.Mode().Perm()&0o044 != 0 {
-		deps.Warn("%s holds the store's password and others can read it: chmod go-r %s, or keep the password in PGPASSWORD or ~/.pgpass", file, file)
+		deps.UI().Warn("%s holds the store's password and others can read it: chmod go-r %s, or keep the password in PGPASSWORD or ~/.pgpass", file, file)
 	}
 }

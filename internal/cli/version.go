@@ -9,13 +9,13 @@ import (
 )
 
 type versionOptions struct {
-	deps *cmdutil.Deps
+	ui *cmdutil.UI
 	// info returns the build's version; tests replace it.
 	info func() version.Info
 }
 
 func newVersionCmd(deps *cmdutil.Deps, runF func(*versionOptions) error) *cobra.Command {
-	opts := &versionOptions{deps: deps, info: version.Get}
+	opts := &versionOptions{ui: deps.UI(), info: version.Get}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and build date of agents",
@@ -40,7 +40,7 @@ toolchain recorded (module version, VCS revision and time), and "dev" or
 }
 
 func versionRun(opts *versionOptions) error {
-	return opts.deps.Render(versionView{opts.info()})
+	return opts.ui.Render(versionView{opts.info()})
 }
 
 // versionView renders the build's version.

@@ -151,6 +151,9 @@ const (
 	AboutProjectOwner About = "project owner"
 	// AboutActionProfile: an action names a profile that does not exist.
 	AboutActionProfile About = "action profile"
+	// AboutWorkingDir: the working directory, where a project is looked
+	// for, cannot be told.
+	AboutWorkingDir About = "working directory"
 )
 
 // About returns e with its subject set.

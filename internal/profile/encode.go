@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
@@ -29,4 +30,15 @@ func Digest(p *AutomationProfile) (string, error) {
 		return "", err
 	}
 	return canon.Digest(data), nil
+}
+
+// Version is one version of a profile in its history: the digest of its
+// canonical content (see Digest), when it was written or removed (nil for
+// a built-in's one version), the event, and whether it is the version in
+// the store now.
+type Version struct {
+	Digest  string     `json:"digest"`
+	Time    *time.Time `json:"time"`
+	Event   string     `json:"event"`
+	Current bool       `json:"current"`
 }

@@ -47,23 +47,6 @@ func loosenedOf(p *plan.Plan, l []profile.Loosening) *loosenedDoc {
 	return &loosenedDoc{Level: p.SafetyProfile.Provenance, Replaces: p.AutomationProfile.Name, Fields: l}
 }
 
-// LoosenedSummary is one line saying what a standalone safety profile
-// drops of the composed one it replaces, for warnings and the human
-// formats: "... looser than the safety composed in "acme/strict" it
-// replaces: max_total_cost 50 → null".
-func LoosenedSummary(p *plan.Plan, l []profile.Loosening) string {
-	d := loosenedOf(p, l)
-	if d == nil {
-		return ""
-	}
-	parts := make([]string, len(d.Fields))
-	for i, f := range d.Fields {
-		parts[i] = f.Field + " " + f.Replaced + " → " + f.Now
-	}
-	return "the standalone safety profile of the " + d.Level + " level is looser than the safety composed in \"" + d.Replaces +
-		"\" that it replaces: " + strings.Join(parts, ", ")
-}
-
 // PlanView renders a plan with its resolution trace and drift.
 type PlanView struct {
 	Plan *plan.Plan
@@ -143,7 +126,7 @@ func resolutionPlain(w *Writer, p *plan.Plan, loosened []profile.Loosening) {
 	}
 	w.Field("safety_profile.sha256", s.SHA256)
 	if d := loosenedOf(p, loosened); d != nil {
-		w.Field("safety_loosened", LoosenedSummary(p, loosened))
+		w.Field("safety_loosened", plan.LoosenedSummary(p, loosened))
 		for _, f := range d.Fields {
 			w.Field("safety_loosened."+f.Field, f.Replaced+" → "+f.Now)
 		}
@@ -208,7 +191,7 @@ func resolutionTables(p *plan.Plan, loosened []profile.Loosening) []Table {
 	safety.Rows = append(safety.Rows, []string{"sha256", s.SHA256, "digest of the snapshot"})
 	tables := []Table{auto, safety}
 	if d := loosenedOf(p, loosened); d != nil {
-		lt := Table{Title: "safety loosened: " + LoosenedSummary(p, loosened), Header: []string{"FIELD", "COMPOSED IN " + d.Replaces, "STANDALONE (" + d.Level + ")"}}
+		lt := Table{Title: "safety loosened: " + plan.LoosenedSummary(p, loosened), Header: []string{"FIELD", "COMPOSED IN " + d.Replaces, "STANDALONE (" + d.Level + ")"}}
 		for _, f := range d.Fields {
 			lt.Rows = append(lt.Rows, []string{f.Field, f.Replaced, f.Now})
 		}

@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -13,7 +12,6 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 // Snapshot is the canonical content of a resolved profile, kept by the
@@ -75,27 +73,16 @@ func (r *Result) Apply(p *plan.Plan, at time.Time) ([]Snapshot, error) {
 	return snaps, nil
 }
 
-// Record writes the resolution into p, as Apply does, after storing both
-// snapshots as objects, so that whatever the plan cites is kept.
-func (r *Result) Record(ctx context.Context, st store.Store, p *plan.Plan, at time.Time) error {
-	snaps, err := r.Apply(p, at)
-	if err != nil {
-		return err
-	}
-	for _, s := range snaps {
-		if _, err := st.PutObject(ctx, s.Data); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// Objects returns the content kept under a digest (the store's objects);
+// a digest nothing is kept under is errs.KindNotFound.
+type Objects func(digest string) ([]byte, error)
 
 // Recorded returns the profiles a plan recorded, once Verify has checked
 // the record against the snapshots it cites: the automation profile from
 // its snapshot, and the safety profile the plan holds. Nothing is decided
 // under a record that does not verify.
-func Recorded(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (*profile.AutomationProfile, profile.SafetyProfile, error) {
-	ap, err := verify(ctx, st, p, builtin)
+func Recorded(p *plan.Plan, objects Objects, builtin Lookup) (*profile.AutomationProfile, profile.SafetyProfile, error) {
+	ap, err := verify(p, objects, builtin)
 	if err != nil {
 		return nil, profile.SafetyProfile{}, err
 	}
@@ -112,15 +99,15 @@ func Recorded(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup)
 // safety fields and a digest recomputed to match, say) cites a snapshot the
 // store never wrote, and is invalid input; a missing automation snapshot is
 // not found.
-func Verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) error {
-	_, err := verify(ctx, st, p, builtin)
+func Verify(p *plan.Plan, objects Objects, builtin Lookup) error {
+	_, err := verify(p, objects, builtin)
 	return err
 }
 
-func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (*profile.AutomationProfile, error) {
+func verify(p *plan.Plan, objects Objects, builtin Lookup) (*profile.AutomationProfile, error) {
 	ref, sref := p.AutomationProfile, p.SafetyProfile
 	again := func(e *errs.Error) *errs.Error { return e.About(errs.AboutPlanRecord, p.ID, ref.Name) }
-	data, err := snapshot(ctx, st, ref.SHA256, builtinContent(builtin, ref.Name))
+	data, err := snapshot(objects, ref.SHA256, builtinContent(builtin, ref.Name))
 	if err != nil {
 		if errs.Is(err, errs.KindNotFound) {
 			return nil, again(errs.NotFound("the snapshot of automation profile %q recorded by plan %s (sha256 %s) is missing from the store", ref.Name, p.ID, ref.SHA256))
@@ -152,7 +139,7 @@ func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (
 	if profile.IsBuiltinName(ref.Name) && composed != nil {
 		builtinSafety = func() ([]byte, bool) { return composed, true }
 	}
-	obj, err := snapshot(ctx, st, sref.SHA256, builtinSafety)
+	obj, err := snapshot(objects, sref.SHA256, builtinSafety)
 	if errs.Is(err, errs.KindNotFound) {
 		return nil, again(errs.Invalid("plan %s cites a safety profile snapshot (sha256 %s) that the store never wrote: its record has been edited, or the snapshot removed", p.ID, sref.SHA256))
 	}
@@ -173,11 +160,11 @@ func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (
 	return ap, nil
 }
 
-// snapshot returns the object with the digest from the store (which checks
-// that its content has that digest) or, when the store does not hold it,
-// from fallback when that gives content of that very digest.
-func snapshot(ctx context.Context, st store.Store, digest string, fallback func() ([]byte, bool)) ([]byte, error) {
-	data, err := st.GetObject(ctx, digest)
+// snapshot returns the object with the digest from objects (whose content
+// has that digest) or, when it is not kept there, from fallback when that
+// gives content of that very digest.
+func snapshot(objects Objects, digest string, fallback func() ([]byte, bool)) ([]byte, error) {
+	data, err := objects(digest)
 	if err == nil || !errs.Is(err, errs.KindNotFound) || fallback == nil {
 		return data, err
 	}

@@ -6,17 +6,19 @@ import (
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type addOptions struct {
-	deps   *cmdutil.Deps
+	reg    *registry.Registry
+	ui     *cmdutil.UI
 	config string
 	update bool
 }
 
 func newAddCmd(deps *cmdutil.Deps, runF func(*addOptions) error) *cobra.Command {
-	opts := &addOptions{deps: deps}
+	opts := &addOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "add --config <file> [--update]",
 		Short: "Register an action from a YAML file",
@@ -64,8 +66,7 @@ EXIT STATUS
 }
 
 func addRun(opts *addOptions) error {
-	deps := opts.deps
-	data, name, err := deps.ReadInput(opts.config)
+	data, name, err := opts.ui.ReadInput(opts.config)
 	if err != nil {
 		return err
 	}
@@ -73,21 +74,7 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	if a.AutomationProfile != nil {
-		if _, err := deps.LookupProfile(*a.AutomationProfile); err != nil {
-			if !errs.Is(err, errs.KindNotFound) {
-				return err
-			}
-			p := errs.Problem{File: name, Path: "automation_profile", Message: "names profile \"" + *a.AutomationProfile + "\", which does not exist"}
-			e := errs.InvalidProblems(name, []errs.Problem{p})
-			return e.WithHint("register the profile first ('agents automation-profile add'), or name one of 'agents automation-profile list'")
-		}
-	}
-	st, err := deps.Store()
-	if err != nil {
-		return err
-	}
-	res, err := st.Actions().Put(deps.Ctx(), a, opts.update)
+	res, err := opts.reg.AddAction(a, name, opts.update)
 	if err != nil {
 		return err
 	}
@@ -98,5 +85,5 @@ func addRun(opts *addOptions) error {
 	case res.Replaced != nil:
 		c.Verb = "updated"
 	}
-	return deps.RenderChange(c)
+	return opts.ui.RenderChange(c)
 }

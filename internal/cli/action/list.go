@@ -4,18 +4,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
 )
 
 type listOptions struct {
-	deps      *cmdutil.Deps
+	reg       *registry.Registry
+	ui        *cmdutil.UI
 	regex     string
 	namespace string
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{deps: deps}
+	opts := &listOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:     "list [<regex>] [--namespace <ns>]",
 		Aliases: []string{"ls"},
@@ -45,22 +47,13 @@ be read are reported on stderr; the others still list.`,
 }
 
 func listRun(opts *listOptions) error {
-	deps := opts.deps
 	match, err := cmdutil.NameFilter(opts.regex, opts.namespace, "'^local/' or 'deploy'")
 	if err != nil {
 		return err
 	}
-	st, err := deps.Store()
+	list, err := opts.reg.ListActions(store.Query{Namespace: opts.namespace, Match: match})
 	if err != nil {
 		return err
 	}
-	q := store.Query{Namespace: opts.namespace, Match: match}
-	list, err := st.Actions().List(deps.Ctx(), q)
-	if err != nil {
-		return err
-	}
-	for _, p := range list.Problems {
-		deps.Warn("skipped %s", p.String())
-	}
-	return deps.Render(render.ActionListView{Actions: list.Items})
+	return opts.ui.Render(render.ActionListView{Actions: list})
 }

@@ -3,20 +3,20 @@ package action
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type removeOptions struct {
-	deps *cmdutil.Deps
+	reg  *registry.Registry
+	ui   *cmdutil.UI
 	name string
 	yes  bool
 }
 
 func newRemoveCmd(deps *cmdutil.Deps, runF func(*removeOptions) error) *cobra.Command {
-	opts := &removeOptions{deps: deps}
+	opts := &removeOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "remove <name> [--yes]",
 		Short: "Remove an action",
@@ -49,23 +49,9 @@ restore it.`,
 }
 
 func removeRun(opts *removeOptions) error {
-	deps := opts.deps
-	if err := action.ValidateName(opts.name); err != nil {
-		return errs.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
-	}
-	if ok, err := cmdutil.ConfirmRemoval(deps, "action", opts.name, opts.yes); !ok || err != nil {
+	removed, err := opts.reg.RemoveAction(opts.name, opts.ui.ConfirmRemoval("action", opts.name, opts.yes))
+	if removed == nil || err != nil {
 		return err
 	}
-	st, err := deps.Store()
-	if err != nil {
-		return err
-	}
-	removed, err := st.Actions().Remove(deps.Ctx(), opts.name)
-	if errs.Is(err, errs.KindNotFound) {
-		return errs.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
-	}
-	if err != nil {
-		return err
-	}
-	return deps.RenderChange(render.Change{Verb: "removed", Subject: removed.Removed.Name, Doc: removed.Removed})
+	return opts.ui.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
 }

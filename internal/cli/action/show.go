@@ -4,16 +4,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type showOptions struct {
-	deps *cmdutil.Deps
+	reg  *registry.Registry
+	ui   *cmdutil.UI
 	name string
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{deps: deps}
+	opts := &showOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "show <name>",
 		Short: "Show one action in full",
@@ -36,10 +38,9 @@ The yaml output can be given back to 'action add --config' as it is.`,
 }
 
 func showRun(opts *showOptions) error {
-	deps := opts.deps
-	a, err := cmdutil.LookupAction(deps, opts.name)
+	a, err := opts.reg.Action(opts.name)
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.ActionView{Action: a})
+	return opts.ui.Render(render.ActionView{Action: a})
 }

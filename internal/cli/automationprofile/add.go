@@ -6,17 +6,19 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type addOptions struct {
-	deps   *cmdutil.Deps
+	reg    *registry.Registry
+	ui     *cmdutil.UI
 	config string
 	update bool
 }
 
 func newAddCmd(deps *cmdutil.Deps, runF func(*addOptions) error) *cobra.Command {
-	opts := &addOptions{deps: deps}
+	opts := &addOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "add --config <file> [--update]",
 		Short: "Register a custom profile from a YAML file",
@@ -65,26 +67,13 @@ safety profile was nested) are accepted with a warning and stored nested.`,
 }
 
 func addRun(opts *addOptions) error {
-	deps := opts.deps
-	p, err := readProfileFile(deps, opts.config)
+	p, err := readProfileFile(opts.ui, opts.config)
 	if err != nil {
 		return err
 	}
-	if p.IsBuiltin() {
-		return builtinConflict(p.Name, "")
-	}
-	st, err := deps.Store()
+	res, err := opts.reg.AddProfile(p, opts.update)
 	if err != nil {
 		return err
-	}
-	res, err := st.Profiles().Put(deps.Ctx(), p, opts.update)
-	if err != nil {
-		return err
-	}
-	// The profile is stored; what could not be done after that is told,
-	// not failed on.
-	for _, w := range res.Warnings {
-		deps.Warn("%s", w)
 	}
 	c := render.Change{Verb: "added", Subject: res.Stored.Name, Doc: res.Stored}
 	switch {
@@ -93,19 +82,19 @@ func addRun(opts *addOptions) error {
 	case res.Replaced != nil:
 		c.Verb = "updated"
 	}
-	return deps.RenderChange(c)
+	return opts.ui.RenderChange(c)
 }
 
 // readProfileFile reads and decodes a profile file ("-" for standard
 // input), printing its warnings.
-func readProfileFile(deps *cmdutil.Deps, path string) (*profile.AutomationProfile, error) {
-	data, name, err := deps.ReadInput(path)
+func readProfileFile(ui *cmdutil.UI, path string) (*profile.AutomationProfile, error) {
+	data, name, err := ui.ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
 	p, warnings, err := profile.DecodeProfile(data, name)
 	for _, w := range cmdutil.ProfileWarnings(warnings) {
-		deps.Warn("%s", w)
+		ui.Warn("%s", w)
 	}
 	return p, err
 }

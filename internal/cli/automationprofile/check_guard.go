@@ -17,6 +17,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/suggest"
 )
@@ -69,7 +70,8 @@ func checkHookFlags(flags *pflag.FlagSet, opts *checkGuardOptions) error {
 }
 
 type checkGuardOptions struct {
-	deps    *cmdutil.Deps
+	reg     *registry.Registry
+	ui      *cmdutil.UI
 	profile string
 	plan    string
 	// input is the call from the flags; used when neither stdinJSON nor
@@ -81,7 +83,7 @@ type checkGuardOptions struct {
 }
 
 func newCheckGuardCmd(deps *cmdutil.Deps, runF func(*checkGuardOptions) error) *cobra.Command {
-	opts := &checkGuardOptions{deps: deps}
+	opts := &checkGuardOptions{reg: deps.Registry(), ui: deps.UI()}
 	var f struct {
 		tool, category                         string
 		calls, attempt                         int
@@ -233,7 +235,7 @@ any other exit.`,
 			} else if msgs := checkSession(in, stated); len(msgs) > 0 {
 				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
 			}
-			if (opts.stdinJSON || (opts.hook != "" && !opts.hookOpts.printConfig)) && deps.IO.IsStdinTTY() {
+			if (opts.stdinJSON || (opts.hook != "" && !opts.hookOpts.printConfig)) && opts.ui.IO().IsStdinTTY() {
 				// Waiting on a terminal for JSON nobody will type helps no one.
 				mode := "--stdin-json"
 				if opts.hook != "" {
@@ -366,39 +368,27 @@ func checkSession(in profile.GuardInput, stated stateSet) []string {
 }
 
 func checkGuardRun(opts *checkGuardOptions) error {
-	deps := opts.deps
 	if opts.hook != "" {
 		return hookRun(opts)
 	}
 	in := opts.input
 	if opts.stdinJSON {
 		var err error
-		if in, err = readStdinCall(deps.IO.In); err != nil {
+		if in, err = readStdinCall(opts.ui.IO().In); err != nil {
 			return err
 		}
 	}
-	subj, err := subjectFor(deps, opts.profile, opts.plan)
+	subj, err := opts.reg.Subject(registry.Under{Profile: opts.profile, Plan: opts.plan})
 	if err != nil {
 		return err
 	}
-	r := decideGuard(subj, in)
+	r := subj.Guard(in)
 	view := render.GuardDecisionView{Result: r, Profile: subj.Profile.Name, Level: subj.Level,
 		Plan: subj.Plan, SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource, Warnings: subj.Pack.Warnings()}
-	if err := deps.Render(view); err != nil {
+	if err := opts.ui.Render(view); err != nil {
 		return err
 	}
 	return r.Verdict.Err()
-}
-
-// decideGuard decides one call under the subject: blocked by the pack's
-// first violated boundary in enforce mode, whatever the call; else by the
-// profile's rules.
-func decideGuard(subj decisionSubject, in profile.GuardInput) profile.GuardResult {
-	if subj.Pack.Refused() {
-		rule, reason := packBlock(subj.Pack)
-		return profile.BlockedBy(rule, reason, in)
-	}
-	return profile.CheckGuard(subj.Profile, subj.Safety, in)
 }
 
 // maxStdin bounds what --stdin-json reads.

@@ -7,18 +7,19 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/registry"
 )
 
 type diffOptions struct {
-	deps            *cmdutil.Deps
+	reg             *registry.Registry
+	ui              *cmdutil.UI
 	names           []string
 	builtin         bool
 	onlyDifferences bool
 }
 
 func newDiffCmd(deps *cmdutil.Deps, runF func(*diffOptions) error) *cobra.Command {
-	opts := &diffOptions{deps: deps}
+	opts := &diffOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "diff {<name> <name> [<name>...] | --builtin}",
 		Short: "Compare profiles side by side, field by field",
@@ -104,26 +105,16 @@ func firstDuplicate(names []string) string {
 }
 
 func diffRun(opts *diffOptions) error {
-	deps := opts.deps
-	var ps []*profile.AutomationProfile
 	fields := allDiffFields()
+	names := opts.names
 	if opts.builtin {
-		bs, err := deps.BuiltinProfiles()
-		if err != nil {
-			return err
-		}
-		ps = bs
-		fields = matrixDiffFields()
-	} else {
-		for _, name := range opts.names {
-			p, err := deps.LookupProfile(name)
-			if err != nil {
-				return err
-			}
-			ps = append(ps, p)
-		}
+		names, fields = nil, matrixDiffFields()
+	}
+	ps, err := opts.reg.ProfilesNamed(names)
+	if err != nil {
+		return err
 	}
 	v := newDiffView(ps, fields, opts.onlyDifferences)
 	v.builtin = opts.builtin
-	return deps.Render(v)
+	return opts.ui.Render(v)
 }

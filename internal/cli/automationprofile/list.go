@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
 )
@@ -14,13 +14,14 @@ import (
 const listProgressMinimum = 500
 
 type listOptions struct {
-	deps      *cmdutil.Deps
+	reg       *registry.Registry
+	ui        *cmdutil.UI
 	regex     string
 	namespace string
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{deps: deps}
+	opts := &listOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:     "list [<regex>] [--namespace <ns>]",
 		Aliases: []string{"ls"},
@@ -62,29 +63,11 @@ that cannot be read are reported on stderr; the others still list.`,
 }
 
 func listRun(opts *listOptions) error {
-	deps := opts.deps
 	re, err := cmdutil.NameFilter(opts.regex, opts.namespace, "'^acme/' or 'caut.*'")
 	if err != nil {
 		return err
 	}
 	match := func(name string) bool { return re == nil || re(name) }
-
-	var out []*profile.AutomationProfile
-	if opts.namespace == "" {
-		bs, err := deps.BuiltinProfiles()
-		if err != nil {
-			return err
-		}
-		for _, p := range bs {
-			if match(p.Name) {
-				out = append(out, p)
-			}
-		}
-	}
-	st, err := deps.Store()
-	if err != nil {
-		return err
-	}
 	// A large store takes a moment to read; show a counter then (on a
 	// terminal only: see cmdutil.Progress).
 	var progress *cmdutil.Progress
@@ -93,19 +76,15 @@ func listRun(opts *listOptions) error {
 		if !started {
 			started = true
 			if total > listProgressMinimum {
-				progress = deps.Progress("reading profiles", total)
+				progress = opts.ui.Progress("reading profiles", total)
 			}
 		}
 		progress.Set(done)
 	}
-	list, err := st.Profiles().List(deps.Ctx(), store.Query{Namespace: opts.namespace, Match: match, Progress: report})
+	list, err := opts.reg.ListProfiles(store.Query{Namespace: opts.namespace, Match: match, Progress: report})
 	progress.Done()
 	if err != nil {
 		return err
 	}
-	for _, p := range list.Problems {
-		deps.Warn("skipped %s", p.String())
-	}
-	out = append(out, list.Items...)
-	return deps.Render(render.ProfileListView{Profiles: out})
+	return opts.ui.Render(render.ProfileListView{Profiles: list})
 }

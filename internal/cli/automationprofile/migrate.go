@@ -18,13 +18,13 @@ import (
 const migrateProgressMinimum = 50
 
 type migrateOptions struct {
-	deps  *cmdutil.Deps
+	ui    *cmdutil.UI
 	files []string
 	write bool
 }
 
 func newMigrateCmd(deps *cmdutil.Deps, runF func(*migrateOptions) error) *cobra.Command {
-	opts := &migrateOptions{deps: deps}
+	opts := &migrateOptions{ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "migrate <file>... [--write]",
 		Short: "Convert legacy flat profiles to the nested format",
@@ -64,13 +64,13 @@ type migration struct {
 }
 
 func migrateRun(opts *migrateOptions) error {
-	deps := opts.deps
+	ui := opts.ui
 	// Decode every file before writing any, so one bad file leaves all
 	// files as they were.
 	var ms []*migration
 	var progress *cmdutil.Progress
 	if len(opts.files) > migrateProgressMinimum {
-		progress = deps.Progress("reading files", len(opts.files))
+		progress = ui.Progress("reading files", len(opts.files))
 	}
 	defer progress.Done()
 	for i, f := range opts.files {
@@ -95,32 +95,32 @@ func migrateRun(opts *migrateOptions) error {
 		for i, m := range ms {
 			profiles[i] = m.Profile
 		}
-		return deps.Render(migratedView{profiles})
+		return ui.Render(migratedView{profiles})
 	}
 	if len(ms) > migrateProgressMinimum {
-		progress = deps.Progress("rewriting files", len(ms))
+		progress = ui.Progress("rewriting files", len(ms))
 	}
 	for i, m := range ms {
 		// The counter is cleared for each message and drawn again after
 		// it, so the two never share a line.
 		progress.Done()
 		if !m.Legacy {
-			deps.Info("%s: already in the nested format; left unchanged", m.File)
+			ui.Info("%s: already in the nested format; left unchanged", m.File)
 		} else {
 			if err := atomicfile.WriteFile(m.File, m.encoding, 0o644); err != nil {
 				return errs.Wrap(errs.KindInternal, err, "rewrite %s", m.File)
 			}
 			m.Written = true
-			deps.Warn("%s: rewritten in the nested format; comments in it were not kept", m.File)
+			ui.Warn("%s: rewritten in the nested format; comments in it were not kept", m.File)
 		}
 		progress.Set(i + 1)
 	}
 	progress.Done()
 	// A change prints nothing with --quiet but the document asked for.
-	if deps.Config.Quiet && !render.IsMachine(deps.Config.Format) {
+	if ui.Quiet() && !render.IsMachine(ui.Format()) {
 		return nil
 	}
-	return deps.Render(migrateSummary{ms})
+	return ui.Render(migrateSummary{ms})
 }
 
 // migratedView prints converted profiles: the canonical documents in json

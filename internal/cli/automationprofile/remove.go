@@ -4,19 +4,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type removeOptions struct {
-	deps *cmdutil.Deps
+	reg  *registry.Registry
+	ui   *cmdutil.UI
 	name string
 	yes  bool
 }
 
 func newRemoveCmd(deps *cmdutil.Deps, runF func(*removeOptions) error) *cobra.Command {
-	opts := &removeOptions{deps: deps}
+	opts := &removeOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "remove <name> [--yes]",
 		Short: "Remove a custom profile",
@@ -49,42 +49,9 @@ restore it.`,
 }
 
 func removeRun(opts *removeOptions) error {
-	deps := opts.deps
-	if profile.IsBuiltinName(opts.name) {
-		return errs.Conflict("%q is a built-in profile and cannot be removed", opts.name).
-			WithHint("built-in profiles are part of agents; register a custom profile instead")
-	}
-	if err := cmdutil.CheckProfileArg(opts.name); err != nil {
-		return errs.DidYouMean(err, nearestCustom(deps, opts.name))
-	}
-	if ok, err := cmdutil.ConfirmRemoval(deps, "profile", opts.name, opts.yes); !ok || err != nil {
+	removed, err := opts.reg.RemoveProfile(opts.name, opts.ui.ConfirmRemoval("profile", opts.name, opts.yes))
+	if removed == nil || err != nil {
 		return err
 	}
-	st, err := deps.Store()
-	if err != nil {
-		return err
-	}
-	res, err := st.Profiles().Remove(deps.Ctx(), opts.name)
-	if errs.Is(err, errs.KindNotFound) {
-		return errs.DidYouMean(err, nearestCustom(deps, opts.name))
-	}
-	if err != nil {
-		return err
-	}
-	// The profile is gone; what could not be done after that is told, not
-	// failed on.
-	for _, w := range res.Warnings {
-		deps.Warn("%s", w)
-	}
-	removed := res.Removed
-	return deps.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
-}
-
-// nearestCustom is the stored profile name nearest to name: only custom
-// profiles can be removed.
-func nearestCustom(deps *cmdutil.Deps, name string) string {
-	if s := cmdutil.NearestProfile(deps, name); !profile.IsBuiltinName(s) {
-		return s
-	}
-	return ""
+	return opts.ui.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
 }

@@ -4,13 +4,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/resolve"
 )
 
 type resolveOptions struct {
-	deps              *cmdutil.Deps
+	reg               *registry.Registry
+	ui                *cmdutil.UI
 	action            string
 	project           string
 	automationProfile string
@@ -18,7 +18,7 @@ type resolveOptions struct {
 }
 
 func newResolveCmd(deps *cmdutil.Deps, runF func(*resolveOptions) error) *cobra.Command {
-	opts := &resolveOptions{deps: deps}
+	opts := &resolveOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "resolve [--action <name>] [--project <dir>] [--automation-profile <name>] [--safety-profile <file>]",
 		Short: "Show which profiles a plan would get here, and why",
@@ -69,36 +69,12 @@ EXIT STATUS
 }
 
 func resolveRun(opts *resolveOptions) error {
-	deps := opts.deps
-	if _, err := deps.PackInForce(); err != nil {
-		return err
-	}
-	if opts.action != "" {
-		if _, err := cmdutil.LookupAction(deps, opts.action); err != nil {
-			return err
-		}
-	}
-	own, err := cmdutil.OwnSetting(opts.automationProfile, opts.safetyProfileFile)
+	res, err := opts.reg.Resolve(registry.Choices{
+		Action: opts.action, AutomationProfile: opts.automationProfile,
+		SafetyProfileFile: opts.safetyProfileFile, Project: opts.project,
+	})
 	if err != nil {
 		return err
 	}
-	dir, err := cmdutil.ProjectDir(opts.project)
-	if err != nil {
-		return err
-	}
-	env, err := cmdutil.ResolveEnv(deps)
-	if err != nil {
-		return err
-	}
-	r, err := env.Resolve(resolve.Request{Own: own, Action: opts.action, ProjectDir: dir, ProjectExplicit: opts.project != ""})
-	if err != nil {
-		return err
-	}
-	p := &plan.Plan{ProjectDir: dir}
-	if _, err := r.Apply(p, deps.Now()); err != nil {
-		return err
-	}
-	loosened := r.Loosened()
-	cmdutil.WarnLoosened(deps, p, loosened)
-	return deps.Render(render.ResolutionView{Action: opts.action, Result: p, Loosened: loosened})
+	return opts.ui.Render(render.ResolutionView{Action: opts.action, Result: res.Plan, Loosened: res.Loosened})
 }

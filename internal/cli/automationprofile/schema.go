@@ -16,12 +16,12 @@ import (
 )
 
 type schemaOptions struct {
-	deps *cmdutil.Deps
+	ui   *cmdutil.UI
 	kind string
 }
 
 func newSchemaCmd(deps *cmdutil.Deps, runF func(*schemaOptions) error) *cobra.Command {
-	opts := &schemaOptions{deps: deps}
+	opts := &schemaOptions{ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "schema [--kind " + strings.Join(schema.Names(), "|") + "]",
 		Short: "Print the JSON Schema of profiles, safety profiles, actions or safety packs",
@@ -85,7 +85,7 @@ func schemaRun(opts *schemaOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.deps.Render(schemaView{doc: doc, fields: fields})
+	return opts.ui.Render(schemaView{doc: doc, fields: fields})
 }
 
 // schemaView renders a JSON Schema. A schema is a document, so every format

@@ -4,16 +4,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type showOptions struct {
-	deps *cmdutil.Deps
+	reg  *registry.Registry
+	ui   *cmdutil.UI
 	name string
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{deps: deps}
+	opts := &showOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "show <name>",
 		Short: "Show one profile in full",
@@ -37,9 +39,9 @@ The yaml output of a custom profile can be given back to 'add --config' as it is
 }
 
 func showRun(opts *showOptions) error {
-	p, err := opts.deps.LookupProfile(opts.name)
+	p, err := opts.reg.Profile(opts.name)
 	if err != nil {
 		return err
 	}
-	return opts.deps.Render(render.ProfileView{Profile: p})
+	return opts.ui.Render(render.ProfileView{Profile: p})
 }

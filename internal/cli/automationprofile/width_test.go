@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/render/rendertest"
 	"github.com/agentsctl/agents/internal/schema"
@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 func builtins(t *testing.T) []*profile.AutomationProfile {
 	t.Helper()
-	ps, err := cmdutil.LoadBuiltins(profiles.Builtin)
+	ps, err := registry.New(registry.Sources{Builtins: profiles.Builtin}).Builtins()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,10 +55,10 @@ func TestViewsFitEveryWidth(t *testing.T) {
 		{"diff-builtin", matrix, nil},
 		{"diff-two", newDiffView([]*profile.AutomationProfile{bs[3], other}, allDiffFields(), false), nil},
 		{"diff-custom-only-differences", newDiffView([]*profile.AutomationProfile{bs[0], other, custom, bs[7]}, allDiffFields(), true), nil},
-		{"history", historyView{historyDoc{Name: "acme/strict", Versions: []version{
+		{"history", render.HistoryView{Name: "acme/strict", Versions: []profile.Version{
 			{Digest: strings.Repeat("3f", 32), Time: &at, Event: "put"},
 			{Digest: strings.Repeat("a9", 32), Time: &at, Event: "put", Current: true},
-		}}}, nil},
+		}}, nil},
 		{"migrate-summary", migrateSummary{[]*migration{
 			{File: "profiles/legacy/acme-old-strict-profile.yaml", Name: "acme/old-strict", Legacy: true, Written: true},
 			{File: "strict.yaml", Name: "acme/strict"},

@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 // Shell completion runs on every Tab press, inside the user's shell, with its
@@ -98,7 +98,9 @@ func CompleteFlag(deps *Deps, list Lister) cobra.CompletionFunc {
 // BuiltinProfileNames lists the eight built-in profiles in the
 // specification's order, each with its description.
 func BuiltinProfileNames(deps *Deps, _ string) []string {
-	bs, err := deps.BuiltinProfiles()
+	var bs []*profile.AutomationProfile
+	var err error
+	deps.UI().silently(func() { bs, err = deps.Registry().Builtins() })
 	if err != nil {
 		// The names are known even if their files cannot be read.
 		return slices.Clone(profile.BuiltinNames)
@@ -115,38 +117,18 @@ func BuiltinProfileNames(deps *Deps, _ string) []string {
 // single file, so Tab stays instant in a large store.
 const describeLimit = 25
 
-// storedNames returns the names that list gives for those starting with
-// prefix, or nothing when the store cannot be read.
-func storedNames(deps *Deps, prefix string, list func(st store.Store, match func(string) bool) ([]string, error)) []string {
-	var names []string
-	deps.silently(func() {
-		st, err := deps.Store()
-		if err != nil || st == nil {
-			return
-		}
-		var match func(string) bool
-		if prefix != "" {
-			match = func(name string) bool { return strings.HasPrefix(name, prefix) }
-		}
-		names, _ = list(st, match)
-	})
-	return names
-}
-
 // described adds to each name the description describe reads for it, when
 // there are few enough names to read; a name it cannot describe stays bare.
-func described(deps *Deps, names []string, describe func(st store.Store, name string) (string, error)) []string {
+func described(deps *Deps, names []string, describe func(name string) (string, error)) []string {
 	if len(names) > describeLimit {
 		return names
 	}
 	out := make([]string, len(names))
 	for i, name := range names {
 		out[i] = name
-		deps.silently(func() {
-			if st, err := deps.Store(); err == nil {
-				if d, err := describe(st, name); err == nil {
-					out[i] = Described(name, d)
-				}
+		deps.UI().silently(func() {
+			if d, err := describe(name); err == nil {
+				out[i] = Described(name, d)
 			}
 		})
 	}
@@ -164,17 +146,19 @@ func namespacesOf(names []string) []string {
 	return out
 }
 
-func storedProfileNames(deps *Deps, prefix string) []string {
-	return storedNames(deps, prefix, func(st store.Store, match func(string) bool) ([]string, error) {
-		return st.Profiles().Names(deps.Ctx(), store.Query{Match: match})
-	})
+// storedNames returns what list gives, silently.
+func storedNames(deps *Deps, list func(r *registry.Registry) []string) []string {
+	var names []string
+	deps.UI().silently(func() { names = list(deps.Registry()) })
+	return names
 }
 
 // CustomProfileNames lists the stored custom profiles by name, with their
 // descriptions when there are few enough to read.
 func CustomProfileNames(deps *Deps, prefix string) []string {
-	return described(deps, storedProfileNames(deps, prefix), func(st store.Store, name string) (string, error) {
-		p, err := st.Profiles().Get(deps.Ctx(), name)
+	names := storedNames(deps, func(r *registry.Registry) []string { return r.ProfileNames(prefix) })
+	return described(deps, names, func(name string) (string, error) {
+		p, err := deps.Registry().Profile(name)
 		if err != nil {
 			return "", err
 		}
@@ -189,7 +173,44 @@ func ProfileNames(deps *Deps, prefix string) []string {
 
 // Namespaces lists the namespaces of the stored custom profiles.
 func Namespaces(deps *Deps, _ string) []string {
-	return namespacesOf(storedProfileNames(deps, ""))
+	return namespacesOf(storedNames(deps, func(r *registry.Registry) []string { return r.ProfileNames("") }))
+}
+
+// ActionNames lists the stored actions by name, with their descriptions
+// when there are few enough to read.
+func ActionNames(deps *Deps, prefix string) []string {
+	names := storedNames(deps, func(r *registry.Registry) []string { return r.ActionNames(prefix) })
+	return described(deps, names, func(name string) (string, error) {
+		a, err := deps.Registry().Action(name)
+		if err != nil {
+			return "", err
+		}
+		return a.Description, nil
+	})
+}
+
+// ActionNamespaces lists the namespaces of the stored actions.
+func ActionNamespaces(deps *Deps, _ string) []string {
+	return namespacesOf(storedNames(deps, func(r *registry.Registry) []string { return r.ActionNames("") }))
+}
+
+// PlanIDs lists the stored plans' ids, newest first (the one most likely
+// wanted), each described by its action when there are few enough to read.
+func PlanIDs(deps *Deps, prefix string) []string {
+	all := storedNames(deps, (*registry.Registry).PlanIDs)
+	var ids []string
+	for i := len(all) - 1; i >= 0; i-- {
+		if strings.HasPrefix(all[i], prefix) {
+			ids = append(ids, all[i])
+		}
+	}
+	return described(deps, ids, func(id string) (string, error) {
+		p, err := deps.Registry().Plan(id)
+		if err != nil {
+			return "", err
+		}
+		return p.Action + ", " + p.AutomationProfile.Name, nil
+	})
 }
 
 // GateNames lists the eleven gates in canonical order, each with its

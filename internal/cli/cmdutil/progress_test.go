@@ -32,7 +32,7 @@ func TestProgressShowsOnlyToAPerson(t *testing.T) {
 			ios.SetStderrTTY(tt.tty)
 			c := &clock{t: time.Unix(0, 0)}
 			d := &Deps{IO: ios, Now: c.now, Config: Config{Quiet: tt.quiet}}
-			p := d.Progress("reading profiles", tt.total)
+			p := d.UI().Progress("reading profiles", tt.total)
 			for range tt.total {
 				p.Add(1)
 				c.t = c.t.Add(time.Second)
@@ -67,7 +67,7 @@ func TestProgressRedrawsAtMostOncePerInterval(t *testing.T) {
 	ios.SetStderrTTY(true)
 	c := &clock{t: time.Unix(0, 0)}
 	d := &Deps{IO: ios, Now: c.now}
-	p := d.Progress("reading files", 1000)
+	p := d.UI().Progress("reading files", 1000)
 	// The clock stands still: only the first and the last count draw.
 	for range 1000 {
 		p.Add(1)
@@ -92,7 +92,7 @@ func TestProgressShorterLineCoversLonger(t *testing.T) {
 	ios.SetStderrTTY(true)
 	c := &clock{t: time.Unix(0, 0)}
 	d := &Deps{IO: ios, Now: c.now}
-	p := d.Progress("x", 100)
+	p := d.UI().Progress("x", 100)
 	p.Set(100)
 	errOut.Reset()
 	c.t = c.t.Add(time.Second)

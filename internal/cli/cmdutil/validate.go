@@ -30,13 +30,13 @@ type CheckFunc func(path string) (name string, warnings []string, err error)
 // invalid (3) when one is invalid, which wins over conflict (5) when a
 // file is well formed but would be refused by the command that registers
 // it (a built-in name, as add refuses it).
-func ValidateFiles(deps *Deps, files []string, check CheckFunc) error {
+func ValidateFiles(ui *UI, files []string, check CheckFunc) error {
 	reports := make([]FileReport, 0, len(files))
 	invalid, missing, conflict := 0, 0, 0
 	for _, f := range files {
 		r := checkOne(f, check)
 		for _, w := range r.Warnings {
-			deps.Warn("%s", w)
+			ui.Warn("%s", w)
 		}
 		switch {
 		case r.missing:
@@ -48,7 +48,7 @@ func ValidateFiles(deps *Deps, files []string, check CheckFunc) error {
 		}
 		reports = append(reports, r)
 	}
-	if err := deps.Render(validateView{reports}); err != nil {
+	if err := ui.Render(validateView{reports}); err != nil {
 		return err
 	}
 	switch {

@@ -3,21 +3,19 @@ package plan
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 type listOptions struct {
-	deps   *cmdutil.Deps
+	reg    *registry.Registry
+	ui     *cmdutil.UI
 	action string
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{deps: deps}
+	opts := &listOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:     "list [--action <name>]",
 		Aliases: []string{"ls"},
@@ -44,28 +42,9 @@ resolves a plan again to find it.`,
 }
 
 func listRun(opts *listOptions) error {
-	deps := opts.deps
-	if opts.action != "" {
-		if err := action.ValidateName(opts.action); err != nil {
-			return errs.DidYouMean(errs.Usage("%s", err.Error()), cmdutil.NearestAction(deps, opts.action))
-		}
-	}
-	st, err := deps.Store()
+	plans, err := opts.reg.ListPlans(opts.action)
 	if err != nil {
 		return err
 	}
-	list, err := st.Plans().List(deps.Ctx(), store.Query{})
-	if err != nil {
-		return err
-	}
-	for _, p := range list.Problems {
-		deps.Warn("skipped %s", p.String())
-	}
-	var out []*plan.Plan
-	for _, p := range list.Items {
-		if opts.action == "" || p.Action == opts.action {
-			out = append(out, p)
-		}
-	}
-	return deps.Render(render.PlanListView{Plans: out})
+	return opts.ui.Render(render.PlanListView{Plans: plans})
 }

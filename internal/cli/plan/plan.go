@@ -7,9 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
-	"github.com/agentsctl/agents/internal/resolve"
 )
 
 // NewCmd returns the plan command group.
@@ -48,24 +45,4 @@ so is the command (exit 6).`,
 		newSetAutomationLevelCmd(deps, nil),
 	)
 	return cmd
-}
-
-// driftOf resolves p again and compares the answer with its record. A
-// resolution that fails for a reason in the user's data (a profile, the
-// action or a configuration file gone or broken) is drift, reported with
-// the reason; the record still stands. Anything else fails the command.
-func driftOf(deps *cmdutil.Deps, env resolve.Env, p *plan.Plan) (*plan.Drift, error) {
-	r, err := env.Again(p)
-	if err != nil {
-		switch errs.KindOf(err) {
-		case errs.KindNotFound, errs.KindInvalid:
-			return resolve.DriftError(err), nil
-		}
-		return nil, err
-	}
-	now := p.Clone()
-	if _, err := r.Apply(now, deps.Now()); err != nil {
-		return nil, err
-	}
-	return resolve.Diff(p, now), nil
 }

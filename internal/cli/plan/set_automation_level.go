@@ -7,7 +7,7 @@ import (
 )
 
 func newSetAutomationLevelCmd(deps *cmdutil.Deps, runF func(*setAutomationProfileOptions) error) *cobra.Command {
-	opts := &setAutomationProfileOptions{deps: deps}
+	opts := &setAutomationProfileOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "set-automation-level <id> <level>",
 		Short: "Deprecated: use set-automation-profile",
@@ -27,7 +27,7 @@ profile, after a deprecation warning on stderr.`,
 			if err != nil {
 				return err
 			}
-			warnDeprecated(deps, "'agents plan set-automation-level'", "'agents plan set-automation-profile "+args[0]+" "+name+"'")
+			warnDeprecated(opts.ui, "'agents plan set-automation-level'", "'agents plan set-automation-profile "+args[0]+" "+name+"'")
 			opts.id, opts.profile = args[0], name
 			if runF != nil {
 				return runF(opts)

@@ -4,20 +4,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/resolve"
 )
 
 type setAutomationProfileOptions struct {
-	deps    *cmdutil.Deps
+	reg     *registry.Registry
+	ui      *cmdutil.UI
 	id      string
 	profile string
 }
 
 func newSetAutomationProfileCmd(deps *cmdutil.Deps, runF func(*setAutomationProfileOptions) error) *cobra.Command {
-	opts := &setAutomationProfileOptions{deps: deps}
+	opts := &setAutomationProfileOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "set-automation-profile <id> <profile>",
 		Short: "Choose a plan's automation profile and resolve it again",
@@ -50,37 +50,9 @@ EXIT STATUS
 }
 
 func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
-	deps := opts.deps
-	if _, err := safetypack.LoadInForce(deps); err != nil {
-		return err
-	}
-	p, err := cmdutil.LookupPlan(deps, opts.id)
+	res, err := opts.reg.SetPlanProfile(opts.id, opts.profile)
 	if err != nil {
 		return err
 	}
-	env, err := cmdutil.ResolveEnv(deps)
-	if err != nil {
-		return err
-	}
-	own := p.Own()
-	name := opts.profile
-	own.AutomationProfile = &name
-	r, err := env.Resolve(resolve.Request{Own: own, Action: p.Action, ProjectDir: p.ProjectDir})
-	if err != nil {
-		return err
-	}
-	if err := cmdutil.JudgeResolution(deps, r, p, deps.Now()); err != nil {
-		return err
-	}
-	if err := r.Record(env.Ctx, env.Store, p, deps.Now()); err != nil {
-		return err
-	}
-	put, err := env.Store.Plans().Put(env.Ctx, p, true)
-	if err != nil {
-		return err
-	}
-	stored := put.Stored
-	loosened := r.Loosened()
-	cmdutil.WarnLoosened(deps, stored, loosened)
-	return deps.RenderChange(render.PlanChange("updated", stored, loosened))
+	return opts.ui.RenderChange(render.PlanChange("updated", res.Plan, res.Loosened))
 }

@@ -4,20 +4,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/cli/safetypack"
-	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/resolve"
 )
 
 type showOptions struct {
-	deps *cmdutil.Deps
-	id   string
+	reg *registry.Registry
+	ui  *cmdutil.UI
+	id  string
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{deps: deps}
+	opts := &showOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "show <id>",
 		Short: "Show a plan's recorded resolution and its drift",
@@ -61,44 +59,9 @@ EXIT STATUS
 }
 
 func showRun(opts *showOptions) error {
-	deps := opts.deps
-	if _, err := safetypack.LoadInForce(deps); err != nil {
-		return err
-	}
-	p, err := cmdutil.LookupPlan(deps, opts.id)
+	s, err := opts.reg.ShowPlan(opts.id)
 	if err != nil {
 		return err
 	}
-	env, err := cmdutil.ResolveEnv(deps)
-	if err != nil {
-		return err
-	}
-	drift, err := driftOf(deps, env, p)
-	if err != nil {
-		return err
-	}
-	loosened := cmdutil.RecordedLoosened(deps, p)
-	cmdutil.WarnLoosened(deps, p, loosened)
-	check, err := checkRecord(deps, env, p)
-	if err != nil {
-		return err
-	}
-	return deps.Render(render.PlanView{Plan: p, Drift: drift, Loosened: loosened, Record: check})
-}
-
-// checkRecord verifies the plan's record against the snapshots it cites.
-// A record that does not verify is still shown, with why, and a warning:
-// the decisions refuse it.
-func checkRecord(deps *cmdutil.Deps, env resolve.Env, p *plan.Plan) (plan.RecordCheck, error) {
-	err := resolve.Verify(env.Ctx, env.Store, p, deps.LookupProfile)
-	switch errs.KindOf(err) {
-	case errs.KindInvalid, errs.KindNotFound:
-		msg := err.Error()
-		deps.Warn("plan %s does not verify, so no decision is taken under it: %s", p.ID, msg)
-		return plan.RecordCheck{Problem: &msg}, nil
-	}
-	if err != nil {
-		return plan.RecordCheck{}, err
-	}
-	return plan.RecordCheck{Verified: true}, nil
+	return opts.ui.Render(render.PlanView{Plan: s.Plan, Drift: s.Drift, Loosened: s.Loosened, Record: s.Record})
 }

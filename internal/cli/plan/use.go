@@ -4,15 +4,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/resolve"
 )
 
 type useOptions struct {
-	deps              *cmdutil.Deps
+	reg               *registry.Registry
+	ui                *cmdutil.UI
 	action            string
 	automationProfile string
 	safetyProfileFile string
@@ -20,7 +19,7 @@ type useOptions struct {
 }
 
 func newUseCmd(deps *cmdutil.Deps, runF func(*useOptions) error) *cobra.Command {
-	opts := &useOptions{deps: deps}
+	opts := &useOptions{reg: deps.Registry(), ui: deps.UI()}
 	var level string
 	cmd := &cobra.Command{
 		Use:   "use <action> [--automation-profile <name>] [--safety-profile <file>] [--project <dir>]",
@@ -66,7 +65,7 @@ EXIT STATUS
 				if err != nil {
 					return err
 				}
-				warnDeprecated(deps, "--automation-level", "--automation-profile "+name)
+				warnDeprecated(opts.ui, "--automation-level", "--automation-profile "+name)
 				opts.automationProfile = name
 			}
 			if cmd.Flags().Changed("automation-profile") && opts.automationProfile == "" {
@@ -95,52 +94,12 @@ EXIT STATUS
 }
 
 func useRun(opts *useOptions) error {
-	deps := opts.deps
-	// The pack in force is checked first: no plan is made under a pack
-	// that cannot be trusted.
-	if _, err := safetypack.LoadInForce(deps); err != nil {
-		return err
-	}
-	if _, err := cmdutil.LookupAction(deps, opts.action); err != nil {
-		return err
-	}
-	own, err := cmdutil.OwnSetting(opts.automationProfile, opts.safetyProfileFile)
+	res, err := opts.reg.UsePlan(registry.Choices{
+		Action: opts.action, AutomationProfile: opts.automationProfile,
+		SafetyProfileFile: opts.safetyProfileFile, Project: opts.project,
+	})
 	if err != nil {
 		return err
 	}
-	dir, err := cmdutil.ProjectDir(opts.project)
-	if err != nil {
-		return err
-	}
-	env, err := cmdutil.ResolveEnv(deps)
-	if err != nil {
-		return err
-	}
-	req := resolve.Request{Own: own, Action: opts.action, ProjectDir: dir, ProjectExplicit: opts.project != ""}
-	r, err := env.Resolve(req)
-	if err != nil {
-		return err
-	}
-	now := deps.Now()
-	id, err := plan.NewID(now, nil)
-	if err != nil {
-		return err
-	}
-	p := &plan.Plan{ID: id, Action: opts.action, CreatedAt: plan.Timestamp(now), ProjectDir: dir}
-	// No plan is made under a profile that an enforced boundary of the
-	// pack refuses.
-	if err := cmdutil.JudgeResolution(deps, r, p, now); err != nil {
-		return err
-	}
-	if err := r.Record(env.Ctx, env.Store, p, now); err != nil {
-		return err
-	}
-	put, err := env.Store.Plans().Put(env.Ctx, p, false)
-	if err != nil {
-		return err
-	}
-	stored := put.Stored
-	loosened := r.Loosened()
-	cmdutil.WarnLoosened(deps, stored, loosened)
-	return deps.RenderChange(render.PlanChange("created", stored, loosened))
+	return opts.ui.RenderChange(render.PlanChange("created", res.Plan, res.Loosened))
 }

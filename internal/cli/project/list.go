@@ -4,13 +4,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
-type listOptions struct{ deps *cmdutil.Deps }
+type listOptions struct {
+	reg *registry.Registry
+	ui  *cmdutil.UI
+}
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{deps: deps}
+	opts := &listOptions{reg: deps.Registry(), ui: deps.UI()}
 	return &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -23,15 +27,15 @@ them. -f plain prints one folder per line.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			g, err := deps.Global()
-			if err != nil {
-				return err
-			}
-			list := g.TrustedProjects
-			if list == nil {
-				list = []string{}
-			}
-			return deps.Render(render.Lines{Items: list})
+			return listRun(opts)
 		},
 	}
+}
+
+func listRun(opts *listOptions) error {
+	list, err := opts.reg.TrustedProjects()
+	if err != nil {
+		return err
+	}
+	return opts.ui.Render(render.Lines{Items: list})
 }

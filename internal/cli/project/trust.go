@@ -1,29 +1,22 @@
 package project
 
 import (
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 
-	"github.com/agentsctl/agents/internal/atomicfile"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/config"
-	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	filestore "github.com/agentsctl/agents/internal/store/file"
 )
 
 type trustOptions struct {
-	deps  *cmdutil.Deps
+	reg   *registry.Registry
+	ui    *cmdutil.UI
 	dir   string
 	trust bool
 }
 
 func newTrustCmd(deps *cmdutil.Deps, runF func(*trustOptions) error, trust bool) *cobra.Command {
-	opts := &trustOptions{deps: deps, trust: trust}
+	opts := &trustOptions{reg: deps.Registry(), ui: deps.UI(), trust: trust}
 	cmd := &cobra.Command{
 		Use:   "trust [<dir>]",
 		Short: "Let hooks use a project's agents.yaml",
@@ -72,62 +65,11 @@ EXIT STATUS
 }
 
 func trustRun(opts *trustOptions) error {
-	deps := opts.deps
-	folder, file, err := projectFolder(opts.dir, opts.trust)
+	t, err := opts.reg.TrustProject(opts.dir, opts.trust)
 	if err != nil {
 		return err
 	}
-	home := deps.Config.Home
-	unlock, err := filestore.LockHome(deps.Ctx(), home, deps.Config.LockTimeout)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	path := config.GlobalPath(home)
-	data, err := config.ReadGlobal(home)
-	if err != nil {
-		return err
-	}
-	out, changed, err := config.SetTrusted(data, path, folder, opts.trust)
-	if err != nil {
-		return err
-	}
-	if changed {
-		if err := atomicfile.WriteFile(path, out, 0o600); err != nil {
-			return errs.Wrap(errs.KindInternal, err, "writing %s", path)
-		}
-	}
-	return deps.RenderChange(trustView(folder, file, opts.trust, changed, path))
-}
-
-// projectFolder returns the folder to record for dir: the one holding the
-// agents.yaml that applies there, or dir itself, with links resolved.
-func projectFolder(dir string, mustExist bool) (folder, file string, err error) {
-	start, err := cmdutil.ProjectDir(dir)
-	if err != nil {
-		return "", "", err
-	}
-	real, err := filepath.EvalSymlinks(start)
-	switch {
-	case errors.Is(err, fs.ErrNotExist) && !mustExist:
-		// Untrusting a folder that is gone: remove it as written.
-		return filepath.Clean(start), "", nil
-	case errors.Is(err, fs.ErrNotExist):
-		return "", "", errs.NotFound("folder %s not found", start)
-	case err != nil:
-		return "", "", errs.Wrap(errs.KindInternal, err, "resolving %s", start)
-	}
-	if fi, err := os.Stat(real); err == nil && !fi.IsDir() {
-		return "", "", errs.Usage("%s is not a folder", start).WithHint("give the project's folder")
-	}
-	file, err = config.FindProject(real)
-	if err != nil {
-		return "", "", err
-	}
-	if file == "" {
-		return real, "", nil
-	}
-	return filepath.Dir(file), file, nil
+	return opts.ui.RenderChange(trustView(t.Folder, t.File, opts.trust, t.Changed, t.Config))
 }
 
 func trustView(folder, file string, trust, changed bool, configFile string) render.Change {

@@ -6,17 +6,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 )
 
 type ratifyOptions struct {
-	deps *cmdutil.Deps
+	reg  *registry.Registry
+	ui   *cmdutil.UI
 	file string
 }
 
 func newRatifyCmd(deps *cmdutil.Deps, runF func(*ratifyOptions) error) *cobra.Command {
-	opts := &ratifyOptions{deps: deps}
+	opts := &ratifyOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "ratify <pack.json>",
 		Short: "Seal a safety pack with its mastery report",
@@ -56,27 +58,11 @@ EXIT STATUS
 }
 
 func ratifyRun(opts *ratifyOptions) error {
-	res, err := sp.RatifyFile(opts.file)
+	res, err := opts.reg.RatifyPack(opts.file)
 	if err != nil {
 		return err
 	}
-	for _, w := range res.Warnings {
-		opts.deps.Warn("%s", w)
-	}
-	// A pack that lacks a shipped boundary seals fine but will never load
-	// as the pack in force; better to hear it now than at exit 6 later.
-	if shipped, err := sp.LoadShipped(nil, false); err == nil {
-		var missing []string
-		for _, id := range shipped.Pack.BoundaryIDs {
-			if !res.Pack.HasBoundary(id) {
-				missing = append(missing, id)
-			}
-		}
-		if len(missing) > 0 {
-			opts.deps.Warn("pack %s lacks %s of the shipped pack; it will be refused if configured", res.Pack.PackID, strings.Join(missing, ", "))
-		}
-	}
-	return opts.deps.RenderChange(ratifyChange(res))
+	return opts.ui.RenderChange(ratifyChange(res))
 }
 
 // ratifyChange tells what ratify did in one line; its document is

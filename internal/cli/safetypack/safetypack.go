@@ -51,7 +51,3 @@ every command that loads the pack then says so.`,
 	cmd.AddCommand(newCheckCmd(deps, nil))
 	return cmd
 }
-
-// LoadInForce loads the pack in force for a command that depends on it;
-// see cmdutil.Deps.PackInForce.
-func LoadInForce(deps *cmdutil.Deps) (*sp.Loaded, error) { return deps.PackInForce() }

@@ -4,14 +4,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/registry"
 )
 
 type showOptions struct {
-	deps *cmdutil.Deps
+	reg *registry.Registry
+	ui  *cmdutil.UI
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{deps: deps}
+	opts := &showOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Show the safety pack in force",
@@ -37,11 +39,11 @@ ratified and source ("embedded" or the pack file's path).`,
 }
 
 func showRun(opts *showOptions) error {
-	l, err := LoadInForce(opts.deps)
+	l, err := opts.reg.Pack()
 	if err != nil {
 		return err
 	}
-	return opts.deps.Render(PackView{Loaded: l})
+	return opts.ui.Render(PackView{Loaded: l})
 }
 
 const exitStatusLoad = `

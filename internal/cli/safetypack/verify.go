@@ -5,16 +5,17 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	sp "github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/registry"
 )
 
 type verifyOptions struct {
-	deps *cmdutil.Deps
+	reg  *registry.Registry
+	ui   *cmdutil.UI
 	file string
 }
 
 func newVerifyCmd(deps *cmdutil.Deps, runF func(*verifyOptions) error) *cobra.Command {
-	opts := &verifyOptions{deps: deps}
+	opts := &verifyOptions{reg: deps.Registry(), ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "verify [<pack.json>]",
 		Short: "Verify a safety pack's seal",
@@ -61,21 +62,9 @@ EXIT STATUS
 }
 
 func verifyRun(opts *verifyOptions) error {
-	var l *sp.Loaded
-	var err error
-	inForce := opts.file == ""
-	if inForce {
-		l, err = LoadInForce(opts.deps)
-		if err == nil && !l.Ratified {
-			// Loaded under the override: verify still answers the question
-			// it is asked.
-			return l.SealError()
-		}
-	} else {
-		l, err = sp.VerifyFile(opts.file)
-	}
+	l, inForce, err := opts.reg.VerifyPack(opts.file)
 	if err != nil {
 		return err
 	}
-	return opts.deps.Render(VerifyView{Loaded: l, InForce: inForce})
+	return opts.ui.Render(VerifyView{Loaded: l, InForce: inForce})
 }

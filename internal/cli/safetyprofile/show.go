@@ -9,12 +9,12 @@ import (
 )
 
 type showOptions struct {
-	deps *cmdutil.Deps
+	ui   *cmdutil.UI
 	file string
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{deps: deps}
+	opts := &showOptions{ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "show <file>",
 		Short: "Show a standalone safety profile with its defaults filled in",
@@ -43,10 +43,10 @@ EXIT STATUS
 func showRun(opts *showOptions) error {
 	s, warnings, err := profile.LoadSafetyProfile(opts.file)
 	for _, w := range warnings {
-		opts.deps.Warn("%s: %s", opts.file, w)
+		opts.ui.Warn("%s: %s", opts.file, w)
 	}
 	if err != nil {
 		return err
 	}
-	return opts.deps.Render(render.SafetyProfileView{File: opts.file, Safety: s})
+	return opts.ui.Render(render.SafetyProfileView{File: opts.file, Safety: s})
 }

@@ -8,12 +8,12 @@ import (
 )
 
 type validateOptions struct {
-	deps  *cmdutil.Deps
+	ui    *cmdutil.UI
 	files []string
 }
 
 func newValidateCmd(deps *cmdutil.Deps, runF func(*validateOptions) error) *cobra.Command {
-	opts := &validateOptions{deps: deps}
+	opts := &validateOptions{ui: deps.UI()}
 	cmd := &cobra.Command{
 		Use:   "validate <file>...",
 		Short: "Check standalone safety profile files",
@@ -39,7 +39,7 @@ EXIT STATUS
 }
 
 func validateRun(opts *validateOptions) error {
-	return cmdutil.ValidateFiles(opts.deps, opts.files, func(path string) (string, []string, error) {
+	return cmdutil.ValidateFiles(opts.ui, opts.files, func(path string) (string, []string, error) {
 		_, warnings, err := profile.LoadSafetyProfile(path)
 		return "", warnings, err
 	})

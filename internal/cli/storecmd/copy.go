@@ -1,9 +1,11 @@
 package storecmd
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,13 +17,21 @@ import (
 )
 
 type copyOptions struct {
-	deps     *cmdutil.Deps
+	ui *cmdutil.UI
+	// open opens the store an argument names: a URL, or an agents home
+	// (that must exist, for the source).
+	open     func(arg string, mustExist bool) (store.Store, error)
+	ctx      func() context.Context
+	now      func() time.Time
 	from, to string
 	force    bool
 }
 
 func newCopyCmd(deps *cmdutil.Deps, runF func(*copyOptions) error) *cobra.Command {
-	opts := &copyOptions{deps: deps}
+	opts := &copyOptions{ui: deps.UI(), ctx: deps.Ctx, now: func() time.Time { return deps.Now() },
+		open: func(arg string, mustExist bool) (store.Store, error) {
+			return cmdutil.OpenStoreAt(arg, mustExist, deps.Config.LockTimeout)
+		}}
 	cmd := &cobra.Command{
 		Use:   "copy --from <home|url> --to <home|url> [--force]",
 		Short: "Copy a registry between an agents home and PostgreSQL",
@@ -82,17 +92,16 @@ EXIT STATUS
 }
 
 func copyRun(opts *copyOptions) error {
-	deps := opts.deps
 	if same(opts.from, opts.to) {
 		return errs.Usage("--from and --to name the same store (%s)", storeurl.Redact(opts.from)).
 			WithHint("give two different stores")
 	}
-	from, err := cmdutil.OpenStoreAt(opts.from, true, deps.Config.LockTimeout)
+	from, err := opts.open(opts.from, true)
 	if err != nil {
 		return err
 	}
 	defer closeStore(from)
-	to, err := cmdutil.OpenStoreAt(opts.to, false, deps.Config.LockTimeout)
+	to, err := opts.open(opts.to, false)
 	if err != nil {
 		return err
 	}
@@ -103,12 +112,12 @@ func copyRun(opts *copyOptions) error {
 		return errs.Usage("these stores cannot be copied")
 	}
 	var progress *cmdutil.Progress
-	report, err := store.Copy(deps.Ctx(), src, dst, store.CopyOptions{
+	report, err := store.Copy(opts.ctx(), src, dst, store.CopyOptions{
 		Force: opts.force,
-		Now:   deps.Now,
+		Now:   opts.now,
 		Progress: func(done, total int) {
 			if progress == nil {
-				progress = deps.Progress("copying", total)
+				progress = opts.ui.Progress("copying", total)
 			}
 			progress.Set(done)
 		},
@@ -117,7 +126,7 @@ func copyRun(opts *copyOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(copyView(storeurl.Redact(opts.from), storeurl.Redact(opts.to), report))
+	return opts.ui.Render(copyView(storeurl.Redact(opts.from), storeurl.Redact(opts.to), report))
 }
 
 // same reports whether two arguments name one store.

@@ -9,17 +9,22 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store/postgres"
 	"github.com/agentsctl/agents/internal/storeurl"
 )
 
 type migrateOptions struct {
-	deps *cmdutil.Deps
+	reg *registry.Registry
+	ui  *cmdutil.UI
+	ctx func() context.Context
+	// config is the resolved configuration: which store, which home.
+	config func() cmdutil.Config
 }
 
 func newMigrateCmd(deps *cmdutil.Deps, runF func(*migrateOptions) error) *cobra.Command {
-	opts := &migrateOptions{deps: deps}
+	opts := &migrateOptions{reg: deps.Registry(), ui: deps.UI(), ctx: deps.Ctx, config: func() cmdutil.Config { return deps.Config }}
 	return &cobra.Command{
 		Use:   "migrate",
 		Short: "Create or upgrade the PostgreSQL store's schema",
@@ -62,24 +67,24 @@ type migrator interface {
 }
 
 func migrateRun(opts *migrateOptions) error {
-	deps := opts.deps
-	if deps.Config.Store == "" {
-		return errs.Usage("no PostgreSQL store to migrate: the store is the file store in %s, which needs no migration", deps.Config.Home).
+	cfg := opts.config()
+	if cfg.Store == "" {
+		return errs.Usage("no PostgreSQL store to migrate: the store is the file store in %s, which needs no migration", cfg.Home).
 			WithHint("pass --store postgres://… or set AGENTS_STORE")
 	}
-	st, err := deps.Store()
+	st, err := opts.reg.Store()
 	if err != nil {
 		return err
 	}
 	m, ok := st.(migrator)
 	if !ok {
-		return errs.Usage("the store %s has no migrations", storeurl.Redact(deps.Config.Store))
+		return errs.Usage("the store %s has no migrations", storeurl.Redact(cfg.Store))
 	}
-	res, err := m.Migrate(deps.Ctx())
+	res, err := m.Migrate(opts.ctx())
 	if err != nil {
 		return err
 	}
-	where := storeurl.Redact(deps.Config.Store)
+	where := storeurl.Redact(cfg.Store)
 	var text string
 	switch {
 	case res.From == res.To:
@@ -94,5 +99,5 @@ func migrateRun(opts *migrateOptions) error {
 		Store string `json:"store"`
 		*postgres.MigrateResult
 	}{where, res}
-	return deps.Render(render.Line{Text: text, Doc: doc})
+	return opts.ui.Render(render.Line{Text: text, Doc: doc})
 }
