@@ -185,7 +185,7 @@ func FileEvidence(file string) Evidence {
 // honest as the code around it grows.
 func BuiltinIdentity() Evidence {
 	return Evidence{Name: "built-in identity", Build: func(r *Registry) (*sp.Context, error) {
-		before, err := embeddedBuiltinsHash(r.src.Builtins)
+		before, err := embeddedBuiltinsHash(r.src.Builtins())
 		if err != nil {
 			return nil, err
 		}
@@ -292,7 +292,7 @@ func PlanEvidence(id string) Evidence {
 func (r *Registry) builtinDigests() ([]string, error) {
 	out := make([]string, 0, len(profile.BuiltinNames))
 	for _, name := range profile.BuiltinNames {
-		b, err := loadBuiltin(r.src.Builtins, name)
+		b, err := loadBuiltin(r.src.Builtins(), name)
 		if err != nil {
 			return nil, err
 		}

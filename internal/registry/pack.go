@@ -25,7 +25,7 @@ func (r *Registry) Pack() (*sp.Loaded, error) {
 		return r.pack, nil
 	}
 	allow := false
-	if r.src.Unratified != nil {
+	{
 		var ws []string
 		allow, ws = r.src.Unratified()
 		r.warn(ws...)
@@ -34,7 +34,7 @@ func (r *Registry) Pack() (*sp.Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := sp.Load(sp.LoadOptions{Home: r.Home(), PackID: id, AllowUnratified: allow, SystemDir: r.src.SystemDir})
+	l, err := sp.Load(sp.LoadOptions{Home: r.Home(), PackID: id, AllowUnratified: allow, SystemDir: r.src.SystemDir()})
 	if err != nil {
 		return nil, err
 	}

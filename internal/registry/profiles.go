@@ -33,7 +33,7 @@ func (r *Registry) builtin(name string) (*profile.AutomationProfile, error) {
 	p, ok := r.builtins[name]
 	if !ok {
 		var err error
-		if p, err = loadBuiltin(r.src.Builtins, name); err != nil {
+		if p, err = loadBuiltin(r.src.Builtins(), name); err != nil {
 			return nil, err
 		}
 		if r.builtins == nil {

@@ -27,34 +27,122 @@ import (
 )
 
 // Sources are where a registry reads and writes. Each is asked when first
-// needed, so that a command that needs no store opens none.
-type Sources struct {
+// needed, so that a command that needs no store opens none. The command
+// line implements them over its own configuration; Funcs does from plain
+// values, for tests and tools.
+type Sources interface {
 	// Store opens the store. The registry asks it once, and checks the
 	// store's own safety then (its warnings are the registry's).
-	Store func() (store.Store, error)
+	Store() (store.Store, error)
 	// Builtins holds the built-in profiles as builtin/<name>.yaml.
-	Builtins fs.FS
+	Builtins() fs.FS
 	// Home returns the agents home: config.yaml, the configured packs.
-	Home func() string
+	Home() string
 	// Global returns the home's config.yaml, decoded strictly (as read
 	// once by the command line); an empty configuration when there is
 	// none.
-	Global func() (*config.Global, error)
+	Global() (*config.Global, error)
 	// Unratified decides, when the pack in force is first loaded, whether
 	// a pack whose seal does not verify may load (the development
 	// override), with the warnings that decision owes the user.
-	Unratified func() (allow bool, warnings []string)
+	Unratified() (allow bool, warnings []string)
 	// SystemDir is the folder of the system level ("" for none).
-	SystemDir string
+	SystemDir() string
 	// LockHome takes the lock of the home for a change of config.yaml.
-	LockHome func(ctx context.Context) (unlock func(), err error)
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
-	// Context is the command's context; context.Background when nil.
-	Context func() context.Context
+	LockHome(ctx context.Context) (unlock func(), err error)
+	// Now is the clock.
+	Now() time.Time
+	// Context is the command's context.
+	Context() context.Context
 	// Getwd returns the working directory, where a project's agents.yaml
-	// is looked for; os.Getwd when nil.
-	Getwd func() (string, error)
+	// is looked for.
+	Getwd() (string, error)
+}
+
+// Funcs are Sources from functions and values; a nil function gives the
+// default its method names.
+type Funcs struct {
+	StoreFunc  func() (store.Store, error) // no store: an empty in-memory one
+	FS         fs.FS                       // no built-ins: none
+	HomeFunc   func() string               // none: ""
+	GlobalFunc func() (*config.Global, error)
+	// UnratifiedFunc: none lets no unratified pack load.
+	UnratifiedFunc func() (bool, []string)
+	System         string
+	LockHomeFunc   func(ctx context.Context) (func(), error) // none: no lock
+	NowFunc        func() time.Time                          // none: time.Now
+	ContextFunc    func() context.Context                    // none: context.Background
+	GetwdFunc      func() (string, error)                    // none: os.Getwd
+}
+
+// Store implements Sources.
+func (f Funcs) Store() (store.Store, error) {
+	if f.StoreFunc == nil {
+		return store.NewMemory(), nil
+	}
+	return f.StoreFunc()
+}
+
+// Builtins implements Sources.
+func (f Funcs) Builtins() fs.FS { return f.FS }
+
+// Home implements Sources.
+func (f Funcs) Home() string {
+	if f.HomeFunc == nil {
+		return ""
+	}
+	return f.HomeFunc()
+}
+
+// Global implements Sources: config.yaml in the home, read at every call.
+func (f Funcs) Global() (*config.Global, error) {
+	if f.GlobalFunc == nil {
+		return config.LoadGlobal(f.Home())
+	}
+	return f.GlobalFunc()
+}
+
+// Unratified implements Sources.
+func (f Funcs) Unratified() (bool, []string) {
+	if f.UnratifiedFunc == nil {
+		return false, nil
+	}
+	return f.UnratifiedFunc()
+}
+
+// SystemDir implements Sources.
+func (f Funcs) SystemDir() string { return f.System }
+
+// LockHome implements Sources.
+func (f Funcs) LockHome(ctx context.Context) (func(), error) {
+	if f.LockHomeFunc == nil {
+		return func() {}, nil
+	}
+	return f.LockHomeFunc(ctx)
+}
+
+// Now implements Sources.
+func (f Funcs) Now() time.Time {
+	if f.NowFunc == nil {
+		return time.Now()
+	}
+	return f.NowFunc()
+}
+
+// Context implements Sources.
+func (f Funcs) Context() context.Context {
+	if f.ContextFunc == nil {
+		return context.Background()
+	}
+	return f.ContextFunc()
+}
+
+// Getwd implements Sources.
+func (f Funcs) Getwd() (string, error) {
+	if f.GetwdFunc == nil {
+		return os.Getwd()
+	}
+	return f.GetwdFunc()
 }
 
 // Registry runs the use cases of one invocation. It is not safe for
@@ -68,18 +156,7 @@ type Registry struct {
 }
 
 // New returns a registry reading and writing through src.
-func New(src Sources) *Registry {
-	if src.Now == nil {
-		src.Now = time.Now
-	}
-	if src.Context == nil {
-		src.Context = context.Background
-	}
-	if src.Getwd == nil {
-		src.Getwd = os.Getwd
-	}
-	return &Registry{src: src}
-}
+func New(src Sources) *Registry { return &Registry{src: src} }
 
 // Warnings returns the warnings the use cases gave since the last call, in
 // the order they arose, and forgets them.

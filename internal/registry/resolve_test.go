@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/canon"
-	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
@@ -51,13 +50,12 @@ func newWorld(t *testing.T) *world {
 			t.Fatal(err)
 		}
 	}
-	w.r = New(Sources{
-		Store:    func() (store.Store, error) { return w.st, nil },
-		Builtins: profiles.Builtin,
-		Home:     func() string { return w.home },
-		// config.yaml is read again at every use: the tests change it.
-		Global: func() (*config.Global, error) { return config.LoadGlobal(w.home) },
-		Now:    func() time.Time { return w.clock },
+	// config.yaml is read again at every use: the tests change it.
+	w.r = New(Funcs{
+		StoreFunc: func() (store.Store, error) { return w.st, nil },
+		FS:        profiles.Builtin,
+		HomeFunc:  func() string { return w.home },
+		NowFunc:   func() time.Time { return w.clock },
 	})
 	return w
 }

@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 func builtins(t *testing.T) []*profile.AutomationProfile {
 	t.Helper()
-	ps, err := registry.New(registry.Sources{Builtins: profiles.Builtin}).Builtins()
+	ps, err := registry.New(registry.Funcs{FS: profiles.Builtin}).Builtins()
 	if err != nil {
 		t.Fatal(err)
 	}

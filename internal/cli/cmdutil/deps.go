@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"time"
 
 	"github.com/agentsctl/agents/internal/config"
@@ -77,7 +78,7 @@ type Deps struct {
 	global   *config.Global // config.yaml, once read
 
 	registry *registry.Registry
-	ui       *UI
+	ui       UI
 }
 
 // SetConfig records the resolved configuration. What was read under an
@@ -149,29 +150,33 @@ func (d *Deps) Ctx() context.Context {
 // decides.
 func (d *Deps) Registry() *registry.Registry {
 	if d.registry == nil {
-		d.registry = registry.New(registry.Sources{
-			Store:      d.openStore,
-			Builtins:   d.Builtins,
-			Home:       func() string { return d.Config.Home },
-			Global:     d.Global,
-			Unratified: d.allowUnratified,
-			SystemDir:  sp.SystemDir,
-			LockHome: func(ctx context.Context) (func(), error) {
-				return filestore.LockHome(ctx, d.Config.Home, d.Config.LockTimeout)
-			},
-			Now:     func() time.Time { return d.Now() },
-			Context: d.Ctx,
-		})
+		d.registry = registry.New(sources{d})
 	}
 	return d.registry
 }
 
 // UI returns what run functions read and print through.
 func (d *Deps) UI() *UI {
-	if d.ui == nil {
-		d.ui = &UI{d: d}
-	}
-	return d.ui
+	d.ui.d = d
+	return &d.ui
+}
+
+// sources are the registry's sources in this invocation: the
+// configuration as the root command resolved it.
+type sources struct{ d *Deps }
+
+func (s sources) Store() (store.Store, error)     { return s.d.openStore() }
+func (s sources) Builtins() fs.FS                 { return s.d.Builtins }
+func (s sources) Home() string                    { return s.d.Config.Home }
+func (s sources) Global() (*config.Global, error) { return s.d.Global() }
+func (s sources) Unratified() (bool, []string)    { return s.d.allowUnratified() }
+func (s sources) SystemDir() string               { return sp.SystemDir }
+func (s sources) Now() time.Time                  { return s.d.Now() }
+func (s sources) Context() context.Context        { return s.d.Ctx() }
+func (s sources) Getwd() (string, error)          { return os.Getwd() }
+
+func (s sources) LockHome(ctx context.Context) (func(), error) {
+	return filestore.LockHome(ctx, s.d.Config.Home, s.d.Config.LockTimeout)
 }
 
 // Global returns the home's config.yaml, decoded strictly, read at most

@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"time"
@@ -53,3 +54,29 @@ func UnsupportedStore(url string) error {
 	return errs.Usage("unsupported store %s: a store is a postgres:// or postgresql:// URL, or none for the file store in the home", storeurl.Redact(url)).
 		WithHint("see docs/postgres.md")
 }
+
+// Stores is what the store commands work with, beside the registry's own
+// store: other stores, named on the command line, and the configuration
+// that chose the registry's.
+type Stores struct{ d *Deps }
+
+// Stores returns what the store commands work with.
+func (d *Deps) Stores() Stores { return Stores{d} }
+
+// OpenAt opens the store a command-line argument names (see OpenStoreAt),
+// waiting for its lock as --lock-timeout says.
+func (s Stores) OpenAt(arg string, mustExist bool) (store.Store, error) {
+	return OpenStoreAt(arg, mustExist, s.d.Config.LockTimeout)
+}
+
+// URL is the configured store URL; "" for the file store in the home.
+func (s Stores) URL() string { return s.d.Config.Store }
+
+// Home is the agents home.
+func (s Stores) Home() string { return s.d.Config.Home }
+
+// Ctx is the command's context.
+func (s Stores) Ctx() context.Context { return s.d.Ctx() }
+
+// Now is the clock.
+func (s Stores) Now() time.Time { return s.d.Now() }

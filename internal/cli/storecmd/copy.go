@@ -1,11 +1,9 @@
 package storecmd
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,20 +16,15 @@ import (
 
 type copyOptions struct {
 	ui *cmdutil.UI
-	// open opens the store an argument names: a URL, or an agents home
-	// (that must exist, for the source).
-	open     func(arg string, mustExist bool) (store.Store, error)
-	ctx      func() context.Context
-	now      func() time.Time
+	// stores opens the stores the arguments name: a URL, or an agents
+	// home (that must exist, for the source).
+	stores   cmdutil.Stores
 	from, to string
 	force    bool
 }
 
 func newCopyCmd(deps *cmdutil.Deps, runF func(*copyOptions) error) *cobra.Command {
-	opts := &copyOptions{ui: deps.UI(), ctx: deps.Ctx, now: func() time.Time { return deps.Now() },
-		open: func(arg string, mustExist bool) (store.Store, error) {
-			return cmdutil.OpenStoreAt(arg, mustExist, deps.Config.LockTimeout)
-		}}
+	opts := &copyOptions{ui: deps.UI(), stores: deps.Stores()}
 	cmd := &cobra.Command{
 		Use:   "copy --from <home|url> --to <home|url> [--force]",
 		Short: "Copy a registry between an agents home and PostgreSQL",
@@ -96,12 +89,12 @@ func copyRun(opts *copyOptions) error {
 		return errs.Usage("--from and --to name the same store (%s)", storeurl.Redact(opts.from)).
 			WithHint("give two different stores")
 	}
-	from, err := opts.open(opts.from, true)
+	from, err := opts.stores.OpenAt(opts.from, true)
 	if err != nil {
 		return err
 	}
 	defer closeStore(from)
-	to, err := opts.open(opts.to, false)
+	to, err := opts.stores.OpenAt(opts.to, false)
 	if err != nil {
 		return err
 	}
@@ -112,9 +105,9 @@ func copyRun(opts *copyOptions) error {
 		return errs.Usage("these stores cannot be copied")
 	}
 	var progress *cmdutil.Progress
-	report, err := store.Copy(opts.ctx(), src, dst, store.CopyOptions{
+	report, err := store.Copy(opts.stores.Ctx(), src, dst, store.CopyOptions{
 		Force: opts.force,
-		Now:   opts.now,
+		Now:   opts.stores.Now,
 		Progress: func(done, total int) {
 			if progress == nil {
 				progress = opts.ui.Progress("copying", total)

@@ -18,13 +18,12 @@ import (
 type migrateOptions struct {
 	reg *registry.Registry
 	ui  *cmdutil.UI
-	ctx func() context.Context
-	// config is the resolved configuration: which store, which home.
-	config func() cmdutil.Config
+	// stores says which store the configuration chose.
+	stores cmdutil.Stores
 }
 
 func newMigrateCmd(deps *cmdutil.Deps, runF func(*migrateOptions) error) *cobra.Command {
-	opts := &migrateOptions{reg: deps.Registry(), ui: deps.UI(), ctx: deps.Ctx, config: func() cmdutil.Config { return deps.Config }}
+	opts := &migrateOptions{reg: deps.Registry(), ui: deps.UI(), stores: deps.Stores()}
 	return &cobra.Command{
 		Use:   "migrate",
 		Short: "Create or upgrade the PostgreSQL store's schema",
@@ -67,9 +66,9 @@ type migrator interface {
 }
 
 func migrateRun(opts *migrateOptions) error {
-	cfg := opts.config()
-	if cfg.Store == "" {
-		return errs.Usage("no PostgreSQL store to migrate: the store is the file store in %s, which needs no migration", cfg.Home).
+	url := opts.stores.URL()
+	if url == "" {
+		return errs.Usage("no PostgreSQL store to migrate: the store is the file store in %s, which needs no migration", opts.stores.Home()).
 			WithHint("pass --store postgres://… or set AGENTS_STORE")
 	}
 	st, err := opts.reg.Store()
@@ -78,13 +77,13 @@ func migrateRun(opts *migrateOptions) error {
 	}
 	m, ok := st.(migrator)
 	if !ok {
-		return errs.Usage("the store %s has no migrations", storeurl.Redact(cfg.Store))
+		return errs.Usage("the store %s has no migrations", storeurl.Redact(url))
 	}
-	res, err := m.Migrate(opts.ctx())
+	res, err := m.Migrate(opts.stores.Ctx())
 	if err != nil {
 		return err
 	}
-	where := storeurl.Redact(cfg.Store)
+	where := storeurl.Redact(url)
 	var text string
 	switch {
 	case res.From == res.To:
