@@ -357,29 +357,32 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	from := map[string]string{"format": "", "lock_timeout": ""}
 	storeURL := deps.Getenv("AGENTS_STORE")
 	cfgFile := config.GlobalPath(home)
-	// Read at most 1 MiB and a byte (a huge file is refused unread), and
-	// only from a file the user owns and no one else can write.
-	data, err := config.ReadGlobal(home)
-	if err != nil {
-		return cmdutil.Config{Home: home}, err
+	// config.yaml is read here, once: at most 1 MiB and a byte (a huge
+	// file is refused unread), and only from a file the user owns and no
+	// one else can write. What is read feeds viper (the presentation
+	// settings) and the strict decoder (the policy settings); every later
+	// use decodes these bytes, or the error, again.
+	cfg := cmdutil.Config{Home: home, GlobalRead: true}
+	cfg.GlobalData, cfg.GlobalErr = config.ReadGlobal(home)
+	if cfg.GlobalErr != nil {
+		return cfg, cfg.GlobalErr
 	}
-	var global *config.Global
-	if data != nil {
+	if data := cfg.GlobalData; data != nil {
 		fv := viper.New()
 		fv.SetConfigType("yaml")
 		if err := fv.ReadConfig(bytes.NewReader(data)); err != nil {
-			return cmdutil.Config{Home: home}, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
+			return cfg, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
 				WithHint("fix the YAML in %s", cfgFile)
 		}
 		// A bad safety_pack is left to the commands that load the pack in
 		// force, which refuse it as a safety pack error (exit 6); any
 		// other problem, a misspelt key first of all, stops every command.
-		global, err = config.DecodeGlobal(data, cfgFile)
-		if err != nil {
-			global = nil
-			if !onlyAt(err, config.KeySafetyPack) {
-				return cmdutil.Config{Home: home}, err
-			}
+		global, err := config.DecodeGlobal(data, cfgFile)
+		switch {
+		case err == nil:
+			cfg.Global = global
+		case !onlyAt(err, config.KeySafetyPack):
+			return cfg, err
 		}
 		for _, key := range []string{"format", "lock_timeout"} {
 			if fv.IsSet(key) && fv.Get(key) != nil {
@@ -390,7 +393,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		if fv.IsSet(config.KeyStore) && storeURL == "" {
 			u, err := fileStoreURL(fv.Get(config.KeyStore), cfgFile)
 			if err != nil {
-				return cmdutil.Config{Home: home}, err
+				return cfg, err
 			}
 			storeURL = u
 			warnReadablePassword(deps, cfgFile, u)
@@ -400,7 +403,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		storeURL = g.store
 	}
 	if storeURL != "" && !storeurl.IsPostgres(storeURL) {
-		return cmdutil.Config{Home: home}, cmdutil.UnsupportedStore(storeURL)
+		return cfg, cmdutil.UnsupportedStore(storeURL)
 	}
 	if s := deps.Getenv("AGENTS_FORMAT"); s != "" {
 		v.Set("format", s)
@@ -418,7 +421,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		v.Set("lock_timeout", g.lockTimeout)
 		from["lock_timeout"] = "--lock-timeout"
 	}
-	cfg := cmdutil.Config{Home: home, Store: storeURL, Format: v.GetString("format"), Quiet: g.quiet, GlobalData: data, GlobalRead: true, Global: global}
+	cfg.Store, cfg.Format, cfg.Quiet = storeURL, v.GetString("format"), g.quiet
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
 		return cfg, badSetting(err, from["format"], "unknown format %q", v.GetString("format"))

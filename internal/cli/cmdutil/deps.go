@@ -36,15 +36,16 @@ type Config struct {
 	Store string
 	// Quiet suppresses progress and informational messages on stderr.
 	Quiet bool
-	// GlobalData is the content of the home's config.yaml as read (and
-	// checked to be trusted) while resolving this configuration, nil when
-	// there is none; GlobalRead says it was read. The policy settings are
-	// decoded from it, so the file is read once.
-	GlobalData []byte
+	// GlobalRead says the home's config.yaml was read while resolving
+	// this configuration: once per invocation, for every use. GlobalData
+	// is its content as read (and checked to be trusted), nil when there
+	// is none; GlobalErr why it could not be read; Global what it decoded
+	// to when all of it did (nil otherwise, and the policy settings are
+	// decoded from GlobalData again, to the same error).
 	GlobalRead bool
-	// Global is config.yaml decoded, when the root command has decoded
-	// it; nil otherwise.
-	Global *config.Global
+	GlobalData []byte
+	GlobalErr  error
+	Global     *config.Global
 }
 
 // Deps are the dependencies of every command, built once in cli.Main (or by
@@ -194,7 +195,10 @@ func (d *Deps) Global() (*config.Global, error) {
 	case d.Config.Global != nil:
 		g = d.Config.Global
 	case !d.Config.GlobalRead:
+		// A configuration made without the root command (a test's).
 		g, err = config.LoadGlobal(d.Config.Home)
+	case d.Config.GlobalErr != nil:
+		err = d.Config.GlobalErr
 	case d.Config.GlobalData == nil:
 		g = &config.Global{}
 	default:

@@ -1,10 +1,13 @@
 package cmdutil
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
 )
 
@@ -99,5 +102,24 @@ func TestProgressShorterLineCoversLonger(t *testing.T) {
 	p.Set(5) // shorter than "100/100"
 	if got, want := errOut.String(), "\ragents: x 5/100  "; got != want {
 		t.Errorf("redraw %q, want %q", got, want)
+	}
+}
+
+// TestGlobalDecodesWhatWasRead: config.yaml is read once, when the
+// configuration is resolved; its policy settings are decoded from what was
+// read then, whatever the file holds by the time they are needed.
+func TestGlobalDecodesWhatWasRead(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte("automation_profile: manual\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := &Deps{Config: Config{Home: home, GlobalRead: true, GlobalData: []byte("automation_profile: cautious\n")}, configured: true}
+	g, err := d.Global()
+	if err != nil || g.AutomationProfile == nil || *g.AutomationProfile != "cautious" {
+		t.Fatalf("Global = %+v, %v; want what was read", g, err)
+	}
+	d = &Deps{Config: Config{Home: home, GlobalRead: true, GlobalErr: errs.Invalid("unreadable")}, configured: true}
+	if _, err := d.Global(); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("Global after a failed read = %v, want that failure", err)
 	}
 }
