@@ -40,32 +40,5 @@ toolchain recorded (module version, VCS revision and time), and "dev" or
 }
 
 func versionRun(opts *versionOptions) error {
-	return opts.ui.Render(versionView{opts.info()})
+	return opts.ui.Render(render.VersionView{Info: opts.info()})
 }
-
-// versionView renders the build's version.
-type versionView struct{ info version.Info }
-
-// Data implements render.View.
-func (v versionView) Data() any { return v.info }
-
-// Plain implements render.View: the one-line form.
-func (v versionView) Plain(w *render.Writer) { w.Line(v.info.String()) }
-
-// Tables implements render.View.
-func (v versionView) Tables() []render.Table {
-	i := v.info
-	return []render.Table{{
-		Header: []string{"FIELD", "VALUE"},
-		Rows: [][]string{
-			{"version", i.Version},
-			{"commit", i.Commit},
-			{"date", i.Date},
-			{"go", i.Go},
-			{"platform", i.Platform},
-		},
-	}}
-}
-
-// Rich implements render.RichView: the one-line form, as plain prints it.
-func (v versionView) Rich(t *render.Theme) string { return t.Para(2, render.Escape(v.info.String())) }

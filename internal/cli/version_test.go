@@ -3,19 +3,14 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/iostreams"
-	"github.com/agentsctl/agents/internal/render/rendertest"
 	"github.com/agentsctl/agents/internal/version"
 )
-
-var updateWidths = flag.Bool("update", false, "rewrite the golden files under testdata/widths")
 
 func testDeps(t *testing.T) (*cmdutil.Deps, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
@@ -99,11 +94,4 @@ func TestVersionTakesNoArguments(t *testing.T) {
 	if code := Run(deps, []string{"version", "extra"}); code != ExitUsage {
 		t.Errorf("exit %d, want %d", code, ExitUsage)
 	}
-}
-
-// TestVersionViewFitsEveryWidth draws version at each common terminal
-// width; see rendertest.Check.
-func TestVersionViewFitsEveryWidth(t *testing.T) {
-	v := versionView{version.Info{Version: "v1.2.0", Commit: "1a2b3c4", Date: "2026-03-01T10:00:00Z", Go: "go1.26.0", Platform: "linux/amd64"}}
-	rendertest.Check(t, filepath.Join("testdata", "widths"), "version", v, *updateWidths)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/registry"
+	"github.com/agentsctl/agents/internal/render"
 )
 
 type diffOptions struct {
@@ -105,16 +106,13 @@ func firstDuplicate(names []string) string {
 }
 
 func diffRun(opts *diffOptions) error {
-	fields := allDiffFields()
-	names := opts.names
-	if opts.builtin {
-		names, fields = nil, matrixDiffFields()
+	var names []string
+	if !opts.builtin {
+		names = opts.names
 	}
 	ps, err := opts.reg.ProfilesNamed(names)
 	if err != nil {
 		return err
 	}
-	v := newDiffView(ps, fields, opts.onlyDifferences)
-	v.builtin = opts.builtin
-	return opts.ui.Render(v)
+	return opts.ui.Render(render.NewDiffView(ps, opts.builtin, opts.onlyDifferences))
 }

@@ -1,8 +1,6 @@
 package automationprofile
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/atomicfile"
@@ -54,12 +52,11 @@ untouched. Comments are not carried over.`,
 	return cmd
 }
 
+// migration is one file to migrate: what the summary tells of it, its
+// profile and the profile's canonical encoding.
 type migration struct {
-	File     string                     `json:"file"`
-	Name     string                     `json:"name"`
-	Legacy   bool                       `json:"legacy"`
-	Written  bool                       `json:"written"`
-	Profile  *profile.AutomationProfile `json:"-"`
+	render.Migration
+	profile  *profile.AutomationProfile
 	encoding []byte
 }
 
@@ -87,15 +84,15 @@ func migrateRun(opts *migrateOptions) error {
 			return errs.Wrap(errs.KindInternal, err, "encode %s", f)
 		}
 		progress.Set(i + 1)
-		ms = append(ms, &migration{File: f, Name: p.Name, Legacy: profile.HasLegacyFlatFields(data), Profile: p, encoding: enc})
+		ms = append(ms, &migration{Migration: render.Migration{File: f, Name: p.Name, Legacy: profile.HasLegacyFlatFields(data)}, profile: p, encoding: enc})
 	}
 	progress.Done()
 	if !opts.write {
 		profiles := make([]*profile.AutomationProfile, len(ms))
 		for i, m := range ms {
-			profiles[i] = m.Profile
+			profiles[i] = m.profile
 		}
-		return ui.Render(migratedView{profiles})
+		return ui.Render(render.MigratedView{Profiles: profiles})
 	}
 	if len(ms) > migrateProgressMinimum {
 		progress = ui.Progress("rewriting files", len(ms))
@@ -120,71 +117,9 @@ func migrateRun(opts *migrateOptions) error {
 	if ui.Quiet() && !render.IsMachine(ui.Format()) {
 		return nil
 	}
-	return ui.Render(migrateSummary{ms})
-}
-
-// migratedView prints converted profiles: the canonical documents in json
-// and yaml, the YAML text itself in the human formats.
-type migratedView struct{ profiles []*profile.AutomationProfile }
-
-func (v migratedView) Data() any {
-	if len(v.profiles) == 1 {
-		return v.profiles[0]
+	summary := make([]render.Migration, len(ms))
+	for i, m := range ms {
+		summary[i] = m.Migration
 	}
-	return v.profiles
-}
-
-func (v migratedView) Plain(w *render.Writer) {
-	for i, p := range v.profiles {
-		if i > 0 {
-			w.Raw("---\n")
-		}
-		b, err := canon.YAML(p)
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-			w.Line(line)
-		}
-	}
-}
-
-func (v migratedView) Tables() []render.Table {
-	var ts []render.Table
-	for _, p := range v.profiles {
-		ts = append(ts, render.ProfileView{Profile: p}.Tables()...)
-	}
-	return ts
-}
-
-func (v migratedView) Rich(*render.Theme) string {
-	var b strings.Builder
-	v.Plain(render.NewWriter(&b))
-	return b.String()
-}
-
-type migrateSummary struct{ ms []*migration }
-
-func (v migrateSummary) Data() any { return v.ms }
-
-func (v migrateSummary) Plain(w *render.Writer) {
-	for _, m := range v.ms {
-		if m.Written {
-			w.Line(m.File, ": migrated")
-		} else {
-			w.Line(m.File, ": unchanged")
-		}
-	}
-}
-
-func (v migrateSummary) Tables() []render.Table {
-	t := render.Table{Header: []string{"FILE", "NAME", "RESULT"}, Fits: []render.Fit{render.FitWrap, render.FitKeep, render.FitKeep}}
-	for _, m := range v.ms {
-		res := "unchanged"
-		if m.Written {
-			res = "migrated"
-		}
-		t.Rows = append(t.Rows, []string{m.File, m.Name, res})
-	}
-	return []render.Table{t}
+	return ui.Render(render.MigrateSummary{Migrations: summary})
 }

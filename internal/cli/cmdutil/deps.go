@@ -213,7 +213,7 @@ func (d *Deps) Global() (*config.Global, error) {
 
 // EnvAllowUnratified is the environment variable that, set to exactly "1",
 // lets an unratified or tampered pack load while it is being authored.
-const EnvAllowUnratified = "AGENTS_ALLOW_UNRATIFIED_SAFETY"
+const EnvAllowUnratified = sp.EnvAllowUnratified
 
 // EnvSeedAllowUnratified is the override's name in the specification the
 // safety pack comes from. agents does not read it; set, it earns a warning

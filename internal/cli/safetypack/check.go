@@ -8,6 +8,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/registry"
+	"github.com/agentsctl/agents/internal/render"
 )
 
 type checkOptions struct {
@@ -119,7 +120,7 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := opts.ui.Render(VerdictView{Verdict: v}); err != nil {
+	if err := opts.ui.Render(render.VerdictView{Verdict: v}); err != nil {
 		return err
 	}
 	enforced := v.Enforced()

@@ -1,14 +1,11 @@
 package safetypack
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	sp "github.com/agentsctl/agents/internal/safetypack"
 )
 
 type ratifyOptions struct {
@@ -62,24 +59,5 @@ func ratifyRun(opts *ratifyOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.ui.RenderChange(ratifyChange(res))
-}
-
-// ratifyChange tells what ratify did in one line; its document is
-// RatifyView's, with both files and both digests.
-func ratifyChange(res *sp.RatifyResult) render.Change {
-	c := render.Change{Verb: "ratified", Subject: res.Pack.PackID, Doc: RatifyView{Result: res}.Data()}
-	var wrote []string
-	if res.PackWritten {
-		wrote = append(wrote, res.PackFile)
-	}
-	if res.ReportWritten {
-		wrote = append(wrote, res.ReportFile+" (its mastery report, the seal)")
-	}
-	if len(wrote) == 0 {
-		c.Verb, c.Detail = render.Unchanged, "already sealed by "+res.ReportFile
-		return c
-	}
-	c.Detail = "wrote " + strings.Join(wrote, " and ")
-	return c
+	return opts.ui.RenderChange(render.RatifyChange(res))
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/registry"
+	"github.com/agentsctl/agents/internal/render"
 )
 
 type showOptions struct {
@@ -43,7 +44,7 @@ func showRun(opts *showOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(PackView{Loaded: l})
+	return opts.ui.Render(render.PackView{Loaded: l})
 }
 
 const exitStatusLoad = `

@@ -6,6 +6,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/registry"
+	"github.com/agentsctl/agents/internal/render"
 )
 
 type verifyOptions struct {
@@ -66,5 +67,5 @@ func verifyRun(opts *verifyOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(VerifyView{Loaded: l, InForce: inForce})
+	return opts.ui.Render(render.VerifyView{Loaded: l, InForce: inForce})
 }

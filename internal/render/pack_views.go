@@ -1,11 +1,9 @@
-package safetypack
+package render
 
 import (
 	"strconv"
 	"strings"
 
-	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/render"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 )
 
@@ -59,7 +57,7 @@ func levelText(l *sp.Loaded) string {
 	return "shipped"
 }
 
-// Data implements render.View.
+// Data implements View.
 func (v PackView) Data() any {
 	p := v.Loaded.Pack
 	d := packDoc{
@@ -81,11 +79,11 @@ func ratification(l *sp.Loaded) string {
 	if l.Ratified {
 		return "yes, sealed by " + l.ReportFile
 	}
-	return "NO (loaded under " + cmdutil.EnvAllowUnratified + "=1)"
+	return "NO (loaded under " + sp.EnvAllowUnratified + "=1)"
 }
 
-// Plain implements render.View.
-func (v PackView) Plain(w *render.Writer) {
+// Plain implements View.
+func (v PackView) Plain(w *Writer) {
 	l, p := v.Loaded, v.Loaded.Pack
 	w.Field("pack_id", p.PackID)
 	w.Field("version", p.Version)
@@ -107,10 +105,10 @@ func (v PackView) Plain(w *render.Writer) {
 	}
 }
 
-// Tables implements render.View.
-func (v PackView) Tables() []render.Table {
+// Tables implements View.
+func (v PackView) Tables() []Table {
 	l, p := v.Loaded, v.Loaded.Pack
-	head := render.Table{Title: p.PackID, Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
+	head := Table{Title: p.PackID, Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
 		{"version", p.Version},
 		{"description", p.Description},
 		{"schema_version", p.SchemaVersion},
@@ -122,7 +120,7 @@ func (v PackView) Tables() []render.Table {
 	if l.System != nil {
 		head.Rows = append(head.Rows, []string{"system_pack", l.System.Pack.PackID + " (" + l.System.Source + ")"})
 	}
-	bounds := render.Table{Title: "Boundaries", Header: []string{"BOUNDARY", "DESCRIPTION", "PREDICATE", "MODE"}}
+	bounds := Table{Title: "Boundaries", Header: []string{"BOUNDARY", "DESCRIPTION", "PREDICATE", "MODE"}}
 	for _, id := range p.BoundaryIDs {
 		pred, mode := "-", "-"
 		if src, ok := p.BoundaryPredicates[id]; ok {
@@ -130,7 +128,7 @@ func (v PackView) Tables() []render.Table {
 		}
 		bounds.Rows = append(bounds.Rows, []string{id, p.BoundaryDescriptions[id], pred, mode})
 	}
-	return []render.Table{head, bounds}
+	return []Table{head, bounds}
 }
 
 // sealChecks are the checks a verified seal passed, in the order they are
@@ -184,11 +182,11 @@ func (v VerifyView) doc() verifyDoc {
 	return d
 }
 
-// Data implements render.View.
+// Data implements View.
 func (v VerifyView) Data() any { return v.doc() }
 
-// Plain implements render.View.
-func (v VerifyView) Plain(w *render.Writer) {
+// Plain implements View.
+func (v VerifyView) Plain(w *Writer) {
 	d := v.doc()
 	w.Field("pack_id", d.PackID)
 	w.Field("version", d.Version)
@@ -202,21 +200,21 @@ func (v VerifyView) Plain(w *render.Writer) {
 	}
 }
 
-// Tables implements render.View.
-func (v VerifyView) Tables() []render.Table {
+// Tables implements View.
+func (v VerifyView) Tables() []Table {
 	d := v.doc()
-	head := render.Table{Title: d.PackID + " verified", Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
+	head := Table{Title: d.PackID + " verified", Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
 		{"version", d.Version},
 		{"source", d.Source},
 		{"report", d.Report},
 		{"pack_sha256", d.PackSHA256},
 		{"report_sha256", d.ReportSHA256},
 	}}
-	checks := render.Table{Title: "Checks", Header: []string{"CHECK", "RESULT"}}
+	checks := Table{Title: "Checks", Header: []string{"CHECK", "RESULT"}}
 	for _, c := range d.Checks {
 		checks.Rows = append(checks.Rows, []string{c, "ok"})
 	}
-	return []render.Table{head, checks}
+	return []Table{head, checks}
 }
 
 // RatifyView renders what ratify did.
@@ -243,7 +241,7 @@ func (v RatifyView) doc() ratifyDoc {
 	}
 }
 
-// Data implements render.View.
+// Data implements View.
 func (v RatifyView) Data() any { return v.doc() }
 
 func written(b bool) string {
@@ -253,8 +251,8 @@ func written(b bool) string {
 	return "unchanged"
 }
 
-// Plain implements render.View.
-func (v RatifyView) Plain(w *render.Writer) {
+// Plain implements View.
+func (v RatifyView) Plain(w *Writer) {
 	d := v.doc()
 	w.Field("pack_id", d.PackID)
 	w.Field("pack_file", d.PackFile+" ("+written(d.PackWritten)+")")
@@ -263,10 +261,10 @@ func (v RatifyView) Plain(w *render.Writer) {
 	w.Field("report_sha256", d.ReportSHA256)
 }
 
-// Tables implements render.View.
-func (v RatifyView) Tables() []render.Table {
+// Tables implements View.
+func (v RatifyView) Tables() []Table {
 	d := v.doc()
-	return []render.Table{{Title: d.PackID + " ratified", Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
+	return []Table{{Title: d.PackID + " ratified", Header: []string{"FIELD", "VALUE"}, Rows: [][]string{
 		{"pack_file", d.PackFile + " (" + written(d.PackWritten) + ")"},
 		{"report_file", d.ReportFile + " (" + written(d.ReportWritten) + ")"},
 		{"pack_sha256", d.PackSHA256},
@@ -279,7 +277,7 @@ type VerdictView struct {
 	Verdict sp.Verdict
 }
 
-// Data implements render.View.
+// Data implements View.
 func (v VerdictView) Data() any { return v.Verdict }
 
 func upheldWord(r sp.Result) string {
@@ -292,8 +290,8 @@ func upheldWord(r sp.Result) string {
 	return "upheld"
 }
 
-// Plain implements render.View.
-func (v VerdictView) Plain(w *render.Writer) {
+// Plain implements View.
+func (v VerdictView) Plain(w *Writer) {
 	vd := v.Verdict
 	w.Field("pack_id", vd.PackID)
 	w.Field("upheld", strconv.FormatBool(vd.Upheld))
@@ -323,20 +321,216 @@ func modeCell(r sp.Result) string {
 	return string(*r.Mode)
 }
 
-// Tables implements render.View.
-func (v VerdictView) Tables() []render.Table {
+// Tables implements View.
+func (v VerdictView) Tables() []Table {
 	vd := v.Verdict
 	summary, _ := verdictHeadline(vd)
 	if len(vd.Warnings) > 0 {
 		summary += "; warnings: " + strings.Join(vd.Warnings, ", ")
 	}
-	t := render.Table{
+	t := Table{
 		Title:  vd.PackID + ": " + summary,
 		Header: []string{"BOUNDARY", "UPHELD", "MODE", "RUNTIME CHECKABLE", "REASON", "EVIDENCE"},
-		Fits:   []render.Fit{render.FitKeep, render.FitKeep, render.FitKeep, render.FitKeep, render.FitWrap, render.FitWrap},
+		Fits:   []Fit{FitKeep, FitKeep, FitKeep, FitKeep, FitWrap, FitWrap},
 	}
 	for _, r := range vd.Results {
 		t.Rows = append(t.Rows, []string{r.BoundaryID, strconv.FormatBool(r.Upheld), modeCell(r), strconv.FormatBool(r.RuntimeCheckable), r.Reason, strings.Join(r.Evidence, "; ")})
 	}
-	return []render.Table{t}
+	return []Table{t}
+}
+
+// richWidth is the width prose is wrapped to: the terminal's, at most 100,
+// or 80 when it is not known.
+func richWidth(t *Theme) int {
+	if t.Width > 0 {
+		return min(t.Width, 100)
+	}
+	return 80
+}
+
+// short shortens a sha256 for people; the full value is in every other
+// format.
+func short(sum string) string {
+	if len(sum) > 12 {
+		return sum[:12] + "…"
+	}
+	return sum
+}
+
+// Rich implements RichView.
+func (v PackView) Rich(t *Theme) string {
+	l, p := v.Loaded, v.Loaded.Pack
+	var b strings.Builder
+	b.WriteString(t.Title(p.PackID) + "  " + t.Muted(p.Version) + "  ")
+	if l.Ratified {
+		b.WriteString(t.Badge(ToneGood, "ratified"))
+	} else {
+		b.WriteString(t.Badge(ToneBad, "NOT RATIFIED: "+sp.EnvAllowUnratified+"=1"))
+	}
+	b.WriteString("\n")
+	b.WriteString(t.Wrap(0, richWidth(t), ToneNormal, p.Description))
+	b.WriteString("\n")
+	seal := Escape(short(p.MasteryReportSHA256))
+	if p.MasteryReportSHA256 == "" {
+		seal = t.Bad("none")
+	}
+	rows := [][]string{
+		{t.Muted("source"), Escape(l.Source)},
+		{t.Muted("level"), Escape(levelText(l))},
+		{t.Muted("seal"), seal},
+		{t.Muted("report"), Escape(l.ReportFile)},
+		{t.Muted("schema"), Escape(p.SchemaVersion)},
+	}
+	if l.System != nil {
+		rows = append(rows, []string{t.Muted("system pack"), Escape(l.System.Pack.PackID + " (" + l.System.Source + ")")})
+	}
+	b.WriteString(t.Grid(0, rows))
+	b.WriteString("\n" + t.Wrap(0, richWidth(t), ToneMuted, sealTerms))
+	b.WriteString("\n" + t.Heading("Boundaries") + "\n")
+	for _, id := range p.BoundaryIDs {
+		b.WriteString("  " + t.Accent(id))
+		if _, ok := p.BoundaryPredicates[id]; ok {
+			b.WriteString("  " + t.Badge(ToneWarn, string(p.ModeOf(id))))
+		}
+		b.WriteString("\n")
+		b.WriteString(t.Wrap(4, richWidth(t)-4, ToneMuted, p.BoundaryDescriptions[id]))
+		if pred, ok := p.BoundaryPredicates[id]; ok {
+			b.WriteString("    " + t.Muted("predicate ") + Escape(pred) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// sealTerms says what the pack's seal and mastery report are, in the
+// words show prints them with.
+const sealTerms = "The mastery report is the record of the pack's ratification; the seal is " +
+	"its sha256, which the pack carries. The pack is in force only while the seal " +
+	"matches the report and the report matches the pack, so any edit to either " +
+	"is refused."
+
+// verdictTerms says what the verdict's words mean.
+const verdictTerms = "upheld: the evidence shows the boundary kept. not judged: the context " +
+	"holds no evidence for it (give --plan or --context), so it is counted as " +
+	"upheld without being checked. The versor condition is a caller's own " +
+	"measure of how far its state has drifted from closure; only a --context " +
+	"file supplies it."
+
+// verdictHeadline sums a verdict up without claiming more than was judged:
+// a violation, every boundary upheld, or no violation among the few judged.
+func verdictHeadline(vd sp.Verdict) (text string, judgedAll bool) {
+	total := len(vd.Results)
+	switch {
+	case !vd.Upheld:
+		return "violated: " + strings.Join(vd.ViolatedBoundaries, ", "), false
+	case vd.RuntimeCheckableCount == total:
+		return "every boundary upheld (all " + strconv.Itoa(total) + " judged)", true
+	}
+	return "no violation found, but only " + strconv.Itoa(vd.RuntimeCheckableCount) + " of " +
+		strconv.Itoa(total) + " boundaries could be judged", false
+}
+
+// Rich implements RichView.
+func (v VerifyView) Rich(t *Theme) string {
+	d := v.doc()
+	var b strings.Builder
+	b.WriteString(t.Title(d.PackID) + "  " + t.Muted(d.Version) + "  " + t.Badge(ToneGood, "verified") + "\n")
+	b.WriteString(t.Grid(0, [][]string{
+		{t.Muted("source"), Escape(d.Source)},
+		{t.Muted("report"), Escape(d.Report)},
+		{t.Muted("pack_sha256"), Escape(d.PackSHA256)},
+		{t.Muted("report_sha256"), Escape(d.ReportSHA256)},
+	}))
+	b.WriteString("\n")
+	rows := make([][]string, len(d.Checks))
+	for i, c := range d.Checks {
+		rows[i] = []string{t.Check(true), Escape(c)}
+	}
+	b.WriteString(t.Grid(2, rows))
+	return b.String()
+}
+
+// Rich implements RichView.
+func (v RatifyView) Rich(t *Theme) string {
+	d := v.doc()
+	var b strings.Builder
+	b.WriteString(t.Title(d.PackID) + "  " + t.Badge(ToneGood, "ratified") + "\n")
+	state := func(w bool) string {
+		if w {
+			return t.Accent("written")
+		}
+		return t.Muted("unchanged")
+	}
+	b.WriteString(t.Grid(0, [][]string{
+		{t.Muted("pack"), Escape(d.PackFile), state(d.PackWritten)},
+		{t.Muted("report"), Escape(d.ReportFile), state(d.ReportWritten)},
+		{t.Muted("pack_sha256"), Escape(d.PackSHA256)},
+		{t.Muted("report_sha256"), Escape(d.ReportSHA256)},
+	}))
+	return b.String()
+}
+
+// Rich implements RichView.
+func (v VerdictView) Rich(t *Theme) string {
+	vd := v.Verdict
+	var b strings.Builder
+	headline, all := verdictHeadline(vd)
+	switch {
+	case !vd.Upheld:
+		headline = t.Bad("✘ " + headline)
+	case all:
+		headline = t.Good("✔ " + headline)
+	default:
+		headline = t.Warn("· " + headline)
+	}
+	b.WriteString(t.Para(2, t.Title(vd.PackID)+"  "+headline))
+	notJudged := len(vd.Results) - vd.RuntimeCheckableCount
+	b.WriteString(t.Para(2, t.Muted(strconv.Itoa(vd.RuntimeCheckableCount)+" judged from the evidence, "+
+		strconv.Itoa(notJudged)+" not judged")) + "\n")
+	if len(vd.Warnings) > 0 {
+		b.WriteString(t.Para(2, t.Warn("warnings: "+strings.Join(vd.Warnings, ", "))) + "\n")
+	}
+	var rows [][]string
+	for _, r := range vd.Results {
+		var mark, status string
+		switch {
+		case !r.Upheld:
+			mark, status = t.Check(false), t.Bad("violated")
+		case r.RuntimeCheckable:
+			mark, status = t.Check(true), t.Good("upheld")
+		default:
+			mark, status = t.Muted("·"), t.Muted("not judged")
+		}
+		mode := ""
+		if r.Mode != nil {
+			mode = t.Muted(string(*r.Mode))
+		}
+		rows = append(rows, []string{mark, t.Accent(r.BoundaryID), status, mode, Escape(r.Reason)})
+		for _, e := range r.Evidence {
+			rows = append(rows, []string{"", "", "", "", t.Muted(e)})
+		}
+	}
+	b.WriteString(t.Grid(2, rows))
+	b.WriteString("\n" + t.Wrap(0, richWidth(t), ToneMuted, verdictTerms))
+	return b.String()
+}
+
+var _ = []RichView{PackView{}, VerifyView{}, RatifyView{}, VerdictView{}}
+
+// RatifyChange tells what ratify did in one line; its document is
+// RatifyView's, with both files and both digests.
+func RatifyChange(res *sp.RatifyResult) Change {
+	c := Change{Verb: "ratified", Subject: res.Pack.PackID, Doc: RatifyView{Result: res}.Data()}
+	var wrote []string
+	if res.PackWritten {
+		wrote = append(wrote, res.PackFile)
+	}
+	if res.ReportWritten {
+		wrote = append(wrote, res.ReportFile+" (its mastery report, the seal)")
+	}
+	if len(wrote) == 0 {
+		c.Verb, c.Detail = Unchanged, "already sealed by "+res.ReportFile
+		return c
+	}
+	c.Detail = "wrote " + strings.Join(wrote, " and ")
+	return c
 }

@@ -1,4 +1,4 @@
-package automationprofile
+package render
 
 import (
 	"fmt"
@@ -6,10 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/render"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // Categories of the rows that are not thresholds.
@@ -42,7 +40,7 @@ func (f diffField) name() string {
 
 func boolPtr(b bool) *bool { return &b }
 
-func thresholdFields() []diffField {
+func thresholdDiffFields() []diffField {
 	out := make([]diffField, len(profile.Gates))
 	for i, g := range profile.Gates {
 		out[i] = diffField{path: g.Name, category: string(g.Category), value: func(p *profile.AutomationProfile) any { return g.Value(p) }}
@@ -64,7 +62,7 @@ func safetyFlagFields() []diffField {
 	}
 }
 
-func safetyFields() []diffField {
+func safetyDiffFields() []diffField {
 	return append(safetyFlagFields(),
 		safetyField("require_human_approval", nil, func(s profile.SafetyProfile) any { return s.RequireHumanApproval }),
 		safetyField("allowed_skill_categories", nil, func(s profile.SafetyProfile) any { return s.AllowedSkillCategories }),
@@ -85,7 +83,7 @@ func guardField(leaf string, v func(g *profile.AutomationGuard) any) diffField {
 	}}
 }
 
-func guardFields() []diffField {
+func guardDiffFields() []diffField {
 	return []diffField{
 		guardField("max_tool_calls_per_step", func(g *profile.AutomationGuard) any {
 			if g.MaxToolCallsPerStep == nil {
@@ -104,13 +102,13 @@ func guardFields() []diffField {
 // allDiffFields are the rows of a comparison: 11 thresholds, 8 safety
 // settings, 6 guard settings.
 func allDiffFields() []diffField {
-	return slices.Concat(thresholdFields(), safetyFields(), guardFields())
+	return slices.Concat(thresholdDiffFields(), safetyDiffFields(), guardDiffFields())
 }
 
 // matrixDiffFields are the rows of the specification's built-in matrix: the
 // thresholds and the three safety flags.
 func matrixDiffFields() []diffField {
-	return slices.Concat(thresholdFields(), safetyFlagFields())
+	return slices.Concat(thresholdDiffFields(), safetyFlagFields())
 }
 
 func floatOrNil(f *float64) any {
@@ -201,7 +199,7 @@ func newDiffView(ps []*profile.AutomationProfile, fields []diffField, onlyDiffer
 	return v
 }
 
-// Data implements render.View.
+// Data implements View.
 func (v diffView) Data() any { return v.doc }
 
 // cellText is a value as text for plain and table: numbers in their short
@@ -211,7 +209,7 @@ func cellText(x any) string {
 	case nil:
 		return "null"
 	case float64:
-		return render.FormatFloat(t)
+		return FormatFloat(t)
 	case bool:
 		return strconv.FormatBool(t)
 	case int:
@@ -232,10 +230,10 @@ func marker(differs bool) string {
 	return " "
 }
 
-// Plain implements render.View: a header line, then one line per field in
+// Plain implements View: a header line, then one line per field in
 // aligned columns, starting with * when its values differ, so
 // grep '^\*' gives the differences.
-func (v diffView) Plain(w *render.Writer) {
+func (v diffView) Plain(w *Writer) {
 	rows := [][]string{append([]string{" ", "FIELD"}, v.doc.Profiles...)}
 	for _, r := range v.doc.Fields {
 		row := []string{marker(r.Differs), r.Field}
@@ -259,14 +257,14 @@ func alignColumns(rows [][]string) []string {
 			if i >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], lipgloss.Width(render.Escape(c)))
+			widths[i] = max(widths[i], lipgloss.Width(Escape(c)))
 		}
 	}
 	out := make([]string, len(rows))
 	for n, row := range rows {
 		var b strings.Builder
 		for i, c := range row {
-			c = render.Escape(c)
+			c = Escape(c)
 			switch {
 			case i == 1:
 				b.WriteString(" ")
@@ -291,19 +289,19 @@ const ladderProfiles = 3
 // yaml carry it whole.
 const tableCellWidth = 24
 
-// Tables implements render.View: one table, differing fields marked with
+// Tables implements View: one table, differing fields marked with
 // * before their name, the category named on the first row of its group.
 // A table too wide for the terminal loses its category column, then is
 // split into parts that each repeat the field column, and at last is
 // stacked, one block per field.
-func (v diffView) Tables() []render.Table {
-	t := render.Table{
+func (v diffView) Tables() []Table {
+	t := Table{
 		Header: append([]string{"FIELD", "CATEGORY"}, v.doc.Profiles...),
-		Fits:   []render.Fit{render.FitKeep, render.FitDrop},
+		Fits:   []Fit{FitKeep, FitDrop},
 		Repeat: 1,
 	}
 	for range v.doc.Profiles {
-		t.Fits = append(t.Fits, render.FitKeep)
+		t.Fits = append(t.Fits, FitKeep)
 	}
 	prev := ""
 	for _, r := range v.doc.Fields {
@@ -315,12 +313,12 @@ func (v diffView) Tables() []render.Table {
 		for i, x := range r.Values {
 			row = append(row, listText(x))
 			if _, ok := x.([]string); ok {
-				t.Fits[2+i] = render.FitWrap
+				t.Fits[2+i] = FitWrap
 			}
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	return []render.Table{t}
+	return []Table{t}
 }
 
 // listText is cellText with lists joined by ", ", so that a table can wrap
@@ -332,14 +330,14 @@ func listText(x any) string {
 	return cellText(x)
 }
 
-// Rich implements render.RichView: the profiles across, the fields down and
+// Rich implements RichView: the profiles across, the fields down and
 // grouped under their category, rows that agree muted and rows that differ
 // marked and bright. Flags read ✔ and ✘; a differing flag that relaxes a
 // constraint is in the warning tone. A last line gives each profile's
 // autonomy, the share of its gates that proceed on their own. When the
 // terminal is too narrow for every profile, the profiles are shown in
 // groups that fit, one after the other, each with the field names.
-func (v diffView) Rich(t *render.Theme) string {
+func (v diffView) Rich(t *Theme) string {
 	var b strings.Builder
 	title := "Comparing " + strconv.Itoa(len(v.profiles)) + " profiles"
 	if v.builtin {
@@ -379,11 +377,11 @@ func (v diffView) Rich(t *render.Theme) string {
 			b.WriteString(t.Grid(0, part))
 		}
 	}
-	b.WriteString("\n" + t.Wrap(0, legendWidth(t), render.ToneMuted, "* differs · ✔ true · ✘ false · — not set · autonomy: mean of (1 − threshold)"))
+	b.WriteString("\n" + t.Wrap(0, legendWidth(t), ToneMuted, "* differs · ✔ true · ✘ false · — not set · autonomy: mean of (1 − threshold)"))
 	return b.String()
 }
 
-func legendWidth(t *render.Theme) int {
+func legendWidth(t *Theme) int {
 	if t.Width > 0 {
 		return min(t.Width, 100)
 	}
@@ -393,7 +391,7 @@ func legendWidth(t *render.Theme) int {
 // richRows are the rows of the rich comparison: a header of profile names,
 // each category's heading and fields, a blank row and the autonomy row.
 // Columns 0 and 1 are the marker and the field; column 2+i is profile i.
-func (v diffView) richRows(t *render.Theme) [][]string {
+func (v diffView) richRows(t *Theme) [][]string {
 	header := []string{" ", ""}
 	for _, p := range v.profiles {
 		header = append(header, t.Title(p.Name))
@@ -407,7 +405,7 @@ func (v diffView) richRows(t *render.Theme) [][]string {
 		}
 		row := []string{" ", "  " + t.Muted(r.spec.name())}
 		if r.Differs {
-			row = []string{t.Warn("*"), "  " + render.Escape(r.spec.name())}
+			row = []string{t.Warn("*"), "  " + Escape(r.spec.name())}
 		}
 		for _, x := range r.Values {
 			row = append(row, richCell(t, r, x))
@@ -416,10 +414,10 @@ func (v diffView) richRows(t *render.Theme) [][]string {
 	}
 	auto := []string{" ", t.Strong("Autonomy")}
 	for _, p := range v.profiles {
-		a := render.Autonomy(p)
-		cell := t.Accent(render.Percent(a))
+		a := Autonomy(p)
+		cell := t.Accent(Percent(a))
 		if len(v.profiles) <= ladderProfiles {
-			cell = t.Ladder(a) + " " + render.Percent(a)
+			cell = t.Ladder(a) + " " + Percent(a)
 		}
 		auto = append(auto, cell)
 	}
@@ -456,7 +454,7 @@ func profileGroups(rows [][]string, n, width int) [][]int {
 // richCell renders one value: muted when its row agrees, and otherwise in
 // the accent tone, or for a flag in the good or warning tone by whether it
 // keeps the constraint.
-func richCell(t *render.Theme, r diffRow, x any) string {
+func richCell(t *Theme, r diffRow, x any) string {
 	if b, ok := x.(bool); ok {
 		if !r.Differs {
 			return t.Muted(pickMark(b))
@@ -470,7 +468,7 @@ func richCell(t *render.Theme, r diffRow, x any) string {
 	if x == nil {
 		s = "—"
 	}
-	s = render.Truncate(render.Escape(s), tableCellWidth)
+	s = Truncate(Escape(s), tableCellWidth)
 	if !r.Differs || x == nil {
 		return t.Muted(s)
 	}
@@ -484,9 +482,16 @@ func pickMark(b bool) string {
 	return "✘"
 }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
+// NewDiffView compares profiles field by field, in the order given: every
+// threshold, safety and guard setting, or, for the built-in matrix
+// (builtin), the thresholds and the three main safety flags; with
+// onlyDifferences, without the rows whose values are all the same.
+func NewDiffView(ps []*profile.AutomationProfile, builtin, onlyDifferences bool) View {
+	fields := allDiffFields()
+	if builtin {
+		fields = matrixDiffFields()
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	v := newDiffView(ps, fields, onlyDifferences)
+	v.builtin = builtin
+	return v
 }
