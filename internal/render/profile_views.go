@@ -488,11 +488,5 @@ func richProfileTable(t *Theme, title string, list []*profile.AutomationProfile,
 }
 
 // FormatFloat formats a number in its shortest form with at least one
-// decimal (1.0, 0.7, 12.5).
-func FormatFloat(f float64) string {
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if strings.ContainsAny(s, ".NI") {
-		return s
-	}
-	return s + ".0"
-}
+// decimal (1.0, 0.7, 12.5); see profile.FormatFloat.
+func FormatFloat(f float64) string { return profile.FormatFloat(f) }

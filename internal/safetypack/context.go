@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/jsonread"
 )
 
 // FieldState is the measured state of a caller's field.
@@ -134,7 +135,7 @@ func (d *doc) parseContext() *Context {
 		case "last_refusal_was_typed":
 			var b bool
 			if string(m.value) != "true" && string(m.value) != "false" {
-				d.problem(m.key, m.line, "must be true or false, got %s", describeRaw(m.value))
+				d.problem(m.key, m.line, "must be true or false, got %s", jsonread.KindOfRaw(m.value))
 				continue
 			}
 			_ = json.Unmarshal(m.value, &b)
@@ -174,7 +175,7 @@ func (d *doc) fieldState(m member) *FieldState {
 			continue
 		}
 		if len(fm.value) == 0 || strings.ContainsRune(`{["tfn`, rune(fm.value[0])) {
-			d.problem(path, fm.line, "must be a number, got %s", describeRaw(fm.value))
+			d.problem(path, fm.line, "must be a number, got %s", jsonread.KindOfRaw(fm.value))
 			continue
 		}
 		var f float64
@@ -195,7 +196,7 @@ func (d *doc) fieldState(m member) *FieldState {
 // matter to the check, blanks are invalid.
 func (d *doc) digests(m member) []string {
 	if len(m.value) == 0 || m.value[0] != '[' {
-		d.problem(m.key, m.line, "must be a list of strings, got %s", describeRaw(m.value))
+		d.problem(m.key, m.line, "must be a list of strings, got %s", jsonread.KindOfRaw(m.value))
 		return nil
 	}
 	var items []json.RawMessage
@@ -208,7 +209,7 @@ func (d *doc) digests(m member) []string {
 		path := fmt.Sprintf("%s[%d]", m.key, i)
 		var s string
 		if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-			d.problem(path, m.line, "must be a string, got %s", describeRaw(raw))
+			d.problem(path, m.line, "must be a string, got %s", jsonread.KindOfRaw(raw))
 			continue
 		}
 		if strings.TrimSpace(s) == "" {

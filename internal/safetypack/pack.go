@@ -24,6 +24,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/jsonread"
 	"github.com/agentsctl/agents/internal/safetypack/jcs"
 )
 
@@ -417,7 +418,7 @@ func (d *doc) checkVersion(p *Pack, line int) {
 
 func (d *doc) boundaryIDs(m member) []string {
 	if len(m.value) == 0 || m.value[0] != '[' {
-		d.problem("boundary_ids", m.line, "must be a list of strings, got %s", describeRaw(m.value))
+		d.problem("boundary_ids", m.line, "must be a list of strings, got %s", jsonread.KindOfRaw(m.value))
 		return nil
 	}
 	var items []json.RawMessage
@@ -435,7 +436,7 @@ func (d *doc) boundaryIDs(m member) []string {
 		path := fmt.Sprintf("boundary_ids[%d]", i)
 		var s string
 		if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-			d.problem(path, m.line, "must be a string, got %s", describeRaw(raw))
+			d.problem(path, m.line, "must be a string, got %s", jsonread.KindOfRaw(raw))
 			continue
 		}
 		if strings.TrimSpace(s) == "" {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/jsonread"
 	"github.com/agentsctl/agents/internal/suggest"
 )
 
@@ -93,61 +94,65 @@ func (d *doc) checkEnvelope(maxSize int) bool {
 // duplicate key is a problem; the first occurrence is kept. Syntax errors
 // end the reading with one problem.
 func (d *doc) object(raw []byte, base int64, path string) ([]member, bool) {
-	whole := raw == nil
-	if whole {
+	if raw == nil {
 		raw = d.data
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil {
-		d.syntax(err, base, dec, len(raw), path)
-		return nil, false
-	}
-	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
-		d.problem(path, d.lineAt(base), "must be a JSON object, got %s", describeToken(tok))
+	r := jsonread.New(bytes.NewReader(raw), jsonread.Options{Mode: jsonread.Strict, Base: base})
+	if err := r.Open(); err != nil {
+		e := readError(err)
+		if e.Failure == jsonread.NotObject {
+			d.problem(path, d.lineAt(base), "must be a JSON object, got %s", jsonread.Kind(e.Token))
+		} else {
+			d.syntax(e.Err, base, r, len(raw), path)
+		}
 		return nil, false
 	}
 	var members []member
-	seen := map[string]int{}
-	for dec.More() {
-		kt, err := dec.Token()
+	for {
+		m, more, err := r.Next()
 		if err != nil {
-			d.syntax(err, base, dec, len(raw), path)
+			d.syntax(readError(err).Err, base, r, len(raw), path)
 			return nil, false
 		}
-		key := kt.(string) // an object's keys are always strings
-		line := d.lineAt(base + dec.InputOffset())
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			d.syntax(err, base, dec, len(raw), joinPath(path, key))
+		if !more {
+			break
+		}
+		line := d.lineAt(m.Offset)
+		v, err := r.Raw()
+		if err != nil {
+			d.syntax(readError(err).Err, base, r, len(raw), joinPath(path, m.Key))
 			return nil, false
 		}
-		start := base + dec.InputOffset() - int64(len(v))
-		if first, dup := seen[key]; dup {
-			d.problem(joinPath(path, key), line, "duplicate key (first on line %d)", first)
+		if m.Repeat {
+			d.problem(joinPath(path, m.Key), line, "duplicate key (first on line %d)", d.lineAt(m.First))
 			continue
 		}
-		seen[key] = line
-		members = append(members, member{key: key, line: line, value: v, start: start})
+		members = append(members, member{key: m.Key, line: line, value: v, start: r.Offset() - int64(len(v))})
 	}
-	if _, err := dec.Token(); err != nil {
-		d.syntax(err, base, dec, len(raw), path)
-		return nil, false
-	}
-	if whole {
-		if tok, err := dec.Token(); err != io.EOF {
-			if err != nil {
-				d.syntax(err, base, dec, len(raw), "")
-			} else {
-				d.problem("", d.lineAt(base+dec.InputOffset()), "more data after the document (%s)", describeToken(tok))
-			}
-			return nil, false
+	if err := r.Close(); err != nil {
+		switch e := readError(err); {
+		case e.Failure == jsonread.Trailing && e.Err == nil:
+			d.problem("", d.lineAt(r.Offset()), "more data after the document (%s)", jsonread.Kind(e.Token))
+		case e.Failure == jsonread.Trailing:
+			d.syntax(e.Err, base, r, len(raw), "")
+		default:
+			d.syntax(e.Err, base, r, len(raw), path)
 		}
+		return nil, false
 	}
 	return members, true
 }
 
-func (d *doc) syntax(err error, base int64, dec *json.Decoder, size int, path string) {
+// readError is the reader's error.
+func readError(err error) *jsonread.Error {
+	var e *jsonread.Error
+	if !errors.As(err, &e) {
+		return &jsonread.Error{Failure: jsonread.Broken, Err: err}
+	}
+	return e
+}
+
+func (d *doc) syntax(err error, base int64, r *jsonread.Reader, size int, path string) {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
@@ -155,7 +160,7 @@ func (d *doc) syntax(err error, base int64, dec *json.Decoder, size int, path st
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		d.problem(path, d.lineAt(base+int64(size)), "invalid JSON: unexpected end of file")
 	default:
-		d.problem(path, d.lineAt(base+dec.InputOffset()), "invalid JSON: %s", err.Error())
+		d.problem(path, d.lineAt(r.Offset()), "invalid JSON: %s", err.Error())
 	}
 }
 
@@ -163,53 +168,13 @@ func (d *doc) syntax(err error, base int64, dec *json.Decoder, size int, path st
 func (d *doc) str(m member, path string) (string, bool) {
 	var s string
 	if err := json.Unmarshal(m.value, &s); err != nil || !isJSONString(m.value) {
-		d.problem(path, m.line, "must be a string, got %s", describeRaw(m.value))
+		d.problem(path, m.line, "must be a string, got %s", jsonread.KindOfRaw(m.value))
 		return "", false
 	}
 	return s, true
 }
 
 func isJSONString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
-
-// describeRaw names the JSON type of a raw value for messages.
-func describeRaw(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
-func describeToken(tok json.Token) string {
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '[':
-			return "an array"
-		case '{':
-			return "an object"
-		}
-		return fmt.Sprintf("%q", string(t))
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return "a number"
-}
 
 func joinPath(path, key string) string {
 	if path == "" {

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,6 +14,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/hook"
+	"github.com/agentsctl/agents/internal/jsonread"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
@@ -227,12 +226,12 @@ any other exit.`,
 				Write: f.write, Unsafe: f.unsafe, Category: f.category, Attempt: f.attempt,
 				NoSandbox: f.noSandbox, NoCheckpoint: f.noCheckpoint,
 			}
-			stated := stateSet{category: flags.Changed("category"), attempt: flags.Changed("attempt"), tool: flags.Changed("tool")}
+			stated := profile.Stated{Category: flags.Changed("category"), Attempt: flags.Changed("attempt"), Tool: flags.Changed("tool")}
 			if opts.hook == "" && !opts.stdinJSON {
-				if msgs := checkGuardInput(in, stated, flagNames); len(msgs) > 0 {
+				if msgs := profile.CheckGuardInput(in, stated, flagNames); len(msgs) > 0 {
 					return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
 				}
-			} else if msgs := checkSession(in, stated); len(msgs) > 0 {
+			} else if msgs := profile.CheckCategory(in, stated, flagNames); len(msgs) > 0 {
 				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
 			}
 			if (opts.stdinJSON || (opts.hook != "" && !opts.hookOpts.printConfig)) && opts.ui.IO().IsStdinTTY() {
@@ -293,79 +292,17 @@ func changed(flags *pflag.FlagSet, names []string) string {
 
 const inputHint = "counts are whole numbers from 0, --attempt from 1, costs are USD from 0; costs nest, so --plan-cost is at least --cost and --total-cost at least the plan's cost"
 
-// stateSet records which fields of a call were given at all, where their
-// zero value would be ambiguous.
-type stateSet struct{ tool, category, attempt bool }
-
 // The names fields go by in messages: flags, or JSON keys.
 var (
 	flagNames = map[string]string{
-		"tool": "--tool", "calls": "--calls", "cost": "--cost", "plan_cost": "--plan-cost",
-		"total_cost": "--total-cost", "category": "--category", "attempt": "--attempt",
+		profile.InputTool: "--tool", profile.InputCalls: "--calls", profile.InputCost: "--cost", profile.InputPlanCost: "--plan-cost",
+		profile.InputTotalCost: "--total-cost", profile.InputCategory: "--category", profile.InputAttempt: "--attempt",
 	}
 	jsonNames = map[string]string{
-		"tool": "tool", "calls": "calls", "cost": "cost", "plan_cost": "plan_cost",
-		"total_cost": "total_cost", "category": "category", "attempt": "attempt",
+		profile.InputTool: "tool", profile.InputCalls: "calls", profile.InputCost: "cost", profile.InputPlanCost: "plan_cost",
+		profile.InputTotalCost: "total_cost", profile.InputCategory: "category", profile.InputAttempt: "attempt",
 	}
 )
-
-// checkGuardInput returns what is wrong with a call's figures, naming each
-// field as names says.
-func checkGuardInput(in profile.GuardInput, stated stateSet, names map[string]string) []string {
-	var msgs []string
-	add := func(format string, a ...any) { msgs = append(msgs, fmt.Sprintf(format, a...)) }
-	switch {
-	case !stated.tool:
-		add("%s is required", names["tool"])
-	case strings.TrimSpace(in.Tool) == "":
-		add("%s must not be blank", names["tool"])
-	case strings.TrimSpace(in.Tool) != in.Tool:
-		add("%s %q must not start or end with spaces: tools are matched exactly", names["tool"], in.Tool)
-	}
-	if in.Calls < 0 {
-		add("%s must be 0 or more, got %d", names["calls"], in.Calls)
-	}
-	for _, c := range []struct {
-		key   string
-		v     float64
-		given bool
-	}{{"cost", in.Cost, true}, {"plan_cost", in.PlanCost, in.HasPlanCost}, {"total_cost", in.TotalCost, in.HasTotalCost}} {
-		if c.given && (math.IsNaN(c.v) || math.IsInf(c.v, 0) || c.v < 0) {
-			add("%s must be a finite number of USD from 0, got %s", names[c.key], strconv.FormatFloat(c.v, 'g', -1, 64))
-		}
-	}
-	if len(msgs) == 0 {
-		if in.HasPlanCost && in.PlanCost < in.Cost {
-			add("%s %s is less than %s %s, but the plan's cost includes this invocation's",
-				names["plan_cost"], render.FormatFloat(in.PlanCost), names["cost"], render.FormatFloat(in.Cost))
-		}
-		if in.HasTotalCost && in.TotalCost < in.EffectivePlanCost() {
-			add("%s %s is less than the plan's cost %s, but the total includes every plan's",
-				names["total_cost"], render.FormatFloat(in.TotalCost), render.FormatFloat(in.EffectivePlanCost()))
-		}
-	}
-	if stated.attempt && in.Attempt < 1 {
-		add("%s must be 1 or more (the first try is 1), got %d", names["attempt"], in.Attempt)
-	}
-	msgs = append(msgs, checkCategory(in, stated, names)...)
-	return msgs
-}
-
-func checkCategory(in profile.GuardInput, stated stateSet, names map[string]string) []string {
-	switch {
-	case !stated.category:
-	case strings.TrimSpace(in.Category) == "":
-		return []string{names["category"] + " must not be blank"}
-	case strings.TrimSpace(in.Category) != in.Category:
-		return []string{fmt.Sprintf("%s %q must not start or end with spaces: categories are matched exactly", names["category"], in.Category)}
-	}
-	return nil
-}
-
-// checkSession checks the flags that may accompany --hook or --stdin-json.
-func checkSession(in profile.GuardInput, stated stateSet) []string {
-	return checkCategory(in, stated, flagNames)
-}
 
 func checkGuardRun(opts *checkGuardOptions) error {
 	if opts.hook != "" {
@@ -438,7 +375,7 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 	}
 	for _, f := range fields {
 		if err := json.Unmarshal(f.raw, targets[f.key]); err != nil {
-			problems = append(problems, errs.Problem{File: src, Path: f.key, Message: "must be " + keyType(f.key) + ", got " + jsonKind(f.raw)})
+			problems = append(problems, errs.Problem{File: src, Path: f.key, Message: "must be " + keyType(f.key) + ", got " + rawKind(f.raw)})
 		}
 	}
 	if len(problems) > 0 {
@@ -451,8 +388,8 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 		Write: deref(c.Write), Unsafe: deref(c.Unsafe), Category: deref(c.Category), Attempt: deref(c.Attempt),
 		NoSandbox: deref(c.NoSandbox), NoCheckpoint: deref(c.NoCheckpoint),
 	}
-	stated := stateSet{tool: c.Tool != nil, category: c.Category != nil, attempt: c.Attempt != nil}
-	for _, m := range checkGuardInput(in, stated, jsonNames) {
+	stated := profile.Stated{Tool: c.Tool != nil, Category: c.Category != nil, Attempt: c.Attempt != nil}
+	for _, m := range profile.CheckGuardInput(in, stated, jsonNames) {
 		problems = append(problems, errs.Problem{File: src, Message: m})
 	}
 	if len(problems) > 0 {
@@ -493,109 +430,78 @@ type rawField struct {
 }
 
 // decodeObject splits data, which must hold exactly one JSON object, into
-// its fields. With known set, a key not in it is a problem (suggesting the
-// nearest known key), and so are a repeated key and a null value; with
-// known nil, every field is returned as it is.
+// its fields, read strictly: a key not in known is a problem (suggesting
+// the nearest known key), and so are a repeated key and a null value.
 func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.Problem) {
+	one := func(path, msg string) []errs.Problem { return []errs.Problem{{File: src, Path: path, Message: msg}} }
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, []errs.Problem{{File: src, Message: "nothing was given; expected one JSON object"}}
+		return nil, one("", "nothing was given; expected one JSON object")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, []errs.Problem{{File: src, Message: "not JSON: " + jsonErr(err)}}
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, []errs.Problem{{File: src, Message: "expected one JSON object, got " + tokenKind(tok)}}
+	r := jsonread.New(bytes.NewReader(data), jsonread.Options{Mode: jsonread.Strict, Known: known})
+	if err := r.Open(); err != nil {
+		if e := readError(err); e.Failure == jsonread.NotObject {
+			return nil, one("", "expected one JSON object, got "+jsonread.Kind(e.Token))
+		}
+		return nil, one("", "not JSON: "+jsonread.ErrText(readError(err).Err))
 	}
 	var fields []rawField
 	var problems []errs.Problem
 	seen := map[string]bool{}
-	for dec.More() {
-		kt, err := dec.Token()
+	for {
+		m, ok, err := r.Next()
 		if err != nil {
-			return nil, []errs.Problem{{File: src, Message: "not valid JSON: " + jsonErr(err)}}
+			return nil, one("", "not valid JSON: "+jsonread.ErrText(readError(err).Err))
 		}
-		key, _ := kt.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, []errs.Problem{{File: src, Path: key, Message: "is not valid JSON: " + jsonErr(err)}}
+		if !ok {
+			break
+		}
+		raw, err := r.Raw()
+		if err != nil {
+			return nil, one(m.Key, "is not valid JSON: "+jsonread.ErrText(readError(err).Err))
 		}
 		switch {
-		case known == nil:
-		case seen[key]:
-			problems = append(problems, errs.Problem{File: src, Path: key, Message: "is given more than once"})
+		case seen[m.Key]:
+			problems = append(problems, errs.Problem{File: src, Path: m.Key, Message: "is given more than once"})
 			continue
-		case !contains(known, key):
+		case !m.Known:
 			msg := "is not a known key"
-			if s := suggest.Key(key, known); s != "" {
+			if s := suggest.Key(m.Key, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
-			problems = append(problems, errs.Problem{File: src, Path: key, Message: msg})
+			problems = append(problems, errs.Problem{File: src, Path: m.Key, Message: msg})
 			continue
 		case string(raw) == "null":
-			problems = append(problems, errs.Problem{File: src, Path: key, Message: "must not be null; leave the key out instead"})
+			problems = append(problems, errs.Problem{File: src, Path: m.Key, Message: "must not be null; leave the key out instead"})
 			continue
 		}
-		seen[key] = true
-		fields = append(fields, rawField{key, raw})
+		seen[m.Key] = true
+		fields = append(fields, rawField{m.Key, raw})
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, []errs.Problem{{File: src, Message: "not valid JSON: " + jsonErr(err)}}
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, []errs.Problem{{File: src, Message: "more than one JSON value; expected exactly one object"}}
+	if err := r.Close(); err != nil {
+		if e := readError(err); e.Failure == jsonread.Trailing {
+			return nil, one("", "more than one JSON value; expected exactly one object")
+		}
+		return nil, one("", "not valid JSON: "+jsonread.ErrText(readError(err).Err))
 	}
 	return fields, problems
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
+// readError is the reader's error.
+func readError(err error) *jsonread.Error {
+	var e *jsonread.Error
+	if !errors.As(err, &e) {
+		return &jsonread.Error{Failure: jsonread.Broken, Err: err}
 	}
-	return false
+	return e
 }
 
-func jsonErr(err error) string {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "it ends too early"
-	}
-	return err.Error()
-}
-
-func tokenKind(tok json.Token) string {
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '[' {
-			return "an array"
-		}
-	case string:
-		return "a string"
-	case json.Number, float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return "something else"
-}
-
-func jsonKind(raw json.RawMessage) string {
+// rawKind names the JSON type of a raw value, with a number's value.
+func rawKind(raw json.RawMessage) string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
 		return "something else"
 	}
-	if d, ok := tok.(json.Delim); ok && d == '{' {
-		return "an object"
-	}
-	if n, ok := tok.(json.Number); ok {
-		return "the number " + n.String()
-	}
-	return tokenKind(tok)
+	return jsonread.Describe(tok)
 }
