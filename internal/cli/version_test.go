@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/cli/cmdutil/cmdtest"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/version"
 )
@@ -93,5 +94,12 @@ func TestVersionTakesNoArguments(t *testing.T) {
 	deps, _, _ := testDeps(t)
 	if code := Run(deps, []string{"version", "extra"}); code != ExitUsage {
 		t.Errorf("exit %d, want %d", code, ExitUsage)
+	}
+}
+
+func TestVersionFlagsToOptions(t *testing.T) {
+	o, err := cmdtest.Options(t, newVersionCmd)
+	if err != nil || o == nil || o.info == nil {
+		t.Errorf("version: %+v, %v", o, err)
 	}
 }
