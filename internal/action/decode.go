@@ -25,16 +25,6 @@ var Keys = []string{
 // required are the fields every action must set: the five strings.
 var required = []string{keyName, keyDescription, keyDefinitionOfDone, keyStrategyActor, keyExecutionActor}
 
-// Load reads and decodes the action in the file at path. A missing file is
-// errs.KindNotFound; anything wrong with its content errs.KindInvalid.
-func Load(path string) (*Action, error) {
-	data, err := strictyaml.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Decode(data, path)
-}
-
 // Decode parses and validates one action document; file names it in
 // problems. The decoding is as strict as a profile's: unknown keys (with a
 // did-you-mean), duplicate keys, custom tags, a second document, values of

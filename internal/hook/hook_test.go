@@ -48,8 +48,8 @@ func TestReadInputSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Tool != tt.tool || c.Event != Event(tt.agent) {
-				t.Errorf("call %+v, want tool %q and event %q", c, tt.tool, Event(tt.agent))
+			if c.Tool != tt.tool || c.Event != eventOf(tt.agent) {
+				t.Errorf("call %+v, want tool %q and event %q", c, tt.tool, eventOf(tt.agent))
 			}
 			if tt.mode != "" && c.Mode != tt.mode {
 				t.Errorf("mode %q, want %q", c.Mode, tt.mode)
@@ -295,7 +295,7 @@ func TestSnippetCommand(t *testing.T) {
 		if err := dec.Decode(&doc); err != nil {
 			t.Fatalf("%s: snippet is not the settings shape: %v\n%s", agent, err, raw)
 		}
-		entries := doc.Hooks[Event(agent)]
+		entries := doc.Hooks[eventOf(agent)]
 		if len(entries) != 1 || entries[0].Matcher != "*" || len(entries[0].Hooks) != 1 || entries[0].Hooks[0].Type != "command" {
 			t.Fatalf("%s: snippet %s", agent, raw)
 		}
@@ -339,3 +339,6 @@ func TestSnippetCommand(t *testing.T) {
 		t.Errorf("missing binary: %v, stderr %q; want exit 2 and a reason", err, stderr.String())
 	}
 }
+
+// eventOf is the pre-tool event agent's hook answers.
+func eventOf(agent string) string { return protocols[agent].event }

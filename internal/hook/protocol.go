@@ -83,9 +83,6 @@ var protocols = map[string]*protocol{
 	},
 }
 
-// Event returns the pre-tool event agent's hook answers.
-func Event(agent string) string { return protocols[agent].event }
-
 // ModeAsks reports whether the agent, in the permission mode its input
 // stated, would still ask a person itself. A protocol that sends no mode,
 // a missing mode and an unknown one all count as "it would not".

@@ -87,18 +87,6 @@ func ValidateID(id string) error {
 	return nil
 }
 
-// IDTime returns the creation time an id encodes, to the millisecond.
-func IDTime(id string) (time.Time, bool) {
-	if CheckID(id) != "" {
-		return time.Time{}, false
-	}
-	var ms int64
-	for i := 0; i < 10; i++ {
-		ms = ms<<5 | int64(indexOf(id[i]))
-	}
-	return time.UnixMilli(ms).UTC(), true
-}
-
 func indexOf(c byte) int {
 	for i := 0; i < len(alphabet); i++ {
 		if alphabet[i] == c {

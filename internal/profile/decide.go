@@ -82,12 +82,6 @@ type GateDecision struct {
 	Automatic bool
 }
 
-// DecideGate decides gate for a step with the given confidence under p's
-// threshold for that gate and p's own safety profile.
-func DecideGate(p *AutomationProfile, gate Gate, confidence float64) GateDecision {
-	return DecideGateUnder(p, p.Safety, gate, confidence)
-}
-
 // DecideGateUnder decides gate under p's threshold and the safety profile
 // in force, which a plan may have resolved from another level. A safety
 // profile that requires human approval needs it at every gate: a

@@ -308,10 +308,10 @@ func TestRecordedRefusesEditedPlan(t *testing.T) {
 	if _, _, err := w.r.recorded(edited); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "never wrote") {
 		t.Errorf("rehashed safety: err = %v, want invalid", err)
 	}
-	if err := resolve.Verify(edited, w.objects(), w.r.Profile); !errs.Is(err, errs.KindInvalid) {
+	if err := verifyRecord(edited, w.objects(), w.r.Profile); !errs.Is(err, errs.KindInvalid) {
 		t.Errorf("Verify of the rehashed record: %v", err)
 	}
-	if err := resolve.Verify(p, w.objects(), w.r.Profile); err != nil {
+	if err := verifyRecord(p, w.objects(), w.r.Profile); err != nil {
 		t.Errorf("Verify of the record as made: %v", err)
 	}
 }
@@ -346,7 +346,7 @@ func TestRecordedComposedSafety(t *testing.T) {
 	if _, err := w.st.PutObject(context.Background(), data); err != nil {
 		t.Fatal(err)
 	}
-	if err := resolve.Verify(edited, w.objects(), w.r.Profile); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "composed") {
+	if err := verifyRecord(edited, w.objects(), w.r.Profile); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "composed") {
 		t.Errorf("edited composed safety: %v", err)
 	}
 
@@ -354,10 +354,10 @@ func TestRecordedComposedSafety(t *testing.T) {
 	bare := newWorld(t)
 	bp := bare.use(plan.Setting{Level: plan.LevelPlan, AutomationProfile: str("cautious")}, "", bare.proj)
 	empty := func(d string) ([]byte, error) { return store.NewMemory().GetObject(context.Background(), d) }
-	if err := resolve.Verify(bp, empty, bare.r.Profile); err != nil {
+	if err := verifyRecord(bp, empty, bare.r.Profile); err != nil {
 		t.Errorf("a built-in's plan against an empty store: %v", err)
 	}
-	if err := resolve.Verify(bp, empty, nil); !errs.Is(err, errs.KindNotFound) {
+	if err := verifyRecord(bp, empty, nil); !errs.Is(err, errs.KindNotFound) {
 		t.Errorf("without the built-ins, the missing snapshot is not found: %v", err)
 	}
 }
@@ -376,4 +376,10 @@ func TestSnapshotDigestIsHistoryDigest(t *testing.T) {
 	if pl.AutomationProfile.SHA256 != res.Digest {
 		t.Errorf("snapshot digest %s, history digest %s", pl.AutomationProfile.SHA256, res.Digest)
 	}
+}
+
+// verifyRecord checks p's record against the snapshots it cites.
+func verifyRecord(p *plan.Plan, objects resolve.Objects, builtin resolve.Lookup) error {
+	_, _, err := resolve.Recorded(p, objects, builtin)
+	return err
 }

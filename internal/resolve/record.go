@@ -89,21 +89,6 @@ func Recorded(p *plan.Plan, objects Objects, builtin Lookup) (*profile.Automatio
 	return ap, p.SafetyProfile.SafetyProfile.Clone(), nil
 }
 
-// Verify checks a plan's record against the content-addressed snapshots it
-// cites. Each digest must name an object the store holds (or, for a
-// built-in profile, the built-in as embedded, which builtin looks up by
-// name), and the record must say what those objects say: the automation
-// snapshot is of the profile the record names; the safety profile's fields
-// are the content of its snapshot; a composed safety profile is the safety
-// of the automation snapshot it came from. A record edited by hand (looser
-// safety fields and a digest recomputed to match, say) cites a snapshot the
-// store never wrote, and is invalid input; a missing automation snapshot is
-// not found.
-func Verify(p *plan.Plan, objects Objects, builtin Lookup) error {
-	_, err := verify(p, objects, builtin)
-	return err
-}
-
 func verify(p *plan.Plan, objects Objects, builtin Lookup) (*profile.AutomationProfile, error) {
 	ref, sref := p.AutomationProfile, p.SafetyProfile
 	again := func(e *errs.Error) *errs.Error { return e.About(errs.AboutPlanRecord, p.ID, ref.Name) }

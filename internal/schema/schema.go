@@ -79,15 +79,6 @@ func File(name string) (string, error) {
 		WithHint("use one of: %s", strings.Join(Names(), ", "))
 }
 
-// Get returns the YAML source of the named schema.
-func Get(name string) ([]byte, error) {
-	file, err := File(name)
-	if err != nil {
-		return nil, err
-	}
-	return readFile(file)
-}
-
 func readFile(file string) ([]byte, error) {
 	b, err := fs.ReadFile(schemafiles.FS, file)
 	if err != nil {

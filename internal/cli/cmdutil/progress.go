@@ -43,14 +43,6 @@ func (u *UI) Progress(label string, total int) *Progress {
 	return &Progress{w: d.IO.ErrOut, now: now, label: label, total: total}
 }
 
-// Add records n more finished steps.
-func (p *Progress) Add(n int) {
-	if p == nil {
-		return
-	}
-	p.Set(p.done + n)
-}
-
 // Set records that done steps have finished.
 func (p *Progress) Set(done int) {
 	if p == nil {

@@ -36,8 +36,8 @@ func TestProgressShowsOnlyToAPerson(t *testing.T) {
 			c := &clock{t: time.Unix(0, 0)}
 			d := &Deps{IO: ios, Now: c.now, Config: Config{Quiet: tt.quiet}}
 			p := d.UI().Progress("reading profiles", tt.total)
-			for range tt.total {
-				p.Add(1)
+			for i := range tt.total {
+				p.Set(i + 1)
 				c.t = c.t.Add(time.Second)
 			}
 			p.Done()
@@ -72,8 +72,8 @@ func TestProgressRedrawsAtMostOncePerInterval(t *testing.T) {
 	d := &Deps{IO: ios, Now: c.now}
 	p := d.UI().Progress("reading files", 1000)
 	// The clock stands still: only the first and the last count draw.
-	for range 1000 {
-		p.Add(1)
+	for i := range 1000 {
+		p.Set(i + 1)
 	}
 	if got := strings.Count(errOut.String(), "\r"); got != 2 {
 		t.Errorf("%d redraws, want 2: %q", got, errOut.String())
@@ -85,7 +85,7 @@ func TestProgressRedrawsAtMostOncePerInterval(t *testing.T) {
 
 func TestProgressNilIsSilent(t *testing.T) {
 	var p *Progress
-	p.Add(1)
+	p.Set(1)
 	p.Set(3)
 	p.Done()
 }

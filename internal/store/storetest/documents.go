@@ -64,11 +64,15 @@ func Action(t testing.TB, name string, version int) *action.Action {
 	return a
 }
 
+// epoch is when the plans of the suite are made: PlanID(t, n) n
+// milliseconds after it.
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // PlanID returns the id of a plan created n milliseconds into 2026, with a
 // fixed random part, so ids sort as n does.
 func PlanID(t testing.TB, n int) string {
 	t.Helper()
-	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(n) * time.Millisecond)
+	at := epoch.Add(time.Duration(n) * time.Millisecond)
 	id, err := plan.NewID(at, strings.NewReader(strings.Repeat("\x5a", 10)))
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +85,7 @@ func PlanID(t testing.TB, n int) string {
 // safety profile standalone at the plan level.
 func Plan(t testing.TB, id string) *plan.Plan {
 	t.Helper()
-	created, _ := plan.IDTime(id)
+	created := createdAt(id)
 	cautious := "cautious"
 	source := "local/deploy"
 	own := profile.DefaultSafetyProfile()
@@ -409,4 +413,15 @@ func testUnchangedEveryKind(t *testing.T, s store.Store) {
 	if p1.Unchanged || !p2.Unchanged || p2.Digest != p1.Digest {
 		t.Errorf("plan: first %+v, again %+v", p1, p2)
 	}
+}
+
+// createdAt is when the plan with an id PlanID gave was made: the time
+// its first ten characters encode, in plan.NewID's alphabet.
+func createdAt(id string) time.Time {
+	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+	var ms int64
+	for i := 0; i < 10; i++ {
+		ms = ms<<5 | int64(strings.IndexByte(alphabet, id[i]))
+	}
+	return time.UnixMilli(ms).UTC()
 }
