@@ -287,7 +287,7 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 		// as an unknown command before it parses any flag.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if showVersion {
-				return versionRun(&versionOptions{ui: deps.UI(), info: version.Get})
+				return versionRun(&versionOptions{Run: deps.Run(), info: version.Get})
 			}
 			return cmd.Help()
 		},

@@ -9,13 +9,13 @@ import (
 )
 
 type versionOptions struct {
-	ui *cmdutil.UI
+	cmdutil.Run
 	// info returns the build's version; tests replace it.
 	info func() version.Info
 }
 
 func newVersionCmd(deps *cmdutil.Deps, runF func(*versionOptions) error) *cobra.Command {
-	opts := &versionOptions{ui: deps.UI(), info: version.Get}
+	opts := &versionOptions{Run: deps.Run(), info: version.Get}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and build date of agents",
@@ -30,15 +30,10 @@ toolchain recorded (module version, VCS revision and time), and "dev" or
   # For scripts and bug reports
   $ agents version -f json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return versionRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, versionRun, nil),
 	}
 }
 
 func versionRun(opts *versionOptions) error {
-	return opts.ui.Render(render.VersionView{Info: opts.info()})
+	return opts.UI.Render(render.VersionView{Info: opts.info()})
 }

@@ -62,7 +62,7 @@ func TestVersionFormats(t *testing.T) {
 		t.Run(tt.format, func(t *testing.T) {
 			deps, out, _ := testDeps(t)
 			deps.Config.Format = tt.format
-			opts := &versionOptions{ui: deps.UI(), info: func() version.Info { return info }}
+			opts := &versionOptions{Run: deps.Run(), info: func() version.Info { return info }}
 			if err := versionRun(opts); err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestVersionFormats(t *testing.T) {
 func TestVersionEscapesControlCharacters(t *testing.T) {
 	deps, out, _ := testDeps(t)
 	deps.Config.Format = "rich"
-	opts := &versionOptions{ui: deps.UI(), info: func() version.Info { return version.Info{Version: "v1\x1b[31m"} }}
+	opts := &versionOptions{Run: deps.Run(), info: func() version.Info { return version.Info{Version: "v1\x1b[31m"} }}
 	if err := versionRun(opts); err != nil {
 		t.Fatal(err)
 	}

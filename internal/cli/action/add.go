@@ -6,19 +6,17 @@ import (
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type addOptions struct {
-	reg    *registry.Registry
-	ui     *cmdutil.UI
+	cmdutil.Run
 	config string
 	update bool
 }
 
 func newAddCmd(deps *cmdutil.Deps, runF func(*addOptions) error) *cobra.Command {
-	opts := &addOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &addOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "add --config <file> [--update]",
 		Short: "Register an action from a YAML file",
@@ -48,16 +46,13 @@ EXIT STATUS
   $ agents action show local/secure-deploy -f yaml > deploy.yaml
   $ agents action add -c deploy.yaml --update`,
 		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, addRun, func(cmd *cobra.Command, args []string) error {
 			if opts.config == "" {
 				return errs.Usage("--config is required").
 					WithHint("pass the action's YAML file: agents action add -c deploy.yaml")
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return addRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the action's YAML file, or - for standard input (required)")
 	cmd.Flags().BoolVar(&opts.update, "update", false, "replace an action that is already registered")
@@ -66,7 +61,7 @@ EXIT STATUS
 }
 
 func addRun(opts *addOptions) error {
-	data, name, err := opts.ui.ReadInput(opts.config)
+	data, name, err := opts.UI.ReadInput(opts.config)
 	if err != nil {
 		return err
 	}
@@ -74,7 +69,7 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := opts.reg.AddAction(a, name, opts.update)
+	res, err := opts.Reg.AddAction(a, name, opts.update)
 	if err != nil {
 		return err
 	}
@@ -85,5 +80,5 @@ func addRun(opts *addOptions) error {
 	case res.Replaced != nil:
 		c.Verb = "updated"
 	}
-	return opts.ui.RenderChange(c)
+	return opts.UI.RenderChange(c)
 }

@@ -4,20 +4,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
 )
 
 type listOptions struct {
-	reg       *registry.Registry
-	ui        *cmdutil.UI
+	cmdutil.Run
 	regex     string
 	namespace string
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &listOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:     "list [<regex>] [--namespace <ns>]",
 		Aliases: []string{"ls"},
@@ -31,15 +29,12 @@ be read are reported on stderr; the others still list.`,
   $ agents action list deploy
   $ agents action list --namespace local -f plain`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, listRun, func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.regex = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only actions of this namespace")
 	_ = cmd.RegisterFlagCompletionFunc("namespace", cmdutil.CompleteFlag(deps, cmdutil.ActionNamespaces))
@@ -51,9 +46,9 @@ func listRun(opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	list, err := opts.reg.ListActions(store.Query{Namespace: opts.namespace, Match: match})
+	list, err := opts.Reg.ListActions(store.Query{Namespace: opts.namespace, Match: match})
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(render.ActionListView{Actions: list})
+	return opts.UI.Render(render.ActionListView{Actions: list})
 }

@@ -4,19 +4,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type removeOptions struct {
-	reg  *registry.Registry
-	ui   *cmdutil.UI
+	cmdutil.Run
 	name string
 	yes  bool
 }
 
 func newRemoveCmd(deps *cmdutil.Deps, runF func(*removeOptions) error) *cobra.Command {
-	opts := &removeOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &removeOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "remove <name> [--yes]",
 		Short: "Remove an action",
@@ -36,22 +34,19 @@ restore it.`,
 		Aliases:           []string{"rm"},
 		Args:              cmdutil.ExactArgs(1, "an action name"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, removeRun, func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return removeRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "remove without asking for confirmation")
 	return cmd
 }
 
 func removeRun(opts *removeOptions) error {
-	removed, err := opts.reg.RemoveAction(opts.name, opts.ui.ConfirmRemoval("action", opts.name, opts.yes))
+	removed, err := opts.Reg.RemoveAction(opts.name, opts.UI.ConfirmRemoval("action", opts.name, opts.yes))
 	if removed == nil || err != nil {
 		return err
 	}
-	return opts.ui.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
+	return opts.UI.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
 }

@@ -6,19 +6,17 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type addOptions struct {
-	reg    *registry.Registry
-	ui     *cmdutil.UI
+	cmdutil.Run
 	config string
 	update bool
 }
 
 func newAddCmd(deps *cmdutil.Deps, runF func(*addOptions) error) *cobra.Command {
-	opts := &addOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &addOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "add --config <file> [--update]",
 		Short: "Register a custom profile from a YAML file",
@@ -49,16 +47,13 @@ safety profile was nested) are accepted with a warning and stored nested.`,
   # From standard input
   $ agents automation-profile show acme/strict -f yaml | agents automation-profile add -c - --update`,
 		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, addRun, func(cmd *cobra.Command, args []string) error {
 			if opts.config == "" {
 				return errs.Usage("--config is required").
 					WithHint("pass the profile's YAML file: agents automation-profile add -c strict.yaml")
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return addRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the profile's YAML file, or - for standard input (required)")
 	cmd.Flags().BoolVar(&opts.update, "update", false, "replace a profile that is already registered")
@@ -67,11 +62,11 @@ safety profile was nested) are accepted with a warning and stored nested.`,
 }
 
 func addRun(opts *addOptions) error {
-	p, err := readProfileFile(opts.ui, opts.config)
+	p, err := readProfileFile(opts.UI, opts.config)
 	if err != nil {
 		return err
 	}
-	res, err := opts.reg.AddProfile(p, opts.update)
+	res, err := opts.Reg.AddProfile(p, opts.update)
 	if err != nil {
 		return err
 	}
@@ -82,7 +77,7 @@ func addRun(opts *addOptions) error {
 	case res.Replaced != nil:
 		c.Verb = "updated"
 	}
-	return opts.ui.RenderChange(c)
+	return opts.UI.RenderChange(c)
 }
 
 // readProfileFile reads and decodes a profile file ("-" for standard

@@ -69,8 +69,7 @@ func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, w
 }
 
 type checkGateOptions struct {
-	reg        *registry.Registry
-	ui         *cmdutil.UI
+	cmdutil.Run
 	profile    string
 	plan       string
 	gate       profile.Gate
@@ -78,7 +77,7 @@ type checkGateOptions struct {
 }
 
 func newCheckGateCmd(deps *cmdutil.Deps, runF func(*checkGateOptions) error) *cobra.Command {
-	opts := &checkGateOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &checkGateOptions{Run: deps.Run()}
 	var confidence float64
 	cmd := &cobra.Command{
 		Use:   "check-gate (<profile> | --plan <id>) <gate> --confidence <c>",
@@ -128,7 +127,7 @@ EXIT STATUS
 			}
 			return cmdutil.CompleteArgs(deps, cmdutil.ProfileNames, cmdutil.GateNames)(cmd, args, toComplete)
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, checkGateRun, func(cmd *cobra.Command, args []string) error {
 			name, rest, err := profileOrPlan(cmd, args, opts.plan, 1, "a gate", false)
 			if err != nil {
 				return err
@@ -147,11 +146,8 @@ EXIT STATUS
 				return err
 			}
 			opts.confidence = confidence
-			if runF != nil {
-				return runF(opts)
-			}
-			return checkGateRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().Float64Var(&confidence, "confidence", 0, "the step's confidence, from 0 to 1 (required)")
 	cmd.Flags().StringVar(&opts.plan, "plan", "", "decide under a plan's recorded profiles instead of a named profile")
@@ -182,13 +178,13 @@ func checkConfidence(c float64) error {
 }
 
 func checkGateRun(opts *checkGateOptions) error {
-	subj, err := opts.reg.Subject(registry.Under{Profile: opts.profile, Plan: opts.plan})
+	subj, err := opts.Reg.Subject(registry.Under{Profile: opts.profile, Plan: opts.plan})
 	if err != nil {
 		return err
 	}
 	d := subj.Gate(opts.gate, opts.confidence)
 	view := render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan, Warnings: subj.Pack.Warnings()}
-	if err := opts.ui.Render(view); err != nil {
+	if err := opts.UI.Render(view); err != nil {
 		return err
 	}
 	return d.Verdict().Err()

@@ -69,8 +69,7 @@ func checkHookFlags(flags *pflag.FlagSet, opts *checkGuardOptions) error {
 }
 
 type checkGuardOptions struct {
-	reg     *registry.Registry
-	ui      *cmdutil.UI
+	cmdutil.Run
 	profile string
 	plan    string
 	// input is the call from the flags; used when neither stdinJSON nor
@@ -82,7 +81,7 @@ type checkGuardOptions struct {
 }
 
 func newCheckGuardCmd(deps *cmdutil.Deps, runF func(*checkGuardOptions) error) *cobra.Command {
-	opts := &checkGuardOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &checkGuardOptions{Run: deps.Run()}
 	var f struct {
 		tool, category                         string
 		calls, attempt                         int
@@ -184,7 +183,7 @@ any other exit.`,
 			}
 			return cmdutil.CompleteProfileNames(deps, true)(cmd, args, toComplete)
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, checkGuardRun, func(cmd *cobra.Command, args []string) error {
 			flags := cmd.Flags()
 			if flags.Changed("hook") {
 				// From here on every failure blocks the call.
@@ -234,7 +233,7 @@ any other exit.`,
 			} else if msgs := profile.CheckCategory(in, stated, flagNames); len(msgs) > 0 {
 				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
 			}
-			if (opts.stdinJSON || (opts.hook != "" && !opts.hookOpts.printConfig)) && opts.ui.IO().IsStdinTTY() {
+			if (opts.stdinJSON || (opts.hook != "" && !opts.hookOpts.printConfig)) && opts.UI.IO().IsStdinTTY() {
 				// Waiting on a terminal for JSON nobody will type helps no one.
 				mode := "--stdin-json"
 				if opts.hook != "" {
@@ -248,11 +247,8 @@ any other exit.`,
 					WithHint("pipe the JSON in, for example: echo '{\"tool\": \"read\"}' | agents automation-profile check-guard %s --stdin-json", target)
 			}
 			opts.input = in
-			if runF != nil {
-				return runF(opts)
-			}
-			return checkGuardRun(opts)
-		},
+			return nil
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.tool, "tool", "", "the tool to be called (required unless --stdin-json or --hook)")
@@ -311,18 +307,18 @@ func checkGuardRun(opts *checkGuardOptions) error {
 	in := opts.input
 	if opts.stdinJSON {
 		var err error
-		if in, err = readStdinCall(opts.ui.IO().In); err != nil {
+		if in, err = readStdinCall(opts.UI.IO().In); err != nil {
 			return err
 		}
 	}
-	subj, err := opts.reg.Subject(registry.Under{Profile: opts.profile, Plan: opts.plan})
+	subj, err := opts.Reg.Subject(registry.Under{Profile: opts.profile, Plan: opts.plan})
 	if err != nil {
 		return err
 	}
 	r := subj.Guard(in)
 	view := render.GuardDecisionView{Result: r, Profile: subj.Profile.Name, Level: subj.Level,
 		Plan: subj.Plan, SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource, Warnings: subj.Pack.Warnings()}
-	if err := opts.ui.Render(view); err != nil {
+	if err := opts.UI.Render(view); err != nil {
 		return err
 	}
 	return r.Verdict.Err()

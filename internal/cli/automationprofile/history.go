@@ -4,19 +4,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type historyOptions struct {
-	reg  *registry.Registry
-	ui   *cmdutil.UI
+	cmdutil.Run
 	name string
 }
 
 func newHistoryCmd(deps *cmdutil.Deps, runF func(*historyOptions) error) *cobra.Command {
-	opts := &historyOptions{reg: deps.Registry(), ui: deps.UI()}
-	cmd := &cobra.Command{
+	opts := &historyOptions{Run: deps.Run()}
+	return &cobra.Command{
 		Use:   "history <name>",
 		Short: "List every version of a profile the store has written",
 		Long: `List the versions of a profile, oldest first: the sha256 of each version's
@@ -31,21 +29,17 @@ has one version, the one compiled into agents.`,
   $ agents automation-profile history acme/strict -f json | jq -r '.versions[].digest'`,
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: cmdutil.CompleteProfileNames(deps, true),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, historyRun, func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return historyRun(opts)
-		},
+			return nil
+		}),
 	}
-	return cmd
 }
 
 func historyRun(opts *historyOptions) error {
-	versions, builtin, err := opts.reg.ProfileHistory(opts.name)
+	versions, builtin, err := opts.Reg.ProfileHistory(opts.name)
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(render.HistoryView{Name: opts.name, Builtin: builtin, Versions: versions})
+	return opts.UI.Render(render.HistoryView{Name: opts.name, Builtin: builtin, Versions: versions})
 }

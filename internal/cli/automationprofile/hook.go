@@ -31,11 +31,11 @@ func hookRun(opts *checkGuardOptions) error {
 		return printHookConfig(opts)
 	}
 	profileLess := opts.profile == "" && opts.plan == ""
-	call, err := hook.ReadInput(h.agent, opts.ui.IO().In, profileLess)
+	call, err := hook.ReadInput(h.agent, opts.UI.IO().In, profileLess)
 	if err != nil {
 		return err
 	}
-	d, err := opts.reg.DecideHook(registry.HookCall{
+	d, err := opts.Reg.DecideHook(registry.HookCall{
 		Agent: h.agent, Call: call,
 		Under:     registry.Under{Profile: opts.profile, Plan: opts.plan, Cwd: call.Cwd},
 		Session:   opts.input, // the session's category
@@ -51,8 +51,8 @@ func hookRun(opts *checkGuardOptions) error {
 	if out == nil {
 		return nil
 	}
-	opts.ui.Flush()
-	_, err = fmt.Fprintf(opts.ui.IO().Out, "%s\n", out)
+	opts.UI.Flush()
+	_, err = fmt.Fprintf(opts.UI.IO().Out, "%s\n", out)
 	return err
 }
 
@@ -126,7 +126,7 @@ func printHookConfig(opts *checkGuardOptions) error {
 	if opts.profile != "" {
 		// A hook that names a profile that does not exist blocks every
 		// call: say so now rather than at the agent's first tool call.
-		if _, err := opts.reg.Profile(opts.profile); err != nil {
+		if _, err := opts.Reg.Profile(opts.profile); err != nil {
 			return err
 		}
 	}
@@ -137,12 +137,12 @@ func printHookConfig(opts *checkGuardOptions) error {
 	if real, err := filepath.EvalSymlinks(bin); err == nil {
 		bin = real
 	}
-	snippet, err := hook.Snippet(h.agent, hook.SnippetOptions{Binary: bin, Home: opts.reg.Home(), Args: hookArgs(opts)})
+	snippet, err := hook.Snippet(h.agent, hook.SnippetOptions{Binary: bin, Home: opts.Reg.Home(), Args: hookArgs(opts)})
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "cannot encode the settings")
 	}
-	opts.ui.Info("merge this into %s", hook.SettingsFile(h.agent))
-	_, err = opts.ui.IO().Out.Write(snippet)
+	opts.UI.Info("merge this into %s", hook.SettingsFile(h.agent))
+	_, err = opts.UI.IO().Out.Write(snippet)
 	return err
 }
 

@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
 )
@@ -14,14 +13,13 @@ import (
 const listProgressMinimum = 500
 
 type listOptions struct {
-	reg       *registry.Registry
-	ui        *cmdutil.UI
+	cmdutil.Run
 	regex     string
 	namespace string
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &listOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:     "list [<regex>] [--namespace <ns>]",
 		Aliases: []string{"ls"},
@@ -47,15 +45,12 @@ that cannot be read are reported on stderr; the others still list.`,
   # The custom profiles of the acme namespace, one name per line
   $ agents automation-profile list --namespace acme -f plain`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, listRun, func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.regex = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only custom profiles of this namespace")
 	_ = cmd.RegisterFlagCompletionFunc("namespace", cmdutil.CompleteFlag(deps, cmdutil.Namespaces))
@@ -76,15 +71,15 @@ func listRun(opts *listOptions) error {
 		if !started {
 			started = true
 			if total > listProgressMinimum {
-				progress = opts.ui.Progress("reading profiles", total)
+				progress = opts.UI.Progress("reading profiles", total)
 			}
 		}
 		progress.Set(done)
 	}
-	list, err := opts.reg.ListProfiles(store.Query{Namespace: opts.namespace, Match: match, Progress: report})
+	list, err := opts.Reg.ListProfiles(store.Query{Namespace: opts.namespace, Match: match, Progress: report})
 	progress.Done()
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(render.ProfileListView{Profiles: list})
+	return opts.UI.Render(render.ProfileListView{Profiles: list})
 }

@@ -16,13 +16,13 @@ import (
 const migrateProgressMinimum = 50
 
 type migrateOptions struct {
-	ui    *cmdutil.UI
+	cmdutil.Run
 	files []string
 	write bool
 }
 
 func newMigrateCmd(deps *cmdutil.Deps, runF func(*migrateOptions) error) *cobra.Command {
-	opts := &migrateOptions{ui: deps.UI()}
+	opts := &migrateOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "migrate <file>... [--write]",
 		Short: "Convert legacy flat profiles to the nested format",
@@ -40,13 +40,10 @@ untouched. Comments are not carried over.`,
   # Convert a folder of profiles in place
   $ agents automation-profile migrate profiles/*.yaml --write`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to migrate"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, migrateRun, func(cmd *cobra.Command, args []string) error {
 			opts.files = args
-			if runF != nil {
-				return runF(opts)
-			}
-			return migrateRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().BoolVar(&opts.write, "write", false, "rewrite legacy files in place")
 	return cmd
@@ -61,7 +58,7 @@ type migration struct {
 }
 
 func migrateRun(opts *migrateOptions) error {
-	ui := opts.ui
+	ui := opts.UI
 	// Decode every file before writing any, so one bad file leaves all
 	// files as they were.
 	var ms []*migration

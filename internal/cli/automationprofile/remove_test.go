@@ -54,7 +54,7 @@ func TestRemovePrompt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			deps, st := removeDeps(t, tt.answer, tt.stdinTTY, tt.outTTY, tt.ci)
-			err := removeRun(&removeOptions{reg: deps.Registry(), ui: deps.UI(), name: "acme/x"})
+			err := removeRun(&removeOptions{Run: deps.Run(), name: "acme/x"})
 			if tt.wantErr != (err != nil) {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}

@@ -9,8 +9,7 @@ import (
 )
 
 type resolveOptions struct {
-	reg               *registry.Registry
-	ui                *cmdutil.UI
+	cmdutil.Run
 	action            string
 	project           string
 	automationProfile string
@@ -18,7 +17,7 @@ type resolveOptions struct {
 }
 
 func newResolveCmd(deps *cmdutil.Deps, runF func(*resolveOptions) error) *cobra.Command {
-	opts := &resolveOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &resolveOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "resolve [--action <name>] [--project <dir>] [--automation-profile <name>] [--safety-profile <file>]",
 		Short: "Show which profiles a plan would get here, and why",
@@ -49,12 +48,7 @@ EXIT STATUS
   # For an action, from another project
   $ agents automation-profile resolve --action local/secure-deploy --project ~/src/shop`,
 		Args: cmdutil.ExactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return resolveRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, resolveRun, nil),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.action, "action", "", "the action a plan would be made from")
@@ -69,12 +63,12 @@ EXIT STATUS
 }
 
 func resolveRun(opts *resolveOptions) error {
-	res, err := opts.reg.Resolve(registry.Choices{
+	res, err := opts.Reg.Resolve(registry.Choices{
 		Action: opts.action, AutomationProfile: opts.automationProfile,
 		SafetyProfileFile: opts.safetyProfileFile, Project: opts.project,
 	})
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(render.ResolutionView{Action: opts.action, Result: res.Plan, Loosened: res.Loosened})
+	return opts.UI.Render(render.ResolutionView{Action: opts.action, Result: res.Plan, Loosened: res.Loosened})
 }

@@ -12,12 +12,12 @@ import (
 )
 
 type schemaOptions struct {
-	ui   *cmdutil.UI
+	cmdutil.Run
 	kind string
 }
 
 func newSchemaCmd(deps *cmdutil.Deps, runF func(*schemaOptions) error) *cobra.Command {
-	opts := &schemaOptions{ui: deps.UI()}
+	opts := &schemaOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "schema [--kind " + strings.Join(schema.Names(), "|") + "]",
 		Short: "Print the JSON Schema of profiles, safety profiles, actions or safety packs",
@@ -54,16 +54,13 @@ accepted and marked deprecated, as agents reads them with a warning.`,
   # The fields of an action at a glance
   $ agents automation-profile schema --kind action -f table`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, schemaRun, func(cmd *cobra.Command, args []string) error {
 			if _, err := schema.File(opts.kind); err != nil {
 				return errs.Usage("invalid --kind %q", opts.kind).
 					WithHint("use one of: %s", strings.Join(schema.Names(), ", "))
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return schemaRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringVar(&opts.kind, "kind", schema.Profile, "which schema: "+strings.Join(schema.Names(), ", "))
 	_ = cmd.RegisterFlagCompletionFunc("kind", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -81,5 +78,5 @@ func schemaRun(opts *schemaOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(v)
+	return opts.UI.Render(v)
 }

@@ -20,7 +20,7 @@ func runSchema(t *testing.T, kind, format string) string {
 	t.Helper()
 	ios, _, out, _ := iostreams.Test()
 	deps := &cmdutil.Deps{IO: ios, Config: cmdutil.Config{Format: format}}
-	if err := schemaRun(&schemaOptions{ui: deps.UI(), kind: kind}); err != nil {
+	if err := schemaRun(&schemaOptions{Run: deps.Run(), kind: kind}); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()

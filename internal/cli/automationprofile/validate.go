@@ -9,13 +9,13 @@ import (
 )
 
 type validateOptions struct {
-	ui    *cmdutil.UI
+	cmdutil.Run
 	files []string
 }
 
 func newValidateCmd(deps *cmdutil.Deps, runF func(*validateOptions) error) *cobra.Command {
-	opts := &validateOptions{ui: deps.UI()}
-	cmd := &cobra.Command{
+	opts := &validateOptions{Run: deps.Run()}
+	return &cobra.Command{
 		Use:   "validate <file>...",
 		Short: "Check profile files without registering them",
 		Long: `Check one or more profile files with the same rules as 'add', report every
@@ -31,19 +31,15 @@ profile.`,
 		Example: `  $ agents automation-profile validate profiles/*.yaml
   $ agents automation-profile validate strict.yaml -f json | jq '.[].problems'`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to validate"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, validateRun, func(cmd *cobra.Command, args []string) error {
 			opts.files = args
-			if runF != nil {
-				return runF(opts)
-			}
-			return validateRun(opts)
-		},
+			return nil
+		}),
 	}
-	return cmd
 }
 
 func validateRun(opts *validateOptions) error {
-	return cmdutil.ValidateFiles(opts.ui, opts.files, func(path string) (string, []string, error) {
+	return cmdutil.ValidateFiles(opts.UI, opts.files, func(path string) (string, []string, error) {
 		p, ws, err := profile.LoadProfile(path)
 		warnings := cmdutil.ProfileWarnings(ws)
 		if err != nil {

@@ -83,3 +83,29 @@ func RangeArgs(lo, hi int, what string) cobra.PositionalArgs {
 			WithHint("usage: %s", cmd.UseLine())
 	}
 }
+
+// RunE is a verb's RunE: parse (when not nil) turns the command line into
+// opts, refusing what the run function cannot use; then runF runs, when a
+// test gave one, or else run, gh's way.
+func RunE[T any](opts *T, runF, run func(*T) error, parse func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if parse != nil {
+			if err := parse(cmd, args); err != nil {
+				return err
+			}
+		}
+		if runF != nil {
+			return runF(opts)
+		}
+		return run(opts)
+	}
+}
+
+// Group returns cmd as a command group of the verbs: with no arguments it
+// prints the group's help; an argument that names no verb is a usage
+// error.
+func Group(cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
+	cmd.Args, cmd.RunE = cobra.ArbitraryArgs, GroupRunE
+	cmd.AddCommand(verbs...)
+	return cmd
+}

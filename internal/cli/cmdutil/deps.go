@@ -240,3 +240,13 @@ func (d *Deps) allowUnratified() (bool, []string) {
 	}
 	return false, append(warnings, fmt.Sprintf("%s=%q is ignored: only the value 1 turns the override on", EnvAllowUnratified, v))
 }
+
+// Run is what a run function works with: the registry, for its use case,
+// and the UI, to read and print through. Every verb's options embed it.
+type Run struct {
+	Reg *registry.Registry
+	UI  *UI
+}
+
+// Run returns what run functions work with.
+func (d *Deps) Run() Run { return Run{Reg: d.Registry(), UI: d.UI()} }

@@ -4,18 +4,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type listOptions struct {
-	reg    *registry.Registry
-	ui     *cmdutil.UI
+	cmdutil.Run
 	action string
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &listOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:     "list [--action <name>]",
 		Aliases: []string{"ls"},
@@ -29,12 +27,7 @@ resolves a plan again to find it.`,
 		Example: `  $ agents plan list
   $ agents plan list --action local/secure-deploy -f plain`,
 		Args: cmdutil.ExactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, listRun, nil),
 	}
 	cmd.Flags().StringVar(&opts.action, "action", "", "list only the plans made from this action")
 	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteFlag(deps, cmdutil.ActionNames))
@@ -42,9 +35,9 @@ resolves a plan again to find it.`,
 }
 
 func listRun(opts *listOptions) error {
-	plans, err := opts.reg.ListPlans(opts.action)
+	plans, err := opts.Reg.ListPlans(opts.action)
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(render.PlanListView{Plans: plans})
+	return opts.UI.Render(render.PlanListView{Plans: plans})
 }

@@ -11,7 +11,7 @@ import (
 
 // NewCmd returns the plan command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "plan <command>",
 		Short: "Make plans from actions and see how their profiles resolved",
 		Long: `A plan is an action put to use. When it is made, its automation profile and
@@ -34,15 +34,11 @@ so is the command (exit 6).`,
 
   # What did each level set, and has anything changed since?
   $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k`,
-		Args: cobra.ArbitraryArgs,
-		RunE: cmdutil.GroupRunE,
-	}
-	cmd.AddCommand(
+	},
 		newUseCmd(deps, nil),
 		newShowCmd(deps, nil),
 		newListCmd(deps, nil),
 		newSetAutomationProfileCmd(deps, nil),
 		newSetAutomationLevelCmd(deps, nil),
 	)
-	return cmd
 }

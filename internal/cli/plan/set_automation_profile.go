@@ -5,20 +5,18 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type setAutomationProfileOptions struct {
-	reg     *registry.Registry
-	ui      *cmdutil.UI
+	cmdutil.Run
 	id      string
 	profile string
 }
 
 func newSetAutomationProfileCmd(deps *cmdutil.Deps, runF func(*setAutomationProfileOptions) error) *cobra.Command {
-	opts := &setAutomationProfileOptions{reg: deps.Registry(), ui: deps.UI()}
-	cmd := &cobra.Command{
+	opts := &setAutomationProfileOptions{Run: deps.Run()}
+	return &cobra.Command{
 		Use:   "set-automation-profile <id> <profile>",
 		Short: "Choose a plan's automation profile and resolve it again",
 		Long: `Set the automation profile at the plan's own level, the most specific, then
@@ -35,24 +33,20 @@ EXIT STATUS
 		Example:           `  $ agents plan set-automation-profile 01jq3v6m4x8b2c7d9e0f1g2h3k cautious`,
 		Args:              cmdutil.ExactArgs(2, "a plan id and a profile name"),
 		ValidArgsFunction: cmdutil.CompleteArgs(deps, cmdutil.PlanIDs, cmdutil.ProfileNames),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, setAutomationProfileRun, func(cmd *cobra.Command, args []string) error {
 			opts.id, opts.profile = args[0], args[1]
 			if opts.profile == "" {
 				return errs.Usage("the profile name must not be empty")
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return setAutomationProfileRun(opts)
-		},
+			return nil
+		}),
 	}
-	return cmd
 }
 
 func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
-	res, err := opts.reg.SetPlanProfile(opts.id, opts.profile)
+	res, err := opts.Reg.SetPlanProfile(opts.id, opts.profile)
 	if err != nil {
 		return err
 	}
-	return opts.ui.RenderChange(render.PlanChange("updated", res.Plan, res.Loosened))
+	return opts.UI.RenderChange(render.PlanChange("updated", res.Plan, res.Loosened))
 }

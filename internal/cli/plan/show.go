@@ -4,19 +4,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type showOptions struct {
-	reg *registry.Registry
-	ui  *cmdutil.UI
-	id  string
+	cmdutil.Run
+	id string
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{reg: deps.Registry(), ui: deps.UI()}
-	cmd := &cobra.Command{
+	opts := &showOptions{Run: deps.Run()}
+	return &cobra.Command{
 		Use:   "show <id>",
 		Short: "Show a plan's recorded resolution and its drift",
 		Long: `Show a plan as recorded: its automation profile and safety profile, the level
@@ -47,21 +45,17 @@ EXIT STATUS
   $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k -f json | jq .drift`,
 		Args:              cmdutil.ExactArgs(1, "a plan id"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.PlanIDs),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, showRun, func(cmd *cobra.Command, args []string) error {
 			opts.id = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return showRun(opts)
-		},
+			return nil
+		}),
 	}
-	return cmd
 }
 
 func showRun(opts *showOptions) error {
-	s, err := opts.reg.ShowPlan(opts.id)
+	s, err := opts.Reg.ShowPlan(opts.id)
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(render.PlanView{Plan: s.Plan, Drift: s.Drift, Loosened: s.Loosened, Record: s.Record})
+	return opts.UI.Render(render.PlanView{Plan: s.Plan, Drift: s.Drift, Loosened: s.Loosened, Record: s.Record})
 }

@@ -10,8 +10,7 @@ import (
 )
 
 type useOptions struct {
-	reg               *registry.Registry
-	ui                *cmdutil.UI
+	cmdutil.Run
 	action            string
 	automationProfile string
 	safetyProfileFile string
@@ -19,7 +18,7 @@ type useOptions struct {
 }
 
 func newUseCmd(deps *cmdutil.Deps, runF func(*useOptions) error) *cobra.Command {
-	opts := &useOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &useOptions{Run: deps.Run()}
 	var level string
 	cmd := &cobra.Command{
 		Use:   "use <action> [--automation-profile <name>] [--safety-profile <file>] [--project <dir>]",
@@ -54,7 +53,7 @@ EXIT STATUS
   $ id=$(agents plan use local/secure-deploy -f json | jq -r .id)`,
 		Args:              cmdutil.ExactArgs(1, "an action name"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, useRun, func(cmd *cobra.Command, args []string) error {
 			opts.action = args[0]
 			if cmd.Flags().Changed("automation-level") {
 				if cmd.Flags().Changed("automation-profile") {
@@ -65,7 +64,7 @@ EXIT STATUS
 				if err != nil {
 					return err
 				}
-				warnDeprecated(opts.ui, "--automation-level", "--automation-profile "+name)
+				warnDeprecated(opts.UI, "--automation-level", "--automation-profile "+name)
 				opts.automationProfile = name
 			}
 			if cmd.Flags().Changed("automation-profile") && opts.automationProfile == "" {
@@ -75,11 +74,8 @@ EXIT STATUS
 			if cmd.Flags().Changed("safety-profile") && opts.safetyProfileFile == "" {
 				return errs.Usage("--safety-profile must not be empty").WithHint("give a safety profile file")
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return useRun(opts)
-		},
+			return nil
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.automationProfile, "automation-profile", "", "the plan's automation profile (beats every other level)")
@@ -94,12 +90,12 @@ EXIT STATUS
 }
 
 func useRun(opts *useOptions) error {
-	res, err := opts.reg.UsePlan(registry.Choices{
+	res, err := opts.Reg.UsePlan(registry.Choices{
 		Action: opts.action, AutomationProfile: opts.automationProfile,
 		SafetyProfileFile: opts.safetyProfileFile, Project: opts.project,
 	})
 	if err != nil {
 		return err
 	}
-	return opts.ui.RenderChange(render.PlanChange("created", res.Plan, res.Loosened))
+	return opts.UI.RenderChange(render.PlanChange("created", res.Plan, res.Loosened))
 }

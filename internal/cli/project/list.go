@@ -4,17 +4,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type listOptions struct {
-	reg *registry.Registry
-	ui  *cmdutil.UI
+	cmdutil.Run
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &listOptions{Run: deps.Run()}
 	return &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -23,19 +21,14 @@ func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Comman
 them. -f plain prints one folder per line.`,
 		Example: `  $ agents project list -f json`,
 		Args:    cmdutil.ExactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(opts)
-		},
+		RunE:    cmdutil.RunE(opts, runF, listRun, nil),
 	}
 }
 
 func listRun(opts *listOptions) error {
-	list, err := opts.reg.TrustedProjects()
+	list, err := opts.Reg.TrustedProjects()
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(render.Lines{Items: list})
+	return opts.UI.Render(render.Lines{Items: list})
 }

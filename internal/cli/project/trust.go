@@ -4,19 +4,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type trustOptions struct {
-	reg   *registry.Registry
-	ui    *cmdutil.UI
+	cmdutil.Run
 	dir   string
 	trust bool
 }
 
 func newTrustCmd(deps *cmdutil.Deps, runF func(*trustOptions) error, trust bool) *cobra.Command {
-	opts := &trustOptions{reg: deps.Registry(), ui: deps.UI(), trust: trust}
+	opts := &trustOptions{Run: deps.Run(), trust: trust}
 	cmd := &cobra.Command{
 		Use:   "trust [<dir>]",
 		Short: "Let hooks use a project's agents.yaml",
@@ -36,15 +34,12 @@ EXIT STATUS
 		Example: `  $ agents project trust
   $ agents project trust ~/src/shop -f json`,
 		Args: cmdutil.RangeArgs(0, 1, "at most one folder"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, trustRun, func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.dir = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return trustRun(opts)
-		},
+			return nil
+		}),
 	}
 	if !trust {
 		cmd.Use = "untrust [<dir>]"
@@ -65,11 +60,11 @@ EXIT STATUS
 }
 
 func trustRun(opts *trustOptions) error {
-	t, err := opts.reg.TrustProject(opts.dir, opts.trust)
+	t, err := opts.Reg.TrustProject(opts.dir, opts.trust)
 	if err != nil {
 		return err
 	}
-	return opts.ui.RenderChange(trustView(t.Folder, t.File, opts.trust, t.Changed, t.Config))
+	return opts.UI.RenderChange(trustView(t.Folder, t.File, opts.trust, t.Changed, t.Config))
 }
 
 func trustView(folder, file string, trust, changed bool, configFile string) render.Change {

@@ -12,8 +12,7 @@ import (
 )
 
 type checkOptions struct {
-	reg         *registry.Registry
-	ui          *cmdutil.UI
+	cmdutil.Run
 	contextFile string
 	plan        string
 	profile     string
@@ -25,7 +24,7 @@ type checkOptions struct {
 }
 
 func newCheckCmd(deps *cmdutil.Deps, runF func(*checkOptions) error) *cobra.Command {
-	opts := &checkOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &checkOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "check [--plan <id> | --profile <name>] [--context <file>] [--enforce]",
 		Short: "Judge the safety pack's boundaries against real state",
@@ -80,7 +79,7 @@ mode.`,
   # The violated boundaries, one per line
   $ agents safety-pack check --context ctx.json -f json | jq -r '.violated_boundaries[]'`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, checkRun, func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("plan") && opts.plan == "" {
 				return errs.Usage("--plan must not be empty").WithHint("give a plan id: see 'agents plan list'")
 			}
@@ -91,11 +90,8 @@ mode.`,
 				return errs.Usage("--plan and --profile cannot be combined").
 					WithHint("a plan's boundaries are judged under the profile it recorded")
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return checkRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringVar(&opts.contextFile, "context", "", "judge the fields of this JSON context file")
 	cmd.Flags().StringVar(&opts.plan, "plan", "", "judge the sources this plan cites, and the pack's predicates under its profiles")
@@ -116,11 +112,11 @@ EXIT STATUS
 }
 
 func checkRun(opts *checkOptions) error {
-	v, err := opts.reg.CheckPack(registry.Check{ContextFile: opts.contextFile, Plan: opts.plan, Profile: opts.profile, Evidence: opts.evidence})
+	v, err := opts.Reg.CheckPack(registry.Check{ContextFile: opts.contextFile, Plan: opts.plan, Profile: opts.profile, Evidence: opts.evidence})
 	if err != nil {
 		return err
 	}
-	if err := opts.ui.Render(render.VerdictView{Verdict: v}); err != nil {
+	if err := opts.UI.Render(render.VerdictView{Verdict: v}); err != nil {
 		return err
 	}
 	enforced := v.Enforced()

@@ -4,18 +4,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type ratifyOptions struct {
-	reg  *registry.Registry
-	ui   *cmdutil.UI
+	cmdutil.Run
 	file string
 }
 
 func newRatifyCmd(deps *cmdutil.Deps, runF func(*ratifyOptions) error) *cobra.Command {
-	opts := &ratifyOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &ratifyOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "ratify <pack.json>",
 		Short: "Seal a safety pack with its mastery report",
@@ -35,13 +33,10 @@ content is approved.`,
   # Re-seal the configured pack after a reviewed edit
   $ agents safety-pack ratify ~/.config/agents/packs/safety/acme_safety_v1.json`,
 		Args: cmdutil.ExactArgs(1, "the pack file to ratify"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, ratifyRun, func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return ratifyRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + `
 EXIT STATUS
@@ -55,9 +50,9 @@ EXIT STATUS
 }
 
 func ratifyRun(opts *ratifyOptions) error {
-	res, err := opts.reg.RatifyPack(opts.file)
+	res, err := opts.Reg.RatifyPack(opts.file)
 	if err != nil {
 		return err
 	}
-	return opts.ui.RenderChange(render.RatifyChange(res))
+	return opts.UI.RenderChange(render.RatifyChange(res))
 }

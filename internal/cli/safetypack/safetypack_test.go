@@ -391,7 +391,7 @@ func TestCheckEveryFormat(t *testing.T) {
 func TestCheckUsesPluggedBuilders(t *testing.T) {
 	h := newHarness(t, "json")
 	typed := false
-	opts := &checkOptions{reg: h.deps.Registry(), ui: h.deps.UI(), evidence: []registry.Evidence{
+	opts := &checkOptions{Run: h.deps.Run(), evidence: []registry.Evidence{
 		{Name: "one", Build: func(*registry.Registry) (*sp.Context, error) { return &sp.Context{LastRefusalWasTyped: &typed}, nil }},
 		{Name: "two", Build: func(*registry.Registry) (*sp.Context, error) {
 			return &sp.Context{CitedSourceSHAs: []string{"x"}, AllowedSourceSHAs: []string{"x"}}, nil

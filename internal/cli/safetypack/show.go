@@ -4,17 +4,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type showOptions struct {
-	reg *registry.Registry
-	ui  *cmdutil.UI
+	cmdutil.Run
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &showOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Show the safety pack in force",
@@ -28,23 +26,18 @@ ratified and source ("embedded" or the pack file's path).`,
   # Its boundary ids, one per line
   $ agents safety-pack show -f json | jq -r '.boundary_ids[]'`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return showRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, showRun, nil),
 	}
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + exitStatusLoad)
 	return cmd
 }
 
 func showRun(opts *showOptions) error {
-	l, err := opts.reg.Pack()
+	l, err := opts.Reg.Pack()
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(render.PackView{Loaded: l})
+	return opts.UI.Render(render.PackView{Loaded: l})
 }
 
 const exitStatusLoad = `

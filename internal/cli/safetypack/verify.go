@@ -5,18 +5,16 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type verifyOptions struct {
-	reg  *registry.Registry
-	ui   *cmdutil.UI
+	cmdutil.Run
 	file string
 }
 
 func newVerifyCmd(deps *cmdutil.Deps, runF func(*verifyOptions) error) *cobra.Command {
-	opts := &verifyOptions{reg: deps.Registry(), ui: deps.UI()}
+	opts := &verifyOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "verify [<pack.json>]",
 		Short: "Verify a safety pack's seal",
@@ -41,15 +39,12 @@ AGENTS_ALLOW_UNRATIFIED_SAFETY does not change what verify reports.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, verifyRun, func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.file = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return verifyRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + `
 EXIT STATUS
@@ -63,9 +58,9 @@ EXIT STATUS
 }
 
 func verifyRun(opts *verifyOptions) error {
-	l, inForce, err := opts.reg.VerifyPack(opts.file)
+	l, inForce, err := opts.Reg.VerifyPack(opts.file)
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(render.VerifyView{Loaded: l, InForce: inForce})
+	return opts.UI.Render(render.VerifyView{Loaded: l, InForce: inForce})
 }

@@ -15,7 +15,7 @@ import (
 )
 
 type copyOptions struct {
-	ui *cmdutil.UI
+	cmdutil.Run
 	// stores opens the stores the arguments name: a URL, or an agents
 	// home (that must exist, for the source).
 	stores   cmdutil.Stores
@@ -24,7 +24,7 @@ type copyOptions struct {
 }
 
 func newCopyCmd(deps *cmdutil.Deps, runF func(*copyOptions) error) *cobra.Command {
-	opts := &copyOptions{ui: deps.UI(), stores: deps.Stores()}
+	opts := &copyOptions{Run: deps.Run(), stores: deps.Stores()}
 	cmd := &cobra.Command{
 		Use:   "copy --from <home|url> --to <home|url> [--force]",
 		Short: "Copy a registry between an agents home and PostgreSQL",
@@ -65,16 +65,13 @@ EXIT STATUS
   # Back it up to a folder, as files
   $ agents store copy --from postgres://agents@db/agents --to ./registry-backup -f json`,
 		Args: cmdutil.RangeArgs(0, 0, "no arguments (give --from and --to)"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, copyRun, func(cmd *cobra.Command, args []string) error {
 			if opts.from == "" || opts.to == "" {
 				return errs.Usage("store copy needs both --from and --to").
 					WithHint("usage: %s", cmd.UseLine())
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return copyRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringVar(&opts.from, "from", "", "the store to copy from: an agents home folder or a postgres:// URL")
 	cmd.Flags().StringVar(&opts.to, "to", "", "the store to copy into: an agents home folder (created if needed) or a postgres:// URL")
@@ -110,7 +107,7 @@ func copyRun(opts *copyOptions) error {
 		Now:   opts.stores.Now,
 		Progress: func(done, total int) {
 			if progress == nil {
-				progress = opts.ui.Progress("copying", total)
+				progress = opts.UI.Progress("copying", total)
 			}
 			progress.Set(done)
 		},
@@ -119,7 +116,7 @@ func copyRun(opts *copyOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.ui.Render(copyView(storeurl.Redact(opts.from), storeurl.Redact(opts.to), report))
+	return opts.UI.Render(copyView(storeurl.Redact(opts.from), storeurl.Redact(opts.to), report))
 }
 
 // same reports whether two arguments name one store.

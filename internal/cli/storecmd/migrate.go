@@ -9,21 +9,19 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store/postgres"
 	"github.com/agentsctl/agents/internal/storeurl"
 )
 
 type migrateOptions struct {
-	reg *registry.Registry
-	ui  *cmdutil.UI
+	cmdutil.Run
 	// stores says which store the configuration chose.
 	stores cmdutil.Stores
 }
 
 func newMigrateCmd(deps *cmdutil.Deps, runF func(*migrateOptions) error) *cobra.Command {
-	opts := &migrateOptions{reg: deps.Registry(), ui: deps.UI(), stores: deps.Stores()}
+	opts := &migrateOptions{Run: deps.Run(), stores: deps.Stores()}
 	return &cobra.Command{
 		Use:   "migrate",
 		Short: "Create or upgrade the PostgreSQL store's schema",
@@ -50,12 +48,7 @@ EXIT STATUS
 		Example: `  $ agents --store postgres://admin@db.example.com/agents store migrate
   $ AGENTS_STORE=postgres://admin@db/agents agents store migrate -f json`,
 		Args: cmdutil.RangeArgs(0, 0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return migrateRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, migrateRun, nil),
 	}
 }
 
@@ -71,7 +64,7 @@ func migrateRun(opts *migrateOptions) error {
 		return errs.Usage("no PostgreSQL store to migrate: the store is the file store in %s, which needs no migration", opts.stores.Home()).
 			WithHint("pass --store postgres://… or set AGENTS_STORE")
 	}
-	st, err := opts.reg.Store()
+	st, err := opts.Reg.Store()
 	if err != nil {
 		return err
 	}
@@ -98,5 +91,5 @@ func migrateRun(opts *migrateOptions) error {
 		Store string `json:"store"`
 		*postgres.MigrateResult
 	}{where, res}
-	return opts.ui.Render(render.Line{Text: text, Doc: doc})
+	return opts.UI.Render(render.Line{Text: text, Doc: doc})
 }
