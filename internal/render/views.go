@@ -233,3 +233,17 @@ func detail(s string) string {
 	}
 	return ": " + s
 }
+
+// PutChange tells what registering a document did: added, updated (it
+// replaced), or unchanged (the stored noun is the same, so nothing was
+// written). Its document is the stored one.
+func PutChange(noun, name string, stored any, unchanged, replaced bool) Change {
+	c := Change{Verb: "added", Subject: name, Doc: stored}
+	switch {
+	case unchanged:
+		c.Verb, c.Detail = Unchanged, "the stored "+noun+" is the same, so nothing was written"
+	case replaced:
+		c.Verb = "updated"
+	}
+	return c
+}

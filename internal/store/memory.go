@@ -59,13 +59,10 @@ func (m *Memory) Check(context.Context) ([]string, error) { return nil, nil }
 
 // PutObject implements Store.
 func (m *Memory) PutObject(ctx context.Context, data []byte) (string, error) {
-	if err := ctx.Err(); err != nil {
-		return "", Interrupted(err)
+	digest, err := ObjectPut(ctx, data)
+	if err != nil {
+		return "", err
 	}
-	if len(data) > MaxObjectSize {
-		return "", ObjectTooLarge(len(data))
-	}
-	digest := canon.Digest(data)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.objects[digest]; !ok {
@@ -76,10 +73,7 @@ func (m *Memory) PutObject(ctx context.Context, data []byte) (string, error) {
 
 // HasObject implements Store.
 func (m *Memory) HasObject(ctx context.Context, digest string) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, Interrupted(err)
-	}
-	if err := CheckDigest(digest); err != nil {
+	if err := ObjectLookup(ctx, digest); err != nil {
 		return false, err
 	}
 	m.mu.Lock()
@@ -90,10 +84,7 @@ func (m *Memory) HasObject(ctx context.Context, digest string) (bool, error) {
 
 // GetObject implements Store.
 func (m *Memory) GetObject(ctx context.Context, digest string) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, Interrupted(err)
-	}
-	if err := CheckDigest(digest); err != nil {
+	if err := ObjectLookup(ctx, digest); err != nil {
 		return nil, err
 	}
 	m.mu.Lock()

@@ -15,9 +15,13 @@ package store
 import (
 	"context"
 	"crypto/sha256"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
@@ -200,4 +204,61 @@ func ObjectTooLarge(n int) error {
 // Interrupted reports a context that ended before a store could act.
 func Interrupted(err error) error {
 	return errs.Wrap(errs.KindInterrupted, err, "store operation interrupted")
+}
+
+// ObjectPut checks an object about to be stored, as every backend does
+// first: the context has not ended, the object is not over
+// MaxObjectSize. It returns the object's digest.
+func ObjectPut(ctx context.Context, data []byte) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", Interrupted(err)
+	}
+	if len(data) > MaxObjectSize {
+		return "", ObjectTooLarge(len(data))
+	}
+	return canon.Digest(data), nil
+}
+
+// ObjectLookup checks a lookup of an object, as every backend does first:
+// the context has not ended, and the digest is a sha256.
+func ObjectLookup(ctx context.Context, digest string) error {
+	if err := ctx.Err(); err != nil {
+		return Interrupted(err)
+	}
+	return CheckDigest(digest)
+}
+
+// Parallel calls fn for each i in [0, n), on as many goroutines as
+// GOMAXPROCS allows, one for every per items (a listing decodes what it
+// reads in parallel: decoding is what it costs), and tells progress (when
+// not nil) how many have been done, one call at a time. It stops early
+// when ctx ends, and then returns the interruption.
+func Parallel(ctx context.Context, n, per int, progress func(done, total int), fn func(i int)) error {
+	var next atomic.Int64
+	var mu sync.Mutex
+	done := 0
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n || ctx.Err() != nil {
+				return
+			}
+			fn(i)
+			if progress != nil {
+				mu.Lock()
+				done++
+				progress(done, n)
+				mu.Unlock()
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (n+per-1)/per) {
+		wg.Go(work)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Interrupted(err)
+	}
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
 )
 
@@ -46,17 +45,11 @@ EXIT STATUS
   $ agents action show local/secure-deploy -f yaml > deploy.yaml
   $ agents action add -c deploy.yaml --update`,
 		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
-		RunE: cmdutil.RunE(opts, runF, addRun, func(cmd *cobra.Command, args []string) error {
-			if opts.config == "" {
-				return errs.Usage("--config is required").
-					WithHint("pass the action's YAML file: agents action add -c deploy.yaml")
-			}
-			return nil
+		RunE: cmdutil.RunE(opts, runF, addRun, func(*cobra.Command, []string) error {
+			return cmdutil.NeedConfig(opts.config, "the action's", "agents action add -c deploy.yaml")
 		}),
 	}
-	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the action's YAML file, or - for standard input (required)")
-	cmd.Flags().BoolVar(&opts.update, "update", false, "replace an action that is already registered")
-	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
+	cmdutil.ConfigFlags(cmd, &opts.config, &opts.update, "the action's", "an action")
 	return cmd
 }
 
@@ -73,12 +66,5 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	c := render.Change{Verb: "added", Subject: res.Stored.Name, Doc: res.Stored}
-	switch {
-	case res.Unchanged:
-		c.Verb, c.Detail = render.Unchanged, "the stored action is the same, so nothing was written"
-	case res.Replaced != nil:
-		c.Verb = "updated"
-	}
-	return opts.UI.RenderChange(c)
+	return opts.UI.RenderChange(render.PutChange("action", res.Stored.Name, res.Stored, res.Unchanged, res.Replaced != nil))
 }

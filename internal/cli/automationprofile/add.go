@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
 )
@@ -47,17 +46,11 @@ safety profile was nested) are accepted with a warning and stored nested.`,
   # From standard input
   $ agents automation-profile show acme/strict -f yaml | agents automation-profile add -c - --update`,
 		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
-		RunE: cmdutil.RunE(opts, runF, addRun, func(cmd *cobra.Command, args []string) error {
-			if opts.config == "" {
-				return errs.Usage("--config is required").
-					WithHint("pass the profile's YAML file: agents automation-profile add -c strict.yaml")
-			}
-			return nil
+		RunE: cmdutil.RunE(opts, runF, addRun, func(*cobra.Command, []string) error {
+			return cmdutil.NeedConfig(opts.config, "the profile's", "agents automation-profile add -c strict.yaml")
 		}),
 	}
-	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the profile's YAML file, or - for standard input (required)")
-	cmd.Flags().BoolVar(&opts.update, "update", false, "replace a profile that is already registered")
-	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
+	cmdutil.ConfigFlags(cmd, &opts.config, &opts.update, "the profile's", "a profile")
 	return cmd
 }
 
@@ -70,14 +63,7 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	c := render.Change{Verb: "added", Subject: res.Stored.Name, Doc: res.Stored}
-	switch {
-	case res.Unchanged:
-		c.Verb, c.Detail = render.Unchanged, "the stored profile is the same, so nothing was written"
-	case res.Replaced != nil:
-		c.Verb = "updated"
-	}
-	return opts.UI.RenderChange(c)
+	return opts.UI.RenderChange(render.PutChange("profile", res.Stored.Name, res.Stored, res.Unchanged, res.Replaced != nil))
 }
 
 // readProfileFile reads and decodes a profile file ("-" for standard

@@ -109,3 +109,21 @@ func Group(cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
 	cmd.AddCommand(verbs...)
 	return cmd
 }
+
+// ConfigFlags adds the flags of a command that registers a document from
+// a file: --config/-c (what: "the action's") and --update (replace: "an
+// action"), both into opts' fields.
+func ConfigFlags(cmd *cobra.Command, config *string, update *bool, what, replace string) {
+	cmd.Flags().StringVarP(config, "config", "c", "", "path to "+what+" YAML file, or - for standard input (required)")
+	cmd.Flags().BoolVar(update, "update", false, "replace "+replace+" that is already registered")
+	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
+}
+
+// NeedConfig refuses a registration without --config; example is how to
+// give it.
+func NeedConfig(config, what, example string) error {
+	if config == "" {
+		return errs.Usage("--config is required").WithHint("pass %s YAML file: %s", what, example)
+	}
+	return nil
+}

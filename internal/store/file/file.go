@@ -149,40 +149,13 @@ type docs[T any] struct {
 	k *kind[T]
 }
 
-// Get implements store.Docs. It opens the one file the name maps to, so
-// its cost does not grow with the store.
-func (d docs[T]) Get(ctx context.Context, name string) (T, error) { return getDoc(ctx, d.s, d.k, name) }
-
 // List implements store.Docs.
 func (d docs[T]) List(ctx context.Context, q store.Query) (store.Listing[T], error) {
 	if err := q.Check(); err != nil {
 		return store.Listing[T]{}, err
 	}
-	items, problems, err := listDocs(ctx, d.s, d.k, q)
+	items, problems, err := d.list(ctx, q)
 	return store.Listing[T]{Items: items, Problems: problems}, err
-}
-
-// Names implements store.Docs.
-func (d docs[T]) Names(ctx context.Context, q store.Query) ([]string, error) {
-	if err := q.Check(); err != nil {
-		return nil, err
-	}
-	return listNames(ctx, d.s, d.k, q)
-}
-
-// Put implements store.Docs.
-func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T], error) {
-	return putDoc(ctx, d.s, d.k, v, update)
-}
-
-// Remove implements store.Docs.
-func (d docs[T]) Remove(ctx context.Context, name string) (store.RemoveResult[T], error) {
-	return removeDoc(ctx, d.s, d.k, name)
-}
-
-// History implements store.Docs.
-func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry, error) {
-	return docHistory(ctx, d.s, d.k, name)
 }
 
 // openRoot opens the home for reading. A missing home reports

@@ -8,11 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
@@ -276,7 +274,10 @@ func escapeHint(path string) string {
 	return fmt.Sprintf("the store's folders and files must be its own: replace the link on the way to %s with a real folder or file", path)
 }
 
-func getDoc[T any](ctx context.Context, s *Store, k *kind[T], name string) (T, error) {
+// Get implements store.Docs. It opens the one file the name maps to, so
+// its cost does not grow with the store.
+func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
+	s, k := d.s, d.k
 	var zero T
 	if err := ctx.Err(); err != nil {
 		return zero, store.Interrupted(err)
@@ -300,7 +301,12 @@ func getDoc[T any](ctx context.Context, s *Store, k *kind[T], name string) (T, e
 	return v, nil
 }
 
-func listNames[T any](ctx context.Context, s *Store, k *kind[T], f store.Query) ([]string, error) {
+// Names implements store.Docs.
+func (d docs[T]) Names(ctx context.Context, f store.Query) ([]string, error) {
+	s, k := d.s, d.k
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, store.Interrupted(err)
 	}
@@ -323,11 +329,12 @@ func listNames[T any](ctx context.Context, s *Store, k *kind[T], f store.Query) 
 	return names, nil
 }
 
-// listDocs decodes the documents f selects, in parallel (decoding is the
+// list decodes the documents f selects, in parallel (decoding is the
 // cost of a listing), and keeps the problems of those that fail. Every file
 // is read; one whose content has the digest its entry in the derived cache
 // records is taken from the cache instead of being parsed (see cache.go).
-func listDocs[T any](ctx context.Context, s *Store, k *kind[T], f store.Query) ([]T, []errs.Problem, error) {
+func (d docs[T]) list(ctx context.Context, f store.Query) ([]T, []errs.Problem, error) {
+	s, k := d.s, d.k
 	if err := ctx.Err(); err != nil {
 		return nil, nil, store.Interrupted(err)
 	}
@@ -390,82 +397,55 @@ func listDocs[T any](ctx context.Context, s *Store, k *kind[T], f store.Query) (
 			}
 		}
 	}()
-	var next atomic.Int64
-	var mu sync.Mutex // guards the cache's bookkeeping and progress
-	done := 0
-	report := func() {
-		if f.Progress == nil {
+	var mu sync.Mutex // guards the cache's bookkeeping
+	err = store.Parallel(ctx, len(entries), 8, f.Progress, func(i int) {
+		e, res := entries[i], &results[i]
+		var (
+			data []byte
+			err  error
+		)
+		if d := dirs[e.dir]; d != nil {
+			data, err = safefile.ReadFileAt(d, e.base, profile.MaxFileSize)
+		}
+		if d := dirs[e.dir]; d == nil || errors.Is(err, safefile.ErrLinked) {
+			// A link is followed as far as it stays in the store.
+			data, _, err = readRegular(r, e.rel, profile.MaxFileSize)
+		}
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			err = badFile(se.Detail)
+		}
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Removed since the scan: the listing shows the store as
+			// after that remove, which is no problem of the store.
+			res.gone = true
+			return
+		case err != nil:
+			res.problems = problemsOf(s.abs(e.rel), err)
 			return
 		}
-		mu.Lock()
-		done++
-		f.Progress(done, len(entries))
-		mu.Unlock()
-	}
-	work := func() {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= len(entries) || ctx.Err() != nil {
-				return
-			}
-			e, res := entries[i], &results[i]
-			var (
-				data []byte
-				err  error
-			)
-			if d := dirs[e.dir]; d != nil {
-				data, err = safefile.ReadFileAt(d, e.base, profile.MaxFileSize)
-			}
-			if d := dirs[e.dir]; d == nil || errors.Is(err, safefile.ErrLinked) {
-				// A link is followed as far as it stays in the store.
-				data, _, err = readRegular(r, e.rel, profile.MaxFileSize)
-			}
-			var se *safefile.Error
-			if errors.As(err, &se) {
-				err = badFile(se.Detail)
-			}
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				// Removed since the scan: the listing shows the store as
-				// after that remove, which is no problem of the store.
-				res.gone = true
-				report()
-				continue
-			case err != nil:
-				res.problems = problemsOf(s.abs(e.rel), err)
-				report()
-				continue
-			}
-			res.sum = sha256.Sum256(data)
-			if res.entry >= 0 {
-				mu.Lock()
-				payload, ok := cache.check(res.entry, res.sum)
-				mu.Unlock()
-				if ok {
-					if v, err := k.Codec.Read(payload); err == nil {
-						res.v = v
-						report()
-						continue
-					}
+		res.sum = sha256.Sum256(data)
+		if res.entry >= 0 {
+			mu.Lock()
+			payload, ok := cache.check(res.entry, res.sum)
+			mu.Unlock()
+			if ok {
+				if v, err := k.Codec.Read(payload); err == nil {
+					res.v = v
+					return
 				}
 			}
-			v, err := k.decodeAt(s, e.name, e.rel, data)
-			if err != nil {
-				res.problems = problemsOf(s.abs(e.rel), err)
-			} else {
-				res.v, res.fresh = v, true
-			}
-			report()
 		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), (len(entries)+7)/8)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(work)
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, store.Interrupted(err)
+		v, err := k.decodeAt(s, e.name, e.rel, data)
+		if err != nil {
+			res.problems = problemsOf(s.abs(e.rel), err)
+		} else {
+			res.v, res.fresh = v, true
+		}
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 
 	var docs []T
@@ -497,7 +477,9 @@ func listDocs[T any](ctx context.Context, s *Store, k *kind[T], f store.Query) (
 // maxOpenDirs bounds the folders a listing holds open at once.
 const maxOpenDirs = 256
 
-func putDoc[T any](ctx context.Context, s *Store, k *kind[T], v T, update bool) (store.PutResult[T], error) {
+// Put implements store.Docs.
+func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T], error) {
+	s, k := d.s, d.k
 	var out store.PutResult[T]
 	name, data, stored, err := k.Prepare(v)
 	if err != nil {
@@ -552,9 +534,11 @@ func putDoc[T any](ctx context.Context, s *Store, k *kind[T], v T, update bool) 
 	return out, nil
 }
 
-// removeDoc removes the document name and returns it, with warnings about
-// what the removal could not do after it took effect.
-func removeDoc[T any](ctx context.Context, s *Store, k *kind[T], name string) (store.RemoveResult[T], error) {
+// Remove implements store.Docs: it removes the document name and returns
+// it, with warnings about what the removal could not do after it took
+// effect.
+func (d docs[T]) Remove(ctx context.Context, name string) (store.RemoveResult[T], error) {
+	s, k := d.s, d.k
 	var out store.RemoveResult[T]
 	if err := k.Validate(name); err != nil {
 		return out, err
@@ -663,7 +647,9 @@ func currentDoc[T any](tx *txn, k *kind[T], name, rel string) (current[T], error
 	return cur, nil
 }
 
-func docHistory[T any](ctx context.Context, s *Store, k *kind[T], name string) ([]store.HistoryEntry, error) {
+// History implements store.Docs.
+func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry, error) {
+	s, k := d.s, d.k
 	if err := ctx.Err(); err != nil {
 		return nil, store.Interrupted(err)
 	}

@@ -14,17 +14,14 @@ import (
 // PutObject implements Store. An object already stored is not written
 // again, and needs no lock: objects never change once written.
 func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
-	if err := ctx.Err(); err != nil {
-		return "", store.Interrupted(err)
+	digest, err := store.ObjectPut(ctx, data)
+	if err != nil {
+		return "", err
 	}
-	if len(data) > store.MaxObjectSize {
-		return "", store.ObjectTooLarge(len(data))
-	}
-	digest := canon.Digest(data)
 	if ok, err := s.HasObject(ctx, digest); err != nil || ok {
 		return digest, err
 	}
-	err := s.mutate(ctx, func(tx *txn) error { return tx.writeObject(digest, data) })
+	err = s.mutate(ctx, func(tx *txn) error { return tx.writeObject(digest, data) })
 	if err != nil {
 		return "", err
 	}
@@ -33,10 +30,7 @@ func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
 
 // HasObject implements Store.
 func (s *Store) HasObject(ctx context.Context, digest string) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, store.Interrupted(err)
-	}
-	if err := store.CheckDigest(digest); err != nil {
+	if err := store.ObjectLookup(ctx, digest); err != nil {
 		return false, err
 	}
 	r, err := s.openRoot()
@@ -60,10 +54,7 @@ func (s *Store) HasObject(ctx context.Context, digest string) (bool, error) {
 // GetObject implements Store. The content is checked against its digest,
 // so a damaged object is an error, never a wrong answer.
 func (s *Store) GetObject(ctx context.Context, digest string) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, store.Interrupted(err)
-	}
-	if err := store.CheckDigest(digest); err != nil {
+	if err := store.ObjectLookup(ctx, digest); err != nil {
 		return nil, err
 	}
 	r, err := s.openRoot()

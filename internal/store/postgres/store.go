@@ -27,36 +27,18 @@ type docs[T any] struct {
 	t *table[T]
 }
 
-// Get implements store.Docs.
-func (d docs[T]) Get(ctx context.Context, name string) (T, error) { return get(ctx, d.s, d.t, name) }
-
 // List implements store.Docs.
 func (d docs[T]) List(ctx context.Context, q store.Query) (store.Listing[T], error) {
-	items, problems, err := list(ctx, d.s, d.t, q)
+	items, problems, err := d.list(ctx, q)
 	return store.Listing[T]{Items: items, Problems: problems}, err
-}
-
-// Names implements store.Docs.
-func (d docs[T]) Names(ctx context.Context, q store.Query) ([]string, error) {
-	return names(ctx, d.s, d.t, q)
-}
-
-// Put implements store.Docs.
-func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T], error) {
-	return put(ctx, d.s, d.t, v, update)
 }
 
 // Remove implements store.Docs. The removal and its history row are one
 // transaction: there is nothing to warn about afterwards.
 func (d docs[T]) Remove(ctx context.Context, name string) (store.RemoveResult[T], error) {
-	v, err := remove(ctx, d.s, d.t, name)
+	v, err := d.remove(ctx, name)
 	if err != nil {
 		return store.RemoveResult[T]{}, err
 	}
 	return store.RemoveResult[T]{Removed: v}, nil
-}
-
-// History implements store.Docs.
-func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry, error) {
-	return history(ctx, d.s, d.t, name)
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -108,7 +105,9 @@ func (t *table[T]) namespaceOf(name string) *string {
 	return &ns
 }
 
-func get[T any](ctx context.Context, s *Store, t *table[T], name string) (T, error) {
+// Get implements store.Docs.
+func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
+	s, t := d.s, d.t
 	var v T
 	if err := ctx.Err(); err != nil {
 		return v, store.Interrupted(err)
@@ -132,7 +131,9 @@ func get[T any](ctx context.Context, s *Store, t *table[T], name string) (T, err
 	return v, err
 }
 
-func names[T any](ctx context.Context, s *Store, t *table[T], q store.Query) ([]string, error) {
+// Names implements store.Docs.
+func (d docs[T]) Names(ctx context.Context, q store.Query) ([]string, error) {
+	s, t := d.s, d.t
 	if err := ctx.Err(); err != nil {
 		return nil, store.Interrupted(err)
 	}
@@ -141,29 +142,39 @@ func names[T any](ctx context.Context, s *Store, t *table[T], q store.Query) ([]
 	}
 	var out []string
 	err := s.with(ctx, "listing "+t.c.Name, func(c *pgx.Conn) error {
-		sql, args := "SELECT name FROM "+t.c.Name+" ORDER BY name", []any(nil)
-		if q.Namespace != "" {
-			sql, args = "SELECT name FROM "+t.c.Name+" WHERE namespace = $1 ORDER BY name", []any{q.Namespace}
-		}
-		rows, err := c.Query(ctx, sql, args...)
-		if err != nil {
-			return err
-		}
-		all, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		for _, n := range all {
-			if q.Match == nil || q.Match(n) {
-				out = append(out, n)
-			}
-		}
+		var err error
+		out, err = selectNames(ctx, c, t.c.Name, q)
 		return err
 	})
+	return out, err
+}
+
+// selectNames returns the names of the table that q selects: the
+// namespace in SQL, then Match.
+func selectNames(ctx context.Context, c *pgx.Conn, table string, q store.Query) ([]string, error) {
+	sql, args := "SELECT name FROM "+table+" ORDER BY name", []any(nil)
+	if q.Namespace != "" {
+		sql, args = "SELECT name FROM "+table+" WHERE namespace = $1 ORDER BY name", []any{q.Namespace}
+	}
+	rows, err := c.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	all, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	var out []string
+	for _, n := range all {
+		if q.Match == nil || q.Match(n) {
+			out = append(out, n)
+		}
+	}
 	return out, err
 }
 
 // list reads the documents q selects. The namespace is selected in SQL; a
 // Match (a regular expression, RE2 as everywhere in agents) is applied to
 // the names first, so only the documents it keeps are read.
-func list[T any](ctx context.Context, s *Store, t *table[T], q store.Query) ([]T, []errs.Problem, error) {
+func (d docs[T]) list(ctx context.Context, q store.Query) ([]T, []errs.Problem, error) {
+	s, t := d.s, d.t
 	if err := ctx.Err(); err != nil {
 		return nil, nil, store.Interrupted(err)
 	}
@@ -176,23 +187,9 @@ func list[T any](ctx context.Context, s *Store, t *table[T], q store.Query) ([]T
 		var args []any
 		switch {
 		case q.Match != nil:
-			var selected []string
-			sql, args := "SELECT name FROM "+t.c.Name+" ORDER BY name", []any(nil)
-			if q.Namespace != "" {
-				sql, args = "SELECT name FROM "+t.c.Name+" WHERE namespace = $1 ORDER BY name", []any{q.Namespace}
-			}
-			rows, err := c.Query(ctx, sql, args...)
+			selected, err := selectNames(ctx, c, t.c.Name, q)
 			if err != nil {
 				return err
-			}
-			all, err := pgx.CollectRows(rows, pgx.RowTo[string])
-			if err != nil {
-				return err
-			}
-			for _, n := range all {
-				if q.Match(n) {
-					selected = append(selected, n)
-				}
 			}
 			if len(selected) == 0 {
 				return nil
@@ -235,37 +232,16 @@ func collectRows(ctx context.Context, c *pgx.Conn, out *[]row, sql string, args 
 func decodeAll[T any](ctx context.Context, t *table[T], rows []row, progress func(done, total int)) ([]T, []errs.Problem, error) {
 	vals := make([]T, len(rows))
 	probs := make([][]errs.Problem, len(rows))
-	var next atomic.Int64
-	var mu sync.Mutex
-	done := 0
-	work := func() {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= len(rows) || ctx.Err() != nil {
-				return
-			}
-			v, err := t.decode(rows[i])
-			if err != nil {
-				probs[i] = store.Problem(t.label(rows[i].name), err)
-			} else {
-				vals[i] = v
-			}
-			if progress != nil {
-				mu.Lock()
-				done++
-				progress(done, len(rows))
-				mu.Unlock()
-			}
+	err := store.Parallel(ctx, len(rows), 64, progress, func(i int) {
+		v, err := t.decode(rows[i])
+		if err != nil {
+			probs[i] = store.Problem(t.label(rows[i].name), err)
+		} else {
+			vals[i] = v
 		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), (len(rows)+63)/64)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(work)
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, store.Interrupted(err)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	var out []T
 	var problems []errs.Problem
@@ -279,10 +255,11 @@ func decodeAll[T any](ctx context.Context, t *table[T], rows []row, progress fun
 	return out, problems, nil
 }
 
-// put stores v in one transaction holding the name's lock: the check for
+// Put implements store.Docs: it stores v in one transaction holding the name's lock: the check for
 // an existing name, the object, the row and the history event commit
 // together or not at all.
-func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (store.PutResult[T], error) {
+func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T], error) {
+	s, t := d.s, d.t
 	var out store.PutResult[T]
 	if err := ctx.Err(); err != nil {
 		return out, store.Interrupted(err)
@@ -366,7 +343,8 @@ func appendEvent(ctx context.Context, tx pgx.Tx, s *Store, coll, name, event, di
 	return err
 }
 
-func remove[T any](ctx context.Context, s *Store, t *table[T], name string) (T, error) {
+func (d docs[T]) remove(ctx context.Context, name string) (T, error) {
+	s, t := d.s, d.t
 	var removed T
 	if err := ctx.Err(); err != nil {
 		return removed, store.Interrupted(err)
@@ -405,7 +383,9 @@ func remove[T any](ctx context.Context, s *Store, t *table[T], name string) (T, 
 	return removed, nil
 }
 
-func history[T any](ctx context.Context, s *Store, t *table[T], name string) ([]store.HistoryEntry, error) {
+// History implements store.Docs.
+func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry, error) {
+	s, t := d.s, d.t
 	if err := ctx.Err(); err != nil {
 		return nil, store.Interrupted(err)
 	}
