@@ -14,8 +14,10 @@
 //
 // A resolution is recorded in its plan with a snapshot of each profile, so
 // a plan's constraints never change under it; Diff compares a record with
-// what would resolve now. The package never prints, reads flags or
-// environment, or exits.
+// what would resolve now. The package is pure: it takes the levels and
+// lookups (of profiles, of the objects a record cites) and returns its
+// answer, reading and writing nothing; the registry reads the levels and
+// keeps the snapshots.
 package resolve
 
 import (
