@@ -223,6 +223,7 @@ func InvalidProblems(subject string, problems []Problem) *Error {
 // answer already says everything.
 type Decision struct{ Kind Kind }
 
+// Error names the decision's kind; it is never printed.
 func (d *Decision) Error() string { return "decision: " + d.Kind.Code() }
 
 // KindOf reports the kind of err: that of the outermost *Error or

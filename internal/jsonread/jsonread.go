@@ -93,6 +93,8 @@ type Error struct {
 	Key string
 }
 
+// Error says what failed, in the words of a hook input or a --stdin-json
+// call; callers word their own messages from Failure.
 func (e *Error) Error() string {
 	switch e.Failure {
 	case Empty:
@@ -107,6 +109,7 @@ func (e *Error) Error() string {
 	return ErrText(e.Err)
 }
 
+// Unwrap returns the decoder's error.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Reader reads one JSON object.

@@ -11,6 +11,7 @@ import (
 // and yaml, the YAML text itself in the human formats.
 type MigratedView struct{ Profiles []*profile.AutomationProfile }
 
+// Data implements View.
 func (v MigratedView) Data() any {
 	if len(v.Profiles) == 1 {
 		return v.Profiles[0]
@@ -18,6 +19,7 @@ func (v MigratedView) Data() any {
 	return v.Profiles
 }
 
+// Plain implements View.
 func (v MigratedView) Plain(w *Writer) {
 	for i, p := range v.Profiles {
 		if i > 0 {
@@ -33,6 +35,7 @@ func (v MigratedView) Plain(w *Writer) {
 	}
 }
 
+// Tables implements View.
 func (v MigratedView) Tables() []Table {
 	var ts []Table
 	for _, p := range v.Profiles {
@@ -41,6 +44,7 @@ func (v MigratedView) Tables() []Table {
 	return ts
 }
 
+// Rich implements RichView.
 func (v MigratedView) Rich(*Theme) string {
 	var b strings.Builder
 	v.Plain(NewWriter(&b))
@@ -58,8 +62,10 @@ type Migration struct {
 // MigrateSummary tells what migrate --write did to each file.
 type MigrateSummary struct{ Migrations []Migration }
 
+// Data implements View.
 func (v MigrateSummary) Data() any { return v.Migrations }
 
+// Plain implements View.
 func (v MigrateSummary) Plain(w *Writer) {
 	for _, m := range v.Migrations {
 		if m.Written {
@@ -70,6 +76,7 @@ func (v MigrateSummary) Plain(w *Writer) {
 	}
 }
 
+// Tables implements View.
 func (v MigrateSummary) Tables() []Table {
 	t := Table{Header: []string{"FILE", "NAME", "RESULT"}, Fits: []Fit{FitWrap, FitKeep, FitKeep}}
 	for _, m := range v.Migrations {

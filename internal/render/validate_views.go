@@ -28,8 +28,10 @@ const (
 // ValidateView reports what a validate command found in each file.
 type ValidateView struct{ Reports []FileReport }
 
+// Data implements View.
 func (v ValidateView) Data() any { return v.Reports }
 
+// Plain implements View.
 func (v ValidateView) Plain(w *Writer) {
 	for _, r := range v.Reports {
 		if r.Valid {
@@ -43,6 +45,7 @@ func (v ValidateView) Plain(w *Writer) {
 	}
 }
 
+// Tables implements View.
 func (v ValidateView) Tables() []Table {
 	t := Table{
 		Header: []string{"FILE", "RESULT", "PROBLEM"},
