@@ -1,9 +1,9 @@
 package hook
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
+
+	"github.com/agentsctl/agents/internal/canon"
 )
 
 // protocol is what differs between the agents' hook protocols. Sources
@@ -122,12 +122,4 @@ func encodeGemini(kind Kind, reason string) ([]byte, error) {
 
 // marshal encodes v as one line of JSON, leaving <, > and & as they are
 // (a reason quoting a predicate reads better that way).
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+func marshal(v any) ([]byte, error) { return canon.CompactJSON(v) }

@@ -261,19 +261,7 @@ func (r *Registry) choose(c Choices) (request, error) {
 // and why, without making one: the plan it would be, never stored. The
 // pack in force is loaded first; a named action must exist.
 func (r *Registry) Resolve(c Choices) (Resolution, error) {
-	if _, err := r.Pack(); err != nil {
-		return Resolution{}, err
-	}
-	if c.Action != "" {
-		if _, err := r.Action(c.Action); err != nil {
-			return Resolution{}, err
-		}
-	}
-	req, err := r.choose(c)
-	if err != nil {
-		return Resolution{}, err
-	}
-	res, err := r.resolve(req)
+	req, res, err := r.resolveChoices(c, c.Action != "")
 	if err != nil {
 		return Resolution{}, err
 	}
@@ -284,22 +272,31 @@ func (r *Registry) Resolve(c Choices) (Resolution, error) {
 	return r.loosened(p, res.Loosened()), nil
 }
 
+// resolveChoices resolves what c chose, under the pack in force, once the
+// action c names (when it must name one) is found to exist.
+func (r *Registry) resolveChoices(c Choices, needAction bool) (request, *resolve.Result, error) {
+	if _, err := r.Pack(); err != nil {
+		return request{}, nil, err
+	}
+	if needAction {
+		if _, err := r.Action(c.Action); err != nil {
+			return request{}, nil, err
+		}
+	}
+	req, err := r.choose(c)
+	if err != nil {
+		return request{}, nil, err
+	}
+	res, err := r.resolve(req)
+	return req, res, err
+}
+
 // UsePlan makes a plan from the action c names: it resolves the plan's
 // profiles now and records both with a snapshot of each. No plan is made
 // under a pack that cannot be trusted, nor under a profile that an
 // enforced boundary of the pack refuses.
 func (r *Registry) UsePlan(c Choices) (Resolution, error) {
-	if _, err := r.Pack(); err != nil {
-		return Resolution{}, err
-	}
-	if _, err := r.Action(c.Action); err != nil {
-		return Resolution{}, err
-	}
-	req, err := r.choose(c)
-	if err != nil {
-		return Resolution{}, err
-	}
-	res, err := r.resolve(req)
+	req, res, err := r.resolveChoices(c, true)
 	if err != nil {
 		return Resolution{}, err
 	}
