@@ -64,21 +64,9 @@ func Decode(data []byte, file string) (*Action, error) {
 		case keyExecutionActor:
 			a.ExecutionActor, _ = d.String(f)
 		case keyAutomationProfile:
-			s, ok := d.OptString(f)
-			if !ok || s == nil {
-				break
-			}
-			if why := profile.CheckProfileName(*s); why != "" {
-				d.Fieldf(f, "%s", why)
-				break
-			}
-			a.AutomationProfile = s
+			a.AutomationProfile = profile.DecodeProfileNameField(d, f)
 		case keySafetyProfile:
-			if f.IsNull() {
-				break
-			}
-			s := profile.DecodeSafetyField(d, f)
-			a.SafetyProfile = &s
+			a.SafetyProfile = profile.DecodeOptSafetyField(d, f)
 		}
 	}
 	for _, k := range required {

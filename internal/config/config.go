@@ -472,21 +472,9 @@ func ProblemsAt(err error, key string) []errs.Problem {
 func decodePolicyField(d *strictyaml.Decoder, f strictyaml.Field, p *Policy) {
 	switch f.Key {
 	case KeyAutomationProfile:
-		s, ok := d.OptString(f)
-		if !ok || s == nil {
-			return
-		}
-		if why := profile.CheckProfileName(*s); why != "" {
-			d.Fieldf(f, "%s", why)
-			return
-		}
-		p.AutomationProfile = s
+		p.AutomationProfile = profile.DecodeProfileNameField(d, f)
 	case KeySafetyProfile:
-		if f.IsNull() {
-			return
-		}
-		s := profile.DecodeSafetyField(d, f)
-		p.SafetyProfile = &s
+		p.SafetyProfile = profile.DecodeOptSafetyField(d, f)
 	}
 }
 

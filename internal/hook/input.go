@@ -2,7 +2,6 @@ package hook
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -75,7 +74,7 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 	}
 	// failValue words a failure inside the value of key.
 	failValue := func(key string, err error) (Call, error) {
-		e := readError(err)
+		e := jsonread.ErrorOf(err)
 		if e.Key != "" {
 			key = e.Key
 		}
@@ -86,7 +85,7 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 	}
 
 	if err := jr.Open(); err != nil {
-		switch e := readError(err); e.Failure {
+		switch e := jsonread.ErrorOf(err); e.Failure {
 		case jsonread.Empty:
 			return fail("nothing was given; expected one JSON object")
 		case jsonread.NotObject:
@@ -100,10 +99,10 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 	for {
 		m, more, err := jr.Next()
 		if err != nil {
-			if e := readError(err); e.Key != "" {
+			if e := jsonread.ErrorOf(err); e.Key != "" {
 				return failValue(e.Key, err)
 			}
-			return fail("not valid JSON: " + jsonread.ErrText(readError(err).Err))
+			return fail("not valid JSON: " + jsonread.ErrText(jsonread.ErrorOf(err).Err))
 		}
 		if !more {
 			break
@@ -126,7 +125,7 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 		}
 		vt, err := jr.Token()
 		if err != nil {
-			return fail("not valid JSON: " + jsonread.ErrText(readError(err).Err))
+			return fail("not valid JSON: " + jsonread.ErrText(jsonread.ErrorOf(err).Err))
 		}
 		s, isString := vt.(string)
 		if !isString {
@@ -150,10 +149,10 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 		}
 	}
 	if err := jr.Close(); err != nil {
-		if e := readError(err); e.Failure == jsonread.Trailing && !jr.TooLarge() {
+		if e := jsonread.ErrorOf(err); e.Failure == jsonread.Trailing && !jr.TooLarge() {
 			return fail("more than one JSON value; expected exactly one object")
 		}
-		return fail("not valid JSON: " + jsonread.ErrText(readError(err).Err))
+		return fail("not valid JSON: " + jsonread.ErrText(jsonread.ErrorOf(err).Err))
 	}
 	if jr.TooLarge() {
 		return fail("too large")
@@ -188,15 +187,6 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 		return Call{}, invalid(agent, problems...)
 	}
 	return c, nil
-}
-
-// readError is the reader's error.
-func readError(err error) *jsonread.Error {
-	var e *jsonread.Error
-	if !errors.As(err, &e) {
-		return &jsonread.Error{Failure: jsonread.Broken, Err: err}
-	}
-	return e
 }
 
 func invalid(agent string, problems ...errs.Problem) error {

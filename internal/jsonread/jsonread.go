@@ -93,6 +93,16 @@ type Error struct {
 	Key string
 }
 
+// ErrorOf is err as the reader's Error: an error the reader did not make
+// is a Broken failure.
+func ErrorOf(err error) *Error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return &Error{Failure: Broken, Err: err}
+	}
+	return e
+}
+
 // Error says what failed, in the words of a hook input or a --stdin-json
 // call; callers word their own messages from Failure.
 func (e *Error) Error() string {

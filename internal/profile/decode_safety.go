@@ -78,6 +78,31 @@ func DecodeSafetyField(d *strictyaml.Decoder, f strictyaml.Field) SafetyProfile 
 	return s
 }
 
+// DecodeOptSafetyField is DecodeSafetyField for a field where null means
+// "no safety profile": it returns nil then.
+func DecodeOptSafetyField(d *strictyaml.Decoder, f strictyaml.Field) *SafetyProfile {
+	if f.IsNull() {
+		return nil
+	}
+	s := DecodeSafetyField(d, f)
+	return &s
+}
+
+// DecodeProfileNameField decodes a field naming an automation profile
+// (built-in or namespace/name) or null, recording problems in d: it
+// returns nil for null and for a name that is not valid.
+func DecodeProfileNameField(d *strictyaml.Decoder, f strictyaml.Field) *string {
+	s, ok := d.OptString(f)
+	if !ok || s == nil {
+		return nil
+	}
+	if why := CheckProfileName(*s); why != "" {
+		d.Fieldf(f, "%s", why)
+		return nil
+	}
+	return s
+}
+
 // safetyFields records which safety fields a mapping set, and whether each
 // was valid, so flat legacy values can be compared with nested ones.
 type safetyFields map[string]fieldState

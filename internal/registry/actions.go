@@ -77,22 +77,5 @@ func (r *Registry) AddAction(a *action.Action, file string, update bool) (store.
 // what was removed; nil when confirm declined. A name that is not an
 // action's suggests the nearest one, before anything is asked.
 func (r *Registry) RemoveAction(name string, confirm Confirm) (*action.Action, error) {
-	if err := action.ValidateName(name); err != nil {
-		return nil, errs.DidYouMean(err, r.NearestAction(name))
-	}
-	if ok, err := confirm(); !ok || err != nil {
-		return nil, err
-	}
-	st, err := r.Store()
-	if err != nil {
-		return nil, err
-	}
-	res, err := st.Actions().Remove(r.ctx(), name)
-	if errs.Is(err, errs.KindNotFound) {
-		return nil, errs.DidYouMean(err, r.NearestAction(name))
-	}
-	if err != nil {
-		return nil, err
-	}
-	return res.Removed, nil
+	return remove(r, store.Store.Actions, name, action.ValidateName, r.NearestAction, confirm)
 }

@@ -215,25 +215,34 @@ func (r *Registry) RemoveProfile(name string, confirm Confirm) (*profile.Automat
 		return nil, errs.Conflict("%q is a built-in profile and cannot be removed", name).
 			WithHint("built-in profiles are part of agents; register a custom profile instead")
 	}
-	if err := CheckProfileName(name); err != nil {
-		return nil, errs.DidYouMean(err, r.nearestCustom(name))
+	return remove(r, store.Store.Profiles, name, CheckProfileName, r.nearestCustom, confirm)
+}
+
+// remove removes name from the collection that of picks from the store,
+// once confirm agrees, and returns what was removed: the zero value when
+// confirm declined. A name check refuses (before anything is asked), or
+// that the collection does not hold, suggests the nearest by near.
+func remove[T any](r *Registry, of func(store.Store) store.Docs[T], name string, check func(string) error, near func(string) string, confirm Confirm) (T, error) {
+	var none T
+	if err := check(name); err != nil {
+		return none, errs.DidYouMean(err, near(name))
 	}
 	if ok, err := confirm(); !ok || err != nil {
-		return nil, err
+		return none, err
 	}
 	st, err := r.Store()
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	res, err := st.Profiles().Remove(r.ctx(), name)
+	res, err := of(st).Remove(r.ctx(), name)
 	if errs.Is(err, errs.KindNotFound) {
-		return nil, errs.DidYouMean(err, r.nearestCustom(name))
+		return none, errs.DidYouMean(err, near(name))
 	}
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	// The profile is gone; what could not be done after that is told, not
-	// failed on.
+	// The document is gone; what could not be done after that is told,
+	// not failed on.
 	r.warn(res.Warnings...)
 	return res.Removed, nil
 }

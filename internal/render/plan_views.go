@@ -81,16 +81,24 @@ func (v PlanView) Data() any {
 	return planDoc{
 		ID: p.ID, Action: p.Action, CreatedAt: p.CreatedAt,
 		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile, SafetyLoosened: loosenedOf(p, v.Loosened),
-		Levels: nonNilSettings(p.Levels), Drift: v.Drift, Record: v.Record,
+		Levels: nonNil(p.Levels), Drift: v.Drift, Record: v.Record,
 		ResolvedAt: p.ResolvedAt, ProjectDir: p.ProjectDir,
 	}
 }
 
-func nonNilSettings(s []plan.Setting) []plan.Setting {
+// nonNil returns s, or an empty slice for nil, so that it is [] in JSON.
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []plan.Setting{}
+		return []T{}
 	}
 	return s
+}
+
+// plainLines writes one line for each item: its name.
+func plainLines[T any](w *Writer, items []T, name func(T) string) {
+	for _, it := range items {
+		w.Line(name(it))
+	}
 }
 
 // FormatTime formats a recorded time for the human formats.
@@ -430,17 +438,12 @@ type PlanListView struct {
 // Data implements View: an array of the stored plan records, [] when
 // empty.
 func (v PlanListView) Data() any {
-	if v.Plans == nil {
-		return []*plan.Plan{}
-	}
-	return v.Plans
+	return nonNil(v.Plans)
 }
 
 // Plain implements View: one id per line.
 func (v PlanListView) Plain(w *Writer) {
-	for _, p := range v.Plans {
-		w.Line(p.ID)
-	}
+	plainLines(w, v.Plans, func(p *plan.Plan) string { return p.ID })
 }
 
 func (v PlanListView) table() Table {
@@ -518,7 +521,7 @@ func (v ResolutionView) Data() any {
 	return resolutionDoc{
 		Action: optional(v.Action), ProjectDir: p.ProjectDir,
 		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile, SafetyLoosened: loosenedOf(p, v.Loosened),
-		Levels: nonNilSettings(p.Levels),
+		Levels: nonNil(p.Levels),
 	}
 }
 

@@ -339,17 +339,12 @@ type ProfileListView struct {
 // Data implements View: always an array of canonical profile documents, []
 // when empty.
 func (v ProfileListView) Data() any {
-	if v.Profiles == nil {
-		return []*profile.AutomationProfile{}
-	}
-	return v.Profiles
+	return nonNil(v.Profiles)
 }
 
 // Plain implements View: one name per line.
 func (v ProfileListView) Plain(w *Writer) {
-	for _, p := range v.Profiles {
-		w.Line(p.Name)
-	}
+	plainLines(w, v.Profiles, func(p *profile.AutomationProfile) string { return p.Name })
 }
 
 // SafetySummary says in a few words how a safety profile differs from the

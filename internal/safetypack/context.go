@@ -109,10 +109,7 @@ func ParseContext(data []byte, file string) (*Context, error) {
 func isNull(raw []byte) bool { return string(raw) == "null" }
 
 func (d *doc) parseContext() *Context {
-	if !d.checkEnvelope(MaxFileSize) {
-		return nil
-	}
-	members, ok := d.object(nil, 0, "")
+	members, ok := d.top()
 	if !ok {
 		return nil
 	}

@@ -243,10 +243,7 @@ func problemText(p errs.Problem) string {
 }
 
 func (d *doc) parsePack() *Pack {
-	if !d.checkEnvelope(MaxFileSize) {
-		return nil
-	}
-	members, ok := d.object(nil, 0, "")
+	members, ok := d.top()
 	if !ok {
 		return nil
 	}

@@ -82,10 +82,7 @@ func ParseReport(data []byte, file string) (*Report, error) {
 }
 
 func (d *doc) parseReport() *Report {
-	if !d.checkEnvelope(MaxFileSize) {
-		return nil
-	}
-	members, ok := d.object(nil, 0, "")
+	members, ok := d.top()
 	if !ok {
 		return nil
 	}

@@ -72,21 +72,22 @@ func (d *doc) problem(path string, line int, format string, a ...any) {
 	d.problems = append(d.problems, errs.Problem{File: d.file, Path: path, Line: line, Message: fmt.Sprintf(format, a...)})
 }
 
-// checkEnvelope reports what makes the bytes unreadable as a document at all.
-// It returns false when reading further makes no sense.
-func (d *doc) checkEnvelope(maxSize int) bool {
+// top reads the document's top object and returns its members in order,
+// first reporting what makes the bytes unreadable as a document at all. It
+// returns false when reading further makes no sense.
+func (d *doc) top() ([]member, bool) {
 	switch {
-	case len(d.data) > maxSize:
-		d.problem("", 0, "file is %d bytes; at most %d are read", len(d.data), maxSize)
-		return false
+	case len(d.data) > MaxFileSize:
+		d.problem("", 0, "file is %d bytes; at most %d are read", len(d.data), MaxFileSize)
+		return nil, false
 	case len(bytes.TrimSpace(d.data)) == 0:
 		d.problem("", 0, "file is empty")
-		return false
+		return nil, false
 	case !utf8.Valid(d.data):
 		d.problem("", 0, "file is not valid UTF-8")
-		return false
+		return nil, false
 	}
-	return true
+	return d.object(nil, 0, "")
 }
 
 // object reads the JSON object starting at offset base of the document (the
@@ -99,7 +100,7 @@ func (d *doc) object(raw []byte, base int64, path string) ([]member, bool) {
 	}
 	r := jsonread.New(bytes.NewReader(raw), jsonread.Options{Mode: jsonread.Strict, Base: base})
 	if err := r.Open(); err != nil {
-		e := readError(err)
+		e := jsonread.ErrorOf(err)
 		if e.Failure == jsonread.NotObject {
 			d.problem(path, d.lineAt(base), "must be a JSON object, got %s", jsonread.Kind(e.Token))
 		} else {
@@ -111,7 +112,7 @@ func (d *doc) object(raw []byte, base int64, path string) ([]member, bool) {
 	for {
 		m, more, err := r.Next()
 		if err != nil {
-			d.syntax(readError(err).Err, base, r, len(raw), path)
+			d.syntax(jsonread.ErrorOf(err).Err, base, r, len(raw), path)
 			return nil, false
 		}
 		if !more {
@@ -120,7 +121,7 @@ func (d *doc) object(raw []byte, base int64, path string) ([]member, bool) {
 		line := d.lineAt(m.Offset)
 		v, err := r.Raw()
 		if err != nil {
-			d.syntax(readError(err).Err, base, r, len(raw), joinPath(path, m.Key))
+			d.syntax(jsonread.ErrorOf(err).Err, base, r, len(raw), joinPath(path, m.Key))
 			return nil, false
 		}
 		if m.Repeat {
@@ -130,7 +131,7 @@ func (d *doc) object(raw []byte, base int64, path string) ([]member, bool) {
 		members = append(members, member{key: m.Key, line: line, value: v, start: r.Offset() - int64(len(v))})
 	}
 	if err := r.Close(); err != nil {
-		switch e := readError(err); {
+		switch e := jsonread.ErrorOf(err); {
 		case e.Failure == jsonread.Trailing && e.Err == nil:
 			d.problem("", d.lineAt(r.Offset()), "more data after the document (%s)", jsonread.Kind(e.Token))
 		case e.Failure == jsonread.Trailing:
@@ -141,15 +142,6 @@ func (d *doc) object(raw []byte, base int64, path string) ([]member, bool) {
 		return nil, false
 	}
 	return members, true
-}
-
-// readError is the reader's error.
-func readError(err error) *jsonread.Error {
-	var e *jsonread.Error
-	if !errors.As(err, &e) {
-		return &jsonread.Error{Failure: jsonread.Broken, Err: err}
-	}
-	return e
 }
 
 func (d *doc) syntax(err error, base int64, r *jsonread.Reader, size int, path string) {

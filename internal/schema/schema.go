@@ -90,15 +90,21 @@ func readFile(file string) ([]byte, error) {
 // JSON returns the named schema as indented JSON, keys in the order of the
 // YAML source.
 func JSON(name string) ([]byte, error) {
-	file, err := File(name)
-	if err != nil {
-		return nil, err
-	}
-	root, err := parseFile(file)
+	_, root, err := load(name)
 	if err != nil {
 		return nil, err
 	}
 	return nodeJSON(root)
+}
+
+// load returns the file of the named schema and its parsed YAML.
+func load(name string) (string, *yaml.Node, error) {
+	file, err := File(name)
+	if err != nil {
+		return "", nil, err
+	}
+	root, err := parseFile(file)
+	return file, root, err
 }
 
 // Bundle returns the named schema as indented JSON that stands alone: every
@@ -106,11 +112,7 @@ func JSON(name string) ([]byte, error) {
 // own $id, as draft 2020-12 describes for bundling, so its references
 // resolve without fetching anything. This is the form to hand to an editor.
 func Bundle(name string) ([]byte, error) {
-	file, err := File(name)
-	if err != nil {
-		return nil, err
-	}
-	root, err := parseFile(file)
+	file, root, err := load(name)
 	if err != nil {
 		return nil, err
 	}

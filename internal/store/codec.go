@@ -206,25 +206,16 @@ func (r *Reader) Uint64() uint64 {
 }
 
 // Uvarint reads an unsigned varint.
-func (r *Reader) Uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = errShort
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
+func (r *Reader) Uvarint() uint64 { return readVarint(r, binary.Uvarint) }
 
 // Varint reads a signed varint.
-func (r *Reader) Varint() int64 {
+func (r *Reader) Varint() int64 { return readVarint(r, binary.Varint) }
+
+func readVarint[T uint64 | int64](r *Reader, read func([]byte) (T, int)) T {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(r.b)
+	v, n := read(r.b)
 	if n <= 0 {
 		r.err = errShort
 		return 0

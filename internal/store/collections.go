@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"reflect"
+	"strconv"
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/errs"
@@ -40,9 +41,11 @@ type Collection[T any] struct {
 	// Clone returns a deep copy of a document, so that a caller never
 	// shares a value with the store.
 	Clone func(v T) T
-	// NotFound and Conflict build the collection's errors for a name.
-	NotFound func(name string) error
-	Conflict func(name string) error
+	// About is what the collection's errors are about, for the command
+	// layer's hints.
+	About errs.About
+	// BareNames stand unquoted in messages (plan ids).
+	BareNames bool
 	// Codec, when not nil, is a compact binary form of decoded documents
 	// that reads back far faster than the canonical YAML parses.
 	Codec *Codec[T]
@@ -73,12 +76,11 @@ var (
 			p, _, err := profile.DecodeProfile(data, file)
 			return p, err
 		},
-		Encode:   profile.Encode,
-		NameOf:   func(p *profile.AutomationProfile) string { return p.Name },
-		Clone:    (*profile.AutomationProfile).Clone,
-		NotFound: profileNotFound,
-		Conflict: profileConflict,
-		Codec:    profileCodec,
+		Encode: profile.Encode,
+		NameOf: func(p *profile.AutomationProfile) string { return p.Name },
+		Clone:  (*profile.AutomationProfile).Clone,
+		About:  errs.AboutProfile,
+		Codec:  profileCodec,
 	}
 	// Actions keep no history: nothing cites an action by digest.
 	Actions = &Collection[*action.Action]{
@@ -88,20 +90,18 @@ var (
 		Encode:   action.Encode,
 		NameOf:   func(a *action.Action) string { return a.Name },
 		Clone:    (*action.Action).Clone,
-		NotFound: actionNotFound,
-		Conflict: actionConflict,
+		About:    errs.AboutAction,
 	}
 	// Plans are named by id, which sorts as its creation time, so the name
 	// order of a listing is creation order.
 	Plans = &Collection[*plan.Plan]{
-		Name: "plans", Noun: "plan",
+		Name: "plans", Noun: "plan", BareNames: true,
 		Validate: plan.ValidateID,
 		Decode:   plan.Decode,
 		Encode:   plan.Encode,
 		NameOf:   func(p *plan.Plan) string { return p.ID },
 		Clone:    (*plan.Plan).Clone,
-		NotFound: planNotFound,
-		Conflict: planConflict,
+		About:    errs.AboutPlan,
 	}
 )
 
@@ -109,28 +109,21 @@ var (
 // registry is copied and summarised.
 var CollectionNames = []string{Profiles.Name, Actions.Name, Plans.Name}
 
-func profileNotFound(name string) error {
-	return errs.NotFound("profile %q not found", name).About(errs.AboutProfile, name)
+// NotFound is the collection's error for a name it does not hold.
+func (c *Collection[T]) NotFound(name string) error {
+	return errs.NotFound("%s %s not found", c.Noun, c.quote(name)).About(c.About, name)
 }
 
-func profileConflict(name string) error {
-	return errs.Conflict("profile %q already exists", name).About(errs.AboutProfile, name)
+// Conflict is the collection's error for a name it holds already.
+func (c *Collection[T]) Conflict(name string) error {
+	return errs.Conflict("%s %s already exists", c.Noun, c.quote(name)).About(c.About, name)
 }
 
-func actionNotFound(name string) error {
-	return errs.NotFound("action %q not found", name).About(errs.AboutAction, name)
-}
-
-func actionConflict(name string) error {
-	return errs.Conflict("action %q already exists", name).About(errs.AboutAction, name)
-}
-
-func planNotFound(id string) error {
-	return errs.NotFound("plan %s not found", id).About(errs.AboutPlan, id)
-}
-
-func planConflict(id string) error {
-	return errs.Conflict("plan %s already exists", id).About(errs.AboutPlan, id)
+func (c *Collection[T]) quote(name string) string {
+	if c.BareNames {
+		return name
+	}
+	return strconv.Quote(name)
 }
 
 // Problem is how a backend reports a stored document it cannot read: the

@@ -18,6 +18,7 @@ import (
 // each document after one trip through the canonical encoding. Each
 // collection is one generic map (memDocs).
 type Memory struct {
+	Kinds
 	mu       sync.Mutex
 	now      func() time.Time
 	objects  map[string][]byte
@@ -42,17 +43,9 @@ func NewMemoryWithClock(now func() time.Time) *Memory {
 	m.profiles = newMemDocs(m, Profiles)
 	m.actions = newMemDocs(m, Actions)
 	m.plans = newMemDocs(m, Plans)
+	m.Kinds = NewKinds(m.profiles, m.actions, m.plans)
 	return m
 }
-
-// Profiles implements Store.
-func (m *Memory) Profiles() Docs[*profile.AutomationProfile] { return m.profiles }
-
-// Actions implements Store.
-func (m *Memory) Actions() Docs[*action.Action] { return m.actions }
-
-// Plans implements Store.
-func (m *Memory) Plans() Docs[*plan.Plan] { return m.plans }
 
 // Check implements Store: memory has nothing that others could write to.
 func (m *Memory) Check(context.Context) ([]string, error) { return nil, nil }

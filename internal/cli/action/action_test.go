@@ -31,7 +31,7 @@ func TestFlagsToOptions(t *testing.T) {
 		t.Errorf("remove without a name: %+v, %v", rm, err)
 	}
 	ls, err := cmdtest.Options(t, newListCmd, "dep", "-n", "local")
-	if err != nil || ls.regex != "dep" || ls.namespace != "local" {
+	if err != nil || ls.filter.Regex != "dep" || ls.filter.Namespace != "local" {
 		t.Errorf("list: %+v, %v", ls, err)
 	}
 	show, err := cmdtest.Options(t, newShowCmd, "local/deploy")

@@ -5,13 +5,11 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 type listOptions struct {
 	cmdutil.Run
-	regex     string
-	namespace string
+	filter cmdutil.ListFilter
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
@@ -28,25 +26,18 @@ be read are reported on stderr; the others still list.`,
 		Example: `  $ agents action list
   $ agents action list deploy
   $ agents action list --namespace local -f plain`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: cmdutil.RunE(opts, runF, listRun, func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.regex = args[0]
-			}
-			return nil
-		}),
+		RunE: cmdutil.RunE(opts, runF, listRun, opts.filter.Parse),
 	}
-	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only actions of this namespace")
-	_ = cmd.RegisterFlagCompletionFunc("namespace", cmdutil.CompleteFlag(deps, cmdutil.ActionNamespaces))
+	opts.filter.Add(cmd, deps, "list only actions of this namespace", cmdutil.ActionNamespaces)
 	return cmd
 }
 
 func listRun(opts *listOptions) error {
-	match, err := cmdutil.NameFilter(opts.regex, opts.namespace, "'^local/' or 'deploy'")
+	q, err := opts.filter.Query("'^local/' or 'deploy'")
 	if err != nil {
 		return err
 	}
-	list, err := opts.Reg.ListActions(store.Query{Namespace: opts.namespace, Match: match})
+	list, err := opts.Reg.ListActions(q)
 	if err != nil {
 		return err
 	}

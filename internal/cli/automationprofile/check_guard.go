@@ -3,7 +3,6 @@ package automationprofile
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -435,10 +434,10 @@ func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.P
 	}
 	r := jsonread.New(bytes.NewReader(data), jsonread.Options{Mode: jsonread.Strict, Known: known})
 	if err := r.Open(); err != nil {
-		if e := readError(err); e.Failure == jsonread.NotObject {
+		if e := jsonread.ErrorOf(err); e.Failure == jsonread.NotObject {
 			return nil, one("", "expected one JSON object, got "+jsonread.Kind(e.Token))
 		}
-		return nil, one("", "not JSON: "+jsonread.ErrText(readError(err).Err))
+		return nil, one("", "not JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 	}
 	var fields []rawField
 	var problems []errs.Problem
@@ -446,14 +445,14 @@ func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.P
 	for {
 		m, ok, err := r.Next()
 		if err != nil {
-			return nil, one("", "not valid JSON: "+jsonread.ErrText(readError(err).Err))
+			return nil, one("", "not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 		}
 		if !ok {
 			break
 		}
 		raw, err := r.Raw()
 		if err != nil {
-			return nil, one(m.Key, "is not valid JSON: "+jsonread.ErrText(readError(err).Err))
+			return nil, one(m.Key, "is not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 		}
 		switch {
 		case seen[m.Key]:
@@ -474,21 +473,12 @@ func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.P
 		fields = append(fields, rawField{m.Key, raw})
 	}
 	if err := r.Close(); err != nil {
-		if e := readError(err); e.Failure == jsonread.Trailing {
+		if e := jsonread.ErrorOf(err); e.Failure == jsonread.Trailing {
 			return nil, one("", "more than one JSON value; expected exactly one object")
 		}
-		return nil, one("", "not valid JSON: "+jsonread.ErrText(readError(err).Err))
+		return nil, one("", "not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 	}
 	return fields, problems
-}
-
-// readError is the reader's error.
-func readError(err error) *jsonread.Error {
-	var e *jsonread.Error
-	if !errors.As(err, &e) {
-		return &jsonread.Error{Failure: jsonread.Broken, Err: err}
-	}
-	return e
 }
 
 // rawKind names the JSON type of a raw value, with a number's value.

@@ -41,7 +41,7 @@ func TestFlagsToOptions(t *testing.T) {
 			return parsed(t, newRemoveCmd, func(o *removeOptions) string { return fmt.Sprint(o.name, " ", o.yes) }, "acme/x", "--yes")
 		}, "acme/x true"},
 		{"list", func(t *testing.T) string {
-			return parsed(t, newListCmd, func(o *listOptions) string { return o.regex + " " + o.namespace }, "^caut", "--namespace", "acme")
+			return parsed(t, newListCmd, func(o *listOptions) string { return o.filter.Regex + " " + o.filter.Namespace }, "^caut", "--namespace", "acme")
 		}, "^caut acme"},
 		{"show", func(t *testing.T) string {
 			return parsed(t, newShowCmd, func(o *showOptions) string { return o.name }, "cautious")

@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 // listProgressMinimum is the number of stored profiles above which list
@@ -14,8 +13,7 @@ const listProgressMinimum = 500
 
 type listOptions struct {
 	cmdutil.Run
-	regex     string
-	namespace string
+	filter cmdutil.ListFilter
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
@@ -44,25 +42,17 @@ that cannot be read are reported on stderr; the others still list.`,
 
   # The custom profiles of the acme namespace, one name per line
   $ agents automation-profile list --namespace acme -f plain`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: cmdutil.RunE(opts, runF, listRun, func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.regex = args[0]
-			}
-			return nil
-		}),
+		RunE: cmdutil.RunE(opts, runF, listRun, opts.filter.Parse),
 	}
-	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only custom profiles of this namespace")
-	_ = cmd.RegisterFlagCompletionFunc("namespace", cmdutil.CompleteFlag(deps, cmdutil.Namespaces))
+	opts.filter.Add(cmd, deps, "list only custom profiles of this namespace", cmdutil.Namespaces)
 	return cmd
 }
 
 func listRun(opts *listOptions) error {
-	re, err := cmdutil.NameFilter(opts.regex, opts.namespace, "'^acme/' or 'caut.*'")
+	q, err := opts.filter.Query("'^acme/' or 'caut.*'")
 	if err != nil {
 		return err
 	}
-	match := func(name string) bool { return re == nil || re(name) }
 	// A large store takes a moment to read; show a counter then (on a
 	// terminal only: see cmdutil.Progress).
 	var progress *cmdutil.Progress
@@ -76,7 +66,8 @@ func listRun(opts *listOptions) error {
 		}
 		progress.Set(done)
 	}
-	list, err := opts.Reg.ListProfiles(store.Query{Namespace: opts.namespace, Match: match, Progress: report})
+	q.Progress = report
+	list, err := opts.Reg.ListProfiles(q)
 	progress.Done()
 	if err != nil {
 		return err

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
@@ -117,9 +119,11 @@ func BuiltinProfileNames(deps *Deps, _ string) []string {
 // single file, so Tab stays instant in a large store.
 const describeLimit = 25
 
-// described adds to each name the description describe reads for it, when
-// there are few enough names to read; a name it cannot describe stays bare.
-func described(deps *Deps, names []string, describe func(name string) (string, error)) []string {
+// describedDocs lists the names list gives, adding to each the
+// description of the document get reads for it, when there are few enough
+// names to read; a name whose document cannot be read stays bare.
+func describedDocs[T any](deps *Deps, list func(r *registry.Registry) []string, get func(r *registry.Registry, name string) (T, error), description func(T) string) []string {
+	names := storedNames(deps, list)
 	if len(names) > describeLimit {
 		return names
 	}
@@ -127,8 +131,8 @@ func described(deps *Deps, names []string, describe func(name string) (string, e
 	for i, name := range names {
 		out[i] = name
 		deps.UI().silently(func() {
-			if d, err := describe(name); err == nil {
-				out[i] = Described(name, d)
+			if v, err := get(deps.Registry(), name); err == nil {
+				out[i] = Described(name, description(v))
 			}
 		})
 	}
@@ -156,14 +160,8 @@ func storedNames(deps *Deps, list func(r *registry.Registry) []string) []string 
 // CustomProfileNames lists the stored custom profiles by name, with their
 // descriptions when there are few enough to read.
 func CustomProfileNames(deps *Deps, prefix string) []string {
-	names := storedNames(deps, func(r *registry.Registry) []string { return r.ProfileNames(prefix) })
-	return described(deps, names, func(name string) (string, error) {
-		p, err := deps.Registry().Profile(name)
-		if err != nil {
-			return "", err
-		}
-		return p.Description, nil
-	})
+	return describedDocs(deps, func(r *registry.Registry) []string { return r.ProfileNames(prefix) },
+		(*registry.Registry).Profile, func(p *profile.AutomationProfile) string { return p.Description })
 }
 
 // ProfileNames lists every profile: the built-ins, then the custom ones.
@@ -179,14 +177,8 @@ func Namespaces(deps *Deps, _ string) []string {
 // ActionNames lists the stored actions by name, with their descriptions
 // when there are few enough to read.
 func ActionNames(deps *Deps, prefix string) []string {
-	names := storedNames(deps, func(r *registry.Registry) []string { return r.ActionNames(prefix) })
-	return described(deps, names, func(name string) (string, error) {
-		a, err := deps.Registry().Action(name)
-		if err != nil {
-			return "", err
-		}
-		return a.Description, nil
-	})
+	return describedDocs(deps, func(r *registry.Registry) []string { return r.ActionNames(prefix) },
+		(*registry.Registry).Action, func(a *action.Action) string { return a.Description })
 }
 
 // ActionNamespaces lists the namespaces of the stored actions.
@@ -197,20 +189,18 @@ func ActionNamespaces(deps *Deps, _ string) []string {
 // PlanIDs lists the stored plans' ids, newest first (the one most likely
 // wanted), each described by its action when there are few enough to read.
 func PlanIDs(deps *Deps, prefix string) []string {
-	all := storedNames(deps, (*registry.Registry).PlanIDs)
-	var ids []string
-	for i := len(all) - 1; i >= 0; i-- {
-		if strings.HasPrefix(all[i], prefix) {
-			ids = append(ids, all[i])
+	newest := func(r *registry.Registry) []string {
+		all := r.PlanIDs()
+		var ids []string
+		for i := len(all) - 1; i >= 0; i-- {
+			if strings.HasPrefix(all[i], prefix) {
+				ids = append(ids, all[i])
+			}
 		}
+		return ids
 	}
-	return described(deps, ids, func(id string) (string, error) {
-		p, err := deps.Registry().Plan(id)
-		if err != nil {
-			return "", err
-		}
-		return p.Action + ", " + p.AutomationProfile.Name, nil
-	})
+	return describedDocs(deps, newest, (*registry.Registry).Plan,
+		func(p *plan.Plan) string { return p.Action + ", " + p.AutomationProfile.Name })
 }
 
 // GateNames lists the eleven gates in canonical order, each with its

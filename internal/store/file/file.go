@@ -84,6 +84,7 @@ const (
 // write of one line, a torn last line is cut off by the next writer, and the
 // log stays cheap however long it grows.
 type Store struct {
+	store.Kinds
 	home        string
 	lockTimeout time.Duration
 	now         func() time.Time
@@ -125,22 +126,13 @@ func Open(home string, opts Options) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Store{home: abs, lockTimeout: opts.LockTimeout, now: now, hooks: opts.hooks, noCache: opts.NoCache}, nil
+	s := &Store{home: abs, lockTimeout: opts.LockTimeout, now: now, hooks: opts.hooks, noCache: opts.NoCache}
+	s.Kinds = store.NewKinds(docs[*profile.AutomationProfile]{s, profiles}, docs[*action.Action]{s, actions}, docs[*plan.Plan]{s, plans})
+	return s, nil
 }
 
 // Home returns the folder the store is kept in.
 func (s *Store) Home() string { return s.home }
-
-// Profiles implements store.Store.
-func (s *Store) Profiles() store.Docs[*profile.AutomationProfile] {
-	return docs[*profile.AutomationProfile]{s, profiles}
-}
-
-// Actions implements store.Store.
-func (s *Store) Actions() store.Docs[*action.Action] { return docs[*action.Action]{s, actions} }
-
-// Plans implements store.Store.
-func (s *Store) Plans() store.Docs[*plan.Plan] { return docs[*plan.Plan]{s, plans} }
 
 // docs is one collection of the store: the generic operations of kind.go
 // on one kind.

@@ -58,15 +58,7 @@ func (k *kind[T]) scan(ctx context.Context, s *Store, r *os.Root, f store.Query)
 		problems []errs.Problem
 	)
 	addFiles := func(dir, prefix string) {
-		des, err := readDir(r, dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			return
-		}
-		if err != nil {
-			problems = append(problems, errs.Problem{File: s.abs(dir), Message: "cannot read folder: " + rootErr(err)})
-			return
-		}
-		for _, de := range des {
+		for _, de := range s.readFolder(r, dir, &problems) {
 			base := de.Name()
 			if strings.HasPrefix(base, ".") || de.IsDir() {
 				continue // temporary and editors' files; stray folders
@@ -124,6 +116,19 @@ func (k *kind[T]) scan(ctx context.Context, s *Store, r *os.Root, f store.Query)
 
 // readDir reads a folder inside the root; the order is the file system's.
 // Whatever stands in the folder's place is opened without waiting on it.
+// readFolder lists dir: nothing when it does not exist, and nothing but a
+// problem when it cannot be read.
+func (s *Store) readFolder(r *os.Root, dir string, problems *[]errs.Problem) []fs.DirEntry {
+	des, err := readDir(r, dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			*problems = append(*problems, errs.Problem{File: s.abs(dir), Message: "cannot read folder: " + rootErr(err)})
+		}
+		return nil
+	}
+	return des
+}
+
 func readDir(r *os.Root, dir string) ([]fs.DirEntry, error) {
 	d, err := safefile.OpenDirIn(r, dir)
 	if err != nil {
@@ -274,21 +279,29 @@ func escapeHint(path string) string {
 	return fmt.Sprintf("the store's folders and files must be its own: replace the link on the way to %s with a real folder or file", path)
 }
 
+// openFor opens the store's root to read the document name: a name not
+// of the collection is invalid, and a store that does not exist holds no
+// document of that name.
+func (d docs[T]) openFor(ctx context.Context, name string) (*os.Root, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, store.Interrupted(err)
+	}
+	if err := d.k.Validate(name); err != nil {
+		return nil, err
+	}
+	r, err := d.s.openRoot()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, d.k.NotFound(name)
+	}
+	return r, err
+}
+
 // Get implements store.Docs. It opens the one file the name maps to, so
 // its cost does not grow with the store.
 func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
 	s, k := d.s, d.k
 	var zero T
-	if err := ctx.Err(); err != nil {
-		return zero, store.Interrupted(err)
-	}
-	if err := k.Validate(name); err != nil {
-		return zero, err
-	}
-	r, err := s.openRoot()
-	if errors.Is(err, fs.ErrNotExist) {
-		return zero, k.NotFound(name)
-	}
+	r, err := d.openFor(ctx, name)
 	if err != nil {
 		return zero, err
 	}
@@ -650,16 +663,7 @@ func currentDoc[T any](tx *txn, k *kind[T], name, rel string) (current[T], error
 // History implements store.Docs.
 func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry, error) {
 	s, k := d.s, d.k
-	if err := ctx.Err(); err != nil {
-		return nil, store.Interrupted(err)
-	}
-	if err := k.Validate(name); err != nil {
-		return nil, err
-	}
-	r, err := s.openRoot()
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, k.NotFound(name)
-	}
+	r, err := d.openFor(ctx, name)
 	if err != nil {
 		return nil, err
 	}

@@ -164,15 +164,7 @@ func historyNames[T any](s *Store, r *os.Root, k *kind[T]) ([]string, []errs.Pro
 	var problems []errs.Problem
 	base := filepath.Join(historyDir, k.Name)
 	addLogs := func(dir, prefix string) {
-		des, err := readDir(r, dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			return
-		}
-		if err != nil {
-			problems = append(problems, errs.Problem{File: s.abs(dir), Message: "cannot read folder: " + rootErr(err)})
-			return
-		}
-		for _, de := range des {
+		for _, de := range s.readFolder(r, dir, &problems) {
 			stem, ok := strings.CutSuffix(de.Name(), logExt)
 			if !ok || strings.HasPrefix(de.Name(), ".") || !de.Type().IsRegular() {
 				continue
@@ -186,11 +178,7 @@ func historyNames[T any](s *Store, r *os.Root, k *kind[T]) ([]string, []errs.Pro
 		addLogs(base, "")
 		return names, problems
 	}
-	des, err := readDir(r, base)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		problems = append(problems, errs.Problem{File: s.abs(base), Message: "cannot read folder: " + rootErr(err)})
-	}
-	for _, de := range des {
+	for _, de := range s.readFolder(r, base, &problems) {
 		if de.IsDir() && !strings.HasPrefix(de.Name(), ".") {
 			addLogs(filepath.Join(base, de.Name()), de.Name()+"/")
 		}

@@ -3,22 +3,8 @@ package postgres
 import (
 	"context"
 
-	"github.com/agentsctl/agents/internal/action"
-	"github.com/agentsctl/agents/internal/plan"
-	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
 )
-
-// Profiles implements store.Store.
-func (s *Store) Profiles() store.Docs[*profile.AutomationProfile] {
-	return docs[*profile.AutomationProfile]{s, profiles}
-}
-
-// Actions implements store.Store.
-func (s *Store) Actions() store.Docs[*action.Action] { return docs[*action.Action]{s, actions} }
-
-// Plans implements store.Store.
-func (s *Store) Plans() store.Docs[*plan.Plan] { return docs[*plan.Plan]{s, plans} }
 
 // docs is one collection of the store: the generic operations of table.go
 // on one table.

@@ -117,16 +117,12 @@ func Plan(t testing.TB, id string) *plan.Plan {
 
 func putAction(t *testing.T, s store.Store, a *action.Action, update bool) store.PutResult[*action.Action] {
 	t.Helper()
-	res, err := s.Actions().Put(ctx(), a, update)
-	must(t, err, "put action "+a.Name)
-	return res
+	return putIn(t, s.Actions(), a, update, "put action "+a.Name)
 }
 
 func getAction(t *testing.T, s store.Store, name string) *action.Action {
 	t.Helper()
-	a, err := s.Actions().Get(ctx(), name)
-	must(t, err, "get action "+name)
-	return a
+	return getIn(t, s.Actions(), name, "get action "+name)
 }
 
 func wantSame(t *testing.T, got, want any, what string) {

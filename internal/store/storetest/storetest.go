@@ -134,16 +134,28 @@ func must(t *testing.T, err error, what string) {
 
 func put(t *testing.T, s store.Store, p *profile.AutomationProfile, update bool) store.PutResult[*profile.AutomationProfile] {
 	t.Helper()
-	res, err := s.Profiles().Put(ctx(), p, update)
-	must(t, err, "put "+p.Name)
-	return res
+	return putIn(t, s.Profiles(), p, update, "put "+p.Name)
 }
 
 func get(t *testing.T, s store.Store, name string) *profile.AutomationProfile {
 	t.Helper()
-	p, err := s.Profiles().Get(ctx(), name)
-	must(t, err, "get "+name)
-	return p
+	return getIn(t, s.Profiles(), name, "get "+name)
+}
+
+// putIn puts v into the collection c, failing the test on an error.
+func putIn[T any](t *testing.T, c store.Docs[T], v T, update bool, what string) store.PutResult[T] {
+	t.Helper()
+	res, err := c.Put(ctx(), v, update)
+	must(t, err, what)
+	return res
+}
+
+// getIn gets name from the collection c, failing the test on an error.
+func getIn[T any](t *testing.T, c store.Docs[T], name, what string) T {
+	t.Helper()
+	v, err := c.Get(ctx(), name)
+	must(t, err, what)
+	return v
 }
 
 func wantEqual(t *testing.T, got, want *profile.AutomationProfile, what string) {
