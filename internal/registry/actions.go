@@ -40,16 +40,7 @@ func (r *Registry) NearestAction(name string) string {
 // ListActions returns the actions q selects, by name. Each stored document
 // that cannot be read is a warning; the others still list.
 func (r *Registry) ListActions(q store.Query) ([]*action.Action, error) {
-	st, err := r.Store()
-	if err != nil {
-		return nil, err
-	}
-	list, err := st.Actions().List(r.ctx(), q)
-	if err != nil {
-		return nil, err
-	}
-	r.skipped(list.Problems)
-	return list.Items, nil
+	return list(r, store.Store.Actions, q)
 }
 
 // AddAction registers a, read from file: the automation profile it names,

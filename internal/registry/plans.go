@@ -112,17 +112,12 @@ func (r *Registry) ListPlans(actionName string) ([]*plan.Plan, error) {
 			return nil, errs.DidYouMean(errs.Usage("%s", err.Error()), r.NearestAction(actionName))
 		}
 	}
-	st, err := r.Store()
+	all, err := list(r, store.Store.Plans, store.Query{})
 	if err != nil {
 		return nil, err
 	}
-	list, err := st.Plans().List(r.ctx(), store.Query{})
-	if err != nil {
-		return nil, err
-	}
-	r.skipped(list.Problems)
 	var out []*plan.Plan
-	for _, p := range list.Items {
+	for _, p := range all {
 		if actionName == "" || p.Action == actionName {
 			out = append(out, p)
 		}

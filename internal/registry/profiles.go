@@ -164,16 +164,27 @@ func (r *Registry) ListProfiles(q store.Query) ([]*profile.AutomationProfile, er
 			}
 		}
 	}
+	stored, err := list(r, store.Store.Profiles, q)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, stored...), nil
+}
+
+// list returns the documents q selects from the collection that of picks
+// from the store. Each stored document that cannot be read is a warning;
+// the others still list.
+func list[T any](r *Registry, of func(store.Store) store.Docs[T], q store.Query) ([]T, error) {
 	st, err := r.Store()
 	if err != nil {
 		return nil, err
 	}
-	list, err := st.Profiles().List(r.ctx(), q)
+	l, err := of(st).List(r.ctx(), q)
 	if err != nil {
 		return nil, err
 	}
-	r.skipped(list.Problems)
-	return append(out, list.Items...), nil
+	r.skipped(l.Problems)
+	return l.Items, nil
 }
 
 // skipped warns about each stored document a listing could not read.

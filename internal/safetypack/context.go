@@ -203,17 +203,9 @@ func (d *doc) digests(m member) []string {
 	}
 	out := make([]string, 0, len(items))
 	for i, raw := range items {
-		path := fmt.Sprintf("%s[%d]", m.key, i)
-		var s string
-		if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-			d.problem(path, m.line, "must be a string, got %s", jsonread.KindOfRaw(raw))
-			continue
+		if s, ok := d.listString(fmt.Sprintf("%s[%d]", m.key, i), m.line, raw); ok {
+			out = append(out, s)
 		}
-		if strings.TrimSpace(s) == "" {
-			d.problem(path, m.line, "must not be blank")
-			continue
-		}
-		out = append(out, s)
 	}
 	return out
 }

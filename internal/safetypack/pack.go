@@ -431,13 +431,8 @@ func (d *doc) boundaryIDs(m member) []string {
 	seen := map[string]int{}
 	for i, raw := range items {
 		path := fmt.Sprintf("boundary_ids[%d]", i)
-		var s string
-		if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-			d.problem(path, m.line, "must be a string, got %s", jsonread.KindOfRaw(raw))
-			continue
-		}
-		if strings.TrimSpace(s) == "" {
-			d.problem(path, m.line, "must not be blank")
+		s, ok := d.listString(path, m.line, raw)
+		if !ok {
 			continue
 		}
 		if first, dup := seen[s]; dup {

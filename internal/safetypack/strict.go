@@ -72,6 +72,21 @@ func (d *doc) problem(path string, line int, format string, a ...any) {
 	d.problems = append(d.problems, errs.Problem{File: d.file, Path: path, Line: line, Message: fmt.Sprintf(format, a...)})
 }
 
+// listString reads an item of a list, at path on the list's line, as a
+// string that is not blank, reporting what else it is.
+func (d *doc) listString(path string, line int, raw json.RawMessage) (string, bool) {
+	var s string
+	if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
+		d.problem(path, line, "must be a string, got %s", jsonread.KindOfRaw(raw))
+		return "", false
+	}
+	if strings.TrimSpace(s) == "" {
+		d.problem(path, line, "must not be blank")
+		return "", false
+	}
+	return s, true
+}
+
 // top reads the document's top object and returns its members in order,
 // first reporting what makes the bytes unreadable as a document at all. It
 // returns false when reading further makes no sense.

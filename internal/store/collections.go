@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"strconv"
@@ -65,6 +66,15 @@ func (c *Collection[T]) Prepare(v T) (name string, data []byte, stored T, err er
 	}
 	data, stored, err = c.Encode(v)
 	return name, data, stored, err
+}
+
+// CheckName checks a request for the document name, as every backend does
+// first: the context has not ended, and name is one of the collection's.
+func (c *Collection[T]) CheckName(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return Interrupted(err)
+	}
+	return c.Validate(name)
 }
 
 // The collections of the registry.

@@ -109,10 +109,7 @@ func newMemDocs[T any](m *Memory, c *Collection[T]) *memDocs[T] {
 
 // begin checks the context and the name, and takes the store's lock.
 func (d *memDocs[T]) begin(ctx context.Context, name string) (unlock func(), err error) {
-	if err := ctx.Err(); err != nil {
-		return nil, Interrupted(err)
-	}
-	if err := d.c.Validate(name); err != nil {
+	if err := d.c.CheckName(ctx, name); err != nil {
 		return nil, err
 	}
 	d.m.mu.Lock()
@@ -156,10 +153,7 @@ func (d *memDocs[T]) List(ctx context.Context, q Query) (Listing[T], error) {
 
 // Names implements Docs.
 func (d *memDocs[T]) Names(ctx context.Context, q Query) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, Interrupted(err)
-	}
-	if err := q.Check(); err != nil {
+	if err := q.CheckContext(ctx); err != nil {
 		return nil, err
 	}
 	d.m.mu.Lock()

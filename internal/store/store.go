@@ -113,6 +113,15 @@ func (q Query) Check() error {
 	return nil
 }
 
+// CheckContext checks a query about to run, as every backend does first:
+// the context has not ended, and the query is valid (Check).
+func (q Query) CheckContext(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return Interrupted(err)
+	}
+	return q.Check()
+}
+
 // Keep reports whether the query selects name.
 func (q Query) Keep(name string) bool {
 	if q.Namespace != "" && profile.NamespaceOf(name) != q.Namespace {

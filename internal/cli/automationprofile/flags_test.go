@@ -86,7 +86,7 @@ func TestFlagsToOptions(t *testing.T) {
 		}, "action"},
 		{"resolve", func(t *testing.T) string {
 			return parsed(t, newResolveCmd, func(o *resolveOptions) string {
-				return strings.Join([]string{o.action, o.project, o.automationProfile, o.safetyProfileFile}, ",")
+				return strings.Join([]string{o.choices.Action, o.choices.Project, o.choices.AutomationProfile, o.choices.SafetyProfileFile}, ",")
 			}, "--action", "local/deploy", "--project", "/p", "--automation-profile", "ci", "--safety-profile", "s.yaml")
 		}, "local/deploy,/p,ci,s.yaml"},
 	}

@@ -10,10 +10,9 @@ import (
 
 type resolveOptions struct {
 	cmdutil.Run
-	action            string
-	project           string
-	automationProfile string
-	safetyProfileFile string
+	// choices are the registry's input: the plan's own profiles, its
+	// action and its project folder.
+	choices registry.Choices
 }
 
 func newResolveCmd(deps *cmdutil.Deps, runF func(*resolveOptions) error) *cobra.Command {
@@ -51,10 +50,10 @@ EXIT STATUS
 		RunE: cmdutil.RunE(opts, runF, resolveRun, nil),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.action, "action", "", "the action a plan would be made from")
-	fl.StringVar(&opts.project, "project", "", "look for agents.yaml from this folder instead of the working directory")
-	fl.StringVar(&opts.automationProfile, "automation-profile", "", "the plan's own automation profile")
-	fl.StringVar(&opts.safetyProfileFile, "safety-profile", "", "the plan's own standalone safety profile file")
+	fl.StringVar(&opts.choices.Action, "action", "", "the action a plan would be made from")
+	fl.StringVar(&opts.choices.Project, "project", "", "look for agents.yaml from this folder instead of the working directory")
+	fl.StringVar(&opts.choices.AutomationProfile, "automation-profile", "", "the plan's own automation profile")
+	fl.StringVar(&opts.choices.SafetyProfileFile, "safety-profile", "", "the plan's own standalone safety profile file")
 	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteFlag(deps, cmdutil.ActionNames))
 	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteFlag(deps, cmdutil.ProfileNames))
 	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
@@ -63,12 +62,9 @@ EXIT STATUS
 }
 
 func resolveRun(opts *resolveOptions) error {
-	res, err := opts.Reg.Resolve(registry.Choices{
-		Action: opts.action, AutomationProfile: opts.automationProfile,
-		SafetyProfileFile: opts.safetyProfileFile, Project: opts.project,
-	})
+	res, err := opts.Reg.Resolve(opts.choices)
 	if err != nil {
 		return err
 	}
-	return opts.UI.Render(render.ResolutionView{Action: opts.action, Result: res.Plan, Loosened: res.Loosened})
+	return opts.UI.Render(render.ResolutionView{Action: opts.choices.Action, Result: res.Plan, Loosened: res.Loosened})
 }

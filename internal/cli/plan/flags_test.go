@@ -12,12 +12,12 @@ import (
 // hold them when the run function would start.
 func TestFlagsToOptions(t *testing.T) {
 	use, err := cmdtest.Options(t, newUseCmd, "local/deploy", "--automation-profile", "ci", "--safety-profile", "s.yaml", "--project", "/p")
-	if err != nil || strings.Join([]string{use.action, use.automationProfile, use.safetyProfileFile, use.project}, ",") != "local/deploy,ci,s.yaml,/p" {
+	if err != nil || strings.Join([]string{use.choices.Action, use.choices.AutomationProfile, use.choices.SafetyProfileFile, use.choices.Project}, ",") != "local/deploy,ci,s.yaml,/p" {
 		t.Errorf("use: %+v, %v", use, err)
 	}
 	// The deprecated level is mapped to the profile that replaces it.
 	use, err = cmdtest.Options(t, newUseCmd, "local/deploy", "--automation-level", "full_auto")
-	if err != nil || use.automationProfile != "full-auto" {
+	if err != nil || use.choices.AutomationProfile != "full-auto" {
 		t.Errorf("use --automation-level: %+v, %v", use, err)
 	}
 	for _, args := range [][]string{

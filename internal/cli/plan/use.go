@@ -11,10 +11,9 @@ import (
 
 type useOptions struct {
 	cmdutil.Run
-	action            string
-	automationProfile string
-	safetyProfileFile string
-	project           string
+	// choices are the registry's input: the plan's own profiles, its
+	// action and its project folder.
+	choices registry.Choices
 }
 
 func newUseCmd(deps *cmdutil.Deps, runF func(*useOptions) error) *cobra.Command {
@@ -54,7 +53,7 @@ EXIT STATUS
 		Args:              cmdutil.ExactArgs(1, "an action name"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
 		RunE: cmdutil.RunE(opts, runF, useRun, func(cmd *cobra.Command, args []string) error {
-			opts.action = args[0]
+			opts.choices.Action = args[0]
 			if cmd.Flags().Changed("automation-level") {
 				if cmd.Flags().Changed("automation-profile") {
 					return errs.Usage("--automation-level cannot be combined with --automation-profile").
@@ -65,22 +64,22 @@ EXIT STATUS
 					return err
 				}
 				warnDeprecated(opts.UI, "--automation-level", "--automation-profile "+name)
-				opts.automationProfile = name
+				opts.choices.AutomationProfile = name
 			}
-			if cmd.Flags().Changed("automation-profile") && opts.automationProfile == "" {
+			if cmd.Flags().Changed("automation-profile") && opts.choices.AutomationProfile == "" {
 				return errs.Usage("--automation-profile must not be empty").
 					WithHint("name a profile: see 'agents automation-profile list'")
 			}
-			if cmd.Flags().Changed("safety-profile") && opts.safetyProfileFile == "" {
+			if cmd.Flags().Changed("safety-profile") && opts.choices.SafetyProfileFile == "" {
 				return errs.Usage("--safety-profile must not be empty").WithHint("give a safety profile file")
 			}
 			return nil
 		}),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.automationProfile, "automation-profile", "", "the plan's automation profile (beats every other level)")
-	fl.StringVar(&opts.safetyProfileFile, "safety-profile", "", "a standalone safety profile file for the plan (beats every other level)")
-	fl.StringVar(&opts.project, "project", "", "look for agents.yaml from this folder instead of the working directory")
+	fl.StringVar(&opts.choices.AutomationProfile, "automation-profile", "", "the plan's automation profile (beats every other level)")
+	fl.StringVar(&opts.choices.SafetyProfileFile, "safety-profile", "", "a standalone safety profile file for the plan (beats every other level)")
+	fl.StringVar(&opts.choices.Project, "project", "", "look for agents.yaml from this folder instead of the working directory")
 	fl.StringVar(&level, "automation-level", "", "deprecated: "+levelNames()+"; use --automation-profile")
 	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteFlag(deps, cmdutil.ProfileNames))
 	_ = cmd.RegisterFlagCompletionFunc("automation-level", cmdutil.CompleteFlag(deps, levelList))
@@ -90,10 +89,7 @@ EXIT STATUS
 }
 
 func useRun(opts *useOptions) error {
-	res, err := opts.Reg.UsePlan(registry.Choices{
-		Action: opts.action, AutomationProfile: opts.automationProfile,
-		SafetyProfileFile: opts.safetyProfileFile, Project: opts.project,
-	})
+	res, err := opts.Reg.UsePlan(opts.choices)
 	if err != nil {
 		return err
 	}

@@ -283,10 +283,7 @@ func escapeHint(path string) string {
 // of the collection is invalid, and a store that does not exist holds no
 // document of that name.
 func (d docs[T]) openFor(ctx context.Context, name string) (*os.Root, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, store.Interrupted(err)
-	}
-	if err := d.k.Validate(name); err != nil {
+	if err := d.k.CheckName(ctx, name); err != nil {
 		return nil, err
 	}
 	r, err := d.s.openRoot()

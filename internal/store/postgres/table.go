@@ -109,10 +109,7 @@ func (t *table[T]) namespaceOf(name string) *string {
 func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
 	s, t := d.s, d.t
 	var v T
-	if err := ctx.Err(); err != nil {
-		return v, store.Interrupted(err)
-	}
-	if err := t.c.Validate(name); err != nil {
+	if err := t.c.CheckName(ctx, name); err != nil {
 		return v, err
 	}
 	var b pgx.Batch
@@ -134,10 +131,7 @@ func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
 // Names implements store.Docs.
 func (d docs[T]) Names(ctx context.Context, q store.Query) ([]string, error) {
 	s, t := d.s, d.t
-	if err := ctx.Err(); err != nil {
-		return nil, store.Interrupted(err)
-	}
-	if err := q.Check(); err != nil {
+	if err := q.CheckContext(ctx); err != nil {
 		return nil, err
 	}
 	var out []string
@@ -175,10 +169,7 @@ func selectNames(ctx context.Context, c *pgx.Conn, table string, q store.Query) 
 // the names first, so only the documents it keeps are read.
 func (d docs[T]) list(ctx context.Context, q store.Query) ([]T, []errs.Problem, error) {
 	s, t := d.s, d.t
-	if err := ctx.Err(); err != nil {
-		return nil, nil, store.Interrupted(err)
-	}
-	if err := q.Check(); err != nil {
+	if err := q.CheckContext(ctx); err != nil {
 		return nil, nil, err
 	}
 	var rowsRead []row
@@ -346,10 +337,7 @@ func appendEvent(ctx context.Context, tx pgx.Tx, s *Store, coll, name, event, di
 func (d docs[T]) remove(ctx context.Context, name string) (T, error) {
 	s, t := d.s, d.t
 	var removed T
-	if err := ctx.Err(); err != nil {
-		return removed, store.Interrupted(err)
-	}
-	if err := t.c.Validate(name); err != nil {
+	if err := t.c.CheckName(ctx, name); err != nil {
 		return removed, err
 	}
 	err := s.write(ctx, t.c.Name, []string{name}, "removing "+t.c.Noun+" "+name, func(tx pgx.Tx) error {
@@ -386,10 +374,7 @@ func (d docs[T]) remove(ctx context.Context, name string) (T, error) {
 // History implements store.Docs.
 func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry, error) {
 	s, t := d.s, d.t
-	if err := ctx.Err(); err != nil {
-		return nil, store.Interrupted(err)
-	}
-	if err := t.c.Validate(name); err != nil {
+	if err := t.c.CheckName(ctx, name); err != nil {
 		return nil, err
 	}
 	out := []store.HistoryEntry{}
