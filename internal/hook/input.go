@@ -56,11 +56,7 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 	if !ok {
 		return Call{}, errs.New(errs.KindInternal, "no hook protocol for %q", agent)
 	}
-	wanted := []string{fieldEvent, fieldTool, fieldToolIn, fieldCwd}
-	if p.modeField != "" {
-		wanted = append(wanted, p.modeField)
-	}
-	jr := jsonread.New(r, jsonread.Options{Mode: jsonread.Lenient, Known: wanted, MaxBytes: MaxInputBytes, MaxDepth: MaxDepth})
+	jr := jsonread.New(r, jsonread.Options{Mode: jsonread.Lenient, Known: p.known, MaxBytes: MaxInputBytes, MaxDepth: MaxDepth})
 	var c Call
 	var problems []errs.Problem
 	add := func(path, format string, a ...any) {
@@ -94,7 +90,6 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 			return fail("not JSON: " + jsonread.ErrText(e.Err))
 		}
 	}
-	seen := map[string]bool{}
 	var sawToolInput bool
 	for {
 		m, more, err := jr.Next()
@@ -111,7 +106,6 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 		if m.Repeat {
 			add(key, "is given more than once")
 		}
-		seen[key] = true
 		if key == fieldToolIn {
 			kind, err := jr.Skip()
 			if err != nil {
@@ -159,7 +153,7 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 	}
 
 	switch {
-	case !seen[fieldEvent]:
+	case !jr.Seen(fieldEvent):
 		add(fieldEvent, "is missing; expected %q", p.event)
 	case c.Event != "" && c.Event != p.event:
 		add(fieldEvent, "is %q; this hook answers %s only", c.Event, p.event)
@@ -167,7 +161,7 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 		add(fieldEvent, "is empty; expected %q", p.event)
 	}
 	switch {
-	case !seen[fieldTool]:
+	case !jr.Seen(fieldTool):
 		add(fieldTool, "is missing")
 	case hasPath(problems, fieldTool):
 	case strings.TrimSpace(c.Tool) == "" || strings.TrimSpace(c.Tool) != c.Tool:
@@ -178,9 +172,9 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 	}
 	switch {
 	case hasPath(problems, fieldCwd):
-	case !seen[fieldCwd] && needCwd:
+	case !jr.Seen(fieldCwd) && needCwd:
 		add(fieldCwd, "is missing, and no profile was named: the profiles are resolved from the agent's working folder")
-	case seen[fieldCwd] && !filepath.IsAbs(c.Cwd):
+	case jr.Seen(fieldCwd) && !filepath.IsAbs(c.Cwd):
 		add(fieldCwd, "%q is not an absolute path", c.Cwd)
 	}
 	if len(problems) > 0 {

@@ -33,12 +33,23 @@ type protocol struct {
 	encode func(kind Kind, reason string) ([]byte, error)
 	// tools is the default class of the agent's own tools.
 	tools map[string]toolEntry
+	// known are the input fields read: the shared ones and modeField.
+	known []string
 	// mcpPrefix starts the name of every MCP tool.
 	mcpPrefix string
 	// settingsFile says where the snippet goes; timeoutUnit is the unit
 	// of the protocol's timeout field (1 for seconds, 1000 for ms).
 	settingsFile string
 	timeoutUnit  int
+}
+
+func init() {
+	for _, p := range protocols {
+		p.known = []string{fieldEvent, fieldTool, fieldToolIn, fieldCwd}
+		if p.modeField != "" {
+			p.known = append(p.known, p.modeField)
+		}
+	}
 }
 
 var protocols = map[string]*protocol{

@@ -125,21 +125,61 @@ func (e *Error) Unwrap() error { return e.Err }
 // Reader reads one JSON object.
 type Reader struct {
 	dec  *json.Decoder
-	cr   *countingReader
+	cr   countingReader
 	opts Options
-	seen map[string]int64
+	// seen holds the offset of each key read (in Lenient mode, each Known
+	// key): the first few in few, without allocating, the rest in more.
+	few  [8]seenKey
+	nfew int
+	more map[string]int64
+}
+
+type seenKey struct {
+	key string
+	at  int64
+}
+
+// first returns the offset of key's first member, if there was one.
+func (r *Reader) first(key string) (int64, bool) {
+	for _, s := range r.few[:r.nfew] {
+		if s.key == key {
+			return s.at, true
+		}
+	}
+	at, ok := r.more[key]
+	return at, ok
+}
+
+// saw records key's first member at offset at.
+func (r *Reader) saw(key string, at int64) {
+	if r.nfew < len(r.few) {
+		r.few[r.nfew] = seenKey{key, at}
+		r.nfew++
+		return
+	}
+	if r.more == nil {
+		r.more = map[string]int64{}
+	}
+	r.more[key] = at
 }
 
 // New returns a reader of the object r holds. Numbers are read as
 // json.Number, so no figure is rounded on the way.
 func New(r io.Reader, opts Options) *Reader {
-	cr := &countingReader{r: r}
+	jr := &Reader{cr: countingReader{r: r}, opts: opts}
 	if opts.MaxBytes > 0 {
-		cr.r = io.LimitReader(r, opts.MaxBytes+1)
+		jr.cr.r = io.LimitReader(r, opts.MaxBytes+1)
 	}
-	dec := json.NewDecoder(cr)
-	dec.UseNumber()
-	return &Reader{dec: dec, cr: cr, opts: opts, seen: map[string]int64{}}
+	jr.dec = json.NewDecoder(&jr.cr)
+	jr.dec.UseNumber()
+	return jr
+}
+
+// Seen reports whether the object had a member key, before the current
+// one or as it (in Lenient mode, only the Known keys count).
+func (r *Reader) Seen(key string) bool {
+	_, ok := r.first(key)
+	return ok
 }
 
 // Offset is where the reader is in the document.
@@ -189,9 +229,9 @@ func (r *Reader) Next() (Member, bool, error) {
 			}
 			continue
 		}
-		m.First, m.Repeat = r.seen[key]
+		m.First, m.Repeat = r.first(key)
 		if !m.Repeat {
-			r.seen[key] = m.Offset
+			r.saw(key, m.Offset)
 		}
 		return m, true, nil
 	}

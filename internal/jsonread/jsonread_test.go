@@ -2,6 +2,7 @@ package jsonread
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -58,6 +59,45 @@ func TestModes(t *testing.T) {
 	keys, err = read(doc, Options{})
 	if err != nil || strings.Join(keys, " ") != "a x b a!" {
 		t.Errorf("every key known: %v, %v", keys, err)
+	}
+}
+
+// TestManyKeys: repeats are found, with their first offset, however many
+// keys come before them.
+func TestManyKeys(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	var want []string
+	for i := range 20 {
+		fmt.Fprintf(&b, "%q: %d, ", fmt.Sprint("k", i), i)
+		want = append(want, fmt.Sprint("k", i))
+	}
+	b.WriteString(`"k3": 0, "k15": 0, "k19": 0}`)
+	want = append(want, "k3!", "k15!", "k19!")
+	keys, err := read(b.String(), Options{Mode: Strict})
+	if err != nil || strings.Join(keys, " ") != strings.Join(want, " ") {
+		t.Errorf("got %v, %v\nwant %v", keys, err, want)
+	}
+	doc := `{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9, "i": 10}`
+	firstI := int64(strings.Index(doc, `"i"`) + len(`"i"`)) // a member's offset is just past its key
+	r := New(strings.NewReader(doc), Options{})
+	if err := r.Open(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		m, more, err := r.Next()
+		if err != nil || !more {
+			t.Fatalf("no repeat found: %v", err)
+		}
+		if _, err := r.Raw(); err != nil {
+			t.Fatal(err)
+		}
+		if m.Repeat {
+			if m.First != firstI || !r.Seen("i") || !r.Seen("a") || r.Seen("z") {
+				t.Errorf("repeat of i: first at %d, want %d; seen i %v, a %v, z %v", m.First, firstI, r.Seen("i"), r.Seen("a"), r.Seen("z"))
+			}
+			break
+		}
 	}
 }
 

@@ -45,11 +45,13 @@ EXIT STATUS
   $ agents action show local/secure-deploy -f yaml > deploy.yaml
   $ agents action add -c deploy.yaml --update`,
 		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
-		RunE: cmdutil.RunE(opts, runF, addRun, func(*cobra.Command, []string) error {
+		RunE: cmdutil.RunE(opts, runF, addRun, func(opts *addOptions, _ *cobra.Command, _ []string) error {
 			return cmdutil.NeedConfig(opts.config, "the action's", "agents action add -c deploy.yaml")
 		}),
 	}
-	cmdutil.ConfigFlags(cmd, &opts.config, &opts.update, "the action's", "an action")
+	cmdutil.ConfigFlags(cmd, &opts.config, &opts.update,
+		"path to the action's YAML file, or - for standard input (required)",
+		"replace an action that is already registered")
 	return cmd
 }
 

@@ -34,7 +34,7 @@ restore it.`,
 		Aliases:           []string{"rm"},
 		Args:              cmdutil.ExactArgs(1, "an action name"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
-		RunE: cmdutil.RunE(opts, runF, removeRun, func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, removeRun, func(opts *removeOptions, cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
 			return nil
 		}),

@@ -78,7 +78,6 @@ type checkGateOptions struct {
 
 func newCheckGateCmd(deps *cmdutil.Deps, runF func(*checkGateOptions) error) *cobra.Command {
 	opts := &checkGateOptions{Run: deps.Run()}
-	var confidence float64
 	cmd := &cobra.Command{
 		Use:   "check-gate (<profile> | --plan <id>) <gate> --confidence <c>",
 		Short: "Decide whether a gate lets a step proceed on its own",
@@ -127,7 +126,7 @@ EXIT STATUS
 			}
 			return cmdutil.CompleteArgs(deps, cmdutil.ProfileNames, cmdutil.GateNames)(cmd, args, toComplete)
 		},
-		RunE: cmdutil.RunE(opts, runF, checkGateRun, func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, checkGateRun, func(opts *checkGateOptions, cmd *cobra.Command, args []string) error {
 			name, rest, err := profileOrPlan(cmd, args, opts.plan, 1, "a gate", false)
 			if err != nil {
 				return err
@@ -142,14 +141,10 @@ EXIT STATUS
 				return errs.Usage("missing --confidence").
 					WithHint("give the step's confidence, a number from 0 to 1: --confidence 0.8")
 			}
-			if err := checkConfidence(confidence); err != nil {
-				return err
-			}
-			opts.confidence = confidence
-			return nil
+			return checkConfidence(opts.confidence)
 		}),
 	}
-	cmd.Flags().Float64Var(&confidence, "confidence", 0, "the step's confidence, from 0 to 1 (required)")
+	cmd.Flags().Float64Var(&opts.confidence, "confidence", 0, "the step's confidence, from 0 to 1 (required)")
 	cmd.Flags().StringVar(&opts.plan, "plan", "", "decide under a plan's recorded profiles instead of a named profile")
 	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompleteFlag(deps, cmdutil.PlanIDs))
 	return cmd

@@ -182,7 +182,7 @@ any other exit.`,
 			}
 			return cmdutil.CompleteProfileNames(deps, true)(cmd, args, toComplete)
 		},
-		RunE: cmdutil.RunE(opts, runF, checkGuardRun, func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, checkGuardRun, func(opts *checkGuardOptions, cmd *cobra.Command, args []string) error {
 			flags := cmd.Flags()
 			if flags.Changed("hook") {
 				// From here on every failure blocks the call.

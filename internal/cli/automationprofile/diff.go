@@ -69,7 +69,7 @@ EXIT STATUS
   $ agents automation-profile diff ci acme/pipeline -f json | jq -r '.fields[] | select(.differs) | .field'`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: cmdutil.CompleteEach(deps, cmdutil.ProfileNames),
-		RunE: cmdutil.RunE(opts, runF, diffRun, func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, diffRun, func(opts *diffOptions, cmd *cobra.Command, args []string) error {
 			opts.names = args
 			if opts.builtin && len(args) > 0 {
 				return errs.Usage("--builtin takes no profile names").

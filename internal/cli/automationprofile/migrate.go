@@ -40,7 +40,7 @@ untouched. Comments are not carried over.`,
   # Convert a folder of profiles in place
   $ agents automation-profile migrate profiles/*.yaml --write`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to migrate"),
-		RunE: cmdutil.RunE(opts, runF, migrateRun, func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, migrateRun, func(opts *migrateOptions, cmd *cobra.Command, args []string) error {
 			opts.files = args
 			return nil
 		}),

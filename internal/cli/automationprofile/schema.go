@@ -54,7 +54,7 @@ accepted and marked deprecated, as agents reads them with a warning.`,
   # The fields of an action at a glance
   $ agents automation-profile schema --kind action -f table`,
 		Args: cobra.NoArgs,
-		RunE: cmdutil.RunE(opts, runF, schemaRun, func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, schemaRun, func(opts *schemaOptions, cmd *cobra.Command, args []string) error {
 			if _, err := schema.File(opts.kind); err != nil {
 				return errs.Usage("invalid --kind %q", opts.kind).
 					WithHint("use one of: %s", strings.Join(schema.Names(), ", "))

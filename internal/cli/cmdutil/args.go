@@ -86,11 +86,13 @@ func RangeArgs(lo, hi int, what string) cobra.PositionalArgs {
 
 // RunE is a verb's RunE: parse (when not nil) turns the command line into
 // opts, refusing what the run function cannot use; then runF runs, when a
-// test gave one, or else run, gh's way.
-func RunE[T any](opts *T, runF, run func(*T) error, parse func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+// test gave one, or else run, gh's way. parse is given opts, so that it
+// need not capture them: a function literal that captures nothing costs
+// no allocation when the command tree is built.
+func RunE[T any](opts *T, runF, run func(*T) error, parse func(opts *T, cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		if parse != nil {
-			if err := parse(cmd, args); err != nil {
+			if err := parse(opts, cmd, args); err != nil {
 				return err
 			}
 		}
@@ -111,11 +113,12 @@ func Group(cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
 }
 
 // ConfigFlags adds the flags of a command that registers a document from
-// a file: --config/-c (what: "the action's") and --update (replace: "an
-// action"), both into opts' fields.
-func ConfigFlags(cmd *cobra.Command, config *string, update *bool, what, replace string) {
-	cmd.Flags().StringVarP(config, "config", "c", "", "path to "+what+" YAML file, or - for standard input (required)")
-	cmd.Flags().BoolVar(update, "update", false, "replace "+replace+" that is already registered")
+// a file, --config/-c and --update, into opts' fields, with their help
+// texts ("path to the action's YAML file, or - for standard input
+// (required)"; "replace an action that is already registered").
+func ConfigFlags(cmd *cobra.Command, config *string, update *bool, configHelp, updateHelp string) {
+	cmd.Flags().StringVarP(config, "config", "c", "", configHelp)
+	cmd.Flags().BoolVar(update, "update", false, updateHelp)
 	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
 }
 

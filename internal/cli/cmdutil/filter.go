@@ -26,13 +26,12 @@ func (f *ListFilter) Add(cmd *cobra.Command, deps *Deps, help string, namespaces
 	_ = cmd.RegisterFlagCompletionFunc("namespace", CompleteFlag(deps, namespaces))
 }
 
-// Parse takes the regex from the arguments; it is the parse step of the
+// Parse takes the regex from the arguments, in the parse step of the
 // verb's RunE.
-func (f *ListFilter) Parse(_ *cobra.Command, args []string) error {
+func (f *ListFilter) Parse(args []string) {
 	if len(args) == 1 {
 		f.Regex = args[0]
 	}
-	return nil
 }
 
 // Query checks the filter and returns it as a store query; example goes

@@ -18,7 +18,6 @@ type useOptions struct {
 
 func newUseCmd(deps *cmdutil.Deps, runF func(*useOptions) error) *cobra.Command {
 	opts := &useOptions{Run: deps.Run()}
-	var level string
 	cmd := &cobra.Command{
 		Use:   "use <action> [--automation-profile <name>] [--safety-profile <file>] [--project <dir>]",
 		Short: "Make a plan from an action, resolving and recording its profiles",
@@ -52,13 +51,14 @@ EXIT STATUS
   $ id=$(agents plan use local/secure-deploy -f json | jq -r .id)`,
 		Args:              cmdutil.ExactArgs(1, "an action name"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
-		RunE: cmdutil.RunE(opts, runF, useRun, func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, useRun, func(opts *useOptions, cmd *cobra.Command, args []string) error {
 			opts.choices.Action = args[0]
 			if cmd.Flags().Changed("automation-level") {
 				if cmd.Flags().Changed("automation-profile") {
 					return errs.Usage("--automation-level cannot be combined with --automation-profile").
 						WithHint("--automation-level is deprecated: give --automation-profile alone")
 				}
+				level, _ := cmd.Flags().GetString("automation-level")
 				name, err := profileForLevel(level)
 				if err != nil {
 					return err
@@ -80,7 +80,7 @@ EXIT STATUS
 	fl.StringVar(&opts.choices.AutomationProfile, "automation-profile", "", "the plan's automation profile (beats every other level)")
 	fl.StringVar(&opts.choices.SafetyProfileFile, "safety-profile", "", "a standalone safety profile file for the plan (beats every other level)")
 	fl.StringVar(&opts.choices.Project, "project", "", "look for agents.yaml from this folder instead of the working directory")
-	fl.StringVar(&level, "automation-level", "", "deprecated: "+levelNames()+"; use --automation-profile")
+	fl.String("automation-level", "", "deprecated: "+levelNames()+"; use --automation-profile")
 	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteFlag(deps, cmdutil.ProfileNames))
 	_ = cmd.RegisterFlagCompletionFunc("automation-level", cmdutil.CompleteFlag(deps, levelList))
 	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
