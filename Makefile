@@ -8,7 +8,7 @@ LDFLAGS := -s -w -X github.com/agentsctl/agents/internal/version.Version=$(VERSI
            -X github.com/agentsctl/agents/internal/version.Date=$(DATE)
 FUZZTIME ?= 30s
 
-.PHONY: all build install test vet fmt-check bench fuzz clean
+.PHONY: all build install test vet fmt-check lint bench fuzz clean
 
 all: build
 
@@ -27,7 +27,17 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-test: vet fmt-check
+# Pinned linters, run through the Go module proxy, so that a fresh clone
+# needs nothing but Go.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOIMPORTS   ?= golang.org/x/tools/cmd/goimports@v0.51.0
+
+lint:
+	$(GO) run $(STATICCHECK) ./...
+	@out=$$($(GO) run $(GOIMPORTS) -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "goimports needed:"; echo "$$out"; exit 1; fi
+
+test: vet fmt-check lint
 	$(GO) test -race ./...
 
 # Go benchmarks of the packages (allocations too), then whole commands

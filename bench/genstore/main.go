@@ -1,6 +1,6 @@
 // Command genstore writes a synthetic store for the benchmarks: n custom
 // automation profiles spread across 50 namespaces, in the canonical YAML the
-// store itself writes (store.EncodeProfile), under home/profiles/. The
+// store itself writes (profile.Encode), under home/profiles/. The
 // profiles vary in every threshold, in their safety limits and in whether
 // they carry guards, so decoding them costs what real ones cost.
 //
@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 // namespaces is how many namespaces the profiles are spread across.
@@ -51,7 +50,7 @@ func generate(home string, n int) error {
 		}
 	}
 	for i := range n {
-		data, _, err := store.EncodeProfile(synthetic(i))
+		data, _, err := profile.Encode(synthetic(i))
 		if err != nil {
 			return fmt.Errorf("profile %d: %w", i, err)
 		}

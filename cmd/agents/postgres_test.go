@@ -18,7 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/store"
+	filestore "github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/postgres/pgtest"
 	"github.com/agentsctl/agents/internal/store/storetest"
 )
@@ -350,7 +350,7 @@ func copyJSON(t *testing.T, p *pgStore, args ...string) (copySummary, result) {
 func TestPostgresStoreCopy(t *testing.T) {
 	p := newPgStore(t)
 	home := filepath.Join(t.TempDir(), "src")
-	s, err := store.OpenFile(home, store.FileOptions{LockTimeout: time.Minute})
+	s, err := filestore.Open(home, filestore.Options{LockTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,6 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 // The process-level suites run in a reduced form under `make test` and in
@@ -1128,7 +1127,7 @@ func TestStressSignals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, _, err := store.EncodeProfile(p)
+		data, _, err := profile.Encode(p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,16 +25,6 @@ var Keys = []string{
 // required are the fields every action must set: the five strings.
 var required = []string{keyName, keyDescription, keyDefinitionOfDone, keyStrategyActor, keyExecutionActor}
 
-// Load reads and decodes the action in the file at path. A missing file is
-// errs.KindNotFound; anything wrong with its content errs.KindInvalid.
-func Load(path string) (*Action, error) {
-	data, err := strictyaml.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Decode(data, path)
-}
-
 // Decode parses and validates one action document; file names it in
 // problems. The decoding is as strict as a profile's: unknown keys (with a
 // did-you-mean), duplicate keys, custom tags, a second document, values of
@@ -74,21 +64,9 @@ func Decode(data []byte, file string) (*Action, error) {
 		case keyExecutionActor:
 			a.ExecutionActor, _ = d.String(f)
 		case keyAutomationProfile:
-			s, ok := d.OptString(f)
-			if !ok || s == nil {
-				break
-			}
-			if why := profile.CheckProfileName(*s); why != "" {
-				d.Fieldf(f, "%s", why)
-				break
-			}
-			a.AutomationProfile = s
+			a.AutomationProfile = profile.DecodeProfileNameField(d, f)
 		case keySafetyProfile:
-			if f.IsNull() {
-				break
-			}
-			s := profile.DecodeSafetyField(d, f)
-			a.SafetyProfile = &s
+			a.SafetyProfile = profile.DecodeOptSafetyField(d, f)
 		}
 	}
 	for _, k := range required {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // secureDeploy is the safety profile reference's example action.
@@ -49,7 +50,7 @@ func TestDecodeSecureDeploy(t *testing.T) {
 }
 
 func TestExampleAction(t *testing.T) {
-	a, err := Load(filepath.Join("..", "..", "examples", "actions", "secure-deploy.yaml"))
+	a, err := load(filepath.Join("..", "..", "examples", "actions", "secure-deploy.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestValidateAndClone(t *testing.T) {
 }
 
 func TestLoadMissing(t *testing.T) {
-	_, err := Load(filepath.Join(t.TempDir(), "none.yaml"))
+	_, err := load(filepath.Join(t.TempDir(), "none.yaml"))
 	if !errs.Is(err, errs.KindNotFound) {
 		t.Errorf("err = %v, want not found", err)
 	}
@@ -201,7 +202,7 @@ func TestLoadMissing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(secureDeploy), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(filepath.Join(dir, "a.yaml")); err != nil {
+	if _, err := load(filepath.Join(dir, "a.yaml")); err != nil {
 		t.Error(err)
 	}
 }
@@ -227,4 +228,14 @@ func TestExampleSafetyProfiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// load reads and decodes the action in the file at path, as a command
+// reads the file it is given.
+func load(path string) (*Action, error) {
+	data, err := strictyaml.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(data, path)
 }

@@ -59,9 +59,6 @@ func TempName(base string) string {
 	return TempPrefix + strings.TrimPrefix(base, ".") + "-" + hex.EncodeToString(b[:])
 }
 
-// IsTemp reports whether a file name is one of this package's temporary files.
-func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
-
 // SyncDir fsyncs a folder so that a rename or create inside it is durable.
 func SyncDir(dir string) error {
 	d, err := os.Open(dir)

@@ -22,13 +22,23 @@ import (
 // here, from the compact encoding, because the Encoder's own indentation
 // costs several times the encoding itself (most of a long listing's time).
 func JSON(v any) ([]byte, error) {
+	b, err := encode(v)
+	if err != nil {
+		return nil, err
+	}
+	return indentJSON(make([]byte, 0, len(b)+len(b)/2), b, 0), nil
+}
+
+// encode returns the compact JSON encoding of v, HTML characters not
+// escaped, with the Encoder's trailing newline.
+func encode(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return indentJSON(make([]byte, 0, buf.Len()+buf.Len()/2), buf.Bytes(), 0), nil
+	return buf.Bytes(), nil
 }
 
 // WriteJSON writes JSON(v) to w. A slice is written one element at a time,
@@ -157,13 +167,11 @@ func newline(dst []byte, depth int) []byte {
 // CompactJSON returns the canonical JSON encoding of v on one line, without a
 // trailing newline.
 func CompactJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := encode(v)
+	if err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return bytes.TrimSuffix(b, []byte("\n")), nil
 }
 
 // YAML returns the canonical YAML encoding of v: the same document as JSON,

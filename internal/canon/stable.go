@@ -1,6 +1,11 @@
 package canon
 
-import "github.com/agentsctl/agents/internal/errs"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
 
 // StableYAML returns the canonical YAML of v as a store writes it, and the
 // value that YAML decodes to. It encodes the decoded value again, so the
@@ -22,4 +27,11 @@ func StableYAML[T any](v T, what string, decode func(data []byte) (T, error)) ([
 		return nil, zero, errs.Wrap(errs.KindInvalid, err, "%s cannot be encoded", what)
 	}
 	return data, stored, nil
+}
+
+// Digest returns the lower-case hex sha256 of data: the name under which a
+// store keeps canonical content as an object, and the digest a plan cites.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }

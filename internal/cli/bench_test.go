@@ -12,7 +12,6 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -62,7 +61,7 @@ func benchHome(b *testing.B, n int) string {
 	for i := range n {
 		name := fmt.Sprintf("ns%02d/profile-%05d", i%50, i)
 		p := &profile.AutomationProfile{Name: name, SchemaVersion: profile.SchemaVersion, Safety: profile.DefaultSafetyProfile()}
-		data, _, err := store.EncodeProfile(p)
+		data, _, err := profile.Encode(p)
 		if err != nil {
 			b.Fatal(err)
 		}

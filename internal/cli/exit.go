@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/agentsctl/agents/internal/canon"
-	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
 )
@@ -57,10 +56,6 @@ func exitCode(err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	var ec *cmdutil.ExitCodeError
-	if errors.As(err, &ec) {
-		return ec.Code
-	}
 	switch errs.KindOf(err) {
 	case errs.KindUsage:
 		return ExitUsage
@@ -78,6 +73,10 @@ func exitCode(err error) int {
 		return ExitPermission
 	case errs.KindInterrupted:
 		return ExitInterrupted
+	case errs.KindApproval:
+		return ExitApproval
+	case errs.KindBlocked:
+		return ExitBlocked
 	}
 	return ExitFailure
 }
@@ -107,6 +106,9 @@ func printError(w io.Writer, format string, err error) {
 	var problems []errs.Problem
 	if e != nil {
 		hint = e.Hint
+		if hint == "" {
+			hint = hintFor(e)
+		}
 		problems = e.Problems
 	}
 	if format == "json" || format == "yaml" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
 )
 
 func TestExitCode(t *testing.T) {
@@ -23,8 +24,11 @@ func TestExitCode(t *testing.T) {
 		{errs.NotFound("x"), 4},
 		{errs.Conflict("x"), 5},
 		{errs.New(errs.KindSafetyPack, "x"), 6},
-		{&cmdutil.ExitCodeError{Code: 10}, 10},
-		{&cmdutil.ExitCodeError{Code: 11}, 11},
+		{&errs.Decision{Kind: errs.KindApproval}, 10},
+		{profile.VerdictNeedsApproval.Err(), 10},
+		{&errs.Decision{Kind: errs.KindBlocked}, 11},
+		{profile.VerdictBlocked.Err(), 11},
+		{fmt.Errorf("wrapped: %w", profile.VerdictBlocked.Err()), 11},
 		{errs.New(errs.KindLocked, "x"), 75},
 		{errs.New(errs.KindUnavailable, "x"), 75},
 		{errs.New(errs.KindPermission, "x"), 7},

@@ -55,6 +55,10 @@ func Main() int {
 		Context:   sig.Context(),
 		OpenStore: openStore,
 	}
+	// The registry every command runs its use case through: built once,
+	// here, over the store, the built-ins, the home, the clock and what the
+	// environment decides, each read when first needed.
+	deps.Registry()
 	args := os.Args[1:]
 	_, hooked := hookArg(args)
 	if hooked {
@@ -102,6 +106,7 @@ func Run(deps *cmdutil.Deps, args []string) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
 			_ = deps.IO.Flush()
+			deps.UI().Flush()
 			err := errs.New(errs.KindInternal, "internal error: %v", v)
 			printError(deps.IO.ErrOut, errorFormat(deps, args), err)
 			code = ExitFailure
@@ -123,15 +128,19 @@ func Run(deps *cmdutil.Deps, args []string) (code int) {
 	root.SetOut(deps.IO.Out)
 	root.SetErr(deps.IO.ErrOut)
 	cmd, err := root.ExecuteC()
+	// The registry's warnings come before the error, as they arose.
+	deps.UI().Flush()
 	if err == nil {
 		return ExitOK
 	}
 	if deps.Context != nil && deps.Context.Err() != nil && !errs.Is(err, errs.KindInterrupted) {
 		err = &errs.Error{Kind: errs.KindInterrupted, Msg: "interrupted", Err: err}
 	}
-	var ec *cmdutil.ExitCodeError
-	if errors.As(err, &ec) && !hooked {
-		return ec.Code
+	// A decision that does not allow has printed its answer: its kind
+	// sets the exit status, and nothing more is printed.
+	var d *errs.Decision
+	if errors.As(err, &d) && !hooked {
+		return exitCode(err)
 	}
 	var e *errs.Error
 	if !errors.As(err, &e) {
@@ -278,7 +287,7 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 		// as an unknown command before it parses any flag.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if showVersion {
-				return versionRun(&versionOptions{deps: deps, info: version.Get})
+				return versionRun(&versionOptions{Run: deps.Run(), info: version.Get})
 			}
 			return cmd.Help()
 		},
@@ -348,29 +357,32 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	from := map[string]string{"format": "", "lock_timeout": ""}
 	storeURL := deps.Getenv("AGENTS_STORE")
 	cfgFile := config.GlobalPath(home)
-	// Read at most 1 MiB and a byte (a huge file is refused unread), and
-	// only from a file the user owns and no one else can write.
-	data, err := config.ReadGlobal(home)
-	if err != nil {
-		return cmdutil.Config{Home: home}, err
+	// config.yaml is read here, once: at most 1 MiB and a byte (a huge
+	// file is refused unread), and only from a file the user owns and no
+	// one else can write. What is read feeds viper (the presentation
+	// settings) and the strict decoder (the policy settings); every later
+	// use decodes these bytes, or the error, again.
+	cfg := cmdutil.Config{Home: home, GlobalRead: true}
+	cfg.GlobalData, cfg.GlobalErr = config.ReadGlobal(home)
+	if cfg.GlobalErr != nil {
+		return cfg, cfg.GlobalErr
 	}
-	var global *config.Global
-	if data != nil {
+	if data := cfg.GlobalData; data != nil {
 		fv := viper.New()
 		fv.SetConfigType("yaml")
 		if err := fv.ReadConfig(bytes.NewReader(data)); err != nil {
-			return cmdutil.Config{Home: home}, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
+			return cfg, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
 				WithHint("fix the YAML in %s", cfgFile)
 		}
 		// A bad safety_pack is left to the commands that load the pack in
 		// force, which refuse it as a safety pack error (exit 6); any
 		// other problem, a misspelt key first of all, stops every command.
-		global, err = config.DecodeGlobal(data, cfgFile)
-		if err != nil {
-			global = nil
-			if !onlyAt(err, config.KeySafetyPack) {
-				return cmdutil.Config{Home: home}, err
-			}
+		global, err := config.DecodeGlobal(data, cfgFile)
+		switch {
+		case err == nil:
+			cfg.Global = global
+		case !onlyAt(err, config.KeySafetyPack):
+			return cfg, err
 		}
 		for _, key := range []string{"format", "lock_timeout"} {
 			if fv.IsSet(key) && fv.Get(key) != nil {
@@ -381,7 +393,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		if fv.IsSet(config.KeyStore) && storeURL == "" {
 			u, err := fileStoreURL(fv.Get(config.KeyStore), cfgFile)
 			if err != nil {
-				return cmdutil.Config{Home: home}, err
+				return cfg, err
 			}
 			storeURL = u
 			warnReadablePassword(deps, cfgFile, u)
@@ -391,7 +403,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		storeURL = g.store
 	}
 	if storeURL != "" && !storeurl.IsPostgres(storeURL) {
-		return cmdutil.Config{Home: home}, cmdutil.UnsupportedStore(storeURL)
+		return cfg, cmdutil.UnsupportedStore(storeURL)
 	}
 	if s := deps.Getenv("AGENTS_FORMAT"); s != "" {
 		v.Set("format", s)
@@ -409,7 +421,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		v.Set("lock_timeout", g.lockTimeout)
 		from["lock_timeout"] = "--lock-timeout"
 	}
-	cfg := cmdutil.Config{Home: home, Store: storeURL, Format: v.GetString("format"), Quiet: g.quiet, GlobalData: data, GlobalRead: true, Global: global}
+	cfg.Store, cfg.Format, cfg.Quiet = storeURL, v.GetString("format"), g.quiet
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
 		return cfg, badSetting(err, from["format"], "unknown format %q", v.GetString("format"))
@@ -555,6 +567,6 @@ func warnReadablePassword(deps *cmdutil.Deps, file, url string) {
 		return
 	}
 	if fi, err := os.Stat(file); err == nil && fi.Mode().Perm()&0o044 != 0 {
-		deps.Warn("%s holds the store's password and others can read it: chmod go-r %s, or keep the password in PGPASSWORD or ~/.pgpass", file, file)
+		deps.UI().Warn("%s holds the store's password and others can read it: chmod go-r %s, or keep the password in PGPASSWORD or ~/.pgpass", file, file)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // unknownCommand matches cobra's error for a word that names no command.
@@ -65,7 +66,7 @@ func flagError(cmd *cobra.Command, err error) error {
 		}
 	})
 	if len(name) > 1 {
-		if s := cmdutil.Nearest(name, flags); s != "" {
+		if s := suggest.Name(name, flags); s != "" {
 			return e.WithHint("did you mean --%s?", s)
 		}
 	}

@@ -9,13 +9,13 @@ import (
 )
 
 type versionOptions struct {
-	deps *cmdutil.Deps
+	cmdutil.Run
 	// info returns the build's version; tests replace it.
 	info func() version.Info
 }
 
 func newVersionCmd(deps *cmdutil.Deps, runF func(*versionOptions) error) *cobra.Command {
-	opts := &versionOptions{deps: deps, info: version.Get}
+	opts := &versionOptions{Run: deps.Run(), info: version.Get}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and build date of agents",
@@ -30,42 +30,10 @@ toolchain recorded (module version, VCS revision and time), and "dev" or
   # For scripts and bug reports
   $ agents version -f json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return versionRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, versionRun, nil),
 	}
 }
 
 func versionRun(opts *versionOptions) error {
-	return opts.deps.Render(versionView{opts.info()})
+	return opts.UI.Render(render.VersionView{Info: opts.info()})
 }
-
-// versionView renders the build's version.
-type versionView struct{ info version.Info }
-
-// Data implements render.View.
-func (v versionView) Data() any { return v.info }
-
-// Plain implements render.View: the one-line form.
-func (v versionView) Plain(w *render.Writer) { w.Line(v.info.String()) }
-
-// Tables implements render.View.
-func (v versionView) Tables() []render.Table {
-	i := v.info
-	return []render.Table{{
-		Header: []string{"FIELD", "VALUE"},
-		Rows: [][]string{
-			{"version", i.Version},
-			{"commit", i.Commit},
-			{"date", i.Date},
-			{"go", i.Go},
-			{"platform", i.Platform},
-		},
-	}}
-}
-
-// Rich implements render.RichView: the one-line form, as plain prints it.
-func (v versionView) Rich(t *render.Theme) string { return t.Para(2, render.Escape(v.info.String())) }

@@ -3,19 +3,15 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/cli/cmdutil/cmdtest"
 	"github.com/agentsctl/agents/internal/iostreams"
-	"github.com/agentsctl/agents/internal/render/rendertest"
 	"github.com/agentsctl/agents/internal/version"
 )
-
-var updateWidths = flag.Bool("update", false, "rewrite the golden files under testdata/widths")
 
 func testDeps(t *testing.T) (*cmdutil.Deps, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
@@ -66,7 +62,7 @@ func TestVersionFormats(t *testing.T) {
 		t.Run(tt.format, func(t *testing.T) {
 			deps, out, _ := testDeps(t)
 			deps.Config.Format = tt.format
-			opts := &versionOptions{deps: deps, info: func() version.Info { return info }}
+			opts := &versionOptions{Run: deps.Run(), info: func() version.Info { return info }}
 			if err := versionRun(opts); err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +81,7 @@ func TestVersionFormats(t *testing.T) {
 func TestVersionEscapesControlCharacters(t *testing.T) {
 	deps, out, _ := testDeps(t)
 	deps.Config.Format = "rich"
-	opts := &versionOptions{deps: deps, info: func() version.Info { return version.Info{Version: "v1\x1b[31m"} }}
+	opts := &versionOptions{Run: deps.Run(), info: func() version.Info { return version.Info{Version: "v1\x1b[31m"} }}
 	if err := versionRun(opts); err != nil {
 		t.Fatal(err)
 	}
@@ -101,9 +97,9 @@ func TestVersionTakesNoArguments(t *testing.T) {
 	}
 }
 
-// TestVersionViewFitsEveryWidth draws version at each common terminal
-// width; see rendertest.Check.
-func TestVersionViewFitsEveryWidth(t *testing.T) {
-	v := versionView{version.Info{Version: "v1.2.0", Commit: "1a2b3c4", Date: "2026-03-01T10:00:00Z", Go: "go1.26.0", Platform: "linux/amd64"}}
-	rendertest.Check(t, filepath.Join("testdata", "widths"), "version", v, *updateWidths)
+func TestVersionFlagsToOptions(t *testing.T) {
+	o, err := cmdtest.Options(t, newVersionCmd)
+	if err != nil || o == nil || o.info == nil {
+		t.Errorf("version: %+v, %v", o, err)
+	}
 }

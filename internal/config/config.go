@@ -188,7 +188,9 @@ func ReadGlobal(home string) ([]byte, error) {
 	if err != nil || data == nil {
 		return nil, err
 	}
-	if err := CheckOwnership(file, "the configuration", "make the file and its folder yours and writable by you alone (chown, chmod go-w)"); err != nil {
+	if err := CheckOwnership(file, "the configuration", func(e *errs.Error) *errs.Error {
+		return e.WithHint("make the file and its folder yours and writable by you alone (chown, chmod go-w)")
+	}); err != nil {
 		return nil, err
 	}
 	return data, nil
@@ -389,11 +391,11 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	folder := filepath.Dir(file)
 	if opts.OnlyTrusted && !IsTrusted(folder, opts.Trusted) {
 		return nil, errs.Invalid("the project %s is not trusted, so its %s cannot choose the profiles", folder, ProjectFileName).
-			WithHint("read %s, then trust the project with 'agents project trust %s', or name a profile in the hook command", file, folder)
+			About(errs.AboutUntrustedProject, folder, file)
 	}
 	if !(opts.Explicit && folder == abs) {
-		hint := fmt.Sprintf("if the file is meant, make it and its folder yours and writable by you alone (chown, chmod go-w), or name the folder explicitly with --project %s", folder)
-		if err := CheckOwnership(file, "the project file", hint); err != nil {
+		about := func(e *errs.Error) *errs.Error { return e.About(errs.AboutProjectOwner, folder) }
+		if err := CheckOwnership(file, "the project file", about); err != nil {
 			return nil, err
 		}
 	}
@@ -470,21 +472,9 @@ func ProblemsAt(err error, key string) []errs.Problem {
 func decodePolicyField(d *strictyaml.Decoder, f strictyaml.Field, p *Policy) {
 	switch f.Key {
 	case KeyAutomationProfile:
-		s, ok := d.OptString(f)
-		if !ok || s == nil {
-			return
-		}
-		if why := profile.CheckProfileName(*s); why != "" {
-			d.Fieldf(f, "%s", why)
-			return
-		}
-		p.AutomationProfile = s
+		p.AutomationProfile = profile.DecodeProfileNameField(d, f)
 	case KeySafetyProfile:
-		if f.IsNull() {
-			return
-		}
-		s := profile.DecodeSafetyField(d, f)
-		p.SafetyProfile = &s
+		p.SafetyProfile = profile.DecodeOptSafetyField(d, f)
 	}
 }
 

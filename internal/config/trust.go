@@ -95,9 +95,10 @@ func groupName(gid uint32) string {
 // CheckOwnership returns an errs.KindInvalid error unless file, and the
 // folder that holds it, are owned by the invoking user or root and cannot
 // be written by anyone else. what names the file in the message ("the
-// project file"); hint says how to fix it. A file that does not exist is
-// not this check's concern and passes.
-func CheckOwnership(file, what, hint string) error {
+// project file"); fix adds to the refusal how to fix it (a hint or a
+// subject). A file that does not exist is not this check's concern and
+// passes.
+func CheckOwnership(file, what string, fix func(*errs.Error) *errs.Error) error {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "resolving %s", file)
@@ -112,8 +113,7 @@ func CheckOwnership(file, what, hint string) error {
 			continue
 		}
 		if why := untrustedReason(o, who); why != "" {
-			return errs.Invalid("refusing %s %s: it %s (mode %s)", p.role, abs, why, o.mode.Perm()).
-				WithHint("%s", hint)
+			return fix(errs.Invalid("refusing %s %s: it %s (mode %s)", p.role, abs, why, o.mode.Perm()))
 		}
 	}
 	return nil

@@ -23,6 +23,8 @@ const (
 	KindInterrupted             // the user interrupted the command
 	KindUnavailable             // the store's server is unreachable or dropped the connection
 	KindPermission              // the store refused a change to the role or account used
+	KindApproval                // a decision, already answered: a person must approve
+	KindBlocked                 // a decision, already answered: blocked, no approval unblocks it
 )
 
 // Code is the stable machine-readable name of the kind, used in JSON errors.
@@ -46,6 +48,10 @@ func (k Kind) Code() string {
 		return "unavailable"
 	case KindPermission:
 		return "permission"
+	case KindApproval:
+		return "approval"
+	case KindBlocked:
+		return "blocked"
 	default:
 		return "internal"
 	}
@@ -78,14 +84,82 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// Error is an error with a kind, an optional hint saying how to fix it, and
-// optional problems (one per field) for invalid input.
+// Error is an error with a kind, an optional hint saying how to fix it,
+// optional problems (one per field) for invalid input, and an optional
+// subject saying what it is about.
 type Error struct {
 	Kind     Kind
 	Msg      string
 	Hint     string
 	Problems []Problem
-	Err      error // wrapped cause, may be nil
+	// Subject, when set, says in the domain's terms what the error is
+	// about, so that the command layer can add the hint that names its
+	// flags and commands: below the command layer, nothing names them.
+	Subject Subject
+	Err     error // wrapped cause, may be nil
+}
+
+// Subject is what an error is about: what kind of thing, which one, and
+// what else a hint needs to say.
+type Subject struct {
+	About  About
+	Name   string
+	Detail string
+}
+
+// About names the kinds of thing an error can be about, for the command
+// layer's hints.
+type About string
+
+// What errors are about. Name and Detail say what each carries.
+const (
+	// AboutProfile, AboutAction and AboutPlan: a document not found or
+	// already there (Name its name or id).
+	AboutProfile About = "profile"
+	AboutAction  About = "action"
+	AboutPlan    About = "plan"
+	// AboutUnreadable: a stored document that cannot be read, so it is
+	// not removed (Name what it is, "profile"; Detail its file, if any).
+	AboutUnreadable About = "unreadable"
+	// AboutHome: the agents home is missing (Detail "") or not a folder
+	// (Detail "not a folder").
+	AboutHome About = "home"
+	// AboutLock: the store's lock was held past the lock timeout.
+	AboutLock About = "lock"
+	// AboutSchema: the PostgreSQL schema was never migrated (Detail
+	// "missing"), is older than this build (Detail "old"), or may not be
+	// created by the role (Detail "create"; Name the schema).
+	AboutSchema About = "schema"
+	// AboutCopy: a copy would replace the target's content.
+	AboutCopy About = "copy"
+	// AboutLevel: a profile named at a level does not exist (Name the
+	// level, Detail the file or action that set it, if any).
+	AboutLevel About = "level"
+	// AboutPlanRecord: a plan's record does not verify against its
+	// snapshots (Name the plan id, Detail its automation profile).
+	AboutPlanRecord About = "plan record"
+	// AboutPackSeal: a pack that fails its seal (Name the pack file).
+	AboutPackSeal About = "pack seal"
+	// AboutPackFile: a malformed pack file (Name the file; Detail
+	// "mastery_report_sha256" when that field is the problem).
+	AboutPackFile About = "pack file"
+	// AboutUntrustedProject: a project's agents.yaml a hook may not use
+	// (Name the folder, Detail the file).
+	AboutUntrustedProject About = "untrusted project"
+	// AboutProjectOwner: a project's agents.yaml owned or writable by
+	// someone else (Name the folder).
+	AboutProjectOwner About = "project owner"
+	// AboutActionProfile: an action names a profile that does not exist.
+	AboutActionProfile About = "action profile"
+	// AboutWorkingDir: the working directory, where a project is looked
+	// for, cannot be told.
+	AboutWorkingDir About = "working directory"
+)
+
+// About returns e with its subject set.
+func (e *Error) About(about About, name string, detail ...string) *Error {
+	e.Subject = Subject{About: about, Name: name, Detail: strings.Join(detail, "")}
+	return e
 }
 
 func (e *Error) Error() string {
@@ -143,12 +217,25 @@ func InvalidProblems(subject string, problems []Problem) *Error {
 	return &Error{Kind: KindInvalid, Msg: msg, Problems: problems}
 }
 
-// KindOf reports the kind of err: that of the outermost *Error in its chain,
-// or KindInternal.
+// Decision is what a decision command returns once it has printed an
+// answer that does not allow the step: its kind (KindApproval or
+// KindBlocked) sets the exit status, and it is not printed, since the
+// answer already says everything.
+type Decision struct{ Kind Kind }
+
+// Error names the decision's kind; it is never printed.
+func (d *Decision) Error() string { return "decision: " + d.Kind.Code() }
+
+// KindOf reports the kind of err: that of the outermost *Error or
+// *Decision in its chain, or KindInternal.
 func KindOf(err error) Kind {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Kind
+	}
+	var d *Decision
+	if errors.As(err, &d) {
+		return d.Kind
 	}
 	return KindInternal
 }
@@ -157,4 +244,17 @@ func KindOf(err error) Kind {
 func Is(err error, k Kind) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Kind == k
+}
+
+// DidYouMean returns err with its hint replaced by "did you mean ...?" when
+// suggestion is not empty. err must be an *Error; anything else is
+// returned as it is.
+func DidYouMean(err error, suggestion string) error {
+	var e *Error
+	if suggestion == "" || !errors.As(err, &e) {
+		return err
+	}
+	c := *e
+	c.Hint = fmt.Sprintf("did you mean %q?", suggestion)
+	return &c
 }

@@ -48,8 +48,8 @@ func TestReadInputSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Tool != tt.tool || c.Event != Event(tt.agent) {
-				t.Errorf("call %+v, want tool %q and event %q", c, tt.tool, Event(tt.agent))
+			if c.Tool != tt.tool || c.Event != eventOf(tt.agent) {
+				t.Errorf("call %+v, want tool %q and event %q", c, tt.tool, eventOf(tt.agent))
 			}
 			if tt.mode != "" && c.Mode != tt.mode {
 				t.Errorf("mode %q, want %q", c.Mode, tt.mode)
@@ -275,7 +275,8 @@ func TestSnippetCommand(t *testing.T) {
 	}
 	home := filepath.Join(dir, "home; rm -rf x")
 	for _, agent := range Agents() {
-		raw, err := Snippet(agent, SnippetOptions{Binary: bin, Home: home, Profile: "acme/strict", Sandboxed: true})
+		args := []string{"--home", HomeArg, "automation-profile", "check-guard", "acme/strict", "--hook", agent, "--sandboxed"}
+		raw, err := Snippet(agent, SnippetOptions{Binary: bin, Home: home, Args: args})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -294,7 +295,7 @@ func TestSnippetCommand(t *testing.T) {
 		if err := dec.Decode(&doc); err != nil {
 			t.Fatalf("%s: snippet is not the settings shape: %v\n%s", agent, err, raw)
 		}
-		entries := doc.Hooks[Event(agent)]
+		entries := doc.Hooks[eventOf(agent)]
 		if len(entries) != 1 || entries[0].Matcher != "*" || len(entries[0].Hooks) != 1 || entries[0].Hooks[0].Type != "command" {
 			t.Fatalf("%s: snippet %s", agent, raw)
 		}
@@ -328,7 +329,7 @@ func TestSnippetCommand(t *testing.T) {
 		}
 	}
 	// The binary gone: the call must be blocked, with a reason on stderr.
-	cmdline := Command(ClaudeCode, SnippetOptions{Binary: filepath.Join(dir, "missing"), Home: home, Profile: "ci"})
+	cmdline := Command(SnippetOptions{Binary: filepath.Join(dir, "missing"), Home: home, Args: []string{"--home", HomeArg, "automation-profile", "check-guard", "ci", "--hook", ClaudeCode}})
 	cmd := exec.Command("sh", "-c", cmdline)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -338,3 +339,6 @@ func TestSnippetCommand(t *testing.T) {
 		t.Errorf("missing binary: %v, stderr %q; want exit 2 and a reason", err, stderr.String())
 	}
 }
+
+// eventOf is the pre-tool event agent's hook answers.
+func eventOf(agent string) string { return protocols[agent].event }

@@ -2,13 +2,13 @@ package hook
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/jsonread"
 )
 
 // Limits of the hook input. A tool call's input carries whole file
@@ -56,69 +56,79 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 	if !ok {
 		return Call{}, errs.New(errs.KindInternal, "no hook protocol for %q", agent)
 	}
-	cr := &countingReader{r: io.LimitReader(r, MaxInputBytes+1)}
-	dec := json.NewDecoder(cr)
-	dec.UseNumber()
+	jr := jsonread.New(r, jsonread.Options{Mode: jsonread.Lenient, Known: p.known, MaxBytes: MaxInputBytes, MaxDepth: MaxDepth})
 	var c Call
 	var problems []errs.Problem
 	add := func(path, format string, a ...any) {
 		problems = append(problems, errs.Problem{File: inputFileName, Path: path, Message: fmt.Sprintf(format, a...)})
 	}
-	fail := func(err error) (Call, error) {
-		if cr.n > MaxInputBytes {
+	fail := func(msg string) (Call, error) {
+		if jr.TooLarge() {
 			return Call{}, invalid(agent, errs.Problem{File: inputFileName, Message: fmt.Sprintf("larger than %d bytes", MaxInputBytes)})
 		}
-		return Call{}, invalid(agent, errs.Problem{File: inputFileName, Message: err.Error()})
+		return Call{}, invalid(agent, errs.Problem{File: inputFileName, Message: msg})
+	}
+	// failValue words a failure inside the value of key.
+	failValue := func(key string, err error) (Call, error) {
+		e := jsonread.ErrorOf(err)
+		if e.Key != "" {
+			key = e.Key
+		}
+		if e.Failure == jsonread.TooDeep {
+			return fail(key + ": " + e.Err.Error())
+		}
+		return fail("not valid JSON: " + key + ": " + jsonread.ErrText(e.Err))
 	}
 
-	tok, err := dec.Token()
-	switch {
-	case errors.Is(err, io.EOF):
-		return fail(errors.New("nothing was given; expected one JSON object"))
-	case err != nil:
-		return fail(fmt.Errorf("not JSON: %s", jsonErr(err)))
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return fail(fmt.Errorf("expected one JSON object, got %s", tokenKind(tok)))
-	}
-	seen := map[string]bool{}
-	var sawToolInput bool
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return fail(fmt.Errorf("not valid JSON: %s", jsonErr(err)))
+	if err := jr.Open(); err != nil {
+		switch e := jsonread.ErrorOf(err); e.Failure {
+		case jsonread.Empty:
+			return fail("nothing was given; expected one JSON object")
+		case jsonread.NotObject:
+			return fail("expected one JSON object, got " + jsonread.Describe(e.Token))
+		default:
+			return fail("not JSON: " + jsonread.ErrText(e.Err))
 		}
-		key, _ := kt.(string)
-		wanted := key == fieldEvent || key == fieldTool || key == fieldToolIn || key == fieldCwd || key == p.modeField
-		if wanted && seen[key] {
+	}
+	var sawToolInput bool
+	for {
+		m, more, err := jr.Next()
+		if err != nil {
+			if e := jsonread.ErrorOf(err); e.Key != "" {
+				return failValue(e.Key, err)
+			}
+			return fail("not valid JSON: " + jsonread.ErrText(jsonread.ErrorOf(err).Err))
+		}
+		if !more {
+			break
+		}
+		key := m.Key
+		if m.Repeat {
 			add(key, "is given more than once")
 		}
-		seen[key] = true
-		if !wanted || key == fieldToolIn {
-			kind, err := skipValue(dec, 1)
+		if key == fieldToolIn {
+			kind, err := jr.Skip()
 			if err != nil {
-				return fail(valueErr(key, err))
+				return failValue(key, err)
 			}
-			if key == fieldToolIn {
-				sawToolInput = true
-				if kind != "an object" {
-					add(key, "must be an object, got %s", kind)
-				}
+			sawToolInput = true
+			if kind != "an object" {
+				add(key, "must be an object, got %s", kind)
 			}
 			continue
 		}
-		vt, err := dec.Token()
+		vt, err := jr.Token()
 		if err != nil {
-			return fail(fmt.Errorf("not valid JSON: %s", jsonErr(err)))
+			return fail("not valid JSON: " + jsonread.ErrText(jsonread.ErrorOf(err).Err))
 		}
 		s, isString := vt.(string)
 		if !isString {
 			if d, ok := vt.(json.Delim); ok {
-				if _, err := skipOpened(dec, d, 2); err != nil {
-					return fail(valueErr(key, err))
+				if _, err := jr.SkipRest(d, 2); err != nil {
+					return failValue(key, err)
 				}
 			}
-			add(key, "must be a string, got %s", tokenKind(vt))
+			add(key, "must be a string, got %s", jsonread.Describe(vt))
 			continue
 		}
 		switch key {
@@ -132,21 +142,18 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 			c.Mode = s
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return fail(fmt.Errorf("not valid JSON: %s", jsonErr(err)))
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		if cr.n > MaxInputBytes {
-			return fail(err)
+	if err := jr.Close(); err != nil {
+		if e := jsonread.ErrorOf(err); e.Failure == jsonread.Trailing && !jr.TooLarge() {
+			return fail("more than one JSON value; expected exactly one object")
 		}
-		return fail(errors.New("more than one JSON value; expected exactly one object"))
+		return fail("not valid JSON: " + jsonread.ErrText(jsonread.ErrorOf(err).Err))
 	}
-	if cr.n > MaxInputBytes {
-		return fail(errors.New("too large"))
+	if jr.TooLarge() {
+		return fail("too large")
 	}
 
 	switch {
-	case !seen[fieldEvent]:
+	case !jr.Seen(fieldEvent):
 		add(fieldEvent, "is missing; expected %q", p.event)
 	case c.Event != "" && c.Event != p.event:
 		add(fieldEvent, "is %q; this hook answers %s only", c.Event, p.event)
@@ -154,7 +161,7 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 		add(fieldEvent, "is empty; expected %q", p.event)
 	}
 	switch {
-	case !seen[fieldTool]:
+	case !jr.Seen(fieldTool):
 		add(fieldTool, "is missing")
 	case hasPath(problems, fieldTool):
 	case strings.TrimSpace(c.Tool) == "" || strings.TrimSpace(c.Tool) != c.Tool:
@@ -165,25 +172,15 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 	}
 	switch {
 	case hasPath(problems, fieldCwd):
-	case !seen[fieldCwd] && needCwd:
+	case !jr.Seen(fieldCwd) && needCwd:
 		add(fieldCwd, "is missing, and no profile was named: the profiles are resolved from the agent's working folder")
-	case seen[fieldCwd] && !filepath.IsAbs(c.Cwd):
+	case jr.Seen(fieldCwd) && !filepath.IsAbs(c.Cwd):
 		add(fieldCwd, "%q is not an absolute path", c.Cwd)
 	}
 	if len(problems) > 0 {
 		return Call{}, invalid(agent, problems...)
 	}
 	return c, nil
-}
-
-// errTooDeep is the nesting refusal, told apart from broken JSON.
-var errTooDeep = fmt.Errorf("nested more than %d levels deep", MaxDepth)
-
-func valueErr(key string, err error) error {
-	if errors.Is(err, errTooDeep) {
-		return fmt.Errorf("%s: %w", key, err)
-	}
-	return fmt.Errorf("not valid JSON: %s: %w", key, err)
 }
 
 func invalid(agent string, problems ...errs.Problem) error {
@@ -198,84 +195,4 @@ func hasPath(problems []errs.Problem, path string) bool {
 		}
 	}
 	return false
-}
-
-// skipValue reads one whole JSON value from dec, at the given depth,
-// without keeping it, and says what kind of value it was.
-func skipValue(dec *json.Decoder, depth int) (string, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return "", errors.New(jsonErr(err))
-	}
-	if d, ok := tok.(json.Delim); ok {
-		return skipOpened(dec, d, depth+1)
-	}
-	return tokenKind(tok), nil
-}
-
-// skipOpened reads the rest of an object or array whose opening delimiter
-// was just read, refusing nesting past MaxDepth.
-func skipOpened(dec *json.Decoder, open json.Delim, depth int) (string, error) {
-	if depth > MaxDepth {
-		return "", errTooDeep
-	}
-	kind := "an object"
-	if open == '[' {
-		kind = "an array"
-	}
-	for dec.More() {
-		if open == '{' {
-			if _, err := dec.Token(); err != nil { // the key
-				return "", errors.New(jsonErr(err))
-			}
-		}
-		if _, err := skipValue(dec, depth); err != nil {
-			return "", err
-		}
-	}
-	if _, err := dec.Token(); err != nil { // the closing delimiter
-		return "", errors.New(jsonErr(err))
-	}
-	return kind, nil
-}
-
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-func jsonErr(err error) string {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "it ends too early"
-	}
-	return err.Error()
-}
-
-func tokenKind(tok json.Token) string {
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '[':
-			return "an array"
-		case '{':
-			return "an object"
-		}
-	case string:
-		return "a string"
-	case json.Number:
-		return "the number " + t.String()
-	case float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return "something else"
 }

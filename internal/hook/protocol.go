@@ -1,9 +1,9 @@
 package hook
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
+
+	"github.com/agentsctl/agents/internal/canon"
 )
 
 // protocol is what differs between the agents' hook protocols. Sources
@@ -33,12 +33,23 @@ type protocol struct {
 	encode func(kind Kind, reason string) ([]byte, error)
 	// tools is the default class of the agent's own tools.
 	tools map[string]toolEntry
+	// known are the input fields read: the shared ones and modeField.
+	known []string
 	// mcpPrefix starts the name of every MCP tool.
 	mcpPrefix string
 	// settingsFile says where the snippet goes; timeoutUnit is the unit
 	// of the protocol's timeout field (1 for seconds, 1000 for ms).
 	settingsFile string
 	timeoutUnit  int
+}
+
+func init() {
+	for _, p := range protocols {
+		p.known = []string{fieldEvent, fieldTool, fieldToolIn, fieldCwd}
+		if p.modeField != "" {
+			p.known = append(p.known, p.modeField)
+		}
+	}
 }
 
 var protocols = map[string]*protocol{
@@ -83,9 +94,6 @@ var protocols = map[string]*protocol{
 	},
 }
 
-// Event returns the pre-tool event agent's hook answers.
-func Event(agent string) string { return protocols[agent].event }
-
 // ModeAsks reports whether the agent, in the permission mode its input
 // stated, would still ask a person itself. A protocol that sends no mode,
 // a missing mode and an unknown one all count as "it would not".
@@ -125,12 +133,4 @@ func encodeGemini(kind Kind, reason string) ([]byte, error) {
 
 // marshal encodes v as one line of JSON, leaving <, > and & as they are
 // (a reason quoting a predicate reads better that way).
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+func marshal(v any) ([]byte, error) { return canon.CompactJSON(v) }

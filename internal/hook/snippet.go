@@ -21,12 +21,14 @@ type SnippetOptions struct {
 	// home the hook must use.
 	Binary string
 	Home   string
-	// Profile is the profile to enforce; "" resolves it from the agent's
-	// working folder.
-	Profile string
-	// The declarations and options the command passes on.
-	Sandboxed, Checkpointed, Abstain bool
+	// Args are the arguments the binary is run with, where HomeArg stands
+	// for Home.
+	Args []string
 }
+
+// HomeArg stands for the home in SnippetOptions.Args: the script receives
+// the binary and the home as its arguments, never spliced into it.
+const HomeArg = `"$1"`
 
 // Command returns the shell command that runs the hook. All three agents
 // run a hook's command through a shell (Claude Code's, Codex's $SHELL -lc,
@@ -36,22 +38,8 @@ type SnippetOptions struct {
 // script turns every exit other than 0 and 2 into 2 with a message on
 // stderr, so that a missing binary (127), a crash or a kill blocks the
 // call: each agent lets a call proceed on any other exit.
-func Command(agent string, o SnippetOptions) string {
-	args := []string{`"$0"`, `--home "$1"`, "automation-profile", "check-guard"}
-	if o.Profile != "" {
-		args = append(args, o.Profile)
-	}
-	args = append(args, "--hook", agent)
-	if o.Sandboxed {
-		args = append(args, "--sandboxed")
-	}
-	if o.Checkpointed {
-		args = append(args, "--checkpointed")
-	}
-	if o.Abstain {
-		args = append(args, "--abstain")
-	}
-	script := strings.Join(args, " ") + `; rc=$?; ` +
+func Command(o SnippetOptions) string {
+	script := strings.Join(append([]string{`"$0"`}, o.Args...), " ") + `; rc=$?; ` +
 		`if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then ` +
 		`echo "agents: the hook did not run (exit $rc), so the tool call is blocked" >&2; exit 2; fi; exit "$rc"`
 	return "sh -c " + ShellQuote(script) + " " + ShellQuote(o.Binary) + " " + ShellQuote(o.Home)
@@ -82,7 +70,7 @@ func Snippet(agent string, o SnippetOptions) ([]byte, error) {
 	doc := map[string]map[string][]snippetMatcher{
 		"hooks": {p.event: {{
 			Matcher: "*",
-			Hooks:   []snippetHandler{{Type: "command", Command: Command(agent, o), Timeout: Timeout * p.timeoutUnit}},
+			Hooks:   []snippetHandler{{Type: "command", Command: Command(o), Timeout: Timeout * p.timeoutUnit}},
 		}}},
 	}
 	var buf bytes.Buffer

@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"sort"
 	"strings"
 )
 
@@ -136,27 +135,3 @@ func (c ToolClass) String() string {
 	}
 	return "neither a write nor unsafe"
 }
-
-// DefaultTool is one row of an agent's default tool table.
-type DefaultTool struct {
-	Name  string
-	Kind  string
-	Class ToolClass
-}
-
-// DefaultTools returns agent's default tool table, sorted by name.
-func DefaultTools(agent string) []DefaultTool {
-	p := protocols[agent]
-	if p == nil {
-		return nil
-	}
-	out := make([]DefaultTool, 0, len(p.tools))
-	for name, e := range p.tools {
-		out = append(out, DefaultTool{Name: name, Kind: e.kind, Class: e.class()})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// MCPPrefix returns the prefix of agent's MCP tool names.
-func MCPPrefix(agent string) string { return protocols[agent].mcpPrefix }

@@ -139,6 +139,8 @@ func decodeSafetyRef(d *strictyaml.Decoder, f strictyaml.Field) SafetyRef {
 		case "source":
 			r.Source = oneOf(d, e, []string{SourceStandalone, SourceComposed})
 		case "from_profile":
+			// An invalid name is kept, so that it is not also reported
+			// as missing below.
 			s, ok := d.OptString(e)
 			if ok && s != nil {
 				if why := profile.CheckProfileName(*s); why != "" {
@@ -191,18 +193,9 @@ func decodeLevels(d *strictyaml.Decoder, f strictyaml.Field) []Setting {
 					s.Level = v
 				}
 			case "automation_profile":
-				v, ok := d.OptString(e)
-				if ok && v != nil {
-					if why := profile.CheckProfileName(*v); why != "" {
-						d.Fieldf(e, "%s", why)
-					}
-				}
-				s.AutomationProfile = v
+				s.AutomationProfile = profile.DecodeProfileNameField(d, e)
 			case "safety_profile":
-				if !e.IsNull() {
-					sp := profile.DecodeSafetyField(d, e)
-					s.SafetyProfile = &sp
-				}
+				s.SafetyProfile = profile.DecodeOptSafetyField(d, e)
 			case "source":
 				s.Source, _ = d.OptString(e)
 			}

@@ -82,22 +82,9 @@ func IsIDPrefix(s string) bool {
 // ValidateID returns an invalid-input error unless id is a plan id.
 func ValidateID(id string) error {
 	if why := CheckID(id); why != "" {
-		return errs.Invalid("invalid plan id %q: %s", id, why).
-			WithHint("run 'agents plan list' to see the plans")
+		return errs.Invalid("invalid plan id %q: %s", id, why).About(errs.AboutPlan, id)
 	}
 	return nil
-}
-
-// IDTime returns the creation time an id encodes, to the millisecond.
-func IDTime(id string) (time.Time, bool) {
-	if CheckID(id) != "" {
-		return time.Time{}, false
-	}
-	var ms int64
-	for i := 0; i < 10; i++ {
-		ms = ms<<5 | int64(indexOf(id[i]))
-	}
-	return time.UnixMilli(ms).UTC(), true
 }
 
 func indexOf(c byte) int {

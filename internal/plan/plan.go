@@ -8,6 +8,7 @@
 package plan
 
 import (
+	"strings"
 	"time"
 
 	"github.com/agentsctl/agents/internal/canon"
@@ -178,3 +179,20 @@ func Encode(p *Plan) ([]byte, *Plan, error) {
 
 // Timestamp returns t as plans record times: UTC, to the millisecond.
 func Timestamp(t time.Time) time.Time { return t.UTC().Truncate(time.Millisecond) }
+
+// LoosenedSummary is one line saying what p's standalone safety profile
+// drops of the composed one it replaces (l, as profile.LooserThan lists
+// it), for warnings and the human formats: "... looser than the safety
+// composed in "acme/strict" that it replaces: max_total_cost 50 → null".
+// It is "" when l is empty.
+func LoosenedSummary(p *Plan, l []profile.Loosening) string {
+	if len(l) == 0 {
+		return ""
+	}
+	parts := make([]string, len(l))
+	for i, f := range l {
+		parts[i] = f.Field + " " + f.Replaced + " → " + f.Now
+	}
+	return "the standalone safety profile of the " + p.SafetyProfile.Provenance + " level is looser than the safety composed in \"" +
+		p.AutomationProfile.Name + "\" that it replaces: " + strings.Join(parts, ", ")
+}

@@ -195,3 +195,15 @@ func TestCloneIsDeep(t *testing.T) {
 		t.Errorf("Own of a plan without levels = %+v", own)
 	}
 }
+
+// IDTime returns the creation time an id encodes, to the millisecond.
+func IDTime(id string) (time.Time, bool) {
+	if CheckID(id) != "" {
+		return time.Time{}, false
+	}
+	var ms int64
+	for i := 0; i < 10; i++ {
+		ms = ms<<5 | int64(indexOf(id[i]))
+	}
+	return time.UnixMilli(ms).UTC(), true
+}

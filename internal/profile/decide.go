@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentsctl/agents/internal/errs"
 )
 
 // Decisions are asked at run time, once per gate and once per tool call, so
@@ -33,6 +35,19 @@ func (v Verdict) String() string {
 		return "blocked"
 	}
 	return "unknown"
+}
+
+// Err is nil for an allowed verdict, and otherwise the errs.Decision a
+// command returns after printing the answer, whose kind sets the exit
+// status: KindApproval or KindBlocked.
+func (v Verdict) Err() error {
+	switch v {
+	case VerdictNeedsApproval:
+		return &errs.Decision{Kind: errs.KindApproval}
+	case VerdictBlocked:
+		return &errs.Decision{Kind: errs.KindBlocked}
+	}
+	return nil
 }
 
 // GateAutomatic reports whether a gate with the given threshold lets a step
@@ -65,12 +80,6 @@ type GateDecision struct {
 	BlockReason string
 	// Automatic is true when the step may proceed without a person.
 	Automatic bool
-}
-
-// DecideGate decides gate for a step with the given confidence under p's
-// threshold for that gate and p's own safety profile.
-func DecideGate(p *AutomationProfile, gate Gate, confidence float64) GateDecision {
-	return DecideGateUnder(p, p.Safety, gate, confidence)
 }
 
 // DecideGateUnder decides gate under p's threshold and the safety profile

@@ -16,7 +16,7 @@ func BenchmarkDecideGate(b *testing.B) {
 	g, _ := profile.LookupGate("auto_execute")
 	b.ReportAllocs()
 	for b.Loop() {
-		benchGate = profile.DecideGate(p, g, 0.75)
+		benchGate = decideGate(p, g, 0.75)
 	}
 }
 

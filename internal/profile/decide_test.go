@@ -67,7 +67,7 @@ func TestDecideGate(t *testing.T) {
 		{"auto_strategize", 0, true, profile.VerdictAllowed, ""},
 	}
 	for _, tt := range tests {
-		d := profile.DecideGate(p, gate(t, tt.gate), tt.confidence)
+		d := decideGate(p, gate(t, tt.gate), tt.confidence)
 		if d.Gate != tt.gate || d.Confidence != tt.confidence || d.Automatic != tt.automatic || d.Verdict() != tt.verdict {
 			t.Errorf("DecideGate(%s, %v) = %+v (verdict %v), want automatic %v, verdict %v", tt.gate, tt.confidence, d, d.Verdict(), tt.automatic, tt.verdict)
 		}
@@ -75,7 +75,7 @@ func TestDecideGate(t *testing.T) {
 			t.Errorf("DecideGate(%s, %v).Reason() = %q, want %q", tt.gate, tt.confidence, got, tt.reason)
 		}
 	}
-	if d := profile.DecideGate(p, gate(t, "auto_execute"), 0.5); d.Threshold != 0.9 {
+	if d := decideGate(p, gate(t, "auto_execute"), 0.5); d.Threshold != 0.9 {
 		t.Errorf("threshold = %v, want the profile's 0.9", d.Threshold)
 	}
 }
@@ -130,7 +130,7 @@ func TestBuiltinGates(t *testing.T) {
 				default:
 					want = c > th
 				}
-				d := profile.DecideGate(p, gate(t, gateName), c)
+				d := decideGate(p, gate(t, gateName), c)
 				if d.Automatic != want || d.Threshold != th {
 					t.Errorf("%s %s at confidence %v: automatic=%v threshold=%v, want automatic=%v threshold=%v",
 						name, gateName, c, d.Automatic, d.Threshold, want, th)
@@ -167,7 +167,7 @@ func TestBuiltinGatesNamed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := loadBuiltin(t, tt.profile)
-		if d := profile.DecideGate(p, gate(t, tt.gate), tt.confidence); d.Automatic != tt.automatic {
+		if d := decideGate(p, gate(t, tt.gate), tt.confidence); d.Automatic != tt.automatic {
 			t.Errorf("%s %s at %v: automatic=%v, want %v", tt.profile, tt.gate, tt.confidence, d.Automatic, tt.automatic)
 		}
 	}
@@ -523,10 +523,10 @@ func TestSeedExamples(t *testing.T) {
 	strict := func() *profile.AutomationProfile {
 		return &profile.AutomationProfile{Name: "acme/strict", AutoExecute: 0.9, AutoApply: 1, Safety: profile.DefaultSafetyProfile()}
 	}
-	if d := profile.DecideGate(strict(), gate(t, "auto_execute"), 0.95); !d.Automatic {
+	if d := decideGate(strict(), gate(t, "auto_execute"), 0.95); !d.Automatic {
 		t.Errorf("acme/strict auto_execute at 0.95 should be automatic")
 	}
-	if d := profile.DecideGate(strict(), gate(t, "auto_apply"), 1); d.Automatic {
+	if d := decideGate(strict(), gate(t, "auto_apply"), 1); d.Automatic {
 		t.Errorf("acme/strict auto_apply should always need approval")
 	}
 	runGuardCases(t, []guardCase{
@@ -588,8 +588,13 @@ func TestDecisionsDoNotAllocate(t *testing.T) {
 		t.Errorf("CheckGuard (allowed) allocates %v times per call", n)
 	}
 	var gd profile.GateDecision
-	if n := testing.AllocsPerRun(200, func() { gd = profile.DecideGate(p, g, 0.8) }); n != 0 {
+	if n := testing.AllocsPerRun(200, func() { gd = decideGate(p, g, 0.8) }); n != 0 {
 		t.Errorf("DecideGate allocates %v times per call", n)
 	}
 	_ = gd
+}
+
+// decideGate decides a gate under the profile's own composed safety.
+func decideGate(p *profile.AutomationProfile, g profile.Gate, c float64) profile.GateDecision {
+	return profile.DecideGateUnder(p, p.Safety, g, c)
 }

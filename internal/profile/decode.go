@@ -19,7 +19,7 @@ const MaxFileSize = strictyaml.MaxFileSize
 func ReadFile(path string) ([]byte, error) { return strictyaml.ReadFile(path) }
 
 // LoadProfile reads and decodes the automation profile in the file at path.
-func LoadProfile(path string) (*AutomationProfile, []string, error) {
+func LoadProfile(path string) (*AutomationProfile, []Warning, error) {
 	data, err := ReadFile(path)
 	if err != nil {
 		return nil, nil, err
@@ -80,7 +80,7 @@ var gateIndex = func() map[string]int {
 // reported in the returned warnings; a flat value that disagrees with the
 // nested one is a problem. Warnings are returned for the caller to print,
 // with or without an error.
-func DecodeProfile(data []byte, file string) (*AutomationProfile, []string, error) {
+func DecodeProfile(data []byte, file string) (*AutomationProfile, []Warning, error) {
 	d := strictyaml.NewDecoder(file)
 	root, ok := d.Root(data)
 	if !ok {
@@ -100,7 +100,7 @@ type legacyField struct {
 	ok    bool
 }
 
-func decodeProfile(d *strictyaml.Decoder, root *yaml.Node) (*AutomationProfile, []string) {
+func decodeProfile(d *strictyaml.Decoder, root *yaml.Node) (*AutomationProfile, []Warning) {
 	p := &AutomationProfile{SchemaVersion: SchemaVersion, Safety: DefaultSafetyProfile()}
 	for _, g := range Gates {
 		g.Set(p, 1)
@@ -187,7 +187,7 @@ func legacyIndex(key string) int {
 
 // applyLegacy moves flat safety fields under safety, refusing those that
 // disagree with a nested value, and returns the warning for the caller.
-func applyLegacy(d *strictyaml.Decoder, p *AutomationProfile, nested safetyFields, legacy [len(legacyKeys)]*legacyField) []string {
+func applyLegacy(d *strictyaml.Decoder, p *AutomationProfile, nested safetyFields, legacy [len(legacyKeys)]*legacyField) []Warning {
 	var found []string
 	for i, lf := range legacy {
 		if lf == nil {
@@ -211,10 +211,26 @@ func applyLegacy(d *strictyaml.Decoder, p *AutomationProfile, nested safetyField
 		return nil
 	}
 	msg := fmt.Sprintf("legacy flat safety fields at the top level (%s); move them under safety:", strings.Join(found, ", "))
-	if file := d.File(); file != "" {
-		return []string{fmt.Sprintf("%s: %s ('agents automation-profile migrate %s --write' rewrites the file)", file, msg, file)}
+	return []Warning{{File: d.File(), Message: msg, Migrate: true}}
+}
+
+// Warning is what a decoder accepted but the author should change.
+type Warning struct {
+	// File names the document; "" when it has none.
+	File string
+	// Message says what to change.
+	Message string
+	// Migrate is set on a warning about the legacy flat format, which a
+	// migration of the file rewrites.
+	Migrate bool
+}
+
+// String returns the warning with its file.
+func (w Warning) String() string {
+	if w.File == "" {
+		return w.Message
 	}
-	return []string{msg + " ('agents automation-profile migrate FILE --write' rewrites a file)"}
+	return w.File + ": " + w.Message
 }
 
 func safetyBool(s *SafetyProfile, key string) *bool {

@@ -1,11 +1,7 @@
 package profile
 
 import (
-	"fmt"
-
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/strictyaml"
-	"go.yaml.in/yaml/v3"
 )
 
 // Field names of a safety profile and of guards.
@@ -69,20 +65,6 @@ func LoadSafetyProfile(path string) (SafetyProfile, []string, error) {
 	return DecodeSafetyProfile(data, path)
 }
 
-// DecodeSafetyNode decodes a safety profile mapping found inside another
-// document, such as an action's or a config file's safety_profile, with the
-// same rules as DecodeSafetyProfile. path is the node's field path
-// ("safety_profile"), prefixed to every problem's path; file names the
-// document. With problems, the value returned is DefaultSafetyProfile.
-func DecodeSafetyNode(node *yaml.Node, path, file string) (SafetyProfile, []errs.Problem) {
-	d := strictyaml.NewDecoder(file)
-	s := DecodeSafetyField(d, strictyaml.At(path, node))
-	if !d.OK() {
-		return DefaultSafetyProfile(), d.Problems()
-	}
-	return s, nil
-}
-
 // DecodeSafetyField decodes the safety profile mapping in f, recording
 // problems in d, for decoders that walk a larger document with one
 // strictyaml.Decoder. A null value is a problem: callers for whom null
@@ -96,55 +78,29 @@ func DecodeSafetyField(d *strictyaml.Decoder, f strictyaml.Field) SafetyProfile 
 	return s
 }
 
-// SafetyProfileFromMap builds a safety profile from a configuration map
-// (the specification's from_config), with the same rules as a file: keys
-// must be the safety fields, "yes" is not a bool, 3.5 is not an int. A nil
-// or empty map gives DefaultSafetyProfile. source names the map in
-// problems.
-func SafetyProfileFromMap(m map[string]any, source string) (SafetyProfile, error) {
-	if m == nil {
-		return DefaultSafetyProfile(), nil
+// DecodeOptSafetyField is DecodeSafetyField for a field where null means
+// "no safety profile": it returns nil then.
+func DecodeOptSafetyField(d *strictyaml.Decoder, f strictyaml.Field) *SafetyProfile {
+	if f.IsNull() {
+		return nil
 	}
-	return safetyFromValue(m, source)
+	s := DecodeSafetyField(d, f)
+	return &s
 }
 
-// SafetyProfileFromValue is SafetyProfileFromMap for a value of any type,
-// such as one decoded from JSON: anything but a map is invalid input.
-func SafetyProfileFromValue(v any, source string) (SafetyProfile, error) {
-	switch m := v.(type) {
-	case map[string]any:
-		return SafetyProfileFromMap(m, source)
-	case map[any]any:
-		return safetyFromValue(m, source)
-	case nil:
-		return DefaultSafetyProfile(), errs.InvalidProblems(source, []errs.Problem{{File: source, Message: "safety profile must be a mapping, got nothing"}})
-	default:
-		return DefaultSafetyProfile(), errs.InvalidProblems(source, []errs.Problem{{File: source, Message: fmt.Sprintf("safety profile must be a mapping, got %T", v)}})
+// DecodeProfileNameField decodes a field naming an automation profile
+// (built-in or namespace/name) or null, recording problems in d: it
+// returns nil for null and for a name that is not valid.
+func DecodeProfileNameField(d *strictyaml.Decoder, f strictyaml.Field) *string {
+	s, ok := d.OptString(f)
+	if !ok || s == nil {
+		return nil
 	}
-}
-
-func safetyFromValue(v any, source string) (SafetyProfile, error) {
-	var n yaml.Node
-	if err := encodeNode(&n, v); err != nil {
-		return DefaultSafetyProfile(), errs.InvalidProblems(source, []errs.Problem{{File: source, Message: "cannot read the safety profile: " + err.Error()}})
+	if why := CheckProfileName(*s); why != "" {
+		d.Fieldf(f, "%s", why)
+		return nil
 	}
-	s, problems := DecodeSafetyNode(&n, "", source)
-	if len(problems) > 0 {
-		return s, errs.InvalidProblems(source, problems)
-	}
-	return s, nil
-}
-
-// encodeNode turns a Go value into YAML nodes, keeping each value's type
-// (a Go string "yes" stays a string), and turns an encoder panic on an
-// unsupported type into an error.
-func encodeNode(n *yaml.Node, v any) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("unsupported value: %v", r)
-		}
-	}()
-	return n.Encode(v)
+	return s
 }
 
 // safetyFields records which safety fields a mapping set, and whether each

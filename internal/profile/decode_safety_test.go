@@ -1,7 +1,6 @@
 package profile
 
 import (
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/strictyaml"
-	"go.yaml.in/yaml/v3"
 )
 
 // seedSafetyYAML is the standalone safety profile of the specification's
@@ -135,139 +133,6 @@ func TestLoadProfile(t *testing.T) {
 	f.Close()
 	if _, _, err := LoadProfile(f.Name()); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("64 MiB file: %v", err)
-	}
-}
-
-func TestSafetyProfileFromMap(t *testing.T) {
-	got, err := SafetyProfileFromMap(map[string]any{
-		"require_sandbox":          false,
-		"require_human_approval":   true,
-		"allowed_skill_categories": []any{"code", " test ", "code"},
-		"max_cost_per_plan":        50.0,
-		"max_total_cost":           200,
-		"max_retries_per_step":     5,
-	}, "config")
-	if err != nil {
-		t.Fatalf("SafetyProfileFromMap: %v\n%s", err, problemText(err))
-	}
-	want := with2(DefaultSafetyProfile(), func(s *SafetyProfile) {
-		s.RequireSandbox, s.RequireHumanApproval = false, true
-		s.AllowedSkillCategories = []string{"code", "test"}
-		s.MaxCostPerPlan, s.MaxTotalCost, s.MaxRetriesPerStep = ptrF(50), ptrF(200), 5
-	})
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %s, want %s", safetyString(got), safetyString(want))
-	}
-
-	// A number decoded from JSON arrives as float64; an integral one is an
-	// integer.
-	got, err = SafetyProfileFromMap(map[string]any{"max_retries_per_step": float64(7)}, "config")
-	if err != nil || got.MaxRetriesPerStep != 7 {
-		t.Errorf("float64 retries: %s, %v", safetyString(got), err)
-	}
-
-	for _, m := range []map[string]any{nil, {}} {
-		got, err := SafetyProfileFromMap(m, "config")
-		if err != nil || !reflect.DeepEqual(got, DefaultSafetyProfile()) {
-			t.Errorf("SafetyProfileFromMap(%v) = %s, %v", m, safetyString(got), err)
-		}
-	}
-
-	bad := []struct {
-		m    map[string]any
-		path string
-		msg  string
-	}{
-		{map[string]any{"require_sandbox": "yes"}, "require_sandbox", `got string "yes"`},
-		{map[string]any{"require_sandbox": 1}, "require_sandbox", "got integer 1"},
-		{map[string]any{"max_retries_per_step": 3.5}, "max_retries_per_step", "integer"},
-		{map[string]any{"max_retries_per_step": "3"}, "max_retries_per_step", "got string"},
-		{map[string]any{"max_cost_per_plan": math.NaN()}, "max_cost_per_plan", "finite"},
-		{map[string]any{"max_total_cost": math.Inf(1)}, "max_total_cost", "finite"},
-		{map[string]any{"max_cost_per_plan": 5, "max_total_cost": 1}, "max_cost_per_plan", "must not exceed"},
-		{map[string]any{"allowed_skill_categories": "code"}, "allowed_skill_categories", "must be a list"},
-		{map[string]any{"allowed_skill_categories": []any{"code", 3}}, "allowed_skill_categories[1]", "must be a string"},
-		{map[string]any{"allowed_skill_categories": []string{""}}, "allowed_skill_categories[0]", "blank"},
-		{map[string]any{"allowed_skill_categories": nil}, "allowed_skill_categories", "null"},
-		{map[string]any{"requre_sandbox": true}, "requre_sandbox", "did you mean"},
-		{map[string]any{"<<": map[string]any{"require_sandbox": false}}, "<<", "unknown field"},
-	}
-	for _, tt := range bad {
-		got, err := SafetyProfileFromMap(tt.m, "config")
-		if err == nil {
-			t.Errorf("SafetyProfileFromMap(%v) accepted: %s", tt.m, safetyString(got))
-			continue
-		}
-		checkProblems(t, err, "config", []wantProblem{{tt.path, tt.msg, 0}})
-	}
-}
-
-func TestSafetyProfileFromValue(t *testing.T) {
-	if s, err := SafetyProfileFromValue(map[string]any{"max_retries_per_step": 1}, "v"); err != nil || s.MaxRetriesPerStep != 1 {
-		t.Errorf("map[string]any: %s, %v", safetyString(s), err)
-	}
-	if s, err := SafetyProfileFromValue(map[any]any{"require_sandbox": false}, "v"); err != nil || s.RequireSandbox {
-		t.Errorf("map[any]any: %s, %v", safetyString(s), err)
-	}
-	if _, err := SafetyProfileFromValue(map[any]any{1: true}, "v"); !errs.Is(err, errs.KindInvalid) {
-		t.Errorf("integer key: %v", err)
-	}
-	for _, v := range []any{nil, "strict", []any{"require_sandbox"}, 3, true} {
-		s, err := SafetyProfileFromValue(v, "v")
-		if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "must be a mapping") {
-			t.Errorf("SafetyProfileFromValue(%v) = %v", v, err)
-		}
-		if !reflect.DeepEqual(s, DefaultSafetyProfile()) {
-			t.Errorf("SafetyProfileFromValue(%v) value %s, want the default", v, safetyString(s))
-		}
-	}
-	if _, err := SafetyProfileFromValue(map[string]any{"require_sandbox": make(chan int)}, "v"); !errs.Is(err, errs.KindInvalid) {
-		t.Errorf("channel value: %v", err)
-	}
-}
-
-// parseDoc parses doc into nodes for the node-level entry points.
-func parseDoc(t *testing.T, doc string) *yaml.Node {
-	t.Helper()
-	root, ps := strictyaml.Parse([]byte(doc), "action.yaml")
-	if len(ps) > 0 {
-		t.Fatal(ps)
-	}
-	return root
-}
-
-func TestDecodeSafetyNode(t *testing.T) {
-	// An action carrying an inline safety_profile, as another decoder sees it.
-	root := parseDoc(t, "name: local/deploy\nsafety_profile:\n  require_human_approval: true\n  allowed_skill_categories: [deploy, test]\n")
-	s, ps := DecodeSafetyNode(root.Content[3], "safety_profile", "action.yaml")
-	if len(ps) != 0 {
-		t.Fatal(ps)
-	}
-	if !s.RequireHumanApproval || !reflect.DeepEqual(s.AllowedSkillCategories, []string{"deploy", "test"}) || !s.RequireSandbox {
-		t.Errorf("got %s", safetyString(s))
-	}
-
-	root = parseDoc(t, "name: local/deploy\nsafety_profile:\n  require_sandbox: yes\n  max_retries_per_step: 200\n  extra: 1\n")
-	s, ps = DecodeSafetyNode(root.Content[3], "safety_profile", "action.yaml")
-	want := map[string]int{"safety_profile.require_sandbox": 3, "safety_profile.max_retries_per_step": 4, "safety_profile.extra": 5}
-	if len(ps) != len(want) {
-		t.Fatalf("problems: %v", ps)
-	}
-	for _, p := range ps {
-		if line, ok := want[p.Path]; !ok || p.Line != line || p.File != "action.yaml" {
-			t.Errorf("unexpected problem %v", p)
-		}
-	}
-	if !reflect.DeepEqual(s, DefaultSafetyProfile()) {
-		t.Errorf("value with problems = %s, want the default", safetyString(s))
-	}
-
-	root = parseDoc(t, "safety_profile: [a]\n")
-	if _, ps := DecodeSafetyNode(root.Content[1], "safety_profile", "c.yaml"); len(ps) != 1 || ps[0].Path != "safety_profile" {
-		t.Errorf("list: %v", ps)
-	}
-	if _, ps := DecodeSafetyNode(nil, "safety_profile", "c.yaml"); len(ps) != 1 {
-		t.Errorf("nil node: %v", ps)
 	}
 }
 

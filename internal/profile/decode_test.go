@@ -578,13 +578,16 @@ func TestDecodeProfileLegacyFlat(t *testing.T) {
 			if len(warnings) != 1 {
 				t.Fatalf("warnings = %q, want one", warnings)
 			}
-			w := warnings[0]
+			w := warnings[0].String()
+			if !warnings[0].Migrate {
+				t.Errorf("warning %q is not marked as fixed by a migration", w)
+			}
 			for _, k := range tt.warnKeys {
 				if !strings.Contains(w, k) {
 					t.Errorf("warning %q does not name %s", w, k)
 				}
 			}
-			for _, part := range []string{"old.yaml", "legacy", "under safety:", "agents automation-profile migrate old.yaml --write"} {
+			for _, part := range []string{"old.yaml: ", "legacy", "under safety:"} {
 				if !strings.Contains(w, part) {
 					t.Errorf("warning %q does not contain %q", w, part)
 				}

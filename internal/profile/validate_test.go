@@ -248,9 +248,9 @@ func TestLegacyFile(t *testing.T) {
 	if err != nil {
 		t.Fatalf("legacy file: %v\n%s", err, problemText(err))
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "require_sandbox, require_checkpoints, allow_unsafe_tools") ||
-		!strings.Contains(warnings[0], "agents automation-profile migrate") {
-		t.Errorf("warnings = %q", warnings)
+	if len(warnings) != 1 || !strings.Contains(warnings[0].String(), "require_sandbox, require_checkpoints, allow_unsafe_tools") ||
+		!warnings[0].Migrate {
+		t.Errorf("warnings = %+v", warnings)
 	}
 	want := &AutomationProfile{
 		Name: "acme/strict", Description: "Strict profile for production deployments", SchemaVersion: "1.0",

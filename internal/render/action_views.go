@@ -120,17 +120,12 @@ type ActionListView struct {
 // Data implements View: an array of canonical action documents, [] when
 // empty.
 func (v ActionListView) Data() any {
-	if v.Actions == nil {
-		return []*action.Action{}
-	}
-	return v.Actions
+	return nonNil(v.Actions)
 }
 
 // Plain implements View: one name per line.
 func (v ActionListView) Plain(w *Writer) {
-	for _, a := range v.Actions {
-		w.Line(a.Name)
-	}
+	plainLines(w, v.Actions, func(a *action.Action) string { return a.Name })
 }
 
 func (v ActionListView) table() Table {

@@ -113,10 +113,10 @@ func TestGateDecisionViewFormats(t *testing.T) {
 	g, _ := profile.LookupGate("auto_execute")
 	a, _ := profile.LookupGate("auto_apply")
 	s, _ := profile.LookupGate("auto_strategize")
-	at := GateDecisionView{Decision: profile.DecideGate(p, g, 0.7), Profile: "cautious"}
-	above := GateDecisionView{Decision: profile.DecideGate(p, g, 0.75), Profile: "cautious"}
-	always := GateDecisionView{Decision: profile.DecideGate(p, a, 1), Profile: "cautious", Level: "project"}
-	zero := GateDecisionView{Decision: profile.DecideGate(p, s, 0), Profile: "cautious"}
+	at := GateDecisionView{Decision: decideGate(p, g, 0.7), Profile: "cautious"}
+	above := GateDecisionView{Decision: decideGate(p, g, 0.75), Profile: "cautious"}
+	always := GateDecisionView{Decision: decideGate(p, a, 1), Profile: "cautious", Level: "project"}
+	zero := GateDecisionView{Decision: decideGate(p, s, 0), Profile: "cautious"}
 	tests := []struct {
 		name, format string
 		view         GateDecisionView
@@ -229,7 +229,7 @@ func TestDecisionViewTables(t *testing.T) {
 			{"rule", "guards.tool_denylist"}, {"reason", `tool "shell_exec" is on the profile's denylist`},
 			{"tool", "shell_exec"}, {"profile", "acme/guarded"}, {"level", "-"}, {"conditions", "-"},
 		}},
-		{"gate allowed", GateDecisionView{Decision: profile.DecideGate(p, g, 0.75), Profile: "cautious", Level: "global"}, [][]string{
+		{"gate allowed", GateDecisionView{Decision: decideGate(p, g, 0.75), Profile: "cautious", Level: "global"}, [][]string{
 			{"decision", "allowed"}, {"allowed", "true"}, {"requires_approval", "false"},
 			{"rule", "auto_execute"}, {"reason", "-"}, {"threshold", "0.7"}, {"confidence", "0.75"},
 			{"profile", "cautious"}, {"level", "global"},
@@ -258,4 +258,9 @@ func TestDecisionViewTables(t *testing.T) {
 			}
 		})
 	}
+}
+
+// decideGate decides a gate under the profile's own composed safety.
+func decideGate(p *profile.AutomationProfile, g profile.Gate, c float64) profile.GateDecision {
+	return profile.DecideGateUnder(p, p.Safety, g, c)
 }

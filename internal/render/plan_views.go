@@ -47,23 +47,6 @@ func loosenedOf(p *plan.Plan, l []profile.Loosening) *loosenedDoc {
 	return &loosenedDoc{Level: p.SafetyProfile.Provenance, Replaces: p.AutomationProfile.Name, Fields: l}
 }
 
-// LoosenedSummary is one line saying what a standalone safety profile
-// drops of the composed one it replaces, for warnings and the human
-// formats: "... looser than the safety composed in "acme/strict" it
-// replaces: max_total_cost 50 → null".
-func LoosenedSummary(p *plan.Plan, l []profile.Loosening) string {
-	d := loosenedOf(p, l)
-	if d == nil {
-		return ""
-	}
-	parts := make([]string, len(d.Fields))
-	for i, f := range d.Fields {
-		parts[i] = f.Field + " " + f.Replaced + " → " + f.Now
-	}
-	return "the standalone safety profile of the " + d.Level + " level is looser than the safety composed in \"" + d.Replaces +
-		"\" that it replaces: " + strings.Join(parts, ", ")
-}
-
 // PlanView renders a plan with its resolution trace and drift.
 type PlanView struct {
 	Plan *plan.Plan
@@ -98,16 +81,24 @@ func (v PlanView) Data() any {
 	return planDoc{
 		ID: p.ID, Action: p.Action, CreatedAt: p.CreatedAt,
 		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile, SafetyLoosened: loosenedOf(p, v.Loosened),
-		Levels: nonNilSettings(p.Levels), Drift: v.Drift, Record: v.Record,
+		Levels: nonNil(p.Levels), Drift: v.Drift, Record: v.Record,
 		ResolvedAt: p.ResolvedAt, ProjectDir: p.ProjectDir,
 	}
 }
 
-func nonNilSettings(s []plan.Setting) []plan.Setting {
+// nonNil returns s, or an empty slice for nil, so that it is [] in JSON.
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []plan.Setting{}
+		return []T{}
 	}
 	return s
+}
+
+// plainLines writes one line for each item: its name.
+func plainLines[T any](w *Writer, items []T, name func(T) string) {
+	for _, it := range items {
+		w.Line(name(it))
+	}
 }
 
 // FormatTime formats a recorded time for the human formats.
@@ -143,7 +134,7 @@ func resolutionPlain(w *Writer, p *plan.Plan, loosened []profile.Loosening) {
 	}
 	w.Field("safety_profile.sha256", s.SHA256)
 	if d := loosenedOf(p, loosened); d != nil {
-		w.Field("safety_loosened", LoosenedSummary(p, loosened))
+		w.Field("safety_loosened", plan.LoosenedSummary(p, loosened))
 		for _, f := range d.Fields {
 			w.Field("safety_loosened."+f.Field, f.Replaced+" → "+f.Now)
 		}
@@ -208,7 +199,7 @@ func resolutionTables(p *plan.Plan, loosened []profile.Loosening) []Table {
 	safety.Rows = append(safety.Rows, []string{"sha256", s.SHA256, "digest of the snapshot"})
 	tables := []Table{auto, safety}
 	if d := loosenedOf(p, loosened); d != nil {
-		lt := Table{Title: "safety loosened: " + LoosenedSummary(p, loosened), Header: []string{"FIELD", "COMPOSED IN " + d.Replaces, "STANDALONE (" + d.Level + ")"}}
+		lt := Table{Title: "safety loosened: " + plan.LoosenedSummary(p, loosened), Header: []string{"FIELD", "COMPOSED IN " + d.Replaces, "STANDALONE (" + d.Level + ")"}}
 		for _, f := range d.Fields {
 			lt.Rows = append(lt.Rows, []string{f.Field, f.Replaced, f.Now})
 		}
@@ -447,17 +438,12 @@ type PlanListView struct {
 // Data implements View: an array of the stored plan records, [] when
 // empty.
 func (v PlanListView) Data() any {
-	if v.Plans == nil {
-		return []*plan.Plan{}
-	}
-	return v.Plans
+	return nonNil(v.Plans)
 }
 
 // Plain implements View: one id per line.
 func (v PlanListView) Plain(w *Writer) {
-	for _, p := range v.Plans {
-		w.Line(p.ID)
-	}
+	plainLines(w, v.Plans, func(p *plan.Plan) string { return p.ID })
 }
 
 func (v PlanListView) table() Table {
@@ -535,7 +521,7 @@ func (v ResolutionView) Data() any {
 	return resolutionDoc{
 		Action: optional(v.Action), ProjectDir: p.ProjectDir,
 		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile, SafetyLoosened: loosenedOf(p, v.Loosened),
-		Levels: nonNilSettings(p.Levels),
+		Levels: nonNil(p.Levels),
 	}
 }
 

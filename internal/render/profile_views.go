@@ -339,17 +339,12 @@ type ProfileListView struct {
 // Data implements View: always an array of canonical profile documents, []
 // when empty.
 func (v ProfileListView) Data() any {
-	if v.Profiles == nil {
-		return []*profile.AutomationProfile{}
-	}
-	return v.Profiles
+	return nonNil(v.Profiles)
 }
 
 // Plain implements View: one name per line.
 func (v ProfileListView) Plain(w *Writer) {
-	for _, p := range v.Profiles {
-		w.Line(p.Name)
-	}
+	plainLines(w, v.Profiles, func(p *profile.AutomationProfile) string { return p.Name })
 }
 
 // SafetySummary says in a few words how a safety profile differs from the
@@ -488,11 +483,5 @@ func richProfileTable(t *Theme, title string, list []*profile.AutomationProfile,
 }
 
 // FormatFloat formats a number in its shortest form with at least one
-// decimal (1.0, 0.7, 12.5).
-func FormatFloat(f float64) string {
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if strings.ContainsAny(s, ".NI") {
-		return s
-	}
-	return s + ".0"
-}
+// decimal (1.0, 0.7, 12.5); see profile.FormatFloat.
+func FormatFloat(f float64) string { return profile.FormatFloat(f) }

@@ -92,40 +92,6 @@ func (o orderedObject) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// TablesView is a result that is naturally a set of tables. Plain prints
-// every data row with its cells separated by tabs (no titles, no headers,
-// a blank line between tables), which suits cut and awk.
-type TablesView struct {
-	// Doc is the canonical document for json and yaml.
-	Doc any
-	// List is the tables in order.
-	List []Table
-}
-
-// Data implements View.
-func (v TablesView) Data() any { return v.Doc }
-
-// Plain implements View.
-func (v TablesView) Plain(w *Writer) {
-	for i, t := range v.List {
-		if i > 0 {
-			w.Raw("\n")
-		}
-		for _, row := range t.Rows {
-			for j, c := range row {
-				if j > 0 {
-					w.Raw("\t")
-				}
-				w.Raw(Escape(c))
-			}
-			w.Raw("\n")
-		}
-	}
-}
-
-// Tables implements View.
-func (v TablesView) Tables() []Table { return v.List }
-
 // Truncate shortens s to at most width terminal columns, ending it with "…"
 // (after no space) when it was cut. Escape s first: a cut must not fall inside text that
 // would still be interpreted by the terminal, and the width of escaped text
@@ -266,4 +232,18 @@ func detail(s string) string {
 		return ""
 	}
 	return ": " + s
+}
+
+// PutChange tells what registering a document did: added, updated (it
+// replaced), or unchanged (the stored noun is the same, so nothing was
+// written). Its document is the stored one.
+func PutChange(noun, name string, stored any, unchanged, replaced bool) Change {
+	c := Change{Verb: "added", Subject: name, Doc: stored}
+	switch {
+	case unchanged:
+		c.Verb, c.Detail = Unchanged, "the stored "+noun+" is the same, so nothing was written"
+	case replaced:
+		c.Verb = "updated"
+	}
+	return c
 }

@@ -98,7 +98,7 @@ func widthViews() []struct {
 		{"check-guard-denied", dec(guardedProfile, profile.GuardInput{Tool: "shell_exec"}, "", "")},
 		{"check-guard-plan", dec(guardedProfile, profile.GuardInput{Tool: "deploy_to_production_bucket", Write: true, Category: "deploy"}, plan.LevelPlan, p1.Plan.ID)},
 		{"check-guard-allowed", dec(cautious(), profile.GuardInput{Tool: "edit", Write: true}, "", "")},
-		{"check-gate", render.GateDecisionView{Decision: profile.DecideGate(guardedProfile, gate, 0.65), Profile: guardedProfile.Name, Level: plan.LevelProject, Plan: p1.Plan.ID}},
+		{"check-gate", render.GateDecisionView{Decision: decideGate(guardedProfile, gate, 0.65), Profile: guardedProfile.Name, Level: plan.LevelProject, Plan: p1.Plan.ID}},
 		{"line", render.Line{Text: "✔ added acme/release-website-with-a-rather-long-name-for-the-team", Doc: map[string]string{}}},
 		{"change-plan", render.PlanChange("created", p1.Plan, nil)},
 		{"change-unchanged", render.Change{Verb: render.Unchanged, Subject: "acme/release-website", Detail: "the stored profile is the same, so nothing was written", Doc: guardedProfile}},
@@ -181,4 +181,9 @@ func TestEveryWidthFromSixtyUp(t *testing.T) {
 			}
 		}
 	}
+}
+
+// decideGate decides a gate under the profile's own composed safety.
+func decideGate(p *profile.AutomationProfile, g profile.Gate, c float64) profile.GateDecision {
+	return profile.DecideGateUnder(p, p.Safety, g, c)
 }

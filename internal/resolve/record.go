@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -13,7 +12,6 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 // Snapshot is the canonical content of a resolved profile, kept by the
@@ -28,7 +26,7 @@ type Snapshot struct {
 // is its canonical YAML exactly as the store writes it, so a custom
 // profile's snapshot digest is one its history holds.
 func (r *Result) Snapshots() (plan.AutomationRef, plan.SafetyRef, []Snapshot, error) {
-	pdata, _, err := store.EncodeProfile(r.Automation)
+	pdata, _, err := profile.Encode(r.Automation)
 	if err != nil {
 		return plan.AutomationRef{}, plan.SafetyRef{}, nil, err
 	}
@@ -36,12 +34,12 @@ func (r *Result) Snapshots() (plan.AutomationRef, plan.SafetyRef, []Snapshot, er
 	if err != nil {
 		return plan.AutomationRef{}, plan.SafetyRef{}, nil, err
 	}
-	auto := plan.AutomationRef{Name: r.Automation.Name, Provenance: r.AutomationLevel, SHA256: store.Digest(pdata)}
+	auto := plan.AutomationRef{Name: r.Automation.Name, Provenance: r.AutomationLevel, SHA256: canon.Digest(pdata)}
 	safety := plan.SafetyRef{
 		Provenance:    r.SafetyLevel,
 		Source:        r.SafetySource,
 		SafetyProfile: r.Safety.Clone(),
-		SHA256:        store.Digest(sdata),
+		SHA256:        canon.Digest(sdata),
 	}
 	if r.SafetyFrom != "" {
 		from := r.SafetyFrom
@@ -75,58 +73,29 @@ func (r *Result) Apply(p *plan.Plan, at time.Time) ([]Snapshot, error) {
 	return snaps, nil
 }
 
-// Record writes the resolution into p, as Apply does, after storing both
-// snapshots as objects, so that whatever the plan cites is kept.
-func (r *Result) Record(ctx context.Context, st store.Store, p *plan.Plan, at time.Time) error {
-	snaps, err := r.Apply(p, at)
-	if err != nil {
-		return err
-	}
-	for _, s := range snaps {
-		if _, err := st.PutObject(ctx, s.Data); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// Objects returns the content kept under a digest (the store's objects);
+// a digest nothing is kept under is errs.KindNotFound.
+type Objects func(digest string) ([]byte, error)
 
 // Recorded returns the profiles a plan recorded, once Verify has checked
 // the record against the snapshots it cites: the automation profile from
 // its snapshot, and the safety profile the plan holds. Nothing is decided
 // under a record that does not verify.
-func Recorded(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (*profile.AutomationProfile, profile.SafetyProfile, error) {
-	ap, err := verify(ctx, st, p, builtin)
+func Recorded(p *plan.Plan, objects Objects, builtin Lookup) (*profile.AutomationProfile, profile.SafetyProfile, error) {
+	ap, err := verify(p, objects, builtin)
 	if err != nil {
 		return nil, profile.SafetyProfile{}, err
 	}
 	return ap, p.SafetyProfile.SafetyProfile.Clone(), nil
 }
 
-// Verify checks a plan's record against the content-addressed snapshots it
-// cites. Each digest must name an object the store holds (or, for a
-// built-in profile, the built-in as embedded, which builtin looks up by
-// name), and the record must say what those objects say: the automation
-// snapshot is of the profile the record names; the safety profile's fields
-// are the content of its snapshot; a composed safety profile is the safety
-// of the automation snapshot it came from. A record edited by hand (looser
-// safety fields and a digest recomputed to match, say) cites a snapshot the
-// store never wrote, and is invalid input; a missing automation snapshot is
-// not found.
-func Verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) error {
-	_, err := verify(ctx, st, p, builtin)
-	return err
-}
-
-func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (*profile.AutomationProfile, error) {
+func verify(p *plan.Plan, objects Objects, builtin Lookup) (*profile.AutomationProfile, error) {
 	ref, sref := p.AutomationProfile, p.SafetyProfile
-	again := func() string {
-		return fmt.Sprintf("resolve the plan again with 'agents plan set-automation-profile %s %s'", p.ID, ref.Name)
-	}
-	data, err := snapshot(ctx, st, ref.SHA256, builtinContent(builtin, ref.Name))
+	again := func(e *errs.Error) *errs.Error { return e.About(errs.AboutPlanRecord, p.ID, ref.Name) }
+	data, err := snapshot(objects, ref.SHA256, builtinContent(builtin, ref.Name))
 	if err != nil {
 		if errs.Is(err, errs.KindNotFound) {
-			return nil, errs.NotFound("the snapshot of automation profile %q recorded by plan %s (sha256 %s) is missing from the store", ref.Name, p.ID, ref.SHA256).
-				WithHint("%s", again())
+			return nil, again(errs.NotFound("the snapshot of automation profile %q recorded by plan %s (sha256 %s) is missing from the store", ref.Name, p.ID, ref.SHA256))
 		}
 		return nil, err
 	}
@@ -141,9 +110,8 @@ func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (
 	if err != nil {
 		return nil, err
 	}
-	if got := store.Digest(sdata); got != sref.SHA256 {
-		return nil, errs.Invalid("plan %s: its safety profile hashes to %s, not the sha256 %s it records; the plan has been edited", p.ID, got, sref.SHA256).
-			WithHint("%s", again())
+	if got := canon.Digest(sdata); got != sref.SHA256 {
+		return nil, again(errs.Invalid("plan %s: its safety profile hashes to %s, not the sha256 %s it records; the plan has been edited", p.ID, got, sref.SHA256))
 	}
 	// The composed safety of a built-in is a built-in's snapshot too.
 	var composed []byte
@@ -156,40 +124,36 @@ func verify(ctx context.Context, st store.Store, p *plan.Plan, builtin Lookup) (
 	if profile.IsBuiltinName(ref.Name) && composed != nil {
 		builtinSafety = func() ([]byte, bool) { return composed, true }
 	}
-	obj, err := snapshot(ctx, st, sref.SHA256, builtinSafety)
+	obj, err := snapshot(objects, sref.SHA256, builtinSafety)
 	if errs.Is(err, errs.KindNotFound) {
-		return nil, errs.Invalid("plan %s cites a safety profile snapshot (sha256 %s) that the store never wrote: its record has been edited, or the snapshot removed", p.ID, sref.SHA256).
-			WithHint("%s", again())
+		return nil, again(errs.Invalid("plan %s cites a safety profile snapshot (sha256 %s) that the store never wrote: its record has been edited, or the snapshot removed", p.ID, sref.SHA256))
 	}
 	if err != nil {
 		return nil, err
 	}
 	if !bytes.Equal(obj, sdata) {
-		return nil, errs.Invalid("plan %s: its safety profile is not the content of the snapshot it cites (sha256 %s); the plan has been edited", p.ID, sref.SHA256).
-			WithHint("%s", again())
+		return nil, again(errs.Invalid("plan %s: its safety profile is not the content of the snapshot it cites (sha256 %s); the plan has been edited", p.ID, sref.SHA256))
 	}
 	if sref.Source == plan.SourceComposed {
 		if sref.FromProfile == nil || *sref.FromProfile != ref.Name {
-			return nil, errs.Invalid("plan %s records a safety profile composed in another profile than its automation profile %q; the plan has been edited", p.ID, ref.Name).
-				WithHint("%s", again())
+			return nil, again(errs.Invalid("plan %s records a safety profile composed in another profile than its automation profile %q; the plan has been edited", p.ID, ref.Name))
 		}
 		if !bytes.Equal(composed, sdata) {
-			return nil, errs.Invalid("plan %s: its composed safety profile is not the safety of the automation profile snapshot it cites; the plan has been edited", p.ID).
-				WithHint("%s", again())
+			return nil, again(errs.Invalid("plan %s: its composed safety profile is not the safety of the automation profile snapshot it cites; the plan has been edited", p.ID))
 		}
 	}
 	return ap, nil
 }
 
-// snapshot returns the object with the digest from the store (which checks
-// that its content has that digest) or, when the store does not hold it,
-// from fallback when that gives content of that very digest.
-func snapshot(ctx context.Context, st store.Store, digest string, fallback func() ([]byte, bool)) ([]byte, error) {
-	data, err := st.GetObject(ctx, digest)
+// snapshot returns the object with the digest from objects (whose content
+// has that digest) or, when it is not kept there, from fallback when that
+// gives content of that very digest.
+func snapshot(objects Objects, digest string, fallback func() ([]byte, bool)) ([]byte, error) {
+	data, err := objects(digest)
 	if err == nil || !errs.Is(err, errs.KindNotFound) || fallback == nil {
 		return data, err
 	}
-	if b, ok := fallback(); ok && store.Digest(b) == digest {
+	if b, ok := fallback(); ok && canon.Digest(b) == digest {
 		return b, nil
 	}
 	return nil, err
@@ -206,7 +170,7 @@ func builtinContent(builtin Lookup, name string) func() ([]byte, bool) {
 		if err != nil {
 			return nil, false
 		}
-		data, _, err := store.EncodeProfile(b)
+		data, _, err := profile.Encode(b)
 		return data, err == nil
 	}
 }

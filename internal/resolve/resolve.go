@@ -14,8 +14,10 @@
 //
 // A resolution is recorded in its plan with a snapshot of each profile, so
 // a plan's constraints never change under it; Diff compares a record with
-// what would resolve now. The package never prints, reads flags or
-// environment, or exits.
+// what would resolve now. The package is pure: it takes the levels and
+// lookups (of profiles, of the objects a record cites) and returns its
+// answer, reading and writing nothing; the registry reads the levels and
+// keeps the snapshots.
 package resolve
 
 import (
@@ -127,8 +129,12 @@ func missingProfile(err error, name string, by plan.Setting) error {
 		where += " (" + describeSource(by) + ")"
 	}
 	if errs.Is(err, errs.KindNotFound) {
+		source := ""
+		if by.Source != nil {
+			source = *by.Source
+		}
 		return errs.NotFound("automation profile %q named at the %s not found", name, where).
-			WithHint("%s, or register the profile with 'agents automation-profile add'", fixHint(by))
+			About(errs.AboutLevel, by.Level, source)
 	}
 	return errs.Wrap(errs.KindOf(err), err, "automation profile %q named at the %s", name, where)
 }
@@ -138,21 +144,6 @@ func describeSource(s plan.Setting) string {
 		return "action " + *s.Source
 	}
 	return *s.Source
-}
-
-// fixHint says how to change what a level names.
-func fixHint(s plan.Setting) string {
-	switch s.Level {
-	case plan.LevelPlan:
-		return "choose another profile with 'agents plan set-automation-profile'"
-	case plan.LevelAction:
-		return "change automation_profile in the action and run 'agents action add --update -c FILE'"
-	default:
-		if s.Source != nil {
-			return "change automation_profile in " + *s.Source
-		}
-		return "change automation_profile at the " + s.Level + " level"
-	}
 }
 
 func cloneSettings(in []plan.Setting) []plan.Setting {

@@ -1,19 +1,15 @@
 package resolve
 
 import (
-	"context"
+	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -31,13 +27,16 @@ func builtin(t testing.TB, name string) *profile.AutomationProfile {
 }
 
 // lookupIn looks up built-ins from the embedded files and custom profiles
-// in st.
-func lookupIn(t testing.TB, st store.Store) Lookup {
+// in custom.
+func lookupIn(t testing.TB, custom map[string]*profile.AutomationProfile) Lookup {
 	return func(name string) (*profile.AutomationProfile, error) {
 		if profile.IsBuiltinName(name) {
 			return builtin(t, name), nil
 		}
-		return st.GetProfile(context.Background(), name)
+		if p, ok := custom[name]; ok {
+			return p.Clone(), nil
+		}
+		return nil, errs.NotFound("profile %q not found", name)
 	}
 }
 
@@ -64,8 +63,7 @@ func levels(autos [4]string, safeties [4]*profile.SafetyProfile) []plan.Setting 
 }
 
 func TestResolvePrecedence(t *testing.T) {
-	st := store.NewMemory()
-	lookup := lookupIn(t, st)
+	lookup := lookupIn(t, nil)
 	none := [4]*profile.SafetyProfile{}
 	tests := []struct {
 		name       string
@@ -124,10 +122,9 @@ func TestResolvePrecedence(t *testing.T) {
 }
 
 func TestResolveMissingProfile(t *testing.T) {
-	st := store.NewMemory()
 	lv := levels([4]string{"", "acme/gone", "ci"}, [4]*profile.SafetyProfile{})
 	lv[1].Source = str("local/deploy")
-	_, err := Resolve(lv, lookupIn(t, st))
+	_, err := Resolve(lv, lookupIn(t, nil))
 	if !errs.Is(err, errs.KindNotFound) {
 		t.Fatalf("err = %v, want not found", err)
 	}
@@ -138,13 +135,13 @@ func TestResolveMissingProfile(t *testing.T) {
 	}
 	// A missing profile at a level that does not win is never looked up.
 	lv = levels([4]string{"manual", "acme/gone"}, [4]*profile.SafetyProfile{})
-	if _, err := Resolve(lv, lookupIn(t, st)); err != nil {
+	if _, err := Resolve(lv, lookupIn(t, nil)); err != nil {
 		t.Errorf("a shadowed missing profile failed the resolution: %v", err)
 	}
 	// The project level names its file.
 	lv = levels([4]string{"", "", "acme/gone"}, [4]*profile.SafetyProfile{})
 	lv[2].Source = str("/p/agents.yaml")
-	_, err = Resolve(lv, lookupIn(t, st))
+	_, err = Resolve(lv, lookupIn(t, nil))
 	if !errs.Is(err, errs.KindNotFound) || !strings.Contains(err.Error(), "project level (/p/agents.yaml)") {
 		t.Errorf("err = %v", err)
 	}
@@ -153,351 +150,11 @@ func TestResolveMissingProfile(t *testing.T) {
 func TestResolveChecksLevels(t *testing.T) {
 	lv := levels([4]string{}, [4]*profile.SafetyProfile{})
 	lv[0], lv[1] = lv[1], lv[0]
-	if _, err := Resolve(lv, lookupIn(t, store.NewMemory())); err == nil {
+	if _, err := Resolve(lv, lookupIn(t, nil)); err == nil {
 		t.Error("levels out of order were accepted")
 	}
-	if _, err := Resolve(lv[:3], lookupIn(t, store.NewMemory())); err == nil {
+	if _, err := Resolve(lv[:3], lookupIn(t, nil)); err == nil {
 		t.Error("three levels were accepted")
-	}
-}
-
-// world is a home, a project tree and a store to resolve in.
-type world struct {
-	t     *testing.T
-	home  string
-	proj  string
-	st    *store.Memory
-	env   Env
-	clock time.Time
-}
-
-func newWorld(t *testing.T) *world {
-	root := t.TempDir()
-	w := &world{t: t, home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj"), st: store.NewMemory(),
-		clock: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	for _, d := range []string{w.home, filepath.Join(w.proj, "sub", "dir")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w.env = Env{Ctx: context.Background(), Store: w.st, Lookup: lookupIn(t, w.st), Home: w.home}
-	return w
-}
-
-func (w *world) write(path, content string) {
-	w.t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		w.t.Fatal(err)
-	}
-}
-
-func (w *world) addAction(yaml string) {
-	w.t.Helper()
-	a, err := action.Decode([]byte(yaml), "action.yaml")
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	if _, err := w.st.PutAction(context.Background(), a, true); err != nil {
-		w.t.Fatal(err)
-	}
-}
-
-func (w *world) addProfile(yaml string) {
-	w.t.Helper()
-	p, _, err := profile.DecodeProfile([]byte(yaml), "profile.yaml")
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	if _, err := w.st.PutProfile(context.Background(), p, true); err != nil {
-		w.t.Fatal(err)
-	}
-}
-
-// use makes a plan as 'plan use' does.
-func (w *world) use(own plan.Setting, actionName, dir string) *plan.Plan {
-	w.t.Helper()
-	r, err := w.env.Resolve(Request{Own: own, Action: actionName, ProjectDir: dir})
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	id, err := plan.NewID(w.clock, nil)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	p := &plan.Plan{ID: id, Action: actionName, CreatedAt: w.clock, ProjectDir: dir}
-	if err := r.Record(context.Background(), w.st, p, w.clock); err != nil {
-		w.t.Fatal(err)
-	}
-	return p
-}
-
-// drift resolves p again and compares.
-func (w *world) drift(p *plan.Plan) *plan.Drift {
-	w.t.Helper()
-	r, err := w.env.Again(p)
-	if err != nil {
-		return DriftError(err)
-	}
-	now := p.Clone()
-	if _, err := r.Apply(now, w.clock); err != nil {
-		w.t.Fatal(err)
-	}
-	return Diff(p, now)
-}
-
-const deployAction = `name: local/deploy
-description: Deploy
-definition_of_done: Deployed
-strategy_actor: local/default
-execution_actor: local/default
-automation_profile: %s
-`
-
-func TestProjectFoundFromSubfolder(t *testing.T) {
-	w := newWorld(t)
-	w.write(filepath.Join(w.proj, "agents.yaml"), "automation_profile: cautious\nsafety_profile:\n  max_retries_per_step: 7\n")
-	w.write(filepath.Join(w.home, "config.yaml"), "automation_profile: ci\nformat: json\n")
-	r, err := w.env.Resolve(Request{ProjectDir: filepath.Join(w.proj, "sub", "dir")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Automation.Name != "cautious" || r.AutomationLevel != plan.LevelProject {
-		t.Errorf("automation = %s from %s, want cautious from project", r.Automation.Name, r.AutomationLevel)
-	}
-	if r.SafetyLevel != plan.LevelProject || r.Safety.MaxRetriesPerStep != 7 {
-		t.Errorf("safety = %+v from %s", r.Safety, r.SafetyLevel)
-	}
-	if src := r.Levels[2].Source; src == nil || *src != filepath.Join(w.proj, "agents.yaml") {
-		t.Errorf("project source = %v", src)
-	}
-	if src := r.Levels[3].Source; src == nil || *src != filepath.Join(w.home, "config.yaml") {
-		t.Errorf("global source = %v", src)
-	}
-	// Outside the project only the global level speaks.
-	r, err = w.env.Resolve(Request{ProjectDir: w.home})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Automation.Name != "ci" || r.AutomationLevel != plan.LevelGlobal || r.Levels[2].Source != nil {
-		t.Errorf("outside the project: %s from %s, project source %v", r.Automation.Name, r.AutomationLevel, r.Levels[2].Source)
-	}
-}
-
-func TestMalformedConfiguration(t *testing.T) {
-	w := newWorld(t)
-	file := filepath.Join(w.proj, "agents.yaml")
-	for _, content := range []string{
-		"automation_profil: cautious\n",
-		"automation_profile: [cautious]\n",
-		"safety_profile:\n  require_sandbox: yes\n",
-		"- a list\n",
-		"automation_profile: Cautious\n",
-	} {
-		w.write(file, content)
-		_, err := w.env.Resolve(Request{ProjectDir: filepath.Join(w.proj, "sub")})
-		if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), file) {
-			t.Errorf("%q: err = %v, want invalid input naming %s", content, err, file)
-		}
-	}
-	w.write(file, "")
-	w.write(filepath.Join(w.home, "config.yaml"), "automation_profile: 7\n")
-	_, err := w.env.Resolve(Request{ProjectDir: w.proj})
-	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "config.yaml") {
-		t.Errorf("global: err = %v", err)
-	}
-}
-
-func TestMissingAction(t *testing.T) {
-	w := newWorld(t)
-	_, err := w.env.Resolve(Request{Action: "local/none", ProjectDir: w.proj})
-	if !errs.Is(err, errs.KindNotFound) {
-		t.Errorf("err = %v, want not found", err)
-	}
-}
-
-const strictProfile = `name: acme/strict
-auto_apply: 1.0
-safety:
-  max_retries_per_step: %d
-`
-
-func TestDrift(t *testing.T) {
-	w := newWorld(t)
-	w.addProfile(strings.Replace(strictProfile, "%d", "2", 1))
-	w.addAction(strings.Replace(deployAction, "%s", "acme/strict", 1))
-	p := w.use(plan.Setting{Level: plan.LevelPlan}, "local/deploy", w.proj)
-	if p.AutomationProfile.Name != "acme/strict" || p.SafetyProfile.Source != plan.SourceComposed {
-		t.Fatalf("recorded %+v / %+v", p.AutomationProfile, p.SafetyProfile)
-	}
-	if d := w.drift(p); d != nil {
-		t.Fatalf("drift right after use: %+v", d)
-	}
-	// Only the automation snapshot can be checked against the store.
-	if _, _, err := Recorded(context.Background(), w.st, p, w.env.Lookup); err != nil {
-		t.Fatalf("recorded profiles: %v", err)
-	}
-
-	// A level change that does not change the answer is not drift.
-	w.write(filepath.Join(w.home, "config.yaml"), "automation_profile: manual\n")
-	if d := w.drift(p); d != nil {
-		t.Errorf("drift from a shadowed global setting: %+v", d)
-	}
-
-	// The profile changes: drift in both the automation and the composed
-	// safety profile.
-	w.addProfile(strings.Replace(strictProfile, "%d", "5", 1))
-	d := w.drift(p)
-	if d == nil || d.AutomationProfile == nil || d.SafetyProfile == nil {
-		t.Fatalf("drift after the profile changed = %+v", d)
-	}
-	if d.AutomationProfile.Recorded.SHA256 == d.AutomationProfile.Now.SHA256 || !strings.Contains(d.AutomationProfile.Reason, "has changed") {
-		t.Errorf("automation change = %+v", d.AutomationProfile)
-	}
-	if strings.Join(d.SafetyProfile.Fields, ",") != "max_retries_per_step" {
-		t.Errorf("safety fields = %v", d.SafetyProfile.Fields)
-	}
-	// The global level changed earlier (without effect); no other did.
-	if strings.Join(d.Levels, ",") != "global" {
-		t.Errorf("levels = %v, want [global]", d.Levels)
-	}
-	// The record still decides: its snapshot is the old version.
-	ap, sp, err := Recorded(context.Background(), w.st, p, w.env.Lookup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ap.Safety.MaxRetriesPerStep != 2 || sp.MaxRetriesPerStep != 2 {
-		t.Errorf("recorded profiles changed under the plan: %d, %d", ap.Safety.MaxRetriesPerStep, sp.MaxRetriesPerStep)
-	}
-
-	// A level change: the project now carries a standalone safety profile.
-	w.addProfile(strings.Replace(strictProfile, "%d", "2", 1))
-	if d := w.drift(p); d != nil {
-		t.Fatalf("drift after restoring the profile: %+v", d)
-	}
-	w.write(filepath.Join(w.proj, "agents.yaml"), "safety_profile:\n  require_human_approval: true\n")
-	d = w.drift(p)
-	if d == nil || d.AutomationProfile != nil || d.SafetyProfile == nil {
-		t.Fatalf("drift after the project changed = %+v", d)
-	}
-	if d.SafetyProfile.Now.Provenance != plan.LevelProject || d.SafetyProfile.Now.Source != plan.SourceStandalone ||
-		d.SafetyProfile.Recorded.Provenance != plan.LevelAction {
-		t.Errorf("safety change = %+v", d.SafetyProfile)
-	}
-	if strings.Join(d.Levels, ",") != "project,global" {
-		t.Errorf("levels = %v, want [project global]", d.Levels)
-	}
-
-	// The action's profile removed: resolving now fails, and says why.
-	if err := os.Remove(filepath.Join(w.proj, "agents.yaml")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.st.RemoveProfile(context.Background(), "acme/strict"); err != nil {
-		t.Fatal(err)
-	}
-	d = w.drift(p)
-	if d == nil || d.Error == nil || !strings.Contains(*d.Error, "acme/strict") || !strings.Contains(*d.Error, "action level") {
-		t.Errorf("drift after the profile was removed = %+v", d)
-	}
-	// The record still decides, from the snapshot the store kept.
-	if _, _, err := Recorded(context.Background(), w.st, p, w.env.Lookup); err != nil {
-		t.Errorf("recorded profiles after removal: %v", err)
-	}
-}
-
-func TestRecordedRefusesEditedPlan(t *testing.T) {
-	w := newWorld(t)
-	p := w.use(plan.Setting{Level: plan.LevelPlan, SafetyProfile: safety(4)}, "", w.proj)
-	edited := p.Clone()
-	edited.SafetyProfile.AllowUnsafeTools = true
-	if _, _, err := Recorded(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindInvalid) {
-		t.Errorf("edited safety: err = %v, want invalid", err)
-	}
-	edited = p.Clone()
-	edited.AutomationProfile.Name = "full-auto"
-	if _, _, err := Recorded(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindInvalid) {
-		t.Errorf("renamed automation profile: err = %v, want invalid", err)
-	}
-	edited = p.Clone()
-	edited.AutomationProfile.SHA256 = strings.Repeat("0", 64)
-	if _, _, err := Recorded(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindNotFound) {
-		t.Errorf("unknown snapshot: err = %v, want not found", err)
-	}
-	// Looser safety fields with the digest recomputed to match: the record
-	// agrees with itself, but cites a snapshot the store never wrote.
-	edited = p.Clone()
-	edited.SafetyProfile.AllowUnsafeTools = true
-	edited.SafetyProfile.RequireSandbox = false
-	rehash(t, edited)
-	if _, _, err := Recorded(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "never wrote") {
-		t.Errorf("rehashed safety: err = %v, want invalid", err)
-	}
-	if err := Verify(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindInvalid) {
-		t.Errorf("Verify of the rehashed record: %v", err)
-	}
-	if err := Verify(context.Background(), w.st, p, w.env.Lookup); err != nil {
-		t.Errorf("Verify of the record as made: %v", err)
-	}
-}
-
-// rehash sets the safety digest of p to that of its (edited) fields.
-func rehash(t *testing.T, p *plan.Plan) {
-	t.Helper()
-	data, err := SafetyContent(p.SafetyProfile.SafetyProfile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.SafetyProfile.SHA256 = store.Digest(data)
-}
-
-// TestRecordedComposedSafety checks a composed safety profile against the
-// automation snapshot it came from, and accepts a built-in's snapshots
-// when the store lacks them.
-func TestRecordedComposedSafety(t *testing.T) {
-	w := newWorld(t)
-	w.addProfile(strings.Replace(strictProfile, "%d", "2", 1))
-	p := w.use(plan.Setting{Level: plan.LevelPlan, AutomationProfile: str("acme/strict")}, "", w.proj)
-	if p.SafetyProfile.Source != plan.SourceComposed {
-		t.Fatalf("source %s", p.SafetyProfile.Source)
-	}
-	// The composed safety edited, and a snapshot of it planted in the
-	// store: the record cites an object, but not the automation profile's
-	// safety.
-	edited := p.Clone()
-	edited.SafetyProfile.MaxRetriesPerStep = 9
-	rehash(t, edited)
-	data, _ := SafetyContent(edited.SafetyProfile.SafetyProfile)
-	if _, err := w.st.PutObject(context.Background(), data); err != nil {
-		t.Fatal(err)
-	}
-	if err := Verify(context.Background(), w.st, edited, w.env.Lookup); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "composed") {
-		t.Errorf("edited composed safety: %v", err)
-	}
-
-	// A plan under a built-in verifies from the built-in alone.
-	bare := newWorld(t)
-	bp := bare.use(plan.Setting{Level: plan.LevelPlan, AutomationProfile: str("cautious")}, "", bare.proj)
-	empty := store.NewMemory()
-	if err := Verify(context.Background(), empty, bp, bare.env.Lookup); err != nil {
-		t.Errorf("a built-in's plan against an empty store: %v", err)
-	}
-	if err := Verify(context.Background(), empty, bp, nil); !errs.Is(err, errs.KindNotFound) {
-		t.Errorf("without the built-ins, the missing snapshot is not found: %v", err)
-	}
-}
-
-func TestSnapshotDigestIsHistoryDigest(t *testing.T) {
-	w := newWorld(t)
-	p, _, err := profile.DecodeProfile([]byte(strings.Replace(strictProfile, "%d", "2", 1)), "x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := w.st.PutProfile(context.Background(), p, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := w.use(plan.Setting{Level: plan.LevelPlan, AutomationProfile: str("acme/strict")}, "", w.proj)
-	if pl.AutomationProfile.SHA256 != res.Digest {
-		t.Errorf("snapshot digest %s, history digest %s", pl.AutomationProfile.SHA256, res.Digest)
 	}
 }
 
@@ -538,4 +195,74 @@ func TestLoosened(t *testing.T) {
 	if l := r.Loosened(); l != nil {
 		t.Errorf("a composed safety profile is looser than itself: %+v", l)
 	}
+}
+
+// objectsOf returns the snapshots applying r to p records, as a store
+// would keep them, and a lookup of them.
+func objectsOf(t *testing.T, r *Result, p *plan.Plan) Objects {
+	t.Helper()
+	snaps, err := r.Apply(p, time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := map[string][]byte{}
+	for _, s := range snaps {
+		kept[s.Digest] = s.Data
+	}
+	return func(digest string) ([]byte, error) {
+		if data, ok := kept[digest]; ok {
+			return data, nil
+		}
+		return nil, errs.NotFound("object %s not found", digest)
+	}
+}
+
+// TestVerify checks a record against the snapshots it cites, with nothing
+// but a lookup of them: what the record says must be what they say.
+func TestVerify(t *testing.T) {
+	custom := map[string]*profile.AutomationProfile{"acme/strict": builtin(t, "cautious")}
+	custom["acme/strict"].Name = "acme/strict"
+	lookup := lookupIn(t, custom)
+	r, err := Resolve(levels([4]string{"acme/strict"}, [4]*profile.SafetyProfile{nil, safety(4)}), lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &plan.Plan{ID: "01jq3v6m4x8b2c7d9e0f1g2h3k"}
+	objects := objectsOf(t, r, p)
+	ap, sp, err := Recorded(p, objects, lookup)
+	if err != nil || ap.Name != "acme/strict" || sp.MaxRetriesPerStep != 4 {
+		t.Fatalf("Recorded = %v, %+v, %v", ap, sp, err)
+	}
+	edited := p.Clone()
+	edited.SafetyProfile.AllowUnsafeTools = true
+	if err := verifyRecord(edited, objects, lookup); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("edited safety: %v, want invalid", err)
+	}
+	var e *errs.Error
+	if err := verifyRecord(edited, objects, lookup); !errors.As(err, &e) || e.Subject.About != errs.AboutPlanRecord || e.Subject.Detail != "acme/strict" {
+		t.Errorf("the refusal is not about the plan's record: %+v", e)
+	}
+	none := func(string) ([]byte, error) { return nil, errs.NotFound("gone") }
+	if err := verifyRecord(p, none, lookup); !errs.Is(err, errs.KindNotFound) {
+		t.Errorf("snapshots gone: %v, want not found", err)
+	}
+	// A built-in's automation snapshot comes from the built-in itself.
+	r, err = Resolve(levels([4]string{"cautious"}, [4]*profile.SafetyProfile{}), lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bp := &plan.Plan{ID: p.ID}
+	objectsOf(t, r, bp)
+	if err := verifyRecord(bp, none, lookup); err != nil {
+		t.Errorf("a built-in's plan against no objects: %v", err)
+	}
+	if err := verifyRecord(bp, none, nil); !errs.Is(err, errs.KindNotFound) {
+		t.Errorf("without the built-ins, the missing snapshot is not found: %v", err)
+	}
+}
+
+// verifyRecord checks p's record against the snapshots it cites.
+func verifyRecord(p *plan.Plan, objects Objects, builtin Lookup) error {
+	_, _, err := Recorded(p, objects, builtin)
+	return err
 }

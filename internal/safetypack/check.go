@@ -230,6 +230,16 @@ func judge(id string, p Predicate, ctx *Context) (r Result) {
 	return r
 }
 
+// checked is the result for a boundary its evidence decides: upheld, for
+// the reason yes, or violated, for the reason no.
+func checked(id string, upheld bool, yes, no string, evidence ...string) Result {
+	r := Result{BoundaryID: id, Upheld: upheld, Reason: no, RuntimeCheckable: true, Evidence: evidence}
+	if upheld {
+		r.Reason = yes
+	}
+	return r
+}
+
 // notCheckable is the result for a boundary whose evidence is absent.
 func notCheckable(id, reason string) Result {
 	return Result{BoundaryID: id, Upheld: true, Reason: reason, Evidence: []string{}}
@@ -286,14 +296,8 @@ func CheckNoIdentityOverride(ctx *Context) Result {
 		return notCheckable(id, "identity hashes before and after not both supplied")
 	}
 	before, after := *ctx.IdentityManifoldHashBefore, *ctx.IdentityManifoldHashAfter
-	r := Result{BoundaryID: id, RuntimeCheckable: true, Evidence: []string{"before: " + before, "after: " + after}}
-	if before == after {
-		r.Upheld = true
-		r.Reason = "the identity hash is unchanged"
-	} else {
-		r.Reason = "the identity hash changed"
-	}
-	return r
+	return checked(id, before == after, "the identity hash is unchanged", "the identity hash changed",
+		"before: "+before, "after: "+after)
 }
 
 // CheckNoSilentCorrection judges no_silent_correction: the last refusal
@@ -303,14 +307,9 @@ func CheckNoSilentCorrection(ctx *Context) Result {
 	if ctx.LastRefusalWasTyped == nil {
 		return notCheckable(id, "whether the last refusal was typed was not supplied")
 	}
-	r := Result{BoundaryID: id, RuntimeCheckable: true, Evidence: []string{"last_refusal_was_typed: " + strconv.FormatBool(*ctx.LastRefusalWasTyped)}}
-	if *ctx.LastRefusalWasTyped {
-		r.Upheld = true
-		r.Reason = "the last refusal carried a typed error"
-	} else {
-		r.Reason = "the last refusal carried no typed error"
-	}
-	return r
+	typed := *ctx.LastRefusalWasTyped
+	return checked(id, typed, "the last refusal carried a typed error", "the last refusal carried no typed error",
+		"last_refusal_was_typed: "+strconv.FormatBool(typed))
 }
 
 // CheckPreserveVersorClosure judges preserve_versor_closure: the versor
@@ -322,12 +321,6 @@ func CheckPreserveVersorClosure(ctx *Context) Result {
 	}
 	vc := *ctx.FieldState.VersorCondition
 	text := strconv.FormatFloat(vc, 'g', -1, 64)
-	r := Result{BoundaryID: id, RuntimeCheckable: true, Evidence: []string{"versor_condition: " + text}}
-	if vc < VersorClosureTolerance {
-		r.Upheld = true
-		r.Reason = "the versor condition is below 1e-6"
-	} else {
-		r.Reason = "the versor condition " + text + " is not below 1e-6"
-	}
-	return r
+	return checked(id, vc < VersorClosureTolerance, "the versor condition is below 1e-6", "the versor condition "+text+" is not below 1e-6",
+		"versor_condition: "+text)
 }

@@ -5,37 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
-// ConfigKey is the key of $AGENTS_HOME/config.yaml that names the pack in
-// force.
+// ConfigKey is the key of a config.yaml (the system's) that names the
+// pack in force.
 const ConfigKey = "safety_pack"
-
-// ConfiguredPackID returns the pack id that <home>/config.yaml names under
-// safety_pack, or "" when the file or the key is absent. Only that key is
-// read, and strictly: it must appear once and be a YAML string holding a
-// valid pack id. The other keys belong to the rest of the configuration.
-// An unreadable file is invalid input; a bad safety_pack value is a
-// KindSafetyPack error, since it leaves the pack in force undetermined.
-func ConfiguredPackID(home string) (string, error) {
-	file := filepath.Join(home, "config.yaml")
-	// Read at most MaxFileSize+1 bytes: a huge file is refused unread, and
-	// anything but a regular file at once.
-	data, err := strictyaml.ReadOwnFile(file)
-	if errs.KindOf(err) == errs.KindNotFound {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return PackIDFromConfig(data, file)
-}
 
 // PackIDFromConfig reads safety_pack from the YAML configuration data; file
 // names it in errors.

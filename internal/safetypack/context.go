@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/jsonread"
 )
 
 // FieldState is the measured state of a caller's field.
@@ -108,10 +109,7 @@ func ParseContext(data []byte, file string) (*Context, error) {
 func isNull(raw []byte) bool { return string(raw) == "null" }
 
 func (d *doc) parseContext() *Context {
-	if !d.checkEnvelope(MaxFileSize) {
-		return nil
-	}
-	members, ok := d.object(nil, 0, "")
+	members, ok := d.top()
 	if !ok {
 		return nil
 	}
@@ -134,7 +132,7 @@ func (d *doc) parseContext() *Context {
 		case "last_refusal_was_typed":
 			var b bool
 			if string(m.value) != "true" && string(m.value) != "false" {
-				d.problem(m.key, m.line, "must be true or false, got %s", describeRaw(m.value))
+				d.problem(m.key, m.line, "must be true or false, got %s", jsonread.KindOfRaw(m.value))
 				continue
 			}
 			_ = json.Unmarshal(m.value, &b)
@@ -174,7 +172,7 @@ func (d *doc) fieldState(m member) *FieldState {
 			continue
 		}
 		if len(fm.value) == 0 || strings.ContainsRune(`{["tfn`, rune(fm.value[0])) {
-			d.problem(path, fm.line, "must be a number, got %s", describeRaw(fm.value))
+			d.problem(path, fm.line, "must be a number, got %s", jsonread.KindOfRaw(fm.value))
 			continue
 		}
 		var f float64
@@ -195,7 +193,7 @@ func (d *doc) fieldState(m member) *FieldState {
 // matter to the check, blanks are invalid.
 func (d *doc) digests(m member) []string {
 	if len(m.value) == 0 || m.value[0] != '[' {
-		d.problem(m.key, m.line, "must be a list of strings, got %s", describeRaw(m.value))
+		d.problem(m.key, m.line, "must be a list of strings, got %s", jsonread.KindOfRaw(m.value))
 		return nil
 	}
 	var items []json.RawMessage
@@ -205,17 +203,9 @@ func (d *doc) digests(m member) []string {
 	}
 	out := make([]string, 0, len(items))
 	for i, raw := range items {
-		path := fmt.Sprintf("%s[%d]", m.key, i)
-		var s string
-		if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-			d.problem(path, m.line, "must be a string, got %s", describeRaw(raw))
-			continue
+		if s, ok := d.listString(fmt.Sprintf("%s[%d]", m.key, i), m.line, raw); ok {
+			out = append(out, s)
 		}
-		if strings.TrimSpace(s) == "" {
-			d.problem(path, m.line, "must not be blank")
-			continue
-		}
-		out = append(out, s)
 	}
 	return out
 }

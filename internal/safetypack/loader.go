@@ -300,3 +300,9 @@ func (l *Loaded) SealError() error {
 	st := SealStatus{ReportFile: l.ReportFile, Report: l.Report, Problems: l.SealProblems}
 	return sealError(l.Pack.PackID, l.Source, st, l.Source != SourceEmbedded)
 }
+
+// EnvAllowUnratified names the development override: set to exactly "1"
+// in the environment, it lets a pack whose seal does not verify load
+// while it is being authored. The command line reads it (see
+// LoadOptions.AllowUnratified); the pack only names it.
+const EnvAllowUnratified = "AGENTS_ALLOW_UNRATIFIED_SAFETY"

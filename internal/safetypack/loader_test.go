@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -315,26 +314,4 @@ func TestPackIDFromConfig(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestConfiguredPackID(t *testing.T) {
-	home := t.TempDir()
-	if id, err := ConfiguredPackID(home); id != "" || err != nil {
-		t.Errorf("no config.yaml: %q, %v", id, err)
-	}
-	writeFile(t, filepath.Join(home, "config.yaml"), []byte("safety_pack: acme_v2\n"))
-	if id, err := ConfiguredPackID(home); id != "acme_v2" || err != nil {
-		t.Errorf("ConfiguredPackID = %q, %v", id, err)
-	}
-	writeFile(t, filepath.Join(home, "config.yaml"), []byte("safety_pack: Acme\n"))
-	_, err := ConfiguredPackID(home)
-	wantKind(t, err, errs.KindSafetyPack, strings.Join([]string{home, "config.yaml"}, string(filepath.Separator)))
-
-	// A file over the limit is refused from its size, before it is read.
-	big := filepath.Join(home, "config.yaml")
-	if err := os.Truncate(big, 64<<20); err != nil {
-		t.Fatal(err)
-	}
-	_, err = ConfiguredPackID(home)
-	wantKind(t, err, errs.KindInvalid, "larger than 1048576 bytes")
 }

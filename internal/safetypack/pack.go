@@ -24,6 +24,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/jsonread"
 	"github.com/agentsctl/agents/internal/safetypack/jcs"
 )
 
@@ -220,16 +221,15 @@ func malformed(file string, problems []errs.Problem) *errs.Error {
 	} else {
 		msg += fmt.Sprintf(" (%d problems)", len(problems))
 	}
-	hint := "fix the pack, then run 'agents safety-pack ratify " + file + "'"
+	e := &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: problems}
 	for _, p := range problems {
 		if p.Path == "mastery_report_sha256" {
-			// The seed's example pack carries "..." here: say what to
-			// start from.
-			hint = `set mastery_report_sha256 to "" (every pack starts from the empty string; ratify fills it in), fix any other problem, then run 'agents safety-pack ratify ` + file + "'"
-			break
+			// The seed's example pack carries "..." here: the hint says
+			// what to start from.
+			return e.About(errs.AboutPackFile, file, p.Path)
 		}
 	}
-	return &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: problems, Hint: hint}
+	return e.About(errs.AboutPackFile, file)
 }
 
 // problemText is a problem without its file, for a message that already
@@ -243,10 +243,7 @@ func problemText(p errs.Problem) string {
 }
 
 func (d *doc) parsePack() *Pack {
-	if !d.checkEnvelope(MaxFileSize) {
-		return nil
-	}
-	members, ok := d.object(nil, 0, "")
+	members, ok := d.top()
 	if !ok {
 		return nil
 	}
@@ -418,7 +415,7 @@ func (d *doc) checkVersion(p *Pack, line int) {
 
 func (d *doc) boundaryIDs(m member) []string {
 	if len(m.value) == 0 || m.value[0] != '[' {
-		d.problem("boundary_ids", m.line, "must be a list of strings, got %s", describeRaw(m.value))
+		d.problem("boundary_ids", m.line, "must be a list of strings, got %s", jsonread.KindOfRaw(m.value))
 		return nil
 	}
 	var items []json.RawMessage
@@ -434,13 +431,8 @@ func (d *doc) boundaryIDs(m member) []string {
 	seen := map[string]int{}
 	for i, raw := range items {
 		path := fmt.Sprintf("boundary_ids[%d]", i)
-		var s string
-		if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-			d.problem(path, m.line, "must be a string, got %s", describeRaw(raw))
-			continue
-		}
-		if strings.TrimSpace(s) == "" {
-			d.problem(path, m.line, "must not be blank")
+		s, ok := d.listString(path, m.line, raw)
+		if !ok {
 			continue
 		}
 		if first, dup := seen[s]; dup {

@@ -3,12 +3,12 @@ package safetypack
 import (
 	"errors"
 	"fmt"
-	"github.com/agentsctl/agents/internal/atomicfile"
 	"io"
 	"io/fs"
 	"path/filepath"
 	"slices"
 
+	"github.com/agentsctl/agents/internal/atomicfile"
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/safefile"
@@ -82,10 +82,7 @@ func ParseReport(data []byte, file string) (*Report, error) {
 }
 
 func (d *doc) parseReport() *Report {
-	if !d.checkEnvelope(MaxFileSize) {
-		return nil
-	}
-	members, ok := d.object(nil, 0, "")
+	members, ok := d.top()
 	if !ok {
 		return nil
 	}
@@ -364,7 +361,7 @@ func sealError(id, source string, st SealStatus, canRatify bool) *errs.Error {
 	}
 	e := &errs.Error{Kind: errs.KindSafetyPack, Msg: msg, Problems: st.Problems}
 	if canRatify {
-		e.Hint = fmt.Sprintf("review the pack and its report; if every change is intended, run 'agents safety-pack ratify %s'", source)
+		e.About(errs.AboutPackSeal, source)
 	} else {
 		e.Hint = "the embedded pack is damaged: reinstall agents"
 	}

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentsctl/agents/internal/strictyaml"
 	"io"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/jsonread"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // member is one key of a JSON object with its raw value and where it was.
@@ -71,21 +72,37 @@ func (d *doc) problem(path string, line int, format string, a ...any) {
 	d.problems = append(d.problems, errs.Problem{File: d.file, Path: path, Line: line, Message: fmt.Sprintf(format, a...)})
 }
 
-// checkEnvelope reports what makes the bytes unreadable as a document at all.
-// It returns false when reading further makes no sense.
-func (d *doc) checkEnvelope(maxSize int) bool {
+// listString reads an item of a list, at path on the list's line, as a
+// string that is not blank, reporting what else it is.
+func (d *doc) listString(path string, line int, raw json.RawMessage) (string, bool) {
+	var s string
+	if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
+		d.problem(path, line, "must be a string, got %s", jsonread.KindOfRaw(raw))
+		return "", false
+	}
+	if strings.TrimSpace(s) == "" {
+		d.problem(path, line, "must not be blank")
+		return "", false
+	}
+	return s, true
+}
+
+// top reads the document's top object and returns its members in order,
+// first reporting what makes the bytes unreadable as a document at all. It
+// returns false when reading further makes no sense.
+func (d *doc) top() ([]member, bool) {
 	switch {
-	case len(d.data) > maxSize:
-		d.problem("", 0, "file is %d bytes; at most %d are read", len(d.data), maxSize)
-		return false
+	case len(d.data) > MaxFileSize:
+		d.problem("", 0, "file is %d bytes; at most %d are read", len(d.data), MaxFileSize)
+		return nil, false
 	case len(bytes.TrimSpace(d.data)) == 0:
 		d.problem("", 0, "file is empty")
-		return false
+		return nil, false
 	case !utf8.Valid(d.data):
 		d.problem("", 0, "file is not valid UTF-8")
-		return false
+		return nil, false
 	}
-	return true
+	return d.object(nil, 0, "")
 }
 
 // object reads the JSON object starting at offset base of the document (the
@@ -93,61 +110,56 @@ func (d *doc) checkEnvelope(maxSize int) bool {
 // duplicate key is a problem; the first occurrence is kept. Syntax errors
 // end the reading with one problem.
 func (d *doc) object(raw []byte, base int64, path string) ([]member, bool) {
-	whole := raw == nil
-	if whole {
+	if raw == nil {
 		raw = d.data
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil {
-		d.syntax(err, base, dec, len(raw), path)
-		return nil, false
-	}
-	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
-		d.problem(path, d.lineAt(base), "must be a JSON object, got %s", describeToken(tok))
+	r := jsonread.New(bytes.NewReader(raw), jsonread.Options{Mode: jsonread.Strict, Base: base})
+	if err := r.Open(); err != nil {
+		e := jsonread.ErrorOf(err)
+		if e.Failure == jsonread.NotObject {
+			d.problem(path, d.lineAt(base), "must be a JSON object, got %s", jsonread.Kind(e.Token))
+		} else {
+			d.syntax(e.Err, base, r, len(raw), path)
+		}
 		return nil, false
 	}
 	var members []member
-	seen := map[string]int{}
-	for dec.More() {
-		kt, err := dec.Token()
+	for {
+		m, more, err := r.Next()
 		if err != nil {
-			d.syntax(err, base, dec, len(raw), path)
+			d.syntax(jsonread.ErrorOf(err).Err, base, r, len(raw), path)
 			return nil, false
 		}
-		key := kt.(string) // an object's keys are always strings
-		line := d.lineAt(base + dec.InputOffset())
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			d.syntax(err, base, dec, len(raw), joinPath(path, key))
+		if !more {
+			break
+		}
+		line := d.lineAt(m.Offset)
+		v, err := r.Raw()
+		if err != nil {
+			d.syntax(jsonread.ErrorOf(err).Err, base, r, len(raw), joinPath(path, m.Key))
 			return nil, false
 		}
-		start := base + dec.InputOffset() - int64(len(v))
-		if first, dup := seen[key]; dup {
-			d.problem(joinPath(path, key), line, "duplicate key (first on line %d)", first)
+		if m.Repeat {
+			d.problem(joinPath(path, m.Key), line, "duplicate key (first on line %d)", d.lineAt(m.First))
 			continue
 		}
-		seen[key] = line
-		members = append(members, member{key: key, line: line, value: v, start: start})
+		members = append(members, member{key: m.Key, line: line, value: v, start: r.Offset() - int64(len(v))})
 	}
-	if _, err := dec.Token(); err != nil {
-		d.syntax(err, base, dec, len(raw), path)
-		return nil, false
-	}
-	if whole {
-		if tok, err := dec.Token(); err != io.EOF {
-			if err != nil {
-				d.syntax(err, base, dec, len(raw), "")
-			} else {
-				d.problem("", d.lineAt(base+dec.InputOffset()), "more data after the document (%s)", describeToken(tok))
-			}
-			return nil, false
+	if err := r.Close(); err != nil {
+		switch e := jsonread.ErrorOf(err); {
+		case e.Failure == jsonread.Trailing && e.Err == nil:
+			d.problem("", d.lineAt(r.Offset()), "more data after the document (%s)", jsonread.Kind(e.Token))
+		case e.Failure == jsonread.Trailing:
+			d.syntax(e.Err, base, r, len(raw), "")
+		default:
+			d.syntax(e.Err, base, r, len(raw), path)
 		}
+		return nil, false
 	}
 	return members, true
 }
 
-func (d *doc) syntax(err error, base int64, dec *json.Decoder, size int, path string) {
+func (d *doc) syntax(err error, base int64, r *jsonread.Reader, size int, path string) {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
@@ -155,7 +167,7 @@ func (d *doc) syntax(err error, base int64, dec *json.Decoder, size int, path st
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		d.problem(path, d.lineAt(base+int64(size)), "invalid JSON: unexpected end of file")
 	default:
-		d.problem(path, d.lineAt(base+dec.InputOffset()), "invalid JSON: %s", err.Error())
+		d.problem(path, d.lineAt(r.Offset()), "invalid JSON: %s", err.Error())
 	}
 }
 
@@ -163,53 +175,13 @@ func (d *doc) syntax(err error, base int64, dec *json.Decoder, size int, path st
 func (d *doc) str(m member, path string) (string, bool) {
 	var s string
 	if err := json.Unmarshal(m.value, &s); err != nil || !isJSONString(m.value) {
-		d.problem(path, m.line, "must be a string, got %s", describeRaw(m.value))
+		d.problem(path, m.line, "must be a string, got %s", jsonread.KindOfRaw(m.value))
 		return "", false
 	}
 	return s, true
 }
 
 func isJSONString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
-
-// describeRaw names the JSON type of a raw value for messages.
-func describeRaw(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
-func describeToken(tok json.Token) string {
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '[':
-			return "an array"
-		case '{':
-			return "an object"
-		}
-		return fmt.Sprintf("%q", string(t))
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return "a number"
-}
 
 func joinPath(path, key string) string {
 	if path == "" {
@@ -221,7 +193,7 @@ func joinPath(path, key string) string {
 // unknownKey reports a key that the format does not define, suggesting the
 // nearest known key when one is close.
 func (d *doc) unknownKey(path string, line int, key string, known []string) {
-	if s := strictyaml.Suggest(key, known); s != "" {
+	if s := suggest.Key(key, known); s != "" {
 		d.problem(path, line, "unknown key %q (did you mean %q?)", key, s)
 		return
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/safefile"
-	"github.com/agentsctl/agents/internal/strictyaml"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // SystemDir is the folder of the system configuration: an organisation's
@@ -219,7 +219,7 @@ func systemPackID(data []byte, file string) (string, error) {
 				continue
 			}
 			msg := fmt.Sprintf("%s:%d: unknown key %q: the system configuration holds only %s", file, k.Line, k.Value, strings.Join(systemKeys, ", "))
-			if s := strictyaml.Suggest(k.Value, systemKeys); s != "" {
+			if s := suggest.Key(k.Value, systemKeys); s != "" {
 				msg = fmt.Sprintf("%s:%d: unknown key %q (did you mean %q?)", file, k.Line, k.Value, s)
 			}
 			return "", systemError("%s", msg)

@@ -79,15 +79,6 @@ func File(name string) (string, error) {
 		WithHint("use one of: %s", strings.Join(Names(), ", "))
 }
 
-// Get returns the YAML source of the named schema.
-func Get(name string) ([]byte, error) {
-	file, err := File(name)
-	if err != nil {
-		return nil, err
-	}
-	return readFile(file)
-}
-
 func readFile(file string) ([]byte, error) {
 	b, err := fs.ReadFile(schemafiles.FS, file)
 	if err != nil {
@@ -99,15 +90,21 @@ func readFile(file string) ([]byte, error) {
 // JSON returns the named schema as indented JSON, keys in the order of the
 // YAML source.
 func JSON(name string) ([]byte, error) {
-	file, err := File(name)
-	if err != nil {
-		return nil, err
-	}
-	root, err := parseFile(file)
+	_, root, err := load(name)
 	if err != nil {
 		return nil, err
 	}
 	return nodeJSON(root)
+}
+
+// load returns the file of the named schema and its parsed YAML.
+func load(name string) (string, *yaml.Node, error) {
+	file, err := File(name)
+	if err != nil {
+		return "", nil, err
+	}
+	root, err := parseFile(file)
+	return file, root, err
 }
 
 // Bundle returns the named schema as indented JSON that stands alone: every
@@ -115,17 +112,12 @@ func JSON(name string) ([]byte, error) {
 // own $id, as draft 2020-12 describes for bundling, so its references
 // resolve without fetching anything. This is the form to hand to an editor.
 func Bundle(name string) ([]byte, error) {
-	file, err := File(name)
-	if err != nil {
-		return nil, err
-	}
-	root, err := parseFile(file)
+	file, root, err := load(name)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{file: true}
 	queue := refFiles(root)
-	var embedded []string
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
@@ -137,7 +129,6 @@ func Bundle(name string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		embedded = append(embedded, f)
 		queue = append(queue, refFiles(sub)...)
 		defs := mappingValue(root, "$defs")
 		if defs == nil {

@@ -1,17 +1,24 @@
 package store
 
 import (
+	"context"
+	"errors"
+	"reflect"
+	"strconv"
+
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
-// Collection describes one kind of document the registry keeps, for
-// backends other than the file store: what its names look like, how a
-// document is decoded and encoded, and the errors a backend returns for it.
-// A backend keeps the canonical bytes Encode returns, so that every backend
-// holds, and hands back, the same bytes for the same document.
+// Collection describes one kind of document the registry keeps: what its
+// names look like, how a document is decoded, encoded and copied, and the
+// errors a backend returns for it. Every backend implements Docs once,
+// generically, over these descriptors, so that a new kind of document is a
+// new Collection and an accessor on Store. A backend keeps the canonical
+// bytes Encode returns, so that every backend holds, and hands back, the
+// same bytes for the same document.
 type Collection[T any] struct {
 	// Name names the collection: the file store's folder, a database's
 	// table ("profiles").
@@ -32,45 +39,79 @@ type Collection[T any] struct {
 	Encode func(v T) (data []byte, stored T, err error)
 	// NameOf returns a document's name.
 	NameOf func(v T) string
-	// NotFound and Conflict build the collection's errors for a name.
-	NotFound func(name string) error
-	Conflict func(name string) error
+	// Clone returns a deep copy of a document, so that a caller never
+	// shares a value with the store.
+	Clone func(v T) T
+	// About is what the collection's errors are about, for the command
+	// layer's hints.
+	About errs.About
+	// BareNames stand unquoted in messages (plan ids).
+	BareNames bool
 	// Codec, when not nil, is a compact binary form of decoded documents
 	// that reads back far faster than the canonical YAML parses.
 	Codec *Codec[T]
 }
 
-// Codec is a binary encoding of decoded documents, versioned: a reader
-// uses an encoding only when it was written with the version it reads.
-type Codec[T any] struct{ c *cacheCodec[T] }
+// Prepare checks a document about to be stored and encodes it: it
+// returns its name, its canonical bytes and the value they decode to. No
+// document, a name that is not one of the collection's and a document
+// that cannot be encoded are invalid input.
+func (c *Collection[T]) Prepare(v T) (name string, data []byte, stored T, err error) {
+	if rv := reflect.ValueOf(any(v)); !rv.IsValid() || rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return "", nil, stored, errs.Invalid("no %s to store", c.Noun)
+	}
+	name = c.NameOf(v)
+	if err := c.Validate(name); err != nil {
+		return "", nil, stored, err
+	}
+	data, stored, err = c.Encode(v)
+	return name, data, stored, err
+}
 
-// Version changes whenever the encoding or the document type changes.
-func (c *Codec[T]) Version() uint32 { return c.c.version }
-
-// Append appends the encoding of v to b.
-func (c *Codec[T]) Append(b []byte, v T) []byte { return c.c.append(b, v) }
-
-// Read decodes one document encoded by Append; an error means the bytes
-// are damaged or were written by another version.
-func (c *Codec[T]) Read(b []byte) (T, error) { return c.c.read(&cacheReader{b: b}) }
+// CheckName checks a request for the document name, as every backend does
+// first: the context has not ended, and name is one of the collection's.
+func (c *Collection[T]) CheckName(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return Interrupted(err)
+	}
+	return c.Validate(name)
+}
 
 // The collections of the registry.
 var (
 	Profiles = &Collection[*profile.AutomationProfile]{
-		Name: profileKind.dir, Noun: profileKind.noun, Nested: true, History: true,
-		Validate: profileKind.validate, Decode: profileKind.decode, Encode: profileKind.encode,
-		NameOf: profileKind.nameOf, NotFound: profileNotFound, Conflict: profileConflict,
-		Codec: &Codec[*profile.AutomationProfile]{profileCodec},
+		Name: "profiles", Noun: "profile", Nested: true, History: true,
+		Validate: profile.ValidateCustomName,
+		Decode: func(data []byte, file string) (*profile.AutomationProfile, error) {
+			p, _, err := profile.DecodeProfile(data, file)
+			return p, err
+		},
+		Encode: profile.Encode,
+		NameOf: func(p *profile.AutomationProfile) string { return p.Name },
+		Clone:  (*profile.AutomationProfile).Clone,
+		About:  errs.AboutProfile,
+		Codec:  profileCodec,
 	}
+	// Actions keep no history: nothing cites an action by digest.
 	Actions = &Collection[*action.Action]{
-		Name: actionKind.dir, Noun: actionKind.noun, Nested: true,
-		Validate: actionKind.validate, Decode: actionKind.decode, Encode: actionKind.encode,
-		NameOf: actionKind.nameOf, NotFound: actionNotFound, Conflict: actionConflict,
+		Name: "actions", Noun: "action", Nested: true,
+		Validate: action.ValidateName,
+		Decode:   action.Decode,
+		Encode:   action.Encode,
+		NameOf:   func(a *action.Action) string { return a.Name },
+		Clone:    (*action.Action).Clone,
+		About:    errs.AboutAction,
 	}
+	// Plans are named by id, which sorts as its creation time, so the name
+	// order of a listing is creation order.
 	Plans = &Collection[*plan.Plan]{
-		Name: planKind.dir, Noun: planKind.noun,
-		Validate: planKind.validate, Decode: planKind.decode, Encode: planKind.encode,
-		NameOf: planKind.nameOf, NotFound: planNotFound, Conflict: planConflict,
+		Name: "plans", Noun: "plan", BareNames: true,
+		Validate: plan.ValidateID,
+		Decode:   plan.Decode,
+		Encode:   plan.Encode,
+		NameOf:   func(p *plan.Plan) string { return p.ID },
+		Clone:    (*plan.Plan).Clone,
+		About:    errs.AboutPlan,
 	}
 )
 
@@ -78,43 +119,36 @@ var (
 // registry is copied and summarised.
 var CollectionNames = []string{Profiles.Name, Actions.Name, Plans.Name}
 
-// Query selects the names of a collection before any document is read:
-// a ProfileQuery or ActionQuery as every backend applies it.
-type Query struct {
-	// Namespace keeps only names in this namespace when not empty.
-	Namespace string
-	// Match keeps only names for which it returns true when not nil.
-	Match func(name string) bool
-	// Progress, when not nil, is told how many of the selected documents
-	// a listing has read so far, out of how many; calls never overlap.
-	Progress func(done, total int)
+// NotFound is the collection's error for a name it does not hold.
+func (c *Collection[T]) NotFound(name string) error {
+	return errs.NotFound("%s %s not found", c.Noun, c.quote(name)).About(c.About, name)
 }
 
-// Query returns q as a backend applies it.
-func (q ProfileQuery) Query() Query {
-	return Query{Namespace: q.Namespace, Match: q.Match, Progress: q.Progress}
+// Conflict is the collection's error for a name it holds already.
+func (c *Collection[T]) Conflict(name string) error {
+	return errs.Conflict("%s %s already exists", c.Noun, c.quote(name)).About(c.About, name)
 }
 
-// Query returns q as a backend applies it.
-func (q ActionQuery) Query() Query { return Query{Namespace: q.Namespace, Match: q.Match} }
-
-// Check returns an invalid-input error when the namespace is not a valid
-// label.
-func (q Query) Check() error { return ProfileQuery{Namespace: q.Namespace}.check() }
-
-// Keep reports whether the query selects name.
-func (q Query) Keep(name string) bool {
-	return nameFilter{namespace: q.Namespace, match: q.Match}.keep(name)
+func (c *Collection[T]) quote(name string) string {
+	if c.BareNames {
+		return name
+	}
+	return strconv.Quote(name)
 }
 
-// Interrupted reports a context that ended before a store could act.
-func Interrupted(err error) error { return interrupted(err) }
-
-// ObjectNotFound is the error for a digest no object is stored under.
-func ObjectNotFound(digest string) error { return objectNotFound(digest) }
-
-// ObjectTooLarge is the error for an object over MaxObjectSize bytes.
-func ObjectTooLarge(n int) error { return objectTooLarge(n) }
-
-// Problem is how a backend reports a stored document it cannot read.
-func Problem(file string, err error) []errs.Problem { return problemsOf(file, err) }
+// Problem is how a backend reports a stored document it cannot read: the
+// problems of a decoding error, each naming file, or the error itself.
+func Problem(file string, err error) []errs.Problem {
+	var e *errs.Error
+	if errors.As(err, &e) && len(e.Problems) > 0 {
+		out := make([]errs.Problem, len(e.Problems))
+		copy(out, e.Problems)
+		for i := range out {
+			if out[i].File == "" {
+				out[i].File = file
+			}
+		}
+		return out
+	}
+	return []errs.Problem{{File: file, Message: err.Error()}}
+}

@@ -6,10 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 )
 
@@ -177,7 +177,7 @@ func Copy(ctx context.Context, from, to Transferer, opts CopyOptions) (*CopyRepo
 				// A kept version is an object too, whether or not the
 				// source's objects hold it under its digest already.
 				if coll == Profiles.Name && out.Data != nil {
-					if d := Digest(out.Data); !have[d] {
+					if d := canon.Digest(out.Data); !have[d] {
 						imp.Objects[d] = out.Data
 						have[d] = true
 					}
@@ -190,7 +190,7 @@ func Copy(ctx context.Context, from, to Transferer, opts CopyOptions) (*CopyRepo
 			if len(conflicts) == 1 {
 				e.Msg = fmt.Sprintf("the target holds %s with other content than the source (%s); nothing was copied", conflicts[0].File, conflicts[0].Message)
 			}
-			return nil, e.WithHint("pass --force to replace the target's versions with the source's (the target's history keeps its own)")
+			return nil, e.About(errs.AboutCopy, "")
 		}
 		var missing []string
 		for _, d := range src.Objects {
@@ -208,7 +208,7 @@ func Copy(ctx context.Context, from, to Transferer, opts CopyOptions) (*CopyRepo
 				if !ok {
 					return nil, errs.New(errs.KindInternal, "the source lists object %s but cannot read it", d)
 				}
-				if got := Digest(b); got != d {
+				if got := canon.Digest(b); got != d {
 					return nil, errs.New(errs.KindInternal, "object %s of the source is damaged: its content hashes to %s", d, got).
 						WithHint("restore it from a backup, then copy again")
 				}
@@ -248,7 +248,7 @@ func mergeEntry(s, d Entry, ok, force bool, now time.Time) (out Entry, what, con
 	case s.Data == nil && !force:
 		return out, "", "held by the target, removed in the source"
 	case !force:
-		return out, "", fmt.Sprintf("sha256 %s in the target, %s in the source", short(Digest(d.Data)), short(Digest(s.Data)))
+		return out, "", fmt.Sprintf("sha256 %s in the target, %s in the source", short(canon.Digest(d.Data)), short(canon.Digest(s.Data)))
 	default:
 		out.Data = s.Data
 		what = "replaced"
@@ -280,8 +280,8 @@ func mergeEntry(s, d Entry, ok, force bool, now time.Time) (out Entry, what, con
 	switch {
 	case s.History == nil && d.History == nil:
 		// A collection without history.
-	case out.Data != nil && (last.Event != EventPut || last.Digest != Digest(out.Data)):
-		out.History = append(out.History, HistoryEntry{Digest: Digest(out.Data), Time: now, Event: EventPut})
+	case out.Data != nil && (last.Event != EventPut || last.Digest != canon.Digest(out.Data)):
+		out.History = append(out.History, HistoryEntry{Digest: canon.Digest(out.Data), Time: now, Event: EventPut})
 	case out.Data == nil && last.Event == EventPut:
 		out.History = append(out.History, HistoryEntry{Digest: last.Digest, Time: now, Event: EventRemove})
 	}
@@ -301,7 +301,7 @@ func checkCited(src *Snapshot) error {
 	for _, coll := range CollectionNames {
 		for _, e := range src.Entries[coll] {
 			for _, h := range e.History {
-				if !held[h.Digest] && (e.Data == nil || Digest(e.Data) != h.Digest) {
+				if !held[h.Digest] && (e.Data == nil || canon.Digest(e.Data) != h.Digest) {
 					problems = append(problems, errs.Problem{File: coll + "/" + e.Name,
 						Message: fmt.Sprintf("its history cites object %s, which the source does not hold", h.Digest)})
 					break
@@ -336,7 +336,7 @@ func RegistryDigest(s, only *Snapshot) string {
 			}
 			fmt.Fprintf(h, "%s\x00%s\x00", coll, e.Name)
 			if e.Data != nil {
-				fmt.Fprintf(h, "%s", Digest(e.Data))
+				fmt.Fprintf(h, "%s", canon.Digest(e.Data))
 			}
 			for _, ev := range e.History {
 				fmt.Fprintf(h, "\x00%s %s %s", ev.Event, ev.Digest, ev.Time.UTC().Format(time.RFC3339Nano))
@@ -357,6 +357,3 @@ func RegistryDigest(s, only *Snapshot) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
-
-// sortedKeys returns the keys of m, sorted.
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -41,6 +41,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/safefile"
+	"github.com/agentsctl/agents/internal/suggest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -613,7 +614,7 @@ func (d *Decoder) Unknown(e Field, known []string) {
 		d.dropped++
 		return
 	}
-	if s := Suggest(e.Key, known); s != "" {
+	if s := suggest.Key(e.Key, known); s != "" {
 		d.Addf(e.Path, e.KeyNode, "unknown field %s (did you mean %q?)", quote(e.Key), s)
 		return
 	}
@@ -989,57 +990,4 @@ func shorten(s string) string {
 // it short.
 func quote(s string) string {
 	return strconv.Quote(shorten(s))
-}
-
-// Suggest returns the entry of known nearest to key, or "" when none is
-// close enough to be what the writer meant. Case and - versus _ are
-// ignored; a swap of two neighbouring letters counts as one edit.
-func Suggest(key string, known []string) string {
-	if len(key) > 64 {
-		return ""
-	}
-	norm := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(key)), "-", "_")
-	best, bestDist := "", -1
-	for _, k := range known {
-		dist := editDistance(norm, k)
-		if bestDist < 0 || dist < bestDist {
-			best, bestDist = k, dist
-		}
-	}
-	limit := 1
-	if n := utf8.RuneCountInString(norm); n > 5 {
-		limit = max(2, n/3)
-	}
-	if bestDist < 0 || bestDist > limit {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and swaps of neighbours each cost one.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	// Three rows: two back (for swaps), previous, current.
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }

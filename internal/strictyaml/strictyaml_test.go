@@ -585,29 +585,6 @@ func TestRoot(t *testing.T) {
 	}
 }
 
-func TestSuggest(t *testing.T) {
-	known := []string{"name", "description", "auto_apply", "auto_execute", "require_sandbox", "max_retries_per_step"}
-	tests := []struct{ in, want string }{
-		{"auto_aply", "auto_apply"},
-		{"auto-apply", "auto_apply"},
-		{"Auto_Apply", "auto_apply"},
-		{"requre_sandbox", "require_sandbox"},
-		{"max_retry_per_step", "max_retries_per_step"},
-		{"nmae", "name"},
-		{"names", "name"},
-		{"descripton", "description"},
-		{"base", ""},
-		{"x", ""},
-		{"totally_unrelated", ""},
-		{strings.Repeat("a", 100), ""},
-	}
-	for _, tt := range tests {
-		if got := Suggest(tt.in, known); got != tt.want {
-			t.Errorf("Suggest(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestPaths(t *testing.T) {
 	if got := Join("", "a"); got != "a" {
 		t.Errorf("Join = %q", got)

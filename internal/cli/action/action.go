@@ -10,7 +10,7 @@ import (
 
 // NewCmd returns the action command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "action <command>",
 		Short: "Manage actions, the templates plans are made from",
 		Long: `An action is a template for plans: what is to be done (definition_of_done),
@@ -24,14 +24,10 @@ $AGENTS_HOME/actions/<namespace>/<name>.yaml.`,
 		Example: `  # Register the example action, then make a plan from it
   $ agents action add -c examples/actions/secure-deploy.yaml
   $ agents plan use local/secure-deploy`,
-		Args: cobra.ArbitraryArgs,
-		RunE: cmdutil.GroupRunE,
-	}
-	cmd.AddCommand(
+	},
 		newAddCmd(deps, nil),
 		newRemoveCmd(deps, nil),
 		newListCmd(deps, nil),
 		newShowCmd(deps, nil),
 	)
-	return cmd
 }

@@ -5,18 +5,17 @@ import (
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type addOptions struct {
-	deps   *cmdutil.Deps
+	cmdutil.Run
 	config string
 	update bool
 }
 
 func newAddCmd(deps *cmdutil.Deps, runF func(*addOptions) error) *cobra.Command {
-	opts := &addOptions{deps: deps}
+	opts := &addOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "add --config <file> [--update]",
 		Short: "Register an action from a YAML file",
@@ -46,26 +45,18 @@ EXIT STATUS
   $ agents action show local/secure-deploy -f yaml > deploy.yaml
   $ agents action add -c deploy.yaml --update`,
 		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.config == "" {
-				return errs.Usage("--config is required").
-					WithHint("pass the action's YAML file: agents action add -c deploy.yaml")
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return addRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, addRun, func(opts *addOptions, _ *cobra.Command, _ []string) error {
+			return cmdutil.NeedConfig(opts.config, "the action's", "agents action add -c deploy.yaml")
+		}),
 	}
-	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the action's YAML file, or - for standard input (required)")
-	cmd.Flags().BoolVar(&opts.update, "update", false, "replace an action that is already registered")
-	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
+	cmdutil.ConfigFlags(cmd, &opts.config, &opts.update,
+		"path to the action's YAML file, or - for standard input (required)",
+		"replace an action that is already registered")
 	return cmd
 }
 
 func addRun(opts *addOptions) error {
-	deps := opts.deps
-	data, name, err := deps.ReadInput(opts.config)
+	data, name, err := opts.UI.ReadInput(opts.config)
 	if err != nil {
 		return err
 	}
@@ -73,30 +64,9 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	if a.AutomationProfile != nil {
-		if _, err := deps.LookupProfile(*a.AutomationProfile); err != nil {
-			if !errs.Is(err, errs.KindNotFound) {
-				return err
-			}
-			p := errs.Problem{File: name, Path: "automation_profile", Message: "names profile \"" + *a.AutomationProfile + "\", which does not exist"}
-			e := errs.InvalidProblems(name, []errs.Problem{p})
-			return e.WithHint("register the profile first ('agents automation-profile add'), or name one of 'agents automation-profile list'")
-		}
-	}
-	st, err := deps.Store()
+	res, err := opts.Reg.AddAction(a, name, opts.update)
 	if err != nil {
 		return err
 	}
-	res, err := st.PutAction(deps.Ctx(), a, opts.update)
-	if err != nil {
-		return err
-	}
-	c := render.Change{Verb: "added", Subject: res.Stored.Name, Doc: res.Stored}
-	switch {
-	case res.Unchanged:
-		c.Verb, c.Detail = render.Unchanged, "the stored action is the same, so nothing was written"
-	case res.Replaced != nil:
-		c.Verb = "updated"
-	}
-	return deps.RenderChange(c)
+	return opts.UI.RenderChange(render.PutChange("action", res.Stored.Name, res.Stored, res.Unchanged, res.Replaced != nil))
 }

@@ -5,17 +5,15 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 type listOptions struct {
-	deps      *cmdutil.Deps
-	regex     string
-	namespace string
+	cmdutil.Run
+	filter cmdutil.ListFilter
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{deps: deps}
+	opts := &listOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:     "list [<regex>] [--namespace <ns>]",
 		Aliases: []string{"ls"},
@@ -28,39 +26,23 @@ be read are reported on stderr; the others still list.`,
 		Example: `  $ agents action list
   $ agents action list deploy
   $ agents action list --namespace local -f plain`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.regex = args[0]
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, listRun, func(opts *listOptions, _ *cobra.Command, args []string) error {
+			opts.filter.Parse(args)
+			return nil
+		}),
 	}
-	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only actions of this namespace")
-	_ = cmd.RegisterFlagCompletionFunc("namespace", cmdutil.CompleteFlag(deps, cmdutil.ActionNamespaces))
+	opts.filter.Add(cmd, deps, "list only actions of this namespace", cmdutil.ActionNamespaces)
 	return cmd
 }
 
 func listRun(opts *listOptions) error {
-	deps := opts.deps
-	match, err := cmdutil.NameFilter(opts.regex, opts.namespace, "'^local/' or 'deploy'")
+	q, err := opts.filter.Query("'^local/' or 'deploy'")
 	if err != nil {
 		return err
 	}
-	st, err := deps.Store()
+	list, err := opts.Reg.ListActions(q)
 	if err != nil {
 		return err
 	}
-	q := store.ActionQuery{Namespace: opts.namespace, Match: match}
-	list, err := st.ListActions(deps.Ctx(), q)
-	if err != nil {
-		return err
-	}
-	for _, p := range list.Problems {
-		deps.Warn("skipped %s", p.String())
-	}
-	return deps.Render(render.ActionListView{Actions: list.Actions})
+	return opts.UI.Render(render.ActionListView{Actions: list})
 }

@@ -3,20 +3,18 @@ package action
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type removeOptions struct {
-	deps *cmdutil.Deps
+	cmdutil.Run
 	name string
 	yes  bool
 }
 
 func newRemoveCmd(deps *cmdutil.Deps, runF func(*removeOptions) error) *cobra.Command {
-	opts := &removeOptions{deps: deps}
+	opts := &removeOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "remove <name> [--yes]",
 		Short: "Remove an action",
@@ -36,36 +34,19 @@ restore it.`,
 		Aliases:           []string{"rm"},
 		Args:              cmdutil.ExactArgs(1, "an action name"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, removeRun, func(opts *removeOptions, cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return removeRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "remove without asking for confirmation")
 	return cmd
 }
 
 func removeRun(opts *removeOptions) error {
-	deps := opts.deps
-	if err := action.ValidateName(opts.name); err != nil {
-		return cmdutil.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
-	}
-	if ok, err := cmdutil.ConfirmRemoval(deps, "action", opts.name, opts.yes); !ok || err != nil {
+	removed, err := opts.Reg.RemoveAction(opts.name, opts.UI.ConfirmRemoval("action", opts.name, opts.yes))
+	if removed == nil || err != nil {
 		return err
 	}
-	st, err := deps.Store()
-	if err != nil {
-		return err
-	}
-	removed, err := st.RemoveAction(deps.Ctx(), opts.name)
-	if errs.Is(err, errs.KindNotFound) {
-		return cmdutil.DidYouMean(err, cmdutil.NearestAction(deps, opts.name))
-	}
-	if err != nil {
-		return err
-	}
-	return deps.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
+	return opts.UI.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
 }

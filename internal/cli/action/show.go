@@ -8,13 +8,13 @@ import (
 )
 
 type showOptions struct {
-	deps *cmdutil.Deps
+	cmdutil.Run
 	name string
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{deps: deps}
-	cmd := &cobra.Command{
+	opts := &showOptions{Run: deps.Run()}
+	return &cobra.Command{
 		Use:   "show <name>",
 		Short: "Show one action in full",
 		Long: `Show every field of one action, its standalone safety profile included.
@@ -24,22 +24,17 @@ The yaml output can be given back to 'action add --config' as it is.`,
   $ agents action show local/secure-deploy -f yaml > deploy.yaml`,
 		Args:              cmdutil.ExactArgs(1, "an action name"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, showRun, func(opts *showOptions, cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return showRun(opts)
-		},
+			return nil
+		}),
 	}
-	return cmd
 }
 
 func showRun(opts *showOptions) error {
-	deps := opts.deps
-	a, err := cmdutil.LookupAction(deps, opts.name)
+	a, err := opts.Reg.Action(opts.name)
 	if err != nil {
 		return err
 	}
-	return deps.Render(render.ActionView{Action: a})
+	return opts.UI.Render(render.ActionView{Action: a})
 }

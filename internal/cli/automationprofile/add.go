@@ -4,19 +4,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type addOptions struct {
-	deps   *cmdutil.Deps
+	cmdutil.Run
 	config string
 	update bool
 }
 
 func newAddCmd(deps *cmdutil.Deps, runF func(*addOptions) error) *cobra.Command {
-	opts := &addOptions{deps: deps}
+	opts := &addOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "add --config <file> [--update]",
 		Short: "Register a custom profile from a YAML file",
@@ -47,65 +46,38 @@ safety profile was nested) are accepted with a warning and stored nested.`,
   # From standard input
   $ agents automation-profile show acme/strict -f yaml | agents automation-profile add -c - --update`,
 		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.config == "" {
-				return errs.Usage("--config is required").
-					WithHint("pass the profile's YAML file: agents automation-profile add -c strict.yaml")
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return addRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, addRun, func(opts *addOptions, _ *cobra.Command, _ []string) error {
+			return cmdutil.NeedConfig(opts.config, "the profile's", "agents automation-profile add -c strict.yaml")
+		}),
 	}
-	cmd.Flags().StringVarP(&opts.config, "config", "c", "", "path to the profile's YAML file, or - for standard input (required)")
-	cmd.Flags().BoolVar(&opts.update, "update", false, "replace a profile that is already registered")
-	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
+	cmdutil.ConfigFlags(cmd, &opts.config, &opts.update,
+		"path to the profile's YAML file, or - for standard input (required)",
+		"replace a profile that is already registered")
 	return cmd
 }
 
 func addRun(opts *addOptions) error {
-	deps := opts.deps
-	p, err := readProfileFile(deps, opts.config)
+	p, err := readProfileFile(opts.UI, opts.config)
 	if err != nil {
 		return err
 	}
-	if p.IsBuiltin() {
-		return builtinConflict(p.Name, "")
-	}
-	st, err := deps.Store()
+	res, err := opts.Reg.AddProfile(p, opts.update)
 	if err != nil {
 		return err
 	}
-	res, err := st.PutProfile(deps.Ctx(), p, opts.update)
-	if err != nil {
-		return err
-	}
-	// The profile is stored; what could not be done after that is told,
-	// not failed on.
-	for _, w := range res.Warnings {
-		deps.Warn("%s", w)
-	}
-	c := render.Change{Verb: "added", Subject: res.Stored.Name, Doc: res.Stored}
-	switch {
-	case res.Unchanged:
-		c.Verb, c.Detail = render.Unchanged, "the stored profile is the same, so nothing was written"
-	case res.Replaced != nil:
-		c.Verb = "updated"
-	}
-	return deps.RenderChange(c)
+	return opts.UI.RenderChange(render.PutChange("profile", res.Stored.Name, res.Stored, res.Unchanged, res.Replaced != nil))
 }
 
 // readProfileFile reads and decodes a profile file ("-" for standard
 // input), printing its warnings.
-func readProfileFile(deps *cmdutil.Deps, path string) (*profile.AutomationProfile, error) {
-	data, name, err := deps.ReadInput(path)
+func readProfileFile(ui *cmdutil.UI, path string) (*profile.AutomationProfile, error) {
+	data, name, err := ui.ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
 	p, warnings, err := profile.DecodeProfile(data, name)
-	for _, w := range warnings {
-		deps.Warn("%s", w)
+	for _, w := range cmdutil.ProfileWarnings(warnings) {
+		ui.Warn("%s", w)
 	}
 	return p, err
 }

@@ -10,7 +10,7 @@ import (
 
 // NewCmd returns the automation-profile command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:     "automation-profile <command>",
 		Aliases: []string{"profile", "ap"},
 		Short:   "Manage automation profiles",
@@ -18,10 +18,7 @@ func NewCmd(deps *cmdutil.Deps) *cobra.Command {
 [0, 1] (0 = automatic, 1 = always ask a person), a composed safety profile of
 hard constraints, and optional guards on tool calls. The eight built-ins are
 always present; custom profiles are named namespace/name.`,
-		Args: cobra.ArbitraryArgs,
-		RunE: cmdutil.GroupRunE,
-	}
-	cmd.AddCommand(
+	},
 		newAddCmd(deps, nil),
 		newRemoveCmd(deps, nil),
 		newListCmd(deps, nil),
@@ -35,5 +32,4 @@ always present; custom profiles are named namespace/name.`,
 		newSchemaCmd(deps, nil),
 		newResolveCmd(deps, nil),
 	)
-	return cmd
 }

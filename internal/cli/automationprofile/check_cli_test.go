@@ -93,7 +93,7 @@ func newStore(t *testing.T) store.Store {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if _, err := st.PutProfile(context.Background(), p, false); err != nil {
+		if _, err := st.Profiles().Put(context.Background(), p, false); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,7 +1,6 @@
 package automationprofile
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -10,141 +9,11 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/resolve"
-	sp "github.com/agentsctl/agents/internal/safetypack"
-	"github.com/agentsctl/agents/internal/strictyaml"
+	"github.com/agentsctl/agents/internal/suggest"
 )
-
-// Exit codes of the check commands, as in the table in internal/cli: they
-// are set here through cmdutil.ExitCodeError after the answer is printed.
-const (
-	exitApproval = 10
-	exitBlocked  = 11
-)
-
-// decisionExit ends a check command with the exit code of its verdict.
-func decisionExit(v profile.Verdict) error {
-	switch v {
-	case profile.VerdictNeedsApproval:
-		return &cmdutil.ExitCodeError{Code: exitApproval}
-	case profile.VerdictBlocked:
-		return &cmdutil.ExitCodeError{Code: exitBlocked}
-	}
-	return nil
-}
-
-// decisionSubject is what a decision is taken under: an automation profile,
-// the safety profile in force, and the level the profile came from. Naming
-// a profile gives its composed safety and no level; a plan supplies all
-// three from its recorded resolution.
-type decisionSubject struct {
-	Profile *profile.AutomationProfile
-	Safety  profile.SafetyProfile
-	Level   string
-	// LevelSource is the file that set the profile at its level, when
-	// one did (a project's agents.yaml, the home's config.yaml).
-	LevelSource string
-	// Plan, SafetyLevel and SafetySource are set for a plan: its id, the
-	// level its safety profile came from, and standalone or composed.
-	Plan         string
-	SafetyLevel  string
-	SafetySource string
-	// Pack is the verdict of the pack's boundary predicates on this
-	// profile and safety profile: when it is refused, every decision is
-	// blocked by its rule.
-	Pack sp.PolicyVerdict
-}
-
-// judge judges the subject against the boundary predicates of the pack in
-// force (with the plan and its action, for a plan). Only a pack with
-// predicates reads anything for it.
-func (s *decisionSubject) judge(deps *cmdutil.Deps, pl *plan.Plan) error {
-	l, err := deps.PackInForce()
-	if err != nil || !l.Pack.HasPredicates() {
-		return err
-	}
-	ctx := sp.PolicyContext{Profile: s.Profile, Safety: s.Safety, Plan: pl}
-	if pl != nil && pl.Action != "" {
-		st, err := deps.Store()
-		if err != nil {
-			return err
-		}
-		a, err := st.GetAction(deps.Ctx(), pl.Action)
-		switch {
-		case err == nil:
-			ctx.Action = a
-		case !errs.Is(err, errs.KindNotFound):
-			return err
-		}
-	}
-	s.Pack, err = deps.Judge(ctx)
-	return err
-}
-
-// packBlock returns the rule and the reason of the first boundary in
-// enforce mode that the verdict found violated, naming the others.
-func packBlock(v sp.PolicyVerdict) (profile.Rule, string) {
-	enforced := v.Violated(sp.ModeEnforce)
-	first := enforced[0]
-	reason := fmt.Sprintf("the profile violates boundary %s of safety pack %s: %s (%s)", first.BoundaryID, v.PackID, first.Reason, first.Predicate)
-	if len(enforced) > 1 {
-		ids := make([]string, 0, len(enforced)-1)
-		for _, j := range enforced[1:] {
-			ids = append(ids, j.BoundaryID)
-		}
-		reason += "; also violated: " + strings.Join(ids, ", ")
-	}
-	return profile.Rule(first.Rule()), reason
-}
-
-// subjectForProfile looks up a built-in or stored profile by name.
-func subjectForProfile(deps *cmdutil.Deps, name string) (decisionSubject, error) {
-	p, err := deps.LookupProfile(name)
-	if err != nil {
-		return decisionSubject{}, err
-	}
-	subj := decisionSubject{Profile: p, Safety: p.Safety}
-	return subj, subj.judge(deps, nil)
-}
-
-// subjectForPlan decides under what a plan recorded: the snapshot of its
-// automation profile and its safety profile, standalone or composed, as
-// they were resolved, whatever has changed since.
-func subjectForPlan(deps *cmdutil.Deps, id string) (decisionSubject, error) {
-	p, err := cmdutil.LookupPlan(deps, id)
-	if err != nil {
-		return decisionSubject{}, err
-	}
-	st, err := deps.Store()
-	if err != nil {
-		return decisionSubject{}, err
-	}
-	ap, safety, err := resolve.Recorded(deps.Ctx(), st, p, deps.LookupProfile)
-	if err != nil {
-		return decisionSubject{}, err
-	}
-	subj := decisionSubject{
-		Profile: ap, Safety: safety, Level: p.AutomationProfile.Provenance,
-		Plan: p.ID, SafetyLevel: p.SafetyProfile.Provenance, SafetySource: p.SafetyProfile.Source,
-	}
-	return subj, subj.judge(deps, p)
-}
-
-// subjectFor is subjectForPlan when a plan id is given, else
-// subjectForProfile. The pack in force is loaded and verified first: no
-// decision is taken under a pack that cannot be trusted.
-func subjectFor(deps *cmdutil.Deps, name, planID string) (decisionSubject, error) {
-	if _, err := deps.PackInForce(); err != nil {
-		return decisionSubject{}, err
-	}
-	if planID != "" {
-		return subjectForPlan(deps, planID)
-	}
-	return subjectForProfile(deps, name)
-}
 
 // profileOrPlan checks that a check command was given a profile name or
 // --plan, not both and not neither, followed by rest more arguments (what
@@ -200,7 +69,7 @@ func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, w
 }
 
 type checkGateOptions struct {
-	deps       *cmdutil.Deps
+	cmdutil.Run
 	profile    string
 	plan       string
 	gate       profile.Gate
@@ -208,8 +77,7 @@ type checkGateOptions struct {
 }
 
 func newCheckGateCmd(deps *cmdutil.Deps, runF func(*checkGateOptions) error) *cobra.Command {
-	opts := &checkGateOptions{deps: deps}
-	var confidence float64
+	opts := &checkGateOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "check-gate (<profile> | --plan <id>) <gate> --confidence <c>",
 		Short: "Decide whether a gate lets a step proceed on its own",
@@ -258,7 +126,7 @@ EXIT STATUS
 			}
 			return cmdutil.CompleteArgs(deps, cmdutil.ProfileNames, cmdutil.GateNames)(cmd, args, toComplete)
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, checkGateRun, func(opts *checkGateOptions, cmd *cobra.Command, args []string) error {
 			name, rest, err := profileOrPlan(cmd, args, opts.plan, 1, "a gate", false)
 			if err != nil {
 				return err
@@ -273,17 +141,10 @@ EXIT STATUS
 				return errs.Usage("missing --confidence").
 					WithHint("give the step's confidence, a number from 0 to 1: --confidence 0.8")
 			}
-			if err := checkConfidence(confidence); err != nil {
-				return err
-			}
-			opts.confidence = confidence
-			if runF != nil {
-				return runF(opts)
-			}
-			return checkGateRun(opts)
-		},
+			return checkConfidence(opts.confidence)
+		}),
 	}
-	cmd.Flags().Float64Var(&confidence, "confidence", 0, "the step's confidence, from 0 to 1 (required)")
+	cmd.Flags().Float64Var(&opts.confidence, "confidence", 0, "the step's confidence, from 0 to 1 (required)")
 	cmd.Flags().StringVar(&opts.plan, "plan", "", "decide under a plan's recorded profiles instead of a named profile")
 	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompleteFlag(deps, cmdutil.PlanIDs))
 	return cmd
@@ -297,7 +158,7 @@ func parseGate(name string) (profile.Gate, error) {
 	}
 	names := profile.GateNames()
 	e := errs.Usage("unknown gate %q", name)
-	if s := strictyaml.Suggest(name, names); s != "" {
+	if s := suggest.Key(name, names); s != "" {
 		return profile.Gate{}, e.WithHint("did you mean %q? The gates are: %s", s, strings.Join(names, ", "))
 	}
 	return profile.Gate{}, e.WithHint("the gates are: %s", strings.Join(names, ", "))
@@ -312,18 +173,14 @@ func checkConfidence(c float64) error {
 }
 
 func checkGateRun(opts *checkGateOptions) error {
-	subj, err := subjectFor(opts.deps, opts.profile, opts.plan)
+	subj, err := opts.Reg.Subject(registry.Under{Profile: opts.profile, Plan: opts.plan})
 	if err != nil {
 		return err
 	}
-	d := profile.DecideGateUnder(subj.Profile, subj.Safety, opts.gate, opts.confidence)
-	if subj.Pack.Refused() {
-		rule, reason := packBlock(subj.Pack)
-		d = d.Blocked(string(rule), reason)
-	}
+	d := subj.Gate(opts.gate, opts.confidence)
 	view := render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan, Warnings: subj.Pack.Warnings()}
-	if err := opts.deps.Render(view); err != nil {
+	if err := opts.UI.Render(view); err != nil {
 		return err
 	}
-	return decisionExit(d.Verdict())
+	return d.Verdict().Err()
 }

@@ -3,12 +3,8 @@ package automationprofile
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"github.com/agentsctl/agents/internal/strictyaml"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,8 +13,11 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/hook"
+	"github.com/agentsctl/agents/internal/jsonread"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // callFlags describe one tool call; sessionFlags describe the setting the
@@ -37,7 +36,7 @@ func suggestAgent(name string) string {
 			return a
 		}
 	}
-	return strictyaml.Suggest(name, hook.Agents())
+	return suggest.Key(name, hook.Agents())
 }
 
 // checkHookFlags checks the flags given with --hook.
@@ -69,7 +68,7 @@ func checkHookFlags(flags *pflag.FlagSet, opts *checkGuardOptions) error {
 }
 
 type checkGuardOptions struct {
-	deps    *cmdutil.Deps
+	cmdutil.Run
 	profile string
 	plan    string
 	// input is the call from the flags; used when neither stdinJSON nor
@@ -81,7 +80,7 @@ type checkGuardOptions struct {
 }
 
 func newCheckGuardCmd(deps *cmdutil.Deps, runF func(*checkGuardOptions) error) *cobra.Command {
-	opts := &checkGuardOptions{deps: deps}
+	opts := &checkGuardOptions{Run: deps.Run()}
 	var f struct {
 		tool, category                         string
 		calls, attempt                         int
@@ -183,7 +182,7 @@ any other exit.`,
 			}
 			return cmdutil.CompleteProfileNames(deps, true)(cmd, args, toComplete)
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, checkGuardRun, func(opts *checkGuardOptions, cmd *cobra.Command, args []string) error {
 			flags := cmd.Flags()
 			if flags.Changed("hook") {
 				// From here on every failure blocks the call.
@@ -225,15 +224,15 @@ any other exit.`,
 				Write: f.write, Unsafe: f.unsafe, Category: f.category, Attempt: f.attempt,
 				NoSandbox: f.noSandbox, NoCheckpoint: f.noCheckpoint,
 			}
-			stated := stateSet{category: flags.Changed("category"), attempt: flags.Changed("attempt"), tool: flags.Changed("tool")}
+			stated := profile.Stated{Category: flags.Changed("category"), Attempt: flags.Changed("attempt"), Tool: flags.Changed("tool")}
 			if opts.hook == "" && !opts.stdinJSON {
-				if msgs := checkGuardInput(in, stated, flagNames); len(msgs) > 0 {
+				if msgs := profile.CheckGuardInput(in, stated, flagNames); len(msgs) > 0 {
 					return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
 				}
-			} else if msgs := checkSession(in, stated); len(msgs) > 0 {
+			} else if msgs := profile.CheckCategory(in, stated, flagNames); len(msgs) > 0 {
 				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
 			}
-			if (opts.stdinJSON || (opts.hook != "" && !opts.hookOpts.printConfig)) && deps.IO.IsStdinTTY() {
+			if (opts.stdinJSON || (opts.hook != "" && !opts.hookOpts.printConfig)) && opts.UI.IO().IsStdinTTY() {
 				// Waiting on a terminal for JSON nobody will type helps no one.
 				mode := "--stdin-json"
 				if opts.hook != "" {
@@ -247,11 +246,8 @@ any other exit.`,
 					WithHint("pipe the JSON in, for example: echo '{\"tool\": \"read\"}' | agents automation-profile check-guard %s --stdin-json", target)
 			}
 			opts.input = in
-			if runF != nil {
-				return runF(opts)
-			}
-			return checkGuardRun(opts)
-		},
+			return nil
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.tool, "tool", "", "the tool to be called (required unless --stdin-json or --hook)")
@@ -291,114 +287,40 @@ func changed(flags *pflag.FlagSet, names []string) string {
 
 const inputHint = "counts are whole numbers from 0, --attempt from 1, costs are USD from 0; costs nest, so --plan-cost is at least --cost and --total-cost at least the plan's cost"
 
-// stateSet records which fields of a call were given at all, where their
-// zero value would be ambiguous.
-type stateSet struct{ tool, category, attempt bool }
-
 // The names fields go by in messages: flags, or JSON keys.
 var (
 	flagNames = map[string]string{
-		"tool": "--tool", "calls": "--calls", "cost": "--cost", "plan_cost": "--plan-cost",
-		"total_cost": "--total-cost", "category": "--category", "attempt": "--attempt",
+		profile.InputTool: "--tool", profile.InputCalls: "--calls", profile.InputCost: "--cost", profile.InputPlanCost: "--plan-cost",
+		profile.InputTotalCost: "--total-cost", profile.InputCategory: "--category", profile.InputAttempt: "--attempt",
 	}
 	jsonNames = map[string]string{
-		"tool": "tool", "calls": "calls", "cost": "cost", "plan_cost": "plan_cost",
-		"total_cost": "total_cost", "category": "category", "attempt": "attempt",
+		profile.InputTool: "tool", profile.InputCalls: "calls", profile.InputCost: "cost", profile.InputPlanCost: "plan_cost",
+		profile.InputTotalCost: "total_cost", profile.InputCategory: "category", profile.InputAttempt: "attempt",
 	}
 )
 
-// checkGuardInput returns what is wrong with a call's figures, naming each
-// field as names says.
-func checkGuardInput(in profile.GuardInput, stated stateSet, names map[string]string) []string {
-	var msgs []string
-	add := func(format string, a ...any) { msgs = append(msgs, fmt.Sprintf(format, a...)) }
-	switch {
-	case !stated.tool:
-		add("%s is required", names["tool"])
-	case strings.TrimSpace(in.Tool) == "":
-		add("%s must not be blank", names["tool"])
-	case strings.TrimSpace(in.Tool) != in.Tool:
-		add("%s %q must not start or end with spaces: tools are matched exactly", names["tool"], in.Tool)
-	}
-	if in.Calls < 0 {
-		add("%s must be 0 or more, got %d", names["calls"], in.Calls)
-	}
-	for _, c := range []struct {
-		key   string
-		v     float64
-		given bool
-	}{{"cost", in.Cost, true}, {"plan_cost", in.PlanCost, in.HasPlanCost}, {"total_cost", in.TotalCost, in.HasTotalCost}} {
-		if c.given && (math.IsNaN(c.v) || math.IsInf(c.v, 0) || c.v < 0) {
-			add("%s must be a finite number of USD from 0, got %s", names[c.key], strconv.FormatFloat(c.v, 'g', -1, 64))
-		}
-	}
-	if len(msgs) == 0 {
-		if in.HasPlanCost && in.PlanCost < in.Cost {
-			add("%s %s is less than %s %s, but the plan's cost includes this invocation's",
-				names["plan_cost"], render.FormatFloat(in.PlanCost), names["cost"], render.FormatFloat(in.Cost))
-		}
-		if in.HasTotalCost && in.TotalCost < in.EffectivePlanCost() {
-			add("%s %s is less than the plan's cost %s, but the total includes every plan's",
-				names["total_cost"], render.FormatFloat(in.TotalCost), render.FormatFloat(in.EffectivePlanCost()))
-		}
-	}
-	if stated.attempt && in.Attempt < 1 {
-		add("%s must be 1 or more (the first try is 1), got %d", names["attempt"], in.Attempt)
-	}
-	msgs = append(msgs, checkCategory(in, stated, names)...)
-	return msgs
-}
-
-func checkCategory(in profile.GuardInput, stated stateSet, names map[string]string) []string {
-	switch {
-	case !stated.category:
-	case strings.TrimSpace(in.Category) == "":
-		return []string{names["category"] + " must not be blank"}
-	case strings.TrimSpace(in.Category) != in.Category:
-		return []string{fmt.Sprintf("%s %q must not start or end with spaces: categories are matched exactly", names["category"], in.Category)}
-	}
-	return nil
-}
-
-// checkSession checks the flags that may accompany --hook or --stdin-json.
-func checkSession(in profile.GuardInput, stated stateSet) []string {
-	return checkCategory(in, stated, flagNames)
-}
-
 func checkGuardRun(opts *checkGuardOptions) error {
-	deps := opts.deps
 	if opts.hook != "" {
 		return hookRun(opts)
 	}
 	in := opts.input
 	if opts.stdinJSON {
 		var err error
-		if in, err = readStdinCall(deps.IO.In); err != nil {
+		if in, err = readStdinCall(opts.UI.IO().In); err != nil {
 			return err
 		}
 	}
-	subj, err := subjectFor(deps, opts.profile, opts.plan)
+	subj, err := opts.Reg.Subject(registry.Under{Profile: opts.profile, Plan: opts.plan})
 	if err != nil {
 		return err
 	}
-	r := decideGuard(subj, in)
+	r := subj.Guard(in)
 	view := render.GuardDecisionView{Result: r, Profile: subj.Profile.Name, Level: subj.Level,
 		Plan: subj.Plan, SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource, Warnings: subj.Pack.Warnings()}
-	if err := deps.Render(view); err != nil {
+	if err := opts.UI.Render(view); err != nil {
 		return err
 	}
-	return decisionExit(r.Verdict)
-}
-
-// decideGuard decides one call under the subject: blocked by the pack's
-// first violated boundary in enforce mode, whatever the call; else by the
-// profile's rules.
-func decideGuard(subj decisionSubject, in profile.GuardInput) profile.GuardResult {
-	if subj.Pack.Refused() {
-		rule, reason := packBlock(subj.Pack)
-		return profile.BlockedBy(rule, reason, in)
-	}
-	return profile.CheckGuard(subj.Profile, subj.Safety, in)
+	return r.Verdict.Err()
 }
 
 // maxStdin bounds what --stdin-json reads.
@@ -448,7 +370,7 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 	}
 	for _, f := range fields {
 		if err := json.Unmarshal(f.raw, targets[f.key]); err != nil {
-			problems = append(problems, errs.Problem{File: src, Path: f.key, Message: "must be " + keyType(f.key) + ", got " + jsonKind(f.raw)})
+			problems = append(problems, errs.Problem{File: src, Path: f.key, Message: "must be " + keyType(f.key) + ", got " + rawKind(f.raw)})
 		}
 	}
 	if len(problems) > 0 {
@@ -461,8 +383,8 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 		Write: deref(c.Write), Unsafe: deref(c.Unsafe), Category: deref(c.Category), Attempt: deref(c.Attempt),
 		NoSandbox: deref(c.NoSandbox), NoCheckpoint: deref(c.NoCheckpoint),
 	}
-	stated := stateSet{tool: c.Tool != nil, category: c.Category != nil, attempt: c.Attempt != nil}
-	for _, m := range checkGuardInput(in, stated, jsonNames) {
+	stated := profile.Stated{Tool: c.Tool != nil, Category: c.Category != nil, Attempt: c.Attempt != nil}
+	for _, m := range profile.CheckGuardInput(in, stated, jsonNames) {
 		problems = append(problems, errs.Problem{File: src, Message: m})
 	}
 	if len(problems) > 0 {
@@ -503,109 +425,69 @@ type rawField struct {
 }
 
 // decodeObject splits data, which must hold exactly one JSON object, into
-// its fields. With known set, a key not in it is a problem (suggesting the
-// nearest known key), and so are a repeated key and a null value; with
-// known nil, every field is returned as it is.
+// its fields, read strictly: a key not in known is a problem (suggesting
+// the nearest known key), and so are a repeated key and a null value.
 func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.Problem) {
+	one := func(path, msg string) []errs.Problem { return []errs.Problem{{File: src, Path: path, Message: msg}} }
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, []errs.Problem{{File: src, Message: "nothing was given; expected one JSON object"}}
+		return nil, one("", "nothing was given; expected one JSON object")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, []errs.Problem{{File: src, Message: "not JSON: " + jsonErr(err)}}
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, []errs.Problem{{File: src, Message: "expected one JSON object, got " + tokenKind(tok)}}
+	r := jsonread.New(bytes.NewReader(data), jsonread.Options{Mode: jsonread.Strict, Known: known})
+	if err := r.Open(); err != nil {
+		if e := jsonread.ErrorOf(err); e.Failure == jsonread.NotObject {
+			return nil, one("", "expected one JSON object, got "+jsonread.Kind(e.Token))
+		}
+		return nil, one("", "not JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 	}
 	var fields []rawField
 	var problems []errs.Problem
 	seen := map[string]bool{}
-	for dec.More() {
-		kt, err := dec.Token()
+	for {
+		m, ok, err := r.Next()
 		if err != nil {
-			return nil, []errs.Problem{{File: src, Message: "not valid JSON: " + jsonErr(err)}}
+			return nil, one("", "not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 		}
-		key, _ := kt.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, []errs.Problem{{File: src, Path: key, Message: "is not valid JSON: " + jsonErr(err)}}
+		if !ok {
+			break
+		}
+		raw, err := r.Raw()
+		if err != nil {
+			return nil, one(m.Key, "is not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 		}
 		switch {
-		case known == nil:
-		case seen[key]:
-			problems = append(problems, errs.Problem{File: src, Path: key, Message: "is given more than once"})
+		case seen[m.Key]:
+			problems = append(problems, errs.Problem{File: src, Path: m.Key, Message: "is given more than once"})
 			continue
-		case !contains(known, key):
+		case !m.Known:
 			msg := "is not a known key"
-			if s := strictyaml.Suggest(key, known); s != "" {
+			if s := suggest.Key(m.Key, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
-			problems = append(problems, errs.Problem{File: src, Path: key, Message: msg})
+			problems = append(problems, errs.Problem{File: src, Path: m.Key, Message: msg})
 			continue
 		case string(raw) == "null":
-			problems = append(problems, errs.Problem{File: src, Path: key, Message: "must not be null; leave the key out instead"})
+			problems = append(problems, errs.Problem{File: src, Path: m.Key, Message: "must not be null; leave the key out instead"})
 			continue
 		}
-		seen[key] = true
-		fields = append(fields, rawField{key, raw})
+		seen[m.Key] = true
+		fields = append(fields, rawField{m.Key, raw})
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, []errs.Problem{{File: src, Message: "not valid JSON: " + jsonErr(err)}}
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, []errs.Problem{{File: src, Message: "more than one JSON value; expected exactly one object"}}
+	if err := r.Close(); err != nil {
+		if e := jsonread.ErrorOf(err); e.Failure == jsonread.Trailing {
+			return nil, one("", "more than one JSON value; expected exactly one object")
+		}
+		return nil, one("", "not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 	}
 	return fields, problems
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-func jsonErr(err error) string {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "it ends too early"
-	}
-	return err.Error()
-}
-
-func tokenKind(tok json.Token) string {
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '[' {
-			return "an array"
-		}
-	case string:
-		return "a string"
-	case json.Number, float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return "something else"
-}
-
-func jsonKind(raw json.RawMessage) string {
+// rawKind names the JSON type of a raw value, with a number's value.
+func rawKind(raw json.RawMessage) string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
 		return "something else"
 	}
-	if d, ok := tok.(json.Delim); ok && d == '{' {
-		return "an object"
-	}
-	if n, ok := tok.(json.Number); ok {
-		return "the number " + n.String()
-	}
-	return tokenKind(tok)
+	return jsonread.Describe(tok)
 }

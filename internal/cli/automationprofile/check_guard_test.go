@@ -1,7 +1,6 @@
 package automationprofile
 
 import (
-	"github.com/agentsctl/agents/internal/strictyaml"
 	"math"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // parseGuardFlags runs the check-guard command's flag handling and returns
@@ -179,8 +179,7 @@ func TestReadStdinCallInvalid(t *testing.T) {
 			if !errs.Is(err, errs.KindInvalid) {
 				t.Fatalf("error %v, want invalid input", err)
 			}
-			var e *errs.Error
-			e = err.(*errs.Error)
+			e := err.(*errs.Error)
 			if len(e.Problems) != len(tt.problems) {
 				t.Fatalf("problems %v, want %d", e.Problems, len(tt.problems))
 			}
@@ -244,7 +243,7 @@ func TestClosest(t *testing.T) {
 	names := []string{"tool", "calls", "cost", "plan_cost", "total_cost"}
 	tests := map[string]string{"tol": "tool", "cals": "calls", "plancost": "plan_cost", "totl_cost": "total_cost", "zzzzzzzz": "", "": ""}
 	for in, want := range tests {
-		if got := strictyaml.Suggest(in, names); got != want {
+		if got := suggest.Key(in, names); got != want {
 			t.Errorf("Suggest(%q) = %q, want %q", in, got, want)
 		}
 	}

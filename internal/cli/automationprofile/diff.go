@@ -7,18 +7,18 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/render"
 )
 
 type diffOptions struct {
-	deps            *cmdutil.Deps
+	cmdutil.Run
 	names           []string
 	builtin         bool
 	onlyDifferences bool
 }
 
 func newDiffCmd(deps *cmdutil.Deps, runF func(*diffOptions) error) *cobra.Command {
-	opts := &diffOptions{deps: deps}
+	opts := &diffOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "diff {<name> <name> [<name>...] | --builtin}",
 		Short: "Compare profiles side by side, field by field",
@@ -69,7 +69,7 @@ EXIT STATUS
   $ agents automation-profile diff ci acme/pipeline -f json | jq -r '.fields[] | select(.differs) | .field'`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: cmdutil.CompleteEach(deps, cmdutil.ProfileNames),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, diffRun, func(opts *diffOptions, cmd *cobra.Command, args []string) error {
 			opts.names = args
 			if opts.builtin && len(args) > 0 {
 				return errs.Usage("--builtin takes no profile names").
@@ -83,11 +83,8 @@ EXIT STATUS
 				return errs.Usage("profile %q is named twice", dup).
 					WithHint("name each profile once")
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return diffRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().BoolVar(&opts.builtin, "builtin", false, "compare the eight built-in profiles: thresholds and safety flags")
 	cmd.Flags().BoolVar(&opts.onlyDifferences, "only-differences", false, "leave out rows whose values are all the same")
@@ -104,26 +101,13 @@ func firstDuplicate(names []string) string {
 }
 
 func diffRun(opts *diffOptions) error {
-	deps := opts.deps
-	var ps []*profile.AutomationProfile
-	fields := allDiffFields()
-	if opts.builtin {
-		bs, err := deps.BuiltinProfiles()
-		if err != nil {
-			return err
-		}
-		ps = bs
-		fields = matrixDiffFields()
-	} else {
-		for _, name := range opts.names {
-			p, err := deps.LookupProfile(name)
-			if err != nil {
-				return err
-			}
-			ps = append(ps, p)
-		}
+	var names []string
+	if !opts.builtin {
+		names = opts.names
 	}
-	v := newDiffView(ps, fields, opts.onlyDifferences)
-	v.builtin = opts.builtin
-	return deps.Render(v)
+	ps, err := opts.Reg.ProfilesNamed(names)
+	if err != nil {
+		return err
+	}
+	return opts.UI.Render(render.NewDiffView(ps, opts.builtin, opts.onlyDifferences))
 }

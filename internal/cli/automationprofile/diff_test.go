@@ -218,7 +218,7 @@ func runStore(t *testing.T, docs []string, args ...string) result {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.PutProfile(t.Context(), p, false); err != nil {
+		if _, err := st.Profiles().Put(t.Context(), p, false); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/agentsctl/agents/internal/iostreams"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/store"
+	filestore "github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -304,7 +305,7 @@ func TestHookFailuresBlock(t *testing.T) {
 		}, good, guard("ci", "--hook", "claude-code"), "can be written by anyone"},
 		{"broken profile in the store", func(t *testing.T, e *hookEnv) {
 			e.write(t, "profiles/acme/broken.yaml", "name: acme/broken\nauto_apply: 7\n")
-			e.open = func(c cmdutil.Config) (store.Store, error) { return store.OpenFile(c.Home, store.FileOptions{}) }
+			e.open = func(c cmdutil.Config) (store.Store, error) { return filestore.Open(c.Home, filestore.Options{}) }
 		}, good, guard("acme/broken", "--hook", "claude-code"), "auto_apply"},
 		{"store unreachable", func(t *testing.T, e *hookEnv) {
 			e.open = func(cmdutil.Config) (store.Store, error) {

@@ -4,9 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 // listProgressMinimum is the number of stored profiles above which list
@@ -14,13 +12,12 @@ import (
 const listProgressMinimum = 500
 
 type listOptions struct {
-	deps      *cmdutil.Deps
-	regex     string
-	namespace string
+	cmdutil.Run
+	filter cmdutil.ListFilter
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{deps: deps}
+	opts := &listOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:     "list [<regex>] [--namespace <ns>]",
 		Aliases: []string{"ls"},
@@ -45,43 +42,17 @@ that cannot be read are reported on stderr; the others still list.`,
 
   # The custom profiles of the acme namespace, one name per line
   $ agents automation-profile list --namespace acme -f plain`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.regex = args[0]
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, listRun, func(opts *listOptions, _ *cobra.Command, args []string) error {
+			opts.filter.Parse(args)
+			return nil
+		}),
 	}
-	cmd.Flags().StringVarP(&opts.namespace, "namespace", "n", "", "list only custom profiles of this namespace")
-	_ = cmd.RegisterFlagCompletionFunc("namespace", cmdutil.CompleteFlag(deps, cmdutil.Namespaces))
+	opts.filter.Add(cmd, deps, "list only custom profiles of this namespace", cmdutil.Namespaces)
 	return cmd
 }
 
 func listRun(opts *listOptions) error {
-	deps := opts.deps
-	re, err := cmdutil.NameFilter(opts.regex, opts.namespace, "'^acme/' or 'caut.*'")
-	if err != nil {
-		return err
-	}
-	match := func(name string) bool { return re == nil || re(name) }
-
-	var out []*profile.AutomationProfile
-	if opts.namespace == "" {
-		bs, err := deps.BuiltinProfiles()
-		if err != nil {
-			return err
-		}
-		for _, p := range bs {
-			if match(p.Name) {
-				out = append(out, p)
-			}
-		}
-	}
-	st, err := deps.Store()
+	q, err := opts.filter.Query("'^acme/' or 'caut.*'")
 	if err != nil {
 		return err
 	}
@@ -93,19 +64,16 @@ func listRun(opts *listOptions) error {
 		if !started {
 			started = true
 			if total > listProgressMinimum {
-				progress = deps.Progress("reading profiles", total)
+				progress = opts.UI.Progress("reading profiles", total)
 			}
 		}
 		progress.Set(done)
 	}
-	list, err := st.ListProfiles(deps.Ctx(), store.ProfileQuery{Namespace: opts.namespace, Match: match, Progress: report})
+	q.Progress = report
+	list, err := opts.Reg.ListProfiles(q)
 	progress.Done()
 	if err != nil {
 		return err
 	}
-	for _, p := range list.Problems {
-		deps.Warn("skipped %s", p.String())
-	}
-	out = append(out, list.Profiles...)
-	return deps.Render(render.ProfileListView{Profiles: out})
+	return opts.UI.Render(render.ProfileListView{Profiles: list})
 }

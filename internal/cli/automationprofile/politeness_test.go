@@ -48,7 +48,7 @@ func storeOf(t *testing.T, n int) store.Store {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.PutProfile(t.Context(), p, false); err != nil {
+		if _, err := st.Profiles().Put(t.Context(), p, false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -127,7 +127,7 @@ func TestRemoveConfirmation(t *testing.T) {
 			if r.code != tt.code || !strings.Contains(r.stderr, tt.stderr) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", r.code, r.stderr, tt.code, tt.stderr)
 			}
-			_, err := st.GetProfile(t.Context(), "acme/strict")
+			_, err := st.Profiles().Get(t.Context(), "acme/strict")
 			if gone := err != nil; gone != tt.removed {
 				t.Errorf("removed = %v, want %v (%v)", gone, tt.removed, err)
 			}

@@ -21,7 +21,7 @@ func removeDeps(t *testing.T, answer string, stdinTTY, stdoutTTY, ci bool) (*cmd
 	ios.SetNoColor(true)
 	st := store.NewMemory()
 	p := &profile.AutomationProfile{Name: "acme/x", SchemaVersion: profile.SchemaVersion, Safety: profile.DefaultSafetyProfile()}
-	if _, err := st.PutProfile(context.Background(), p, false); err != nil {
+	if _, err := st.Profiles().Put(context.Background(), p, false); err != nil {
 		t.Fatal(err)
 	}
 	deps := &cmdutil.Deps{
@@ -54,14 +54,14 @@ func TestRemovePrompt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			deps, st := removeDeps(t, tt.answer, tt.stdinTTY, tt.outTTY, tt.ci)
-			err := removeRun(&removeOptions{deps: deps, name: "acme/x"})
+			err := removeRun(&removeOptions{Run: deps.Run(), name: "acme/x"})
 			if tt.wantErr != (err != nil) {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}
 			if err != nil && errs.KindOf(err) != tt.wantKind {
 				t.Errorf("kind = %v, want %v", errs.KindOf(err), tt.wantKind)
 			}
-			_, getErr := st.GetProfile(context.Background(), "acme/x")
+			_, getErr := st.Profiles().Get(context.Background(), "acme/x")
 			removed := errs.Is(getErr, errs.KindNotFound)
 			if removed != tt.wantRemoved {
 				t.Errorf("removed = %v, want %v", removed, tt.wantRemoved)

@@ -4,21 +4,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/resolve"
 )
 
 type resolveOptions struct {
-	deps              *cmdutil.Deps
-	action            string
-	project           string
-	automationProfile string
-	safetyProfileFile string
+	cmdutil.Run
+	// choices are the registry's input: the plan's own profiles, its
+	// action and its project folder.
+	choices registry.Choices
 }
 
 func newResolveCmd(deps *cmdutil.Deps, runF func(*resolveOptions) error) *cobra.Command {
-	opts := &resolveOptions{deps: deps}
+	opts := &resolveOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "resolve [--action <name>] [--project <dir>] [--automation-profile <name>] [--safety-profile <file>]",
 		Short: "Show which profiles a plan would get here, and why",
@@ -49,18 +47,13 @@ EXIT STATUS
   # For an action, from another project
   $ agents automation-profile resolve --action local/secure-deploy --project ~/src/shop`,
 		Args: cmdutil.ExactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return resolveRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, resolveRun, nil),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.action, "action", "", "the action a plan would be made from")
-	fl.StringVar(&opts.project, "project", "", "look for agents.yaml from this folder instead of the working directory")
-	fl.StringVar(&opts.automationProfile, "automation-profile", "", "the plan's own automation profile")
-	fl.StringVar(&opts.safetyProfileFile, "safety-profile", "", "the plan's own standalone safety profile file")
+	fl.StringVar(&opts.choices.Action, "action", "", "the action a plan would be made from")
+	fl.StringVar(&opts.choices.Project, "project", "", "look for agents.yaml from this folder instead of the working directory")
+	fl.StringVar(&opts.choices.AutomationProfile, "automation-profile", "", "the plan's own automation profile")
+	fl.StringVar(&opts.choices.SafetyProfileFile, "safety-profile", "", "the plan's own standalone safety profile file")
 	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteFlag(deps, cmdutil.ActionNames))
 	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteFlag(deps, cmdutil.ProfileNames))
 	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
@@ -69,36 +62,9 @@ EXIT STATUS
 }
 
 func resolveRun(opts *resolveOptions) error {
-	deps := opts.deps
-	if _, err := deps.PackInForce(); err != nil {
-		return err
-	}
-	if opts.action != "" {
-		if _, err := cmdutil.LookupAction(deps, opts.action); err != nil {
-			return err
-		}
-	}
-	own, err := cmdutil.OwnSetting(opts.automationProfile, opts.safetyProfileFile)
+	res, err := opts.Reg.Resolve(opts.choices)
 	if err != nil {
 		return err
 	}
-	dir, err := cmdutil.ProjectDir(opts.project)
-	if err != nil {
-		return err
-	}
-	env, err := cmdutil.ResolveEnv(deps)
-	if err != nil {
-		return err
-	}
-	r, err := env.Resolve(resolve.Request{Own: own, Action: opts.action, ProjectDir: dir, ProjectExplicit: opts.project != ""})
-	if err != nil {
-		return err
-	}
-	p := &plan.Plan{ProjectDir: dir}
-	if _, err := r.Apply(p, deps.Now()); err != nil {
-		return err
-	}
-	loosened := r.Loosened()
-	cmdutil.WarnLoosened(deps, p, loosened)
-	return deps.Render(render.ResolutionView{Action: opts.action, Result: p, Loosened: loosened})
+	return opts.UI.Render(render.ResolutionView{Action: opts.choices.Action, Result: res.Plan, Loosened: res.Loosened})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
+	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/schema"
 )
 
@@ -19,7 +20,7 @@ func runSchema(t *testing.T, kind, format string) string {
 	t.Helper()
 	ios, _, out, _ := iostreams.Test()
 	deps := &cmdutil.Deps{IO: ios, Config: cmdutil.Config{Format: format}}
-	if err := schemaRun(&schemaOptions{deps: deps, kind: kind}); err != nil {
+	if err := schemaRun(&schemaOptions{Run: deps.Run(), kind: kind}); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -127,11 +128,11 @@ func TestSchemaTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fields, err := schemaFields(doc)
+		v, err := render.NewSchemaView(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tables := schemaView{doc: doc, fields: fields}.Tables()
+		tables := v.Tables()
 		if len(tables) != 1 || len(tables[0].Header) != 4 {
 			t.Fatalf("%s: tables %v, want one of four columns", tt.kind, tables)
 		}

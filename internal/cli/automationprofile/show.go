@@ -8,13 +8,13 @@ import (
 )
 
 type showOptions struct {
-	deps *cmdutil.Deps
+	cmdutil.Run
 	name string
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{deps: deps}
-	cmd := &cobra.Command{
+	opts := &showOptions{Run: deps.Run()}
+	return &cobra.Command{
 		Use:   "show <name>",
 		Short: "Show one profile in full",
 		Long: `Show every field of one profile: its eleven thresholds grouped by what they
@@ -25,21 +25,17 @@ The yaml output of a custom profile can be given back to 'add --config' as it is
   $ agents automation-profile show acme/strict -f yaml > strict.yaml`,
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: cmdutil.CompleteProfileNames(deps, true),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, showRun, func(opts *showOptions, cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return showRun(opts)
-		},
+			return nil
+		}),
 	}
-	return cmd
 }
 
 func showRun(opts *showOptions) error {
-	p, err := opts.deps.LookupProfile(opts.name)
+	p, err := opts.Reg.Profile(opts.name)
 	if err != nil {
 		return err
 	}
-	return opts.deps.Render(render.ProfileView{Profile: p})
+	return opts.UI.Render(render.ProfileView{Profile: p})
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // ExactArgs is cobra.ExactArgs with a usage error that names what is missing.
@@ -68,7 +69,7 @@ func nearestCommand(cmd *cobra.Command, word string) string {
 			byName[n] = c.Name()
 		}
 	}
-	return byName[Nearest(word, names)]
+	return byName[suggest.Name(word, names)]
 }
 
 // RangeArgs is cobra.RangeArgs with a usage error that says what is
@@ -81,4 +82,51 @@ func RangeArgs(lo, hi int, what string) cobra.PositionalArgs {
 		return errs.Usage("expected %s, got %d arguments", what, len(args)).
 			WithHint("usage: %s", cmd.UseLine())
 	}
+}
+
+// RunE is a verb's RunE: parse (when not nil) turns the command line into
+// opts, refusing what the run function cannot use; then runF runs, when a
+// test gave one, or else run, gh's way. parse is given opts, so that it
+// need not capture them: a function literal that captures nothing costs
+// no allocation when the command tree is built.
+func RunE[T any](opts *T, runF, run func(*T) error, parse func(opts *T, cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if parse != nil {
+			if err := parse(opts, cmd, args); err != nil {
+				return err
+			}
+		}
+		if runF != nil {
+			return runF(opts)
+		}
+		return run(opts)
+	}
+}
+
+// Group returns cmd as a command group of the verbs: with no arguments it
+// prints the group's help; an argument that names no verb is a usage
+// error.
+func Group(cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
+	cmd.Args, cmd.RunE = cobra.ArbitraryArgs, GroupRunE
+	cmd.AddCommand(verbs...)
+	return cmd
+}
+
+// ConfigFlags adds the flags of a command that registers a document from
+// a file, --config/-c and --update, into opts' fields, with their help
+// texts ("path to the action's YAML file, or - for standard input
+// (required)"; "replace an action that is already registered").
+func ConfigFlags(cmd *cobra.Command, config *string, update *bool, configHelp, updateHelp string) {
+	cmd.Flags().StringVarP(config, "config", "c", "", configHelp)
+	cmd.Flags().BoolVar(update, "update", false, updateHelp)
+	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
+}
+
+// NeedConfig refuses a registration without --config; example is how to
+// give it.
+func NeedConfig(config, what, example string) error {
+	if config == "" {
+		return errs.Usage("--config is required").WithHint("pass %s YAML file: %s", what, example)
+	}
+	return nil
 }

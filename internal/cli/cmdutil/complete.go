@@ -6,9 +6,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 // Shell completion runs on every Tab press, inside the user's shell, with its
@@ -98,7 +100,9 @@ func CompleteFlag(deps *Deps, list Lister) cobra.CompletionFunc {
 // BuiltinProfileNames lists the eight built-in profiles in the
 // specification's order, each with its description.
 func BuiltinProfileNames(deps *Deps, _ string) []string {
-	bs, err := deps.BuiltinProfiles()
+	var bs []*profile.AutomationProfile
+	var err error
+	deps.UI().silently(func() { bs, err = deps.Registry().Builtins() })
 	if err != nil {
 		// The names are known even if their files cannot be read.
 		return slices.Clone(profile.BuiltinNames)
@@ -115,38 +119,20 @@ func BuiltinProfileNames(deps *Deps, _ string) []string {
 // single file, so Tab stays instant in a large store.
 const describeLimit = 25
 
-// storedNames returns the names that list gives for those starting with
-// prefix, or nothing when the store cannot be read.
-func storedNames(deps *Deps, prefix string, list func(st store.Store, match func(string) bool) ([]string, error)) []string {
-	var names []string
-	deps.silently(func() {
-		st, err := deps.Store()
-		if err != nil || st == nil {
-			return
-		}
-		var match func(string) bool
-		if prefix != "" {
-			match = func(name string) bool { return strings.HasPrefix(name, prefix) }
-		}
-		names, _ = list(st, match)
-	})
-	return names
-}
-
-// described adds to each name the description describe reads for it, when
-// there are few enough names to read; a name it cannot describe stays bare.
-func described(deps *Deps, names []string, describe func(st store.Store, name string) (string, error)) []string {
+// describedDocs lists the names list gives, adding to each the
+// description of the document get reads for it, when there are few enough
+// names to read; a name whose document cannot be read stays bare.
+func describedDocs[T any](deps *Deps, list func(r *registry.Registry) []string, get func(r *registry.Registry, name string) (T, error), description func(T) string) []string {
+	names := storedNames(deps, list)
 	if len(names) > describeLimit {
 		return names
 	}
 	out := make([]string, len(names))
 	for i, name := range names {
 		out[i] = name
-		deps.silently(func() {
-			if st, err := deps.Store(); err == nil {
-				if d, err := describe(st, name); err == nil {
-					out[i] = Described(name, d)
-				}
+		deps.UI().silently(func() {
+			if v, err := get(deps.Registry(), name); err == nil {
+				out[i] = Described(name, description(v))
 			}
 		})
 	}
@@ -164,22 +150,18 @@ func namespacesOf(names []string) []string {
 	return out
 }
 
-func storedProfileNames(deps *Deps, prefix string) []string {
-	return storedNames(deps, prefix, func(st store.Store, match func(string) bool) ([]string, error) {
-		return st.ListProfileNames(deps.Ctx(), store.ProfileQuery{Match: match})
-	})
+// storedNames returns what list gives, silently.
+func storedNames(deps *Deps, list func(r *registry.Registry) []string) []string {
+	var names []string
+	deps.UI().silently(func() { names = list(deps.Registry()) })
+	return names
 }
 
 // CustomProfileNames lists the stored custom profiles by name, with their
 // descriptions when there are few enough to read.
 func CustomProfileNames(deps *Deps, prefix string) []string {
-	return described(deps, storedProfileNames(deps, prefix), func(st store.Store, name string) (string, error) {
-		p, err := st.GetProfile(deps.Ctx(), name)
-		if err != nil {
-			return "", err
-		}
-		return p.Description, nil
-	})
+	return describedDocs(deps, func(r *registry.Registry) []string { return r.ProfileNames(prefix) },
+		(*registry.Registry).Profile, func(p *profile.AutomationProfile) string { return p.Description })
 }
 
 // ProfileNames lists every profile: the built-ins, then the custom ones.
@@ -189,7 +171,36 @@ func ProfileNames(deps *Deps, prefix string) []string {
 
 // Namespaces lists the namespaces of the stored custom profiles.
 func Namespaces(deps *Deps, _ string) []string {
-	return namespacesOf(storedProfileNames(deps, ""))
+	return namespacesOf(storedNames(deps, func(r *registry.Registry) []string { return r.ProfileNames("") }))
+}
+
+// ActionNames lists the stored actions by name, with their descriptions
+// when there are few enough to read.
+func ActionNames(deps *Deps, prefix string) []string {
+	return describedDocs(deps, func(r *registry.Registry) []string { return r.ActionNames(prefix) },
+		(*registry.Registry).Action, func(a *action.Action) string { return a.Description })
+}
+
+// ActionNamespaces lists the namespaces of the stored actions.
+func ActionNamespaces(deps *Deps, _ string) []string {
+	return namespacesOf(storedNames(deps, func(r *registry.Registry) []string { return r.ActionNames("") }))
+}
+
+// PlanIDs lists the stored plans' ids, newest first (the one most likely
+// wanted), each described by its action when there are few enough to read.
+func PlanIDs(deps *Deps, prefix string) []string {
+	newest := func(r *registry.Registry) []string {
+		all := r.PlanIDs()
+		var ids []string
+		for i := len(all) - 1; i >= 0; i-- {
+			if strings.HasPrefix(all[i], prefix) {
+				ids = append(ids, all[i])
+			}
+		}
+		return ids
+	}
+	return describedDocs(deps, newest, (*registry.Registry).Plan,
+		func(p *plan.Plan) string { return p.Action + ", " + p.AutomationProfile.Name })
 }
 
 // GateNames lists the eleven gates in canonical order, each with its

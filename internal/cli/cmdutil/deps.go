@@ -1,21 +1,25 @@
-// Package cmdutil holds what every command group shares: the Deps value that
-// carries streams, configuration and the store into run functions, and small
-// helpers for flags and errors. It is a leaf package, so the root command can
-// import every group without a cycle.
+// Package cmdutil is the command line's plumbing, shared by every command
+// group: the Deps value built once in cli.Main (streams, configuration,
+// the store and the registry), the UI a run function reads and prints
+// through, and helpers for arguments, flags, completion, prompts and
+// progress. It holds no use case: those are the registry's. It is a leaf
+// of internal/cli, so the root command can import every group without a
+// cycle.
 package cmdutil
 
 import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"time"
 
 	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/iostreams"
-	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/registry"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/store"
+	filestore "github.com/agentsctl/agents/internal/store/file"
 )
 
 // Config is the resolved configuration of one invocation.
@@ -32,15 +36,16 @@ type Config struct {
 	Store string
 	// Quiet suppresses progress and informational messages on stderr.
 	Quiet bool
-	// GlobalData is the content of the home's config.yaml as read (and
-	// checked to be trusted) while resolving this configuration, nil when
-	// there is none; GlobalRead says it was read. The policy settings are
-	// decoded from it, so the file is read once.
-	GlobalData []byte
+	// GlobalRead says the home's config.yaml was read while resolving
+	// this configuration: once per invocation, for every use. GlobalData
+	// is its content as read (and checked to be trusted), nil when there
+	// is none; GlobalErr why it could not be read; Global what it decoded
+	// to when all of it did (nil otherwise, and the policy settings are
+	// decoded from GlobalData again, to the same error).
 	GlobalRead bool
-	// Global is config.yaml decoded, when the root command has decoded
-	// it; nil otherwise.
-	Global *config.Global
+	GlobalData []byte
+	GlobalErr  error
+	Global     *config.Global
 }
 
 // Deps are the dependencies of every command, built once in cli.Main (or by
@@ -66,33 +71,26 @@ type Deps struct {
 	// store at Config.Home). Set by Main; tests may replace it.
 	OpenStore func(cfg Config) (store.Store, error)
 	store     store.Store
-	builtins  map[string]*profile.AutomationProfile // decoded so far, by name
-	// silent drops warnings and information, for shell completion, whose
-	// stderr nobody reads.
-	silent bool
 
 	// HookMode is set when the command answers an agent's hook: every
 	// failure then blocks, and nothing that loosens a check for a person
 	// at a terminal applies.
 	HookMode bool
 	global   *config.Global // config.yaml, once read
-	pack     *sp.Loaded     // the pack in force, once loaded
+
+	registry *registry.Registry
+	ui       UI
 }
 
-// silently runs fn with warnings and information dropped.
-func (d *Deps) silently(fn func()) {
-	old := d.silent
-	d.silent = true
-	defer func() { d.silent = old }()
-	fn()
-}
-
-// SetConfig records the resolved configuration.
-// What was read under an earlier configuration is dropped.
+// SetConfig records the resolved configuration. What was read under an
+// earlier configuration (config.yaml, the pack in force) is dropped.
 func (d *Deps) SetConfig(cfg Config) {
 	d.Config = cfg
 	d.configured = true
-	d.global, d.pack = nil, nil
+	d.global = nil
+	if d.registry != nil {
+		d.registry.Reset()
+	}
 }
 
 // EnsureConfig resolves the configuration if nothing has yet. Cobra's hidden
@@ -114,8 +112,8 @@ func (d *Deps) EnsureConfig() error {
 	return nil
 }
 
-// Store returns the store, opening it on first use.
-func (d *Deps) Store() (store.Store, error) {
+// openStore returns the store, opening it on first use.
+func (d *Deps) openStore() (store.Store, error) {
 	if d.store != nil {
 		return d.store, nil
 	}
@@ -125,12 +123,6 @@ func (d *Deps) Store() (store.Store, error) {
 	s, err := d.OpenStore(d.Config)
 	if err != nil {
 		return nil, err
-	}
-	// A store that others can write to is a store others can loosen.
-	if warnings, err := s.Check(d.Ctx()); err == nil {
-		for _, w := range warnings {
-			d.Warn("%s", w)
-		}
 	}
 	d.store = s
 	return s, nil
@@ -153,60 +145,108 @@ func (d *Deps) Ctx() context.Context {
 	return d.Context
 }
 
-// Renderer returns the renderer for the configured format.
-func (d *Deps) Renderer() (render.Renderer, error) {
-	return render.Lookup(d.Config.Format, render.Options{Color: d.IO.ColorEnabled(), Width: d.IO.TerminalWidth()})
+// Registry returns the registry every command runs its use case through,
+// built on first use (cli.Main builds it at once) from the store, the
+// embedded built-ins, the home, the clock and what the environment
+// decides.
+func (d *Deps) Registry() *registry.Registry {
+	if d.registry == nil {
+		d.registry = registry.New(sources{d})
+	}
+	return d.registry
 }
 
-// Render writes v to stdout in the configured format.
-func (d *Deps) Render(v render.View) error {
-	r, err := d.Renderer()
+// UI returns what run functions read and print through.
+func (d *Deps) UI() *UI {
+	d.ui.d = d
+	return &d.ui
+}
+
+// sources are the registry's sources in this invocation: the
+// configuration as the root command resolved it.
+type sources struct{ d *Deps }
+
+func (s sources) Store() (store.Store, error)     { return s.d.openStore() }
+func (s sources) Builtins() fs.FS                 { return s.d.Builtins }
+func (s sources) Home() string                    { return s.d.Config.Home }
+func (s sources) Global() (*config.Global, error) { return s.d.Global() }
+func (s sources) Unratified() (bool, []string)    { return s.d.allowUnratified() }
+func (s sources) SystemDir() string               { return sp.SystemDir }
+func (s sources) Now() time.Time                  { return s.d.Now() }
+func (s sources) Context() context.Context        { return s.d.Ctx() }
+func (s sources) Getwd() (string, error)          { return os.Getwd() }
+
+func (s sources) LockHome(ctx context.Context) (func(), error) {
+	return filestore.LockHome(ctx, s.d.Config.Home, s.d.Config.LockTimeout)
+}
+
+// Global returns the home's config.yaml, decoded strictly, read at most
+// once per invocation. A missing file is an empty configuration.
+func (d *Deps) Global() (*config.Global, error) {
+	if d.global != nil {
+		return d.global, nil
+	}
+	if err := d.EnsureConfig(); err != nil {
+		return nil, err
+	}
+	var g *config.Global
+	var err error
+	switch {
+	case d.Config.Global != nil:
+		g = d.Config.Global
+	case !d.Config.GlobalRead:
+		// A configuration made without the root command (a test's).
+		g, err = config.LoadGlobal(d.Config.Home)
+	case d.Config.GlobalErr != nil:
+		err = d.Config.GlobalErr
+	case d.Config.GlobalData == nil:
+		g = &config.Global{}
+	default:
+		g, err = config.DecodeGlobal(d.Config.GlobalData, config.GlobalPath(d.Config.Home))
+	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return r.Render(d.IO.Out, v)
+	d.global = g
+	return g, nil
 }
 
-// RenderChange prints what a mutation did, as the command contract says:
-// one line in the human formats, nothing with --quiet; in json and yaml
-// the document on stdout, quiet or not, since it was asked for. A change
-// that changed nothing is also told on stderr in json and yaml (unless
-// --quiet), since the document alone cannot say so.
-func (d *Deps) RenderChange(c render.Change) error {
-	if render.IsMachine(d.Config.Format) {
-		if err := d.Render(c); err != nil {
-			return err
-		}
-		if c.Verb == render.Unchanged {
-			d.Info("%s", c.Text())
-		}
-		return nil
+// EnvAllowUnratified is the environment variable that, set to exactly "1",
+// lets an unratified or tampered pack load while it is being authored.
+const EnvAllowUnratified = sp.EnvAllowUnratified
+
+// EnvSeedAllowUnratified is the override's name in the specification the
+// safety pack comes from. agents does not read it; set, it earns a warning
+// naming the variable that counts.
+const EnvSeedAllowUnratified = "CORE_ALLOW_UNRATIFIED_SAFETY"
+
+// allowUnratified decides whether the development override is in effect,
+// with a warning whenever the variable is set: it comes from the
+// environment only, counts only when exactly "1", and never applies in
+// hook mode, since a hook decides for an agent nobody is watching.
+func (d *Deps) allowUnratified() (bool, []string) {
+	var warnings []string
+	if v := d.Getenv(EnvSeedAllowUnratified); v != "" {
+		warnings = append(warnings, fmt.Sprintf("%s is not read by agents; the development override is %s=1", EnvSeedAllowUnratified, EnvAllowUnratified))
 	}
-	if d.Config.Quiet {
-		return nil
+	v := d.Getenv(EnvAllowUnratified)
+	switch {
+	case v == "":
+		return false, warnings
+	case d.HookMode:
+		return false, append(warnings, fmt.Sprintf("%s is ignored by a hook: a hook decides only under a ratified pack", EnvAllowUnratified))
+	case v == "1":
+		return true, append(warnings, fmt.Sprintf("%s=1: safety pack seals are not enforced; use this only while authoring a pack", EnvAllowUnratified))
 	}
-	return d.Render(c)
+	return false, append(warnings, fmt.Sprintf("%s=%q is ignored: only the value 1 turns the override on", EnvAllowUnratified, v))
 }
 
-// Warn writes a warning line to stderr.
-func (d *Deps) Warn(format string, a ...any) {
-	if d.silent {
-		return
-	}
-	fmt.Fprintf(d.IO.ErrOut, "agents: warning: %s\n", render.Escape(fmt.Sprintf(format, a...)))
+// Run is what a run function works with: the registry, for its use case,
+// and the UI, to read and print through. Every verb's options embed it.
+type Run struct {
+	Reg *registry.Registry
+	UI  *UI
 }
 
-// Info writes an informational line to stderr unless --quiet is set.
-func (d *Deps) Info(format string, a ...any) {
-	if d.Config.Quiet || d.silent {
-		return
-	}
-	fmt.Fprintf(d.IO.ErrOut, "agents: %s\n", render.Escape(fmt.Sprintf(format, a...)))
-}
-
-// ExitCodeError ends the command with a given exit code after it has already
-// written its result (check-gate and check-guard decisions). It prints
-// nothing more.
-type ExitCodeError struct{ Code int }
-
-func (e *ExitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+// Run returns what run functions work with.
+func (d *Deps) Run() Run { return Run{Reg: d.Registry(), UI: d.UI()} }

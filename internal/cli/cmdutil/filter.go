@@ -3,27 +3,54 @@ package cmdutil
 import (
 	"regexp"
 
+	"github.com/spf13/cobra"
+
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
 )
 
-// NameFilter checks the arguments of a list command, a regex (RE2,
-// unanchored, against the full name) and a namespace, and returns a match
-// function for names: nil when no regex was given. example goes into the
-// hint of a bad regex.
-func NameFilter(regex, namespace, example string) (func(string) bool, error) {
-	if namespace != "" {
-		if why := profile.CheckLabel(namespace); why != "" {
-			return nil, errs.Usage("invalid namespace %q: %s", namespace, why)
+// ListFilter is what a list verb filters names by: an optional regex
+// argument (RE2, unanchored, against the full name) and --namespace.
+type ListFilter struct {
+	Regex     string
+	Namespace string
+}
+
+// Add gives cmd the filter: at most one argument, the regex (read by
+// Parse), and --namespace/-n with the help text help, completed by
+// namespaces.
+func (f *ListFilter) Add(cmd *cobra.Command, deps *Deps, help string, namespaces Lister) {
+	cmd.Args = cobra.MaximumNArgs(1)
+	cmd.Flags().StringVarP(&f.Namespace, "namespace", "n", "", help)
+	_ = cmd.RegisterFlagCompletionFunc("namespace", CompleteFlag(deps, namespaces))
+}
+
+// Parse takes the regex from the arguments, in the parse step of the
+// verb's RunE.
+func (f *ListFilter) Parse(args []string) {
+	if len(args) == 1 {
+		f.Regex = args[0]
+	}
+}
+
+// Query checks the filter and returns it as a store query; example goes
+// into the hint of a bad regex.
+func (f *ListFilter) Query(example string) (store.Query, error) {
+	q := store.Query{Namespace: f.Namespace}
+	if f.Namespace != "" {
+		if why := profile.CheckLabel(f.Namespace); why != "" {
+			return q, errs.Usage("invalid namespace %q: %s", f.Namespace, why)
 		}
 	}
-	if regex == "" {
-		return nil, nil
+	if f.Regex == "" {
+		return q, nil
 	}
-	re, err := regexp.Compile(regex)
+	re, err := regexp.Compile(f.Regex)
 	if err != nil {
-		return nil, errs.Usage("invalid regex %q: %v", regex, err).
+		return q, errs.Usage("invalid regex %q: %v", f.Regex, err).
 			WithHint("the pattern uses RE2 syntax, for example %s", example)
 	}
-	return re.MatchString, nil
+	q.Match = re.MatchString
+	return q, nil
 }

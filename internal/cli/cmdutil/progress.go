@@ -30,23 +30,17 @@ type Progress struct {
 // Progress returns a counter for total steps, labelled with what they are
 // ("reading profiles"). Call Add or Set as steps finish and Done at the
 // end, which clears the line before anything else is printed.
-func (d *Deps) Progress(label string, total int) *Progress {
+func (u *UI) Progress(label string, total int) *Progress {
+	d := u.d
 	if d.Config.Quiet || d.IO == nil || !d.IO.IsStderrTTY() || total <= 0 {
 		return nil
 	}
+	u.Flush()
 	now := d.Now
 	if now == nil {
 		now = time.Now
 	}
 	return &Progress{w: d.IO.ErrOut, now: now, label: label, total: total}
-}
-
-// Add records n more finished steps.
-func (p *Progress) Add(n int) {
-	if p == nil {
-		return
-	}
-	p.Set(p.done + n)
 }
 
 // Set records that done steps have finished.

@@ -1,10 +1,13 @@
 package cmdutil
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
 )
 
@@ -32,9 +35,9 @@ func TestProgressShowsOnlyToAPerson(t *testing.T) {
 			ios.SetStderrTTY(tt.tty)
 			c := &clock{t: time.Unix(0, 0)}
 			d := &Deps{IO: ios, Now: c.now, Config: Config{Quiet: tt.quiet}}
-			p := d.Progress("reading profiles", tt.total)
-			for range tt.total {
-				p.Add(1)
+			p := d.UI().Progress("reading profiles", tt.total)
+			for i := range tt.total {
+				p.Set(i + 1)
 				c.t = c.t.Add(time.Second)
 			}
 			p.Done()
@@ -67,10 +70,10 @@ func TestProgressRedrawsAtMostOncePerInterval(t *testing.T) {
 	ios.SetStderrTTY(true)
 	c := &clock{t: time.Unix(0, 0)}
 	d := &Deps{IO: ios, Now: c.now}
-	p := d.Progress("reading files", 1000)
+	p := d.UI().Progress("reading files", 1000)
 	// The clock stands still: only the first and the last count draw.
-	for range 1000 {
-		p.Add(1)
+	for i := range 1000 {
+		p.Set(i + 1)
 	}
 	if got := strings.Count(errOut.String(), "\r"); got != 2 {
 		t.Errorf("%d redraws, want 2: %q", got, errOut.String())
@@ -82,7 +85,7 @@ func TestProgressRedrawsAtMostOncePerInterval(t *testing.T) {
 
 func TestProgressNilIsSilent(t *testing.T) {
 	var p *Progress
-	p.Add(1)
+	p.Set(1)
 	p.Set(3)
 	p.Done()
 }
@@ -92,12 +95,31 @@ func TestProgressShorterLineCoversLonger(t *testing.T) {
 	ios.SetStderrTTY(true)
 	c := &clock{t: time.Unix(0, 0)}
 	d := &Deps{IO: ios, Now: c.now}
-	p := d.Progress("x", 100)
+	p := d.UI().Progress("x", 100)
 	p.Set(100)
 	errOut.Reset()
 	c.t = c.t.Add(time.Second)
 	p.Set(5) // shorter than "100/100"
 	if got, want := errOut.String(), "\ragents: x 5/100  "; got != want {
 		t.Errorf("redraw %q, want %q", got, want)
+	}
+}
+
+// TestGlobalDecodesWhatWasRead: config.yaml is read once, when the
+// configuration is resolved; its policy settings are decoded from what was
+// read then, whatever the file holds by the time they are needed.
+func TestGlobalDecodesWhatWasRead(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte("automation_profile: manual\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := &Deps{Config: Config{Home: home, GlobalRead: true, GlobalData: []byte("automation_profile: cautious\n")}, configured: true}
+	g, err := d.Global()
+	if err != nil || g.AutomationProfile == nil || *g.AutomationProfile != "cautious" {
+		t.Fatalf("Global = %+v, %v; want what was read", g, err)
+	}
+	d = &Deps{Config: Config{Home: home, GlobalRead: true, GlobalErr: errs.Invalid("unreadable")}, configured: true}
+	if _, err := d.Global(); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("Global after a failed read = %v, want that failure", err)
 	}
 }

@@ -1,12 +1,14 @@
 package cmdutil
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/postgres"
 	"github.com/agentsctl/agents/internal/storeurl"
 )
@@ -15,7 +17,7 @@ import (
 // postgresql://), or the file store in home when url is "".
 func OpenStore(url, home string, lockTimeout time.Duration) (store.Store, error) {
 	if url == "" {
-		return store.OpenFile(home, store.FileOptions{LockTimeout: lockTimeout})
+		return file.Open(home, file.Options{LockTimeout: lockTimeout})
 	}
 	if !storeurl.IsPostgres(url) {
 		return nil, UnsupportedStore(url)
@@ -43,7 +45,7 @@ func OpenStoreAt(arg string, mustExist bool, lockTimeout time.Duration) (store.S
 				WithHint("give the folder of an agents home (such as ~/.config/agents) or a postgres:// URL")
 		}
 	}
-	return store.OpenFile(abs, store.FileOptions{LockTimeout: lockTimeout})
+	return file.Open(abs, file.Options{LockTimeout: lockTimeout})
 }
 
 // UnsupportedStore is the error for a store URL of a scheme agents does
@@ -52,3 +54,29 @@ func UnsupportedStore(url string) error {
 	return errs.Usage("unsupported store %s: a store is a postgres:// or postgresql:// URL, or none for the file store in the home", storeurl.Redact(url)).
 		WithHint("see docs/postgres.md")
 }
+
+// Stores is what the store commands work with, beside the registry's own
+// store: other stores, named on the command line, and the configuration
+// that chose the registry's.
+type Stores struct{ d *Deps }
+
+// Stores returns what the store commands work with.
+func (d *Deps) Stores() Stores { return Stores{d} }
+
+// OpenAt opens the store a command-line argument names (see OpenStoreAt),
+// waiting for its lock as --lock-timeout says.
+func (s Stores) OpenAt(arg string, mustExist bool) (store.Store, error) {
+	return OpenStoreAt(arg, mustExist, s.d.Config.LockTimeout)
+}
+
+// URL is the configured store URL; "" for the file store in the home.
+func (s Stores) URL() string { return s.d.Config.Store }
+
+// Home is the agents home.
+func (s Stores) Home() string { return s.d.Config.Home }
+
+// Ctx is the command's context.
+func (s Stores) Ctx() context.Context { return s.d.Ctx() }
+
+// Now is the clock.
+func (s Stores) Now() time.Time { return s.d.Now() }

@@ -41,8 +41,8 @@ func profileForLevel(level string) (string, error) {
 // warnDeprecated tells, on stderr, what replaces a deprecated option. It
 // does not go through cobra's own deprecation notice, which is printed on
 // the command's output stream: stdout, whose data must stay parseable.
-func warnDeprecated(deps *cmdutil.Deps, what, instead string) {
-	deps.Warn("%s is deprecated and will be removed in a future release; use %s instead", what, instead)
+func warnDeprecated(ui *cmdutil.UI, what, instead string) {
+	ui.Warn("%s is deprecated and will be removed in a future release; use %s instead", what, instead)
 }
 
 // levelList lists the deprecated levels, for completion.

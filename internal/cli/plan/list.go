@@ -3,20 +3,17 @@ package plan
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/render"
 )
 
 type listOptions struct {
-	deps   *cmdutil.Deps
+	cmdutil.Run
 	action string
 }
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{deps: deps}
+	opts := &listOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:     "list [--action <name>]",
 		Aliases: []string{"ls"},
@@ -30,12 +27,7 @@ resolves a plan again to find it.`,
 		Example: `  $ agents plan list
   $ agents plan list --action local/secure-deploy -f plain`,
 		Args: cmdutil.ExactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, listRun, nil),
 	}
 	cmd.Flags().StringVar(&opts.action, "action", "", "list only the plans made from this action")
 	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteFlag(deps, cmdutil.ActionNames))
@@ -43,28 +35,9 @@ resolves a plan again to find it.`,
 }
 
 func listRun(opts *listOptions) error {
-	deps := opts.deps
-	if opts.action != "" {
-		if err := action.ValidateName(opts.action); err != nil {
-			return cmdutil.DidYouMean(errs.Usage("%s", err.Error()), cmdutil.NearestAction(deps, opts.action))
-		}
-	}
-	st, err := deps.Store()
+	plans, err := opts.Reg.ListPlans(opts.action)
 	if err != nil {
 		return err
 	}
-	list, err := st.ListPlans(deps.Ctx())
-	if err != nil {
-		return err
-	}
-	for _, p := range list.Problems {
-		deps.Warn("skipped %s", p.String())
-	}
-	var out []*plan.Plan
-	for _, p := range list.Plans {
-		if opts.action == "" || p.Action == opts.action {
-			out = append(out, p)
-		}
-	}
-	return deps.Render(render.PlanListView{Plans: out})
+	return opts.UI.Render(render.PlanListView{Plans: plans})
 }

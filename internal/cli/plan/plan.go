@@ -7,14 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
-	"github.com/agentsctl/agents/internal/resolve"
 )
 
 // NewCmd returns the plan command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "plan <command>",
 		Short: "Make plans from actions and see how their profiles resolved",
 		Long: `A plan is an action put to use. When it is made, its automation profile and
@@ -37,35 +34,11 @@ so is the command (exit 6).`,
 
   # What did each level set, and has anything changed since?
   $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k`,
-		Args: cobra.ArbitraryArgs,
-		RunE: cmdutil.GroupRunE,
-	}
-	cmd.AddCommand(
+	},
 		newUseCmd(deps, nil),
 		newShowCmd(deps, nil),
 		newListCmd(deps, nil),
 		newSetAutomationProfileCmd(deps, nil),
 		newSetAutomationLevelCmd(deps, nil),
 	)
-	return cmd
-}
-
-// driftOf resolves p again and compares the answer with its record. A
-// resolution that fails for a reason in the user's data (a profile, the
-// action or a configuration file gone or broken) is drift, reported with
-// the reason; the record still stands. Anything else fails the command.
-func driftOf(deps *cmdutil.Deps, env resolve.Env, p *plan.Plan) (*plan.Drift, error) {
-	r, err := env.Again(p)
-	if err != nil {
-		switch errs.KindOf(err) {
-		case errs.KindNotFound, errs.KindInvalid:
-			return resolve.DriftError(err), nil
-		}
-		return nil, err
-	}
-	now := p.Clone()
-	if _, err := r.Apply(now, deps.Now()); err != nil {
-		return nil, err
-	}
-	return resolve.Diff(p, now), nil
 }

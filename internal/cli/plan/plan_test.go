@@ -47,7 +47,7 @@ safety_profile:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.st.PutAction(context.Background(), a, false); err != nil {
+	if _, err := e.st.Actions().Put(context.Background(), a, false); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -156,7 +156,7 @@ func TestUse(t *testing.T) {
 			if strings.Contains(r.stdout, "warning") {
 				t.Errorf("a warning reached stdout: %s", r.stdout)
 			}
-			if _, err := e.st.GetPlan(context.Background(), d.ID); err != nil {
+			if _, err := e.st.Plans().Get(context.Background(), d.ID); err != nil {
 				t.Errorf("the plan was not stored: %v", err)
 			}
 		})
@@ -187,7 +187,7 @@ func TestUseRefusals(t *testing.T) {
 			if r.stdout != "" {
 				t.Errorf("stdout = %q", r.stdout)
 			}
-			ids, _ := e.st.ListPlanIDs(context.Background())
+			ids, _ := e.st.Plans().Names(context.Background(), store.Query{})
 			if len(ids) != 0 {
 				t.Errorf("a refused use stored plans %v", ids)
 			}
@@ -225,7 +225,7 @@ func TestShowListSet(t *testing.T) {
 	if !strings.Contains(r.stderr, "'agents plan set-automation-profile "+ids[1]+" supervised'") {
 		t.Errorf("stderr = %q", r.stderr)
 	}
-	got, err := e.st.GetPlan(context.Background(), ids[1])
+	got, err := e.st.Plans().Get(context.Background(), ids[1])
 	if err != nil || got.AutomationProfile.Name != "supervised" || *got.Levels[2].AutomationProfile != "manual" {
 		t.Errorf("stored after set: %+v, %v", got, err)
 	}

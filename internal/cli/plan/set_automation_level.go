@@ -7,8 +7,8 @@ import (
 )
 
 func newSetAutomationLevelCmd(deps *cmdutil.Deps, runF func(*setAutomationProfileOptions) error) *cobra.Command {
-	opts := &setAutomationProfileOptions{deps: deps}
-	cmd := &cobra.Command{
+	opts := &setAutomationProfileOptions{Run: deps.Run()}
+	return &cobra.Command{
 		Use:   "set-automation-level <id> <level>",
 		Short: "Deprecated: use set-automation-profile",
 		Long: `Deprecated: use 'agents plan set-automation-profile'. The legacy automation
@@ -22,18 +22,14 @@ profile, after a deprecation warning on stderr.`,
   $ agents plan set-automation-profile 01jq3v6m4x8b2c7d9e0f1g2h3k full-auto`,
 		Args:              cmdutil.ExactArgs(2, "a plan id and an automation level"),
 		ValidArgsFunction: cmdutil.CompleteArgs(deps, cmdutil.PlanIDs, levelList),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, setAutomationProfileRun, func(opts *setAutomationProfileOptions, cmd *cobra.Command, args []string) error {
 			name, err := profileForLevel(args[1])
 			if err != nil {
 				return err
 			}
-			warnDeprecated(deps, "'agents plan set-automation-level'", "'agents plan set-automation-profile "+args[0]+" "+name+"'")
+			warnDeprecated(opts.UI, "'agents plan set-automation-level'", "'agents plan set-automation-profile "+args[0]+" "+name+"'")
 			opts.id, opts.profile = args[0], name
-			if runF != nil {
-				return runF(opts)
-			}
-			return setAutomationProfileRun(opts)
-		},
+			return nil
+		}),
 	}
-	return cmd
 }

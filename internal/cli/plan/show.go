@@ -4,21 +4,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/cli/safetypack"
-	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/resolve"
 )
 
 type showOptions struct {
-	deps *cmdutil.Deps
-	id   string
+	cmdutil.Run
+	id string
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{deps: deps}
-	cmd := &cobra.Command{
+	opts := &showOptions{Run: deps.Run()}
+	return &cobra.Command{
 		Use:   "show <id>",
 		Short: "Show a plan's recorded resolution and its drift",
 		Long: `Show a plan as recorded: its automation profile and safety profile, the level
@@ -49,56 +45,17 @@ EXIT STATUS
   $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k -f json | jq .drift`,
 		Args:              cmdutil.ExactArgs(1, "a plan id"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.PlanIDs),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, showRun, func(opts *showOptions, cmd *cobra.Command, args []string) error {
 			opts.id = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return showRun(opts)
-		},
+			return nil
+		}),
 	}
-	return cmd
 }
 
 func showRun(opts *showOptions) error {
-	deps := opts.deps
-	if _, err := safetypack.LoadInForce(deps); err != nil {
-		return err
-	}
-	p, err := cmdutil.LookupPlan(deps, opts.id)
+	s, err := opts.Reg.ShowPlan(opts.id)
 	if err != nil {
 		return err
 	}
-	env, err := cmdutil.ResolveEnv(deps)
-	if err != nil {
-		return err
-	}
-	drift, err := driftOf(deps, env, p)
-	if err != nil {
-		return err
-	}
-	loosened := cmdutil.RecordedLoosened(deps, p)
-	cmdutil.WarnLoosened(deps, p, loosened)
-	check, err := checkRecord(deps, env, p)
-	if err != nil {
-		return err
-	}
-	return deps.Render(render.PlanView{Plan: p, Drift: drift, Loosened: loosened, Record: check})
-}
-
-// checkRecord verifies the plan's record against the snapshots it cites.
-// A record that does not verify is still shown, with why, and a warning:
-// the decisions refuse it.
-func checkRecord(deps *cmdutil.Deps, env resolve.Env, p *plan.Plan) (plan.RecordCheck, error) {
-	err := resolve.Verify(env.Ctx, env.Store, p, deps.LookupProfile)
-	switch errs.KindOf(err) {
-	case errs.KindInvalid, errs.KindNotFound:
-		msg := err.Error()
-		deps.Warn("plan %s does not verify, so no decision is taken under it: %s", p.ID, msg)
-		return plan.RecordCheck{Problem: &msg}, nil
-	}
-	if err != nil {
-		return plan.RecordCheck{}, err
-	}
-	return plan.RecordCheck{Verified: true}, nil
+	return opts.UI.Render(render.PlanView{Plan: s.Plan, Drift: s.Drift, Loosened: s.Loosened, Record: s.Record})
 }

@@ -4,24 +4,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/cli/safetypack"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/resolve"
 )
 
 type useOptions struct {
-	deps              *cmdutil.Deps
-	action            string
-	automationProfile string
-	safetyProfileFile string
-	project           string
+	cmdutil.Run
+	// choices are the registry's input: the plan's own profiles, its
+	// action and its project folder.
+	choices registry.Choices
 }
 
 func newUseCmd(deps *cmdutil.Deps, runF func(*useOptions) error) *cobra.Command {
-	opts := &useOptions{deps: deps}
-	var level string
+	opts := &useOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "use <action> [--automation-profile <name>] [--safety-profile <file>] [--project <dir>]",
 		Short: "Make a plan from an action, resolving and recording its profiles",
@@ -55,38 +51,36 @@ EXIT STATUS
   $ id=$(agents plan use local/secure-deploy -f json | jq -r .id)`,
 		Args:              cmdutil.ExactArgs(1, "an action name"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.action = args[0]
+		RunE: cmdutil.RunE(opts, runF, useRun, func(opts *useOptions, cmd *cobra.Command, args []string) error {
+			opts.choices.Action = args[0]
 			if cmd.Flags().Changed("automation-level") {
 				if cmd.Flags().Changed("automation-profile") {
 					return errs.Usage("--automation-level cannot be combined with --automation-profile").
 						WithHint("--automation-level is deprecated: give --automation-profile alone")
 				}
+				level, _ := cmd.Flags().GetString("automation-level")
 				name, err := profileForLevel(level)
 				if err != nil {
 					return err
 				}
-				warnDeprecated(deps, "--automation-level", "--automation-profile "+name)
-				opts.automationProfile = name
+				warnDeprecated(opts.UI, "--automation-level", "--automation-profile "+name)
+				opts.choices.AutomationProfile = name
 			}
-			if cmd.Flags().Changed("automation-profile") && opts.automationProfile == "" {
+			if cmd.Flags().Changed("automation-profile") && opts.choices.AutomationProfile == "" {
 				return errs.Usage("--automation-profile must not be empty").
 					WithHint("name a profile: see 'agents automation-profile list'")
 			}
-			if cmd.Flags().Changed("safety-profile") && opts.safetyProfileFile == "" {
+			if cmd.Flags().Changed("safety-profile") && opts.choices.SafetyProfileFile == "" {
 				return errs.Usage("--safety-profile must not be empty").WithHint("give a safety profile file")
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return useRun(opts)
-		},
+			return nil
+		}),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.automationProfile, "automation-profile", "", "the plan's automation profile (beats every other level)")
-	fl.StringVar(&opts.safetyProfileFile, "safety-profile", "", "a standalone safety profile file for the plan (beats every other level)")
-	fl.StringVar(&opts.project, "project", "", "look for agents.yaml from this folder instead of the working directory")
-	fl.StringVar(&level, "automation-level", "", "deprecated: "+levelNames()+"; use --automation-profile")
+	fl.StringVar(&opts.choices.AutomationProfile, "automation-profile", "", "the plan's automation profile (beats every other level)")
+	fl.StringVar(&opts.choices.SafetyProfileFile, "safety-profile", "", "a standalone safety profile file for the plan (beats every other level)")
+	fl.StringVar(&opts.choices.Project, "project", "", "look for agents.yaml from this folder instead of the working directory")
+	fl.String("automation-level", "", "deprecated: "+levelNames()+"; use --automation-profile")
 	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteFlag(deps, cmdutil.ProfileNames))
 	_ = cmd.RegisterFlagCompletionFunc("automation-level", cmdutil.CompleteFlag(deps, levelList))
 	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
@@ -95,51 +89,9 @@ EXIT STATUS
 }
 
 func useRun(opts *useOptions) error {
-	deps := opts.deps
-	// The pack in force is checked first: no plan is made under a pack
-	// that cannot be trusted.
-	if _, err := safetypack.LoadInForce(deps); err != nil {
-		return err
-	}
-	if _, err := cmdutil.LookupAction(deps, opts.action); err != nil {
-		return err
-	}
-	own, err := cmdutil.OwnSetting(opts.automationProfile, opts.safetyProfileFile)
+	res, err := opts.Reg.UsePlan(opts.choices)
 	if err != nil {
 		return err
 	}
-	dir, err := cmdutil.ProjectDir(opts.project)
-	if err != nil {
-		return err
-	}
-	env, err := cmdutil.ResolveEnv(deps)
-	if err != nil {
-		return err
-	}
-	req := resolve.Request{Own: own, Action: opts.action, ProjectDir: dir, ProjectExplicit: opts.project != ""}
-	r, err := env.Resolve(req)
-	if err != nil {
-		return err
-	}
-	now := deps.Now()
-	id, err := plan.NewID(now, nil)
-	if err != nil {
-		return err
-	}
-	p := &plan.Plan{ID: id, Action: opts.action, CreatedAt: plan.Timestamp(now), ProjectDir: dir}
-	// No plan is made under a profile that an enforced boundary of the
-	// pack refuses.
-	if err := cmdutil.JudgeResolution(deps, r, p, now); err != nil {
-		return err
-	}
-	if err := r.Record(env.Ctx, env.Store, p, now); err != nil {
-		return err
-	}
-	stored, err := env.Store.PutPlan(env.Ctx, p, false)
-	if err != nil {
-		return err
-	}
-	loosened := r.Loosened()
-	cmdutil.WarnLoosened(deps, stored, loosened)
-	return deps.RenderChange(render.PlanChange("created", stored, loosened))
+	return opts.UI.RenderChange(render.PlanChange("created", res.Plan, res.Loosened))
 }

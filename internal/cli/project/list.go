@@ -7,10 +7,12 @@ import (
 	"github.com/agentsctl/agents/internal/render"
 )
 
-type listOptions struct{ deps *cmdutil.Deps }
+type listOptions struct {
+	cmdutil.Run
+}
 
 func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Command {
-	opts := &listOptions{deps: deps}
+	opts := &listOptions{Run: deps.Run()}
 	return &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -19,19 +21,14 @@ func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Comman
 them. -f plain prints one folder per line.`,
 		Example: `  $ agents project list -f json`,
 		Args:    cmdutil.ExactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			g, err := deps.Global()
-			if err != nil {
-				return err
-			}
-			list := g.TrustedProjects
-			if list == nil {
-				list = []string{}
-			}
-			return deps.Render(render.Lines{Items: list})
-		},
+		RunE:    cmdutil.RunE(opts, runF, listRun, nil),
 	}
+}
+
+func listRun(opts *listOptions) error {
+	list, err := opts.Reg.TrustedProjects()
+	if err != nil {
+		return err
+	}
+	return opts.UI.Render(render.Lines{Items: list})
 }

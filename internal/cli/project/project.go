@@ -10,7 +10,7 @@ import (
 
 // NewCmd returns the project command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "project <command>",
 		Short: "Trust a project's agents.yaml for the agents' hooks",
 		Long: `A project's agents.yaml can choose the automation and safety profiles of the
@@ -32,9 +32,9 @@ above it that holds one).`,
 
   # Stop trusting one
   $ agents project untrust ~/src/shop`,
-		Args: cobra.ArbitraryArgs,
-		RunE: cmdutil.GroupRunE,
-	}
-	cmd.AddCommand(newTrustCmd(deps, nil, true), newTrustCmd(deps, nil, false), newListCmd(deps, nil))
-	return cmd
+	},
+		newTrustCmd(deps, nil, true),
+		newTrustCmd(deps, nil, false),
+		newListCmd(deps, nil),
+	)
 }

@@ -1,29 +1,20 @@
 package project
 
 import (
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 
-	"github.com/agentsctl/agents/internal/atomicfile"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/config"
-	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 type trustOptions struct {
-	deps  *cmdutil.Deps
+	cmdutil.Run
 	dir   string
 	trust bool
 }
 
 func newTrustCmd(deps *cmdutil.Deps, runF func(*trustOptions) error, trust bool) *cobra.Command {
-	opts := &trustOptions{deps: deps, trust: trust}
+	opts := &trustOptions{Run: deps.Run(), trust: trust}
 	cmd := &cobra.Command{
 		Use:   "trust [<dir>]",
 		Short: "Let hooks use a project's agents.yaml",
@@ -43,15 +34,12 @@ EXIT STATUS
 		Example: `  $ agents project trust
   $ agents project trust ~/src/shop -f json`,
 		Args: cmdutil.RangeArgs(0, 1, "at most one folder"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, trustRun, func(opts *trustOptions, cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.dir = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return trustRun(opts)
-		},
+			return nil
+		}),
 	}
 	if !trust {
 		cmd.Use = "untrust [<dir>]"
@@ -72,62 +60,11 @@ EXIT STATUS
 }
 
 func trustRun(opts *trustOptions) error {
-	deps := opts.deps
-	folder, file, err := projectFolder(opts.dir, opts.trust)
+	t, err := opts.Reg.TrustProject(opts.dir, opts.trust)
 	if err != nil {
 		return err
 	}
-	home := deps.Config.Home
-	unlock, err := store.LockHome(deps.Ctx(), home, deps.Config.LockTimeout)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	path := config.GlobalPath(home)
-	data, err := config.ReadGlobal(home)
-	if err != nil {
-		return err
-	}
-	out, changed, err := config.SetTrusted(data, path, folder, opts.trust)
-	if err != nil {
-		return err
-	}
-	if changed {
-		if err := atomicfile.WriteFile(path, out, 0o600); err != nil {
-			return errs.Wrap(errs.KindInternal, err, "writing %s", path)
-		}
-	}
-	return deps.RenderChange(trustView(folder, file, opts.trust, changed, path))
-}
-
-// projectFolder returns the folder to record for dir: the one holding the
-// agents.yaml that applies there, or dir itself, with links resolved.
-func projectFolder(dir string, mustExist bool) (folder, file string, err error) {
-	start, err := cmdutil.ProjectDir(dir)
-	if err != nil {
-		return "", "", err
-	}
-	real, err := filepath.EvalSymlinks(start)
-	switch {
-	case errors.Is(err, fs.ErrNotExist) && !mustExist:
-		// Untrusting a folder that is gone: remove it as written.
-		return filepath.Clean(start), "", nil
-	case errors.Is(err, fs.ErrNotExist):
-		return "", "", errs.NotFound("folder %s not found", start)
-	case err != nil:
-		return "", "", errs.Wrap(errs.KindInternal, err, "resolving %s", start)
-	}
-	if fi, err := os.Stat(real); err == nil && !fi.IsDir() {
-		return "", "", errs.Usage("%s is not a folder", start).WithHint("give the project's folder")
-	}
-	file, err = config.FindProject(real)
-	if err != nil {
-		return "", "", err
-	}
-	if file == "" {
-		return real, "", nil
-	}
-	return filepath.Dir(file), file, nil
+	return opts.UI.RenderChange(trustView(t.Folder, t.File, opts.trust, t.Changed, t.Config))
 }
 
 func trustView(folder, file string, trust, changed bool, configFile string) render.Change {

@@ -7,26 +7,24 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/plan"
-	"github.com/agentsctl/agents/internal/resolve"
-	sp "github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/registry"
+	"github.com/agentsctl/agents/internal/render"
 )
 
 type checkOptions struct {
-	deps        *cmdutil.Deps
+	cmdutil.Run
 	contextFile string
 	plan        string
 	profile     string
 	enforce     bool
-	// builders assemble the context from real state, in order; a later
-	// builder's fields replace an earlier one's.
-	builders []ContextBuilder
-	// check is the predicate registry; nil means the defaults.
-	check *sp.SafetyCheck
+	// evidence assembles the context from real state, in order, in place
+	// of what the flags choose (nil); a later part's fields replace an
+	// earlier one's.
+	evidence []registry.Evidence
 }
 
 func newCheckCmd(deps *cmdutil.Deps, runF func(*checkOptions) error) *cobra.Command {
-	opts := &checkOptions{deps: deps}
+	opts := &checkOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "check [--plan <id> | --profile <name>] [--context <file>] [--enforce]",
 		Short: "Judge the safety pack's boundaries against real state",
@@ -81,7 +79,7 @@ mode.`,
   # The violated boundaries, one per line
   $ agents safety-pack check --context ctx.json -f json | jq -r '.violated_boundaries[]'`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, checkRun, func(opts *checkOptions, cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("plan") && opts.plan == "" {
 				return errs.Usage("--plan must not be empty").WithHint("give a plan id: see 'agents plan list'")
 			}
@@ -92,12 +90,8 @@ mode.`,
 				return errs.Usage("--plan and --profile cannot be combined").
 					WithHint("a plan's boundaries are judged under the profile it recorded")
 			}
-			opts.builders = contextBuilders(opts)
-			if runF != nil {
-				return runF(opts)
-			}
-			return checkRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringVar(&opts.contextFile, "context", "", "judge the fields of this JSON context file")
 	cmd.Flags().StringVar(&opts.plan, "plan", "", "judge the sources this plan cites, and the pack's predicates under its profiles")
@@ -117,48 +111,12 @@ EXIT STATUS
 	return cmd
 }
 
-// contextBuilders chooses where the context comes from. With --context
-// alone the file alone speaks; otherwise the current state does, with the
-// plan's evidence when --plan is given, and the file's fields over it when
-// both are.
-func contextBuilders(opts *checkOptions) []ContextBuilder {
-	switch {
-	case opts.plan != "" && opts.contextFile != "":
-		return []ContextBuilder{PlanContext(opts.plan), FileContext(opts.contextFile)}
-	case opts.contextFile != "":
-		return []ContextBuilder{FileContext(opts.contextFile)}
-	case opts.plan != "":
-		return []ContextBuilder{BuiltinIdentityContext(), PlanContext(opts.plan)}
-	}
-	return []ContextBuilder{BuiltinIdentityContext()}
-}
-
 func checkRun(opts *checkOptions) error {
-	l, err := LoadInForce(opts.deps)
+	v, err := opts.Reg.CheckPack(registry.Check{ContextFile: opts.contextFile, Plan: opts.plan, Profile: opts.profile, Evidence: opts.evidence})
 	if err != nil {
 		return err
 	}
-	ctx := &sp.Context{}
-	for _, b := range opts.builders {
-		part, err := b.Build(opts.deps)
-		if err != nil {
-			return err
-		}
-		ctx = ctx.Merge(part)
-	}
-	check := opts.check
-	if check == nil {
-		check = sp.NewSafetyCheck()
-	}
-	v := check.Check(ctx, l.Pack)
-	if l.Pack.HasPredicates() {
-		pv, err := opts.policyVerdict(l)
-		if err != nil {
-			return err
-		}
-		v = v.WithPolicy(pv)
-	}
-	if err := opts.deps.Render(VerdictView{Verdict: v}); err != nil {
+	if err := opts.UI.Render(render.VerdictView{Verdict: v}); err != nil {
 		return err
 	}
 	enforced := v.Enforced()
@@ -168,53 +126,6 @@ func checkRun(opts *checkOptions) error {
 			WithHint("the verdict above gives each boundary's reason and evidence")
 	}
 	return nil
-}
-
-// policyVerdict judges the pack's own predicates under the profiles
-// --plan or --profile names, or that resolve here. A plan or a profile
-// named on the command line that does not exist is an error; a context
-// that cannot be had otherwise (what resolves here names a profile that
-// is gone) fails closed, each predicate violated with the reason.
-func (opts *checkOptions) policyVerdict(l *sp.Loaded) (sp.PolicyVerdict, error) {
-	deps := opts.deps
-	var ctx sp.PolicyContext
-	switch {
-	case opts.plan != "":
-		p, err := cmdutil.LookupPlan(deps, opts.plan)
-		if err != nil {
-			return sp.PolicyVerdict{}, err
-		}
-		if ctx, err = PlanPolicy(deps, p); err != nil {
-			return l.Pack.Unjudged("the plan's recorded profiles cannot be read: " + err.Error()), nil
-		}
-	case opts.profile != "":
-		p, err := deps.LookupProfile(opts.profile)
-		if err != nil {
-			return sp.PolicyVerdict{}, err
-		}
-		ctx = ProfilePolicy(p)
-	default:
-		r, err := resolveHere(deps)
-		if err != nil {
-			return l.Pack.Unjudged("no profile resolves here: " + err.Error()), nil
-		}
-		ctx = ResolutionPolicy(r, nil, nil)
-	}
-	return Judge(deps, l, ctx), nil
-}
-
-// resolveHere resolves the profiles a plan made in the working directory
-// would get, with no action and no choice of its own.
-func resolveHere(deps *cmdutil.Deps) (*resolve.Result, error) {
-	dir, err := cmdutil.ProjectDir("")
-	if err != nil {
-		return nil, err
-	}
-	env, err := cmdutil.ResolveEnv(deps)
-	if err != nil {
-		return nil, err
-	}
-	return env.Resolve(resolve.Request{Own: plan.Setting{Level: plan.LevelPlan}, ProjectDir: dir})
 }
 
 func pluralize(n int, one, many string) string {

@@ -1,22 +1,19 @@
 package safetypack
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/render"
-	sp "github.com/agentsctl/agents/internal/safetypack"
 )
 
 type ratifyOptions struct {
-	deps *cmdutil.Deps
+	cmdutil.Run
 	file string
 }
 
 func newRatifyCmd(deps *cmdutil.Deps, runF func(*ratifyOptions) error) *cobra.Command {
-	opts := &ratifyOptions{deps: deps}
+	opts := &ratifyOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "ratify <pack.json>",
 		Short: "Seal a safety pack with its mastery report",
@@ -36,13 +33,10 @@ content is approved.`,
   # Re-seal the configured pack after a reviewed edit
   $ agents safety-pack ratify ~/.config/agents/packs/safety/acme_safety_v1.json`,
 		Args: cmdutil.ExactArgs(1, "the pack file to ratify"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, ratifyRun, func(opts *ratifyOptions, cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return ratifyRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + `
 EXIT STATUS
@@ -56,44 +50,9 @@ EXIT STATUS
 }
 
 func ratifyRun(opts *ratifyOptions) error {
-	res, err := sp.RatifyFile(opts.file)
+	res, err := opts.Reg.RatifyPack(opts.file)
 	if err != nil {
 		return err
 	}
-	for _, w := range res.Warnings {
-		opts.deps.Warn("%s", w)
-	}
-	// A pack that lacks a shipped boundary seals fine but will never load
-	// as the pack in force; better to hear it now than at exit 6 later.
-	if shipped, err := sp.LoadShipped(nil, false); err == nil {
-		var missing []string
-		for _, id := range shipped.Pack.BoundaryIDs {
-			if !res.Pack.HasBoundary(id) {
-				missing = append(missing, id)
-			}
-		}
-		if len(missing) > 0 {
-			opts.deps.Warn("pack %s lacks %s of the shipped pack; it will be refused if configured", res.Pack.PackID, strings.Join(missing, ", "))
-		}
-	}
-	return opts.deps.RenderChange(ratifyChange(res))
-}
-
-// ratifyChange tells what ratify did in one line; its document is
-// RatifyView's, with both files and both digests.
-func ratifyChange(res *sp.RatifyResult) render.Change {
-	c := render.Change{Verb: "ratified", Subject: res.Pack.PackID, Doc: RatifyView{Result: res}.Data()}
-	var wrote []string
-	if res.PackWritten {
-		wrote = append(wrote, res.PackFile)
-	}
-	if res.ReportWritten {
-		wrote = append(wrote, res.ReportFile+" (its mastery report, the seal)")
-	}
-	if len(wrote) == 0 {
-		c.Verb, c.Detail = render.Unchanged, "already sealed by "+res.ReportFile
-		return c
-	}
-	c.Detail = "wrote " + strings.Join(wrote, " and ")
-	return c
+	return opts.UI.RenderChange(render.RatifyChange(res))
 }

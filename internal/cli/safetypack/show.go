@@ -4,14 +4,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/render"
 )
 
 type showOptions struct {
-	deps *cmdutil.Deps
+	cmdutil.Run
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{deps: deps}
+	opts := &showOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Show the safety pack in force",
@@ -25,23 +26,18 @@ ratified and source ("embedded" or the pack file's path).`,
   # Its boundary ids, one per line
   $ agents safety-pack show -f json | jq -r '.boundary_ids[]'`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return showRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, showRun, nil),
 	}
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + exitStatusLoad)
 	return cmd
 }
 
 func showRun(opts *showOptions) error {
-	l, err := LoadInForce(opts.deps)
+	l, err := opts.Reg.Pack()
 	if err != nil {
 		return err
 	}
-	return opts.deps.Render(PackView{Loaded: l})
+	return opts.UI.Render(render.PackView{Loaded: l})
 }
 
 const exitStatusLoad = `

@@ -5,16 +5,16 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	sp "github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/render"
 )
 
 type verifyOptions struct {
-	deps *cmdutil.Deps
+	cmdutil.Run
 	file string
 }
 
 func newVerifyCmd(deps *cmdutil.Deps, runF func(*verifyOptions) error) *cobra.Command {
-	opts := &verifyOptions{deps: deps}
+	opts := &verifyOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "verify [<pack.json>]",
 		Short: "Verify a safety pack's seal",
@@ -39,15 +39,12 @@ AGENTS_ALLOW_UNRATIFIED_SAFETY does not change what verify reports.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, verifyRun, func(opts *verifyOptions, cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.file = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return verifyRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + `
 EXIT STATUS
@@ -61,21 +58,9 @@ EXIT STATUS
 }
 
 func verifyRun(opts *verifyOptions) error {
-	var l *sp.Loaded
-	var err error
-	inForce := opts.file == ""
-	if inForce {
-		l, err = LoadInForce(opts.deps)
-		if err == nil && !l.Ratified {
-			// Loaded under the override: verify still answers the question
-			// it is asked.
-			return l.SealError()
-		}
-	} else {
-		l, err = sp.VerifyFile(opts.file)
-	}
+	l, inForce, err := opts.Reg.VerifyPack(opts.file)
 	if err != nil {
 		return err
 	}
-	return opts.deps.Render(VerifyView{Loaded: l, InForce: inForce})
+	return opts.UI.Render(render.VerifyView{Loaded: l, InForce: inForce})
 }

@@ -11,7 +11,7 @@ import (
 
 // NewCmd returns the safety-profile command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "safety-profile <command>",
 		Short: "Check and show standalone safety profiles",
 		Long: `A safety profile holds the hard constraints of a plan: sandbox and checkpoint
@@ -27,9 +27,8 @@ false, allowed_skill_categories [] (all), max_cost_per_plan null,
 max_total_cost null, max_retries_per_step 3.`,
 		Example: `  $ agents safety-profile validate examples/safety-profiles/*.yaml
   $ agents safety-profile show examples/safety-profiles/deploy.yaml -f json`,
-		Args: cobra.ArbitraryArgs,
-		RunE: cmdutil.GroupRunE,
-	}
-	cmd.AddCommand(newValidateCmd(deps, nil), newShowCmd(deps, nil))
-	return cmd
+	},
+		newValidateCmd(deps, nil),
+		newShowCmd(deps, nil),
+	)
 }

@@ -9,13 +9,13 @@ import (
 )
 
 type showOptions struct {
-	deps *cmdutil.Deps
+	cmdutil.Run
 	file string
 }
 
 func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Command {
-	opts := &showOptions{deps: deps}
-	cmd := &cobra.Command{
+	opts := &showOptions{Run: deps.Run()}
+	return &cobra.Command{
 		Use:   "show <file>",
 		Short: "Show a standalone safety profile with its defaults filled in",
 		Long: `Read a standalone safety profile from a YAML file, as plans will read it, and
@@ -29,24 +29,20 @@ EXIT STATUS
 		Example: `  $ agents safety-profile show examples/safety-profiles/deploy.yaml
   $ agents safety-profile show deploy.yaml -f yaml > deploy-full.yaml`,
 		Args: cmdutil.ExactArgs(1, "a safety profile file"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, showRun, func(opts *showOptions, cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return showRun(opts)
-		},
+			return nil
+		}),
 	}
-	return cmd
 }
 
 func showRun(opts *showOptions) error {
 	s, warnings, err := profile.LoadSafetyProfile(opts.file)
 	for _, w := range warnings {
-		opts.deps.Warn("%s: %s", opts.file, w)
+		opts.UI.Warn("%s: %s", opts.file, w)
 	}
 	if err != nil {
 		return err
 	}
-	return opts.deps.Render(render.SafetyProfileView{File: opts.file, Safety: s})
+	return opts.UI.Render(render.SafetyProfileView{File: opts.file, Safety: s})
 }

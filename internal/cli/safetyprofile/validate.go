@@ -8,13 +8,13 @@ import (
 )
 
 type validateOptions struct {
-	deps  *cmdutil.Deps
+	cmdutil.Run
 	files []string
 }
 
 func newValidateCmd(deps *cmdutil.Deps, runF func(*validateOptions) error) *cobra.Command {
-	opts := &validateOptions{deps: deps}
-	cmd := &cobra.Command{
+	opts := &validateOptions{Run: deps.Run()}
+	return &cobra.Command{
 		Use:   "validate <file>...",
 		Short: "Check standalone safety profile files",
 		Long: `Check one or more standalone safety profile files, report every problem in
@@ -27,19 +27,15 @@ EXIT STATUS
 		Example: `  $ agents safety-profile validate examples/safety-profiles/*.yaml
   $ agents safety-profile validate deploy.yaml -f json | jq '.[].problems'`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to validate"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, validateRun, func(opts *validateOptions, cmd *cobra.Command, args []string) error {
 			opts.files = args
-			if runF != nil {
-				return runF(opts)
-			}
-			return validateRun(opts)
-		},
+			return nil
+		}),
 	}
-	return cmd
 }
 
 func validateRun(opts *validateOptions) error {
-	return cmdutil.ValidateFiles(opts.deps, opts.files, func(path string) (string, []string, error) {
+	return cmdutil.ValidateFiles(opts.UI, opts.files, func(path string) (string, []string, error) {
 		_, warnings, err := profile.LoadSafetyProfile(path)
 		return "", warnings, err
 	})

@@ -15,13 +15,16 @@ import (
 )
 
 type copyOptions struct {
-	deps     *cmdutil.Deps
+	cmdutil.Run
+	// stores opens the stores the arguments name: a URL, or an agents
+	// home (that must exist, for the source).
+	stores   cmdutil.Stores
 	from, to string
 	force    bool
 }
 
 func newCopyCmd(deps *cmdutil.Deps, runF func(*copyOptions) error) *cobra.Command {
-	opts := &copyOptions{deps: deps}
+	opts := &copyOptions{Run: deps.Run(), stores: deps.Stores()}
 	cmd := &cobra.Command{
 		Use:   "copy --from <home|url> --to <home|url> [--force]",
 		Short: "Copy a registry between an agents home and PostgreSQL",
@@ -62,16 +65,13 @@ EXIT STATUS
   # Back it up to a folder, as files
   $ agents store copy --from postgres://agents@db/agents --to ./registry-backup -f json`,
 		Args: cmdutil.RangeArgs(0, 0, "no arguments (give --from and --to)"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, runF, copyRun, func(opts *copyOptions, cmd *cobra.Command, args []string) error {
 			if opts.from == "" || opts.to == "" {
 				return errs.Usage("store copy needs both --from and --to").
 					WithHint("usage: %s", cmd.UseLine())
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return copyRun(opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringVar(&opts.from, "from", "", "the store to copy from: an agents home folder or a postgres:// URL")
 	cmd.Flags().StringVar(&opts.to, "to", "", "the store to copy into: an agents home folder (created if needed) or a postgres:// URL")
@@ -82,17 +82,16 @@ EXIT STATUS
 }
 
 func copyRun(opts *copyOptions) error {
-	deps := opts.deps
 	if same(opts.from, opts.to) {
 		return errs.Usage("--from and --to name the same store (%s)", storeurl.Redact(opts.from)).
 			WithHint("give two different stores")
 	}
-	from, err := cmdutil.OpenStoreAt(opts.from, true, deps.Config.LockTimeout)
+	from, err := opts.stores.OpenAt(opts.from, true)
 	if err != nil {
 		return err
 	}
 	defer closeStore(from)
-	to, err := cmdutil.OpenStoreAt(opts.to, false, deps.Config.LockTimeout)
+	to, err := opts.stores.OpenAt(opts.to, false)
 	if err != nil {
 		return err
 	}
@@ -103,12 +102,12 @@ func copyRun(opts *copyOptions) error {
 		return errs.Usage("these stores cannot be copied")
 	}
 	var progress *cmdutil.Progress
-	report, err := store.Copy(deps.Ctx(), src, dst, store.CopyOptions{
+	report, err := store.Copy(opts.stores.Ctx(), src, dst, store.CopyOptions{
 		Force: opts.force,
-		Now:   deps.Now,
+		Now:   opts.stores.Now,
 		Progress: func(done, total int) {
 			if progress == nil {
-				progress = deps.Progress("copying", total)
+				progress = opts.UI.Progress("copying", total)
 			}
 			progress.Set(done)
 		},
@@ -117,7 +116,7 @@ func copyRun(opts *copyOptions) error {
 	if err != nil {
 		return err
 	}
-	return deps.Render(copyView(storeurl.Redact(opts.from), storeurl.Redact(opts.to), report))
+	return opts.UI.Render(copyView(storeurl.Redact(opts.from), storeurl.Redact(opts.to), report))
 }
 
 // same reports whether two arguments name one store.

@@ -15,11 +15,13 @@ import (
 )
 
 type migrateOptions struct {
-	deps *cmdutil.Deps
+	cmdutil.Run
+	// stores says which store the configuration chose.
+	stores cmdutil.Stores
 }
 
 func newMigrateCmd(deps *cmdutil.Deps, runF func(*migrateOptions) error) *cobra.Command {
-	opts := &migrateOptions{deps: deps}
+	opts := &migrateOptions{Run: deps.Run(), stores: deps.Stores()}
 	return &cobra.Command{
 		Use:   "migrate",
 		Short: "Create or upgrade the PostgreSQL store's schema",
@@ -46,12 +48,7 @@ EXIT STATUS
 		Example: `  $ agents --store postgres://admin@db.example.com/agents store migrate
   $ AGENTS_STORE=postgres://admin@db/agents agents store migrate -f json`,
 		Args: cmdutil.RangeArgs(0, 0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return migrateRun(opts)
-		},
+		RunE: cmdutil.RunE(opts, runF, migrateRun, nil),
 	}
 }
 
@@ -62,24 +59,24 @@ type migrator interface {
 }
 
 func migrateRun(opts *migrateOptions) error {
-	deps := opts.deps
-	if deps.Config.Store == "" {
-		return errs.Usage("no PostgreSQL store to migrate: the store is the file store in %s, which needs no migration", deps.Config.Home).
+	url := opts.stores.URL()
+	if url == "" {
+		return errs.Usage("no PostgreSQL store to migrate: the store is the file store in %s, which needs no migration", opts.stores.Home()).
 			WithHint("pass --store postgres://… or set AGENTS_STORE")
 	}
-	st, err := deps.Store()
+	st, err := opts.Reg.Store()
 	if err != nil {
 		return err
 	}
 	m, ok := st.(migrator)
 	if !ok {
-		return errs.Usage("the store %s has no migrations", storeurl.Redact(deps.Config.Store))
+		return errs.Usage("the store %s has no migrations", storeurl.Redact(url))
 	}
-	res, err := m.Migrate(deps.Ctx())
+	res, err := m.Migrate(opts.stores.Ctx())
 	if err != nil {
 		return err
 	}
-	where := storeurl.Redact(deps.Config.Store)
+	where := storeurl.Redact(url)
 	var text string
 	switch {
 	case res.From == res.To:
@@ -94,5 +91,5 @@ func migrateRun(opts *migrateOptions) error {
 		Store string `json:"store"`
 		*postgres.MigrateResult
 	}{where, res}
-	return deps.Render(render.Line{Text: text, Doc: doc})
+	return opts.UI.Render(render.Line{Text: text, Doc: doc})
 }

@@ -11,7 +11,7 @@ import (
 
 // NewCmd returns the store command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "store <command>",
 		Short: "Migrate the PostgreSQL store, and copy a registry between stores",
 		Long: `The registry of custom profiles, actions, plans, objects and history lives in
@@ -34,9 +34,8 @@ See docs/postgres.md.`,
 
   # Move the registry of this machine into it
   $ agents store copy --from ~/.config/agents --to "$AGENTS_STORE"`,
-		Args: cobra.ArbitraryArgs,
-		RunE: cmdutil.GroupRunE,
-	}
-	cmd.AddCommand(newMigrateCmd(deps, nil), newCopyCmd(deps, nil))
-	return cmd
+	},
+		newMigrateCmd(deps, nil),
+		newCopyCmd(deps, nil),
+	)
 }

@@ -93,7 +93,7 @@ func (s *Store) unavailable(err error, what string) error {
 // notMigrated is the error of a schema without the registry's tables.
 func (s *Store) notMigrated() error {
 	return errs.New(errs.KindInvalid, "the PostgreSQL store at %s has no registry in schema %q: it was never migrated", s.where, s.schema).
-		WithHint("run 'agents store migrate' once, with a role that may create the schema and its tables")
+		About(errs.AboutSchema, s.schema, "missing")
 }
 
 // cause says in a few words why a connection failed.

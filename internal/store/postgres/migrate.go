@@ -66,7 +66,7 @@ func (s *Store) checkVersion(have int64) error {
 		return s.notMigrated()
 	case have < want:
 		return errs.New(errs.KindInvalid, "the registry in the PostgreSQL store at %s (schema %q) is at version %d, and this agents needs version %d", s.where, s.schema, have, want).
-			WithHint("run 'agents store migrate' to bring it up to date (agents of older versions then refuse it until upgraded)")
+			About(errs.AboutSchema, s.schema, "old")
 	case have > want:
 		return errs.New(errs.KindInvalid, "the registry in the PostgreSQL store at %s (schema %q) is at version %d, newer than this agents knows (%d)", s.where, s.schema, have, want).
 			WithHint("upgrade agents to the version that migrated it")
@@ -110,7 +110,7 @@ func (s *Store) Migrate(ctx context.Context) (*MigrateResult, error) {
 		var pe *pgconn.PgError
 		if errors.As(err, &pe) && pe.Code == "42501" {
 			return errs.New(errs.KindPermission, "the PostgreSQL role %q may not migrate the store at %s: %s", s.cfg.User, s.where, s.scrub(pe.Message)).
-				WithHint("run 'agents store migrate' as the schema's owner, or a role that may create schema %q (see docs/postgres.md)", s.schema)
+				About(errs.AboutSchema, s.schema, "create")
 		}
 		return s.fail(ctx, err, what)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/store"
 )
@@ -13,17 +14,14 @@ import (
 // PutObject implements store.Store. An object already stored is left as
 // it is: objects never change.
 func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
-	if err := ctx.Err(); err != nil {
-		return "", store.Interrupted(err)
-	}
-	if len(data) > store.MaxObjectSize {
-		return "", store.ObjectTooLarge(len(data))
+	digest, err := store.ObjectPut(ctx, data)
+	if err != nil {
+		return "", err
 	}
 	if data == nil {
 		data = []byte{}
 	}
-	digest := store.Digest(data)
-	err := s.with(ctx, "storing object "+digest, func(c *pgx.Conn) error {
+	err = s.with(ctx, "storing object "+digest, func(c *pgx.Conn) error {
 		_, err := c.Exec(ctx, "INSERT INTO objects (digest, data) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING", digest, data)
 		return err
 	})
@@ -35,10 +33,7 @@ func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
 
 // HasObject implements store.Store.
 func (s *Store) HasObject(ctx context.Context, digest string) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, store.Interrupted(err)
-	}
-	if err := store.CheckDigest(digest); err != nil {
+	if err := store.ObjectLookup(ctx, digest); err != nil {
 		return false, err
 	}
 	var ok bool
@@ -51,10 +46,7 @@ func (s *Store) HasObject(ctx context.Context, digest string) (bool, error) {
 // GetObject implements store.Store. The content is checked against its
 // digest, as the table's constraint also does.
 func (s *Store) GetObject(ctx context.Context, digest string) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, store.Interrupted(err)
-	}
-	if err := store.CheckDigest(digest); err != nil {
+	if err := store.ObjectLookup(ctx, digest); err != nil {
 		return nil, err
 	}
 	var data []byte
@@ -68,7 +60,7 @@ func (s *Store) GetObject(ctx context.Context, digest string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if got := store.Digest(data); got != digest {
+	if got := canon.Digest(data); got != digest {
 		return nil, errs.New(errs.KindInternal, "object %s in the PostgreSQL store at %s is damaged: its content hashes to %s", digest, s.where, got)
 	}
 	if data == nil {

@@ -33,7 +33,10 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/storeurl"
 )
@@ -62,6 +65,8 @@ type Options struct {
 // Store is the registry in a PostgreSQL database. It holds one connection,
 // made on first use; its methods are safe for concurrent use.
 type Store struct {
+	store.Kinds
+	bound  bound
 	cfg    *pgx.ConnConfig
 	secret string // the password, scrubbed from every message
 	where  string // the server, as messages name it
@@ -71,6 +76,14 @@ type Store struct {
 	mu      sync.Mutex
 	conn    *pgx.Conn
 	checked bool // the schema's version was checked on conn
+}
+
+// bound holds the store's collections, bound to it once, so that Kinds
+// hands out pointers to them: handing one out allocates nothing.
+type bound struct {
+	profiles docs[*profile.AutomationProfile]
+	actions  docs[*action.Action]
+	plans    docs[*plan.Plan]
 }
 
 var (
@@ -116,7 +129,10 @@ func Open(url string, opts Options) (*Store, error) {
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 	cfg.StatementCacheCapacity = 0
 	cfg.DescriptionCacheCapacity = 0
-	return &Store{cfg: cfg, secret: secret, where: whereOf(cfg.Config), schema: schema, opts: opts}, nil
+	s := &Store{cfg: cfg, secret: secret, where: whereOf(cfg.Config), schema: schema, opts: opts}
+	s.bound = bound{docs[*profile.AutomationProfile]{s, profiles}, docs[*action.Action]{s, actions}, docs[*plan.Plan]{s, plans}}
+	s.Kinds = store.NewKinds(&s.bound.profiles, &s.bound.actions, &s.bound.plans)
+	return s, nil
 }
 
 // Schema returns the schema the registry lives in.
@@ -231,6 +247,23 @@ func (s *Store) key(parts ...string) int64 {
 // with runs fn on the connection, connecting (and checking the schema's
 // version) first if needed. A failure is classified for the user.
 func (s *Store) with(ctx context.Context, what string, fn func(c *pgx.Conn) error) error {
+	return s.onConn(ctx, func(c *pgx.Conn) error {
+		if !s.checked {
+			if err := s.checkSchema(ctx, c); err != nil {
+				return err
+			}
+			s.checked = true
+		}
+		if err := fn(c); err != nil {
+			return s.fail(ctx, err, what)
+		}
+		return nil
+	})
+}
+
+// onConn runs fn on the connection, holding s.mu, connecting first if
+// needed.
+func (s *Store) onConn(ctx context.Context, fn func(c *pgx.Conn) error) error {
 	if err := ctx.Err(); err != nil {
 		return store.Interrupted(err)
 	}
@@ -240,31 +273,17 @@ func (s *Store) with(ctx context.Context, what string, fn func(c *pgx.Conn) erro
 	if err != nil {
 		return err
 	}
-	if !s.checked {
-		if err := s.checkSchema(ctx, c); err != nil {
-			return err
-		}
-		s.checked = true
-	}
-	if err := fn(c); err != nil {
-		return s.fail(ctx, err, what)
-	}
-	return nil
+	return fn(c)
 }
 
 // withBatch is with for a batch of statements sent in one round trip: on
 // a new connection, the schema's version is read in the same round trip,
 // ahead of them, so a lookup costs the connection and one exchange.
 func (s *Store) withBatch(ctx context.Context, what string, b *pgx.Batch, read func(br pgx.BatchResults) error) error {
-	if err := ctx.Err(); err != nil {
-		return store.Interrupted(err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, err := s.connLocked(ctx)
-	if err != nil {
-		return err
-	}
+	return s.onConn(ctx, func(c *pgx.Conn) error { return s.sendBatch(ctx, c, what, b, read) })
+}
+
+func (s *Store) sendBatch(ctx context.Context, c *pgx.Conn, what string, b *pgx.Batch, read func(br pgx.BatchResults) error) error {
 	checking := !s.checked
 	if checking {
 		b.QueuedQueries = append([]*pgx.QueuedQuery{{SQL: versionQuery}}, b.QueuedQueries...)
@@ -282,7 +301,7 @@ func (s *Store) withBatch(ctx context.Context, what string, b *pgx.Batch, read f
 		}
 		s.checked = true
 	}
-	err = read(br)
+	err := read(br)
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
@@ -383,7 +402,7 @@ var errLockBusy = errors.New("lock busy")
 // locked is the error of a mutation that could not take its lock in time.
 func (s *Store) locked(what string) error {
 	return errs.New(errs.KindLocked, "the store is locked by another writer: gave up %s after %s (PostgreSQL store at %s)", what, s.opts.LockTimeout, s.where).
-		WithHint("retry when the other command has finished, or raise --lock-timeout")
+		About(errs.AboutLock, s.where)
 }
 
 // retryable reports a transaction that failed only because it ran at the

@@ -15,6 +15,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/postgres"
 	"github.com/agentsctl/agents/internal/store/postgres/pgtest"
 	"github.com/agentsctl/agents/internal/store/storetest"
@@ -44,7 +45,7 @@ func TestConformance(t *testing.T) {
 
 func newHome(t *testing.T) (store.Store, string) {
 	home := filepath.Join(t.TempDir(), "home")
-	s, err := store.OpenFile(home, store.FileOptions{LockTimeout: time.Minute})
+	s, err := file.Open(home, file.Options{LockTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestSchemaVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	_, err = s.GetProfile(ctx, "acme/x")
+	_, err = s.Profiles().Get(ctx, "acme/x")
 	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "never migrated") {
 		t.Fatalf("get from an unmigrated schema: %v", err)
 	}
@@ -77,7 +78,7 @@ func TestSchemaVersion(t *testing.T) {
 	if err != nil || res.From != res.To || len(res.Applied) != 0 {
 		t.Fatalf("second migrate: %+v, %v", res, err)
 	}
-	if _, err := s.PutProfile(ctx, storetest.Profile(t, "acme/x", 1), false); err != nil {
+	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/x", 1), false); err != nil {
 		t.Fatal(err)
 	}
 	// A schema newer than this build knows is refused, by commands and
@@ -86,7 +87,7 @@ func TestSchemaVersion(t *testing.T) {
 	pgtest.Exec(t, fmt.Sprintf("INSERT INTO %s.goose_db_version (version_id, is_applied) VALUES (%d, true)", schema, postgres.LatestVersion()+1))
 	s2, _ := postgres.Open(url, postgres.Options{})
 	defer s2.Close()
-	if _, err := s2.GetProfile(ctx, "acme/x"); errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "newer") {
+	if _, err := s2.Profiles().Get(ctx, "acme/x"); errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "newer") {
 		t.Fatalf("get from a newer schema: %v", err)
 	}
 	if _, err := s2.Migrate(ctx); errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "newer") {
@@ -100,7 +101,7 @@ func TestUnreachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.ListProfileNames(ctx, store.ProfileQuery{})
+	_, err = s.Profiles().Names(ctx, store.Query{})
 	if errs.KindOf(err) != errs.KindUnavailable || !strings.Contains(err.Error(), "127.0.0.1:1") || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("list on a closed port: %v", err)
 	}
@@ -133,21 +134,21 @@ func TestReadOnlyRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if _, err := r.GetProfile(ctx, "acme/a"); err != nil {
+	if _, err := r.Profiles().Get(ctx, "acme/a"); err != nil {
 		t.Fatalf("read as the reader: %v", err)
 	}
-	l, err := r.ListProfiles(ctx, store.ProfileQuery{})
-	if err != nil || len(l.Profiles) != 2 {
+	l, err := r.Profiles().List(ctx, store.Query{})
+	if err != nil || len(l.Items) != 2 {
 		t.Fatalf("list as the reader: %+v, %v", l, err)
 	}
-	_, err = r.PutProfile(ctx, storetest.Profile(t, "acme/new", 1), false)
+	_, err = r.Profiles().Put(ctx, storetest.Profile(t, "acme/new", 1), false)
 	if errs.KindOf(err) != errs.KindPermission || !strings.Contains(err.Error(), role) {
 		t.Fatalf("write as the reader: %v", err)
 	}
-	if _, err := r.RemoveProfile(ctx, "acme/a"); errs.KindOf(err) != errs.KindPermission {
+	if _, err := r.Profiles().Remove(ctx, "acme/a"); errs.KindOf(err) != errs.KindPermission {
 		t.Fatalf("remove as the reader: %v", err)
 	}
-	if _, err := w.GetProfile(ctx, "acme/new"); errs.KindOf(err) != errs.KindNotFound {
+	if _, err := w.Profiles().Get(ctx, "acme/new"); errs.KindOf(err) != errs.KindNotFound {
 		t.Fatalf("the refused write left %v", err)
 	}
 }
@@ -170,10 +171,10 @@ func TestConcurrentWriters(t *testing.T) {
 			}
 			defer s.Close()
 			for i := range each {
-				if _, err := s.PutProfile(ctx, storetest.Profile(t, fmt.Sprintf("w%d/p%d", w, i), i), false); err != nil {
+				if _, err := s.Profiles().Put(ctx, storetest.Profile(t, fmt.Sprintf("w%d/p%d", w, i), i), false); err != nil {
 					errc <- err
 				}
-				if _, err := s.PutProfile(ctx, storetest.Profile(t, "shared/x", w*100+i), true); err != nil {
+				if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "shared/x", w*100+i), true); err != nil {
 					errc <- err
 				}
 			}
@@ -184,11 +185,11 @@ func TestConcurrentWriters(t *testing.T) {
 	for err := range errc {
 		t.Error(err)
 	}
-	names, err := first.ListProfileNames(ctx, store.ProfileQuery{})
+	names, err := first.Profiles().Names(ctx, store.Query{})
 	if err != nil || len(names) != writers*each+1 {
 		t.Fatalf("%d names, %v", len(names), err)
 	}
-	h, err := first.ProfileHistory(ctx, "shared/x")
+	h, err := first.Profiles().History(ctx, "shared/x")
 	if err != nil || len(h) != writers*each {
 		t.Fatalf("shared/x has %d events, want %d: %v", len(h), writers*each, err)
 	}
@@ -204,12 +205,12 @@ func TestConcurrentWriters(t *testing.T) {
 func TestFastForm(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, postgres.Options{})
-	if _, err := s.PutProfile(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
+	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
 		t.Fatal(err)
 	}
 	// Another build's form: garbage that must not be read.
 	pgtest.Exec(t, "UPDATE "+s.Schema()+".profiles SET decoded = '\\x00', decoded_by = 'profiles/999/other'")
-	got, err := s.GetProfile(ctx, "acme/a")
+	got, err := s.Profiles().Get(ctx, "acme/a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,8 +221,8 @@ func TestFastForm(t *testing.T) {
 	if err != nil || res.Redecoded != 1 {
 		t.Fatalf("migrate: %+v, %v", res, err)
 	}
-	l, err := s.ListProfiles(ctx, store.ProfileQuery{})
-	if err != nil || len(l.Profiles) != 1 || !reflect.DeepEqual(l.Profiles[0], storetest.Profile(t, "acme/a", 1)) {
+	l, err := s.Profiles().List(ctx, store.Query{})
+	if err != nil || len(l.Items) != 1 || !reflect.DeepEqual(l.Items[0], storetest.Profile(t, "acme/a", 1)) {
 		t.Fatalf("list after migrate: %+v, %v", l, err)
 	}
 	// A hand edit of the content that keeps the old fast form is refused
@@ -263,10 +264,10 @@ func TestWriterRole(t *testing.T) {
 	}
 	defer w.Close()
 	storetest.Fill(t, w)
-	if _, err := w.PutProfile(ctx, storetest.Profile(t, "acme/a", 1), true); err != nil {
+	if _, err := w.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.RemoveAction(ctx, "team/x"); err != nil {
+	if _, err := w.Actions().Remove(ctx, "team/x"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := storeCopyInto(t, w); err != nil {
@@ -277,7 +278,7 @@ func TestWriterRole(t *testing.T) {
 // storeCopyInto copies a small home into s.
 func storeCopyInto(t *testing.T, s *postgres.Store) (*store.CopyReport, error) {
 	src, _ := newHome(t)
-	if _, err := src.PutProfile(context.Background(), storetest.Profile(t, "other/p", 1), false); err != nil {
+	if _, err := src.Profiles().Put(context.Background(), storetest.Profile(t, "other/p", 1), false); err != nil {
 		t.Fatal(err)
 	}
 	return store.Copy(context.Background(), src.(store.Transferer), s, store.CopyOptions{})
@@ -302,12 +303,12 @@ func TestTLS(t *testing.T) {
 	}
 	req, _ := postgres.Open(pgtest.WithParam(t, base, "sslmode", "require"), postgres.Options{})
 	defer req.Close()
-	if _, err := req.ListProfileNames(ctx, store.ProfileQuery{}); err != nil {
+	if _, err := req.Profiles().Names(ctx, store.Query{}); err != nil {
 		t.Fatalf("sslmode=require: %v", err)
 	}
 	full, _ := postgres.Open(pgtest.WithParam(t, base, "sslmode", "verify-full"), postgres.Options{})
 	defer full.Close()
-	_, err = full.ListProfileNames(ctx, store.ProfileQuery{})
+	_, err = full.Profiles().Names(ctx, store.Query{})
 	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "TLS") {
 		t.Fatalf("sslmode=verify-full with an untrusted certificate: %v", err)
 	}

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
@@ -107,12 +105,11 @@ func (t *table[T]) namespaceOf(name string) *string {
 	return &ns
 }
 
-func get[T any](ctx context.Context, s *Store, t *table[T], name string) (T, error) {
+// Get implements store.Docs.
+func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
+	s, t := d.s, d.t
 	var v T
-	if err := ctx.Err(); err != nil {
-		return v, store.Interrupted(err)
-	}
-	if err := t.c.Validate(name); err != nil {
+	if err := t.c.CheckName(ctx, name); err != nil {
 		return v, err
 	}
 	var b pgx.Batch
@@ -131,42 +128,48 @@ func get[T any](ctx context.Context, s *Store, t *table[T], name string) (T, err
 	return v, err
 }
 
-func names[T any](ctx context.Context, s *Store, t *table[T], q store.Query) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, store.Interrupted(err)
-	}
-	if err := q.Check(); err != nil {
+// Names implements store.Docs.
+func (d docs[T]) Names(ctx context.Context, q store.Query) ([]string, error) {
+	s, t := d.s, d.t
+	if err := q.CheckContext(ctx); err != nil {
 		return nil, err
 	}
 	var out []string
 	err := s.with(ctx, "listing "+t.c.Name, func(c *pgx.Conn) error {
-		sql, args := "SELECT name FROM "+t.c.Name+" ORDER BY name", []any(nil)
-		if q.Namespace != "" {
-			sql, args = "SELECT name FROM "+t.c.Name+" WHERE namespace = $1 ORDER BY name", []any{q.Namespace}
-		}
-		rows, err := c.Query(ctx, sql, args...)
-		if err != nil {
-			return err
-		}
-		all, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		for _, n := range all {
-			if q.Match == nil || q.Match(n) {
-				out = append(out, n)
-			}
-		}
+		var err error
+		out, err = selectNames(ctx, c, t.c.Name, q)
 		return err
 	})
+	return out, err
+}
+
+// selectNames returns the names of the table that q selects: the
+// namespace in SQL, then Match.
+func selectNames(ctx context.Context, c *pgx.Conn, table string, q store.Query) ([]string, error) {
+	sql, args := "SELECT name FROM "+table+" ORDER BY name", []any(nil)
+	if q.Namespace != "" {
+		sql, args = "SELECT name FROM "+table+" WHERE namespace = $1 ORDER BY name", []any{q.Namespace}
+	}
+	rows, err := c.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	all, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	var out []string
+	for _, n := range all {
+		if q.Match == nil || q.Match(n) {
+			out = append(out, n)
+		}
+	}
 	return out, err
 }
 
 // list reads the documents q selects. The namespace is selected in SQL; a
 // Match (a regular expression, RE2 as everywhere in agents) is applied to
 // the names first, so only the documents it keeps are read.
-func list[T any](ctx context.Context, s *Store, t *table[T], q store.Query) ([]T, []errs.Problem, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, nil, store.Interrupted(err)
-	}
-	if err := q.Check(); err != nil {
+func (d docs[T]) list(ctx context.Context, q store.Query) ([]T, []errs.Problem, error) {
+	s, t := d.s, d.t
+	if err := q.CheckContext(ctx); err != nil {
 		return nil, nil, err
 	}
 	var rowsRead []row
@@ -175,23 +178,9 @@ func list[T any](ctx context.Context, s *Store, t *table[T], q store.Query) ([]T
 		var args []any
 		switch {
 		case q.Match != nil:
-			var selected []string
-			sql, args := "SELECT name FROM "+t.c.Name+" ORDER BY name", []any(nil)
-			if q.Namespace != "" {
-				sql, args = "SELECT name FROM "+t.c.Name+" WHERE namespace = $1 ORDER BY name", []any{q.Namespace}
-			}
-			rows, err := c.Query(ctx, sql, args...)
+			selected, err := selectNames(ctx, c, t.c.Name, q)
 			if err != nil {
 				return err
-			}
-			all, err := pgx.CollectRows(rows, pgx.RowTo[string])
-			if err != nil {
-				return err
-			}
-			for _, n := range all {
-				if q.Match(n) {
-					selected = append(selected, n)
-				}
 			}
 			if len(selected) == 0 {
 				return nil
@@ -234,37 +223,16 @@ func collectRows(ctx context.Context, c *pgx.Conn, out *[]row, sql string, args 
 func decodeAll[T any](ctx context.Context, t *table[T], rows []row, progress func(done, total int)) ([]T, []errs.Problem, error) {
 	vals := make([]T, len(rows))
 	probs := make([][]errs.Problem, len(rows))
-	var next atomic.Int64
-	var mu sync.Mutex
-	done := 0
-	work := func() {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= len(rows) || ctx.Err() != nil {
-				return
-			}
-			v, err := t.decode(rows[i])
-			if err != nil {
-				probs[i] = store.Problem(t.label(rows[i].name), err)
-			} else {
-				vals[i] = v
-			}
-			if progress != nil {
-				mu.Lock()
-				done++
-				progress(done, len(rows))
-				mu.Unlock()
-			}
+	err := store.Parallel(ctx, len(rows), 64, progress, func(i int) {
+		v, err := t.decode(rows[i])
+		if err != nil {
+			probs[i] = store.Problem(t.label(rows[i].name), err)
+		} else {
+			vals[i] = v
 		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), (len(rows)+63)/64)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(work)
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, store.Interrupted(err)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	var out []T
 	var problems []errs.Problem
@@ -278,35 +246,23 @@ func decodeAll[T any](ctx context.Context, t *table[T], rows []row, progress fun
 	return out, problems, nil
 }
 
-// putOutcome is what put did.
-type putOutcome[T any] struct {
-	stored, replaced T
-	digest           string
-	// unchanged is an update whose content is what is stored: nothing
-	// was written.
-	unchanged bool
-}
-
-// put stores v in one transaction holding the name's lock: the check for
+// Put implements store.Docs: it stores v in one transaction holding the name's lock: the check for
 // an existing name, the object, the row and the history event commit
 // together or not at all.
-func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (putOutcome[T], error) {
-	var out putOutcome[T]
+func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T], error) {
+	s, t := d.s, d.t
+	var out store.PutResult[T]
 	if err := ctx.Err(); err != nil {
 		return out, store.Interrupted(err)
 	}
-	name := t.c.NameOf(v)
-	if err := t.c.Validate(name); err != nil {
-		return out, err
-	}
-	data, stored, err := t.c.Encode(v)
+	name, data, stored, err := t.c.Prepare(v)
 	if err != nil {
 		return out, err
 	}
-	digest := store.Digest(data)
+	digest := canon.Digest(data)
 	fast := t.fast(stored)
 	err = s.write(ctx, t.c.Name, []string{name}, "writing "+t.c.Noun+" "+name, func(tx pgx.Tx) error {
-		out.replaced = *new(T)
+		out.Replaced = *new(T)
 		cur, err := scanRow(tx.QueryRow(ctx, "SELECT "+rowColumns+" FROM "+t.c.Name+" WHERE name = $1", name))
 		exists := err == nil
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -317,11 +273,11 @@ func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (p
 		}
 		if exists {
 			if old, err := t.decode(cur); err == nil {
-				out.replaced = old
+				out.Replaced = old
 			}
 			if cur.digest == digest {
 				// The same content: no object, no row, no history.
-				out.unchanged = true
+				out.Unchanged = true
 				return nil
 			}
 		}
@@ -339,9 +295,9 @@ func put[T any](ctx context.Context, s *Store, t *table[T], v T, update bool) (p
 		return nil
 	})
 	if err != nil {
-		return putOutcome[T]{}, err
+		return store.PutResult[T]{}, err
 	}
-	out.stored, out.digest = stored, digest
+	out.Stored, out.Digest = stored, digest
 	return out, nil
 }
 
@@ -378,12 +334,10 @@ func appendEvent(ctx context.Context, tx pgx.Tx, s *Store, coll, name, event, di
 	return err
 }
 
-func remove[T any](ctx context.Context, s *Store, t *table[T], name string) (T, error) {
+func (d docs[T]) remove(ctx context.Context, name string) (T, error) {
+	s, t := d.s, d.t
 	var removed T
-	if err := ctx.Err(); err != nil {
-		return removed, store.Interrupted(err)
-	}
-	if err := t.c.Validate(name); err != nil {
+	if err := t.c.CheckName(ctx, name); err != nil {
 		return removed, err
 	}
 	err := s.write(ctx, t.c.Name, []string{name}, "removing "+t.c.Noun+" "+name, func(tx pgx.Tx) error {
@@ -397,7 +351,7 @@ func remove[T any](ctx context.Context, s *Store, t *table[T], name string) (T, 
 		v, err := t.decode(cur)
 		if err != nil {
 			e := errs.Wrap(errs.KindInvalid, err, "stored %s %q cannot be read, so it is not removed", t.c.Noun, name)
-			return e.WithHint("replace it with a valid %s (add --update)", t.c.Noun)
+			return e.About(errs.AboutUnreadable, t.c.Noun)
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM "+t.c.Name+" WHERE name = $1", name); err != nil {
 			return err
@@ -417,11 +371,10 @@ func remove[T any](ctx context.Context, s *Store, t *table[T], name string) (T, 
 	return removed, nil
 }
 
-func history[T any](ctx context.Context, s *Store, t *table[T], name string) ([]store.HistoryEntry, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, store.Interrupted(err)
-	}
-	if err := t.c.Validate(name); err != nil {
+// History implements store.Docs.
+func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry, error) {
+	s, t := d.s, d.t
+	if err := t.c.CheckName(ctx, name); err != nil {
 		return nil, err
 	}
 	out := []store.HistoryEntry{}

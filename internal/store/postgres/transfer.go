@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/store"
 )
@@ -196,7 +197,7 @@ func applyEntries[T any](w *batchWriter, t *table[T], entries []store.Entry, hel
 			if got := t.c.NameOf(v); got != e.Name {
 				return errs.Invalid("%s %q holds the name %q", t.c.Noun, e.Name, got)
 			}
-			digest := store.Digest(e.Data)
+			digest := canon.Digest(e.Data)
 			var tag, fastFor *string
 			fast := t.fast(v)
 			if fast != nil {

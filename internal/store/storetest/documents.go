@@ -31,6 +31,8 @@ var documentTests = []struct {
 	{"PlanInvalidIDs", testPlanInvalidIDs},
 	{"PlanClones", testPlanClones},
 	{"KindsApart", testKindsApart},
+	{"NoHistory", testNoHistory},
+	{"UnchangedEveryKind", testUnchangedEveryKind},
 }
 
 // actionYAML is an action with every field set, its safety profile written
@@ -62,11 +64,15 @@ func Action(t testing.TB, name string, version int) *action.Action {
 	return a
 }
 
+// epoch is when the plans of the suite are made: PlanID(t, n) n
+// milliseconds after it.
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // PlanID returns the id of a plan created n milliseconds into 2026, with a
 // fixed random part, so ids sort as n does.
 func PlanID(t testing.TB, n int) string {
 	t.Helper()
-	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(n) * time.Millisecond)
+	at := epoch.Add(time.Duration(n) * time.Millisecond)
 	id, err := plan.NewID(at, strings.NewReader(strings.Repeat("\x5a", 10)))
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +85,7 @@ func PlanID(t testing.TB, n int) string {
 // safety profile standalone at the plan level.
 func Plan(t testing.TB, id string) *plan.Plan {
 	t.Helper()
-	created, _ := plan.IDTime(id)
+	created := createdAt(id)
 	cautious := "cautious"
 	source := "local/deploy"
 	own := profile.DefaultSafetyProfile()
@@ -109,18 +115,14 @@ func Plan(t testing.TB, id string) *plan.Plan {
 	return p
 }
 
-func putAction(t *testing.T, s store.Store, a *action.Action, update bool) store.ActionPutResult {
+func putAction(t *testing.T, s store.Store, a *action.Action, update bool) store.PutResult[*action.Action] {
 	t.Helper()
-	res, err := s.PutAction(ctx(), a, update)
-	must(t, err, "put action "+a.Name)
-	return res
+	return putIn(t, s.Actions(), a, update, "put action "+a.Name)
 }
 
 func getAction(t *testing.T, s store.Store, name string) *action.Action {
 	t.Helper()
-	a, err := s.GetAction(ctx(), name)
-	must(t, err, "get action "+name)
-	return a
+	return getIn(t, s.Actions(), name, "get action "+name)
 }
 
 func wantSame(t *testing.T, got, want any, what string) {
@@ -131,7 +133,7 @@ func wantSame(t *testing.T, got, want any, what string) {
 }
 
 func testActionPutGet(t *testing.T, s store.Store) {
-	_, err := s.GetAction(ctx(), "local/deploy")
+	_, err := s.Actions().Get(ctx(), "local/deploy")
 	wantKind(t, err, errs.KindNotFound, "get of a missing action")
 	a := Action(t, "local/deploy", 1)
 	res := putAction(t, s, a, false)
@@ -155,13 +157,13 @@ func testActionPutGet(t *testing.T, s store.Store) {
 func testActionConflictUpdate(t *testing.T, s store.Store) {
 	v1, v2 := Action(t, "local/deploy", 1), Action(t, "local/deploy", 2)
 	putAction(t, s, v1, false)
-	_, err := s.PutAction(ctx(), v2, false)
+	_, err := s.Actions().Put(ctx(), v2, false)
 	wantKind(t, err, errs.KindConflict, "put of an existing action without update")
 	wantSame(t, getAction(t, s, "local/deploy"), v1, "action after a refused put")
 	res := putAction(t, s, v2, true)
 	wantSame(t, res.Replaced, v1, "replaced action")
 	wantSame(t, getAction(t, s, "local/deploy"), v2, "action after update")
-	_, err = s.PutAction(ctx(), nil, true)
+	_, err = s.Actions().Put(ctx(), nil, true)
 	wantKind(t, err, errs.KindInvalid, "put of no action")
 }
 
@@ -169,42 +171,42 @@ func testActionRemove(t *testing.T, s store.Store) {
 	a := Action(t, "local/gone", 1)
 	putAction(t, s, a, false)
 	putAction(t, s, Action(t, "local/kept", 1), false)
-	removed, err := s.RemoveAction(ctx(), "local/gone")
+	removed, err := s.Actions().Remove(ctx(), "local/gone")
 	must(t, err, "remove action")
-	wantSame(t, removed, a, "removed action")
-	_, err = s.GetAction(ctx(), "local/gone")
+	wantSame(t, removed.Removed, a, "removed action")
+	_, err = s.Actions().Get(ctx(), "local/gone")
 	wantKind(t, err, errs.KindNotFound, "get after remove")
-	_, err = s.RemoveAction(ctx(), "local/gone")
+	_, err = s.Actions().Remove(ctx(), "local/gone")
 	wantKind(t, err, errs.KindNotFound, "second remove")
-	names, err := s.ListActionNames(ctx(), store.ActionQuery{})
+	names, err := s.Actions().Names(ctx(), store.Query{})
 	must(t, err, "names")
 	wantSame(t, names, []string{"local/kept"}, "names after remove")
 }
 
 func testActionList(t *testing.T, s store.Store) {
-	l, err := s.ListActions(ctx(), store.ActionQuery{})
+	l, err := s.Actions().List(ctx(), store.Query{})
 	must(t, err, "list of an empty store")
-	if len(l.Actions) != 0 || len(l.Problems) != 0 {
+	if len(l.Items) != 0 || len(l.Problems) != 0 {
 		t.Fatalf("empty store lists %+v", l)
 	}
 	for i, n := range []string{"zeta/one", "acme/b", "acme-x/a", "acme/a"} {
 		putAction(t, s, Action(t, n, i), false)
 	}
-	l, err = s.ListActions(ctx(), store.ActionQuery{})
+	l, err = s.Actions().List(ctx(), store.Query{})
 	must(t, err, "list")
 	var got []string
-	for _, a := range l.Actions {
+	for _, a := range l.Items {
 		got = append(got, a.Name)
 		wantSame(t, a, getAction(t, s, a.Name), "listed action")
 	}
 	wantSame(t, got, []string{"acme-x/a", "acme/a", "acme/b", "zeta/one"}, "list")
-	names, err := s.ListActionNames(ctx(), store.ActionQuery{Namespace: "acme", Match: func(n string) bool { return n != "acme/a" }})
+	names, err := s.Actions().Names(ctx(), store.Query{Namespace: "acme", Match: func(n string) bool { return n != "acme/a" }})
 	must(t, err, "filtered names")
 	wantSame(t, names, []string{"acme/b"}, "filtered names")
-	_, err = s.ListActions(ctx(), store.ActionQuery{Namespace: "../x"})
+	_, err = s.Actions().List(ctx(), store.Query{Namespace: "../x"})
 	wantKind(t, err, errs.KindInvalid, "list of a bad namespace")
 	// Profiles and actions do not share a namespace folder.
-	pl, err := s.ListProfileNames(ctx(), store.ProfileQuery{})
+	pl, err := s.Profiles().Names(ctx(), store.Query{})
 	must(t, err, "profile names")
 	if len(pl) != 0 {
 		t.Errorf("actions listed as profiles: %v", pl)
@@ -213,16 +215,16 @@ func testActionList(t *testing.T, s store.Store) {
 
 func testActionInvalidNames(t *testing.T, s store.Store) {
 	for _, name := range BadNames {
-		_, err := s.GetAction(ctx(), name)
+		_, err := s.Actions().Get(ctx(), name)
 		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("get action %q", name))
 		a := Action(t, "local/ok", 1)
 		a.Name = name
-		_, err = s.PutAction(ctx(), a, true)
+		_, err = s.Actions().Put(ctx(), a, true)
 		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("put action %q", name))
-		_, err = s.RemoveAction(ctx(), name)
+		_, err = s.Actions().Remove(ctx(), name)
 		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("remove action %q", name))
 	}
-	names, err := s.ListActionNames(ctx(), store.ActionQuery{})
+	names, err := s.Actions().Names(ctx(), store.Query{})
 	must(t, err, "names")
 	if len(names) != 0 {
 		t.Errorf("names after refused puts = %v", names)
@@ -246,13 +248,13 @@ func testActionClones(t *testing.T, s store.Store) {
 
 func testPlanPutGet(t *testing.T, s store.Store) {
 	id := PlanID(t, 1)
-	_, err := s.GetPlan(ctx(), id)
+	_, err := s.Plans().Get(ctx(), id)
 	wantKind(t, err, errs.KindNotFound, "get of a missing plan")
 	p := Plan(t, id)
-	stored, err := s.PutPlan(ctx(), p, false)
+	stored, err := s.Plans().Put(ctx(), p, false)
 	must(t, err, "put plan")
-	wantSame(t, stored, p, "stored plan")
-	got, err := s.GetPlan(ctx(), id)
+	wantSame(t, stored.Stored, p, "stored plan")
+	got, err := s.Plans().Get(ctx(), id)
 	must(t, err, "get plan")
 	wantSame(t, got, p, "get after put")
 	if got.CreatedAt.Location() != time.UTC {
@@ -263,30 +265,30 @@ func testPlanPutGet(t *testing.T, s store.Store) {
 func testPlanConflictUpdate(t *testing.T, s store.Store) {
 	id := PlanID(t, 1)
 	p := Plan(t, id)
-	_, err := s.PutPlan(ctx(), p, false)
+	_, err := s.Plans().Put(ctx(), p, false)
 	must(t, err, "put plan")
 	changed := Plan(t, id)
 	changed.AutomationProfile.Name = "manual"
-	_, err = s.PutPlan(ctx(), changed, false)
+	_, err = s.Plans().Put(ctx(), changed, false)
 	wantKind(t, err, errs.KindConflict, "put of an existing plan without update")
-	_, err = s.PutPlan(ctx(), changed, true)
+	_, err = s.Plans().Put(ctx(), changed, true)
 	must(t, err, "update plan")
-	got, err := s.GetPlan(ctx(), id)
+	got, err := s.Plans().Get(ctx(), id)
 	must(t, err, "get plan")
 	wantSame(t, got, changed, "plan after update")
 	bad := Plan(t, PlanID(t, 2))
 	bad.SafetyProfile.MaxRetriesPerStep = 101
-	_, err = s.PutPlan(ctx(), bad, false)
+	_, err = s.Plans().Put(ctx(), bad, false)
 	wantKind(t, err, errs.KindInvalid, "put of an invalid plan")
-	_, err = s.PutPlan(ctx(), nil, false)
+	_, err = s.Plans().Put(ctx(), nil, false)
 	wantKind(t, err, errs.KindInvalid, "put of no plan")
 }
 
 func testPlanList(t *testing.T, s store.Store) {
-	l, err := s.ListPlans(ctx())
+	l, err := s.Plans().List(ctx(), store.Query{})
 	must(t, err, "list of an empty store")
-	if len(l.Plans) != 0 {
-		t.Fatalf("empty store lists %d plans", len(l.Plans))
+	if len(l.Items) != 0 {
+		t.Fatalf("empty store lists %d plans", len(l.Items))
 	}
 	// Stored out of order; listed in creation order.
 	var want []string
@@ -294,17 +296,17 @@ func testPlanList(t *testing.T, s store.Store) {
 		want = append(want, PlanID(t, n))
 	}
 	for _, i := range []int{2, 0, 3, 1} {
-		_, err := s.PutPlan(ctx(), Plan(t, want[i]), false)
+		_, err := s.Plans().Put(ctx(), Plan(t, want[i]), false)
 		must(t, err, "put plan")
 	}
-	l, err = s.ListPlans(ctx())
+	l, err = s.Plans().List(ctx(), store.Query{})
 	must(t, err, "list")
 	var got []string
-	for _, p := range l.Plans {
+	for _, p := range l.Items {
 		got = append(got, p.ID)
 	}
 	wantSame(t, got, want, "plans in creation order")
-	ids, err := s.ListPlanIDs(ctx())
+	ids, err := s.Plans().Names(ctx(), store.Query{})
 	must(t, err, "ids")
 	wantSame(t, ids, want, "plan ids in creation order")
 }
@@ -314,11 +316,11 @@ func testPlanInvalidIDs(t *testing.T, s store.Store) {
 	bad := []string{"", "x", "../" + good[3:], strings.ToUpper(good), good + "0", good[:25], good[:25] + "u",
 		"8" + good[1:], good[:10] + "/" + good[11:], "acme/x"}
 	for _, id := range bad {
-		_, err := s.GetPlan(ctx(), id)
+		_, err := s.Plans().Get(ctx(), id)
 		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("get plan %q", id))
 		p := Plan(t, good)
 		p.ID = id
-		_, err = s.PutPlan(ctx(), p, true)
+		_, err = s.Plans().Put(ctx(), p, true)
 		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("put plan %q", id))
 	}
 }
@@ -326,7 +328,8 @@ func testPlanInvalidIDs(t *testing.T, s store.Store) {
 func testPlanClones(t *testing.T, s store.Store) {
 	id := PlanID(t, 7)
 	in := Plan(t, id)
-	stored, err := s.PutPlan(ctx(), in, false)
+	put, err := s.Plans().Put(ctx(), in, false)
+	stored := put.Stored
 	must(t, err, "put plan")
 	change := func(p *plan.Plan) {
 		p.Action = "evil/x"
@@ -336,13 +339,13 @@ func testPlanClones(t *testing.T, s store.Store) {
 	}
 	change(in)
 	change(stored)
-	got, err := s.GetPlan(ctx(), id)
+	got, err := s.Plans().Get(ctx(), id)
 	must(t, err, "get plan")
 	change(got)
-	l, err := s.ListPlans(ctx())
+	l, err := s.Plans().List(ctx(), store.Query{})
 	must(t, err, "list")
-	change(l.Plans[0])
-	got, err = s.GetPlan(ctx(), id)
+	change(l.Items[0])
+	got, err = s.Plans().Get(ctx(), id)
 	must(t, err, "get plan")
 	wantSame(t, got, Plan(t, id), "plan after changing returned values")
 }
@@ -352,17 +355,69 @@ func testPlanClones(t *testing.T, s store.Store) {
 func testKindsApart(t *testing.T, s store.Store) {
 	put(t, s, Profile(t, "local/deploy", 1), false)
 	putAction(t, s, Action(t, "local/deploy", 1), false)
-	_, err := s.PutPlan(ctx(), Plan(t, PlanID(t, 3)), false)
+	_, err := s.Plans().Put(ctx(), Plan(t, PlanID(t, 3)), false)
 	must(t, err, "put plan")
-	if _, err := s.RemoveAction(ctx(), "local/deploy"); err != nil {
+	if _, err := s.Actions().Remove(ctx(), "local/deploy"); err != nil {
 		t.Fatal(err)
 	}
 	get(t, s, "local/deploy")
-	_, err = s.GetAction(ctx(), "local/deploy")
+	_, err = s.Actions().Get(ctx(), "local/deploy")
 	wantKind(t, err, errs.KindNotFound, "action after removing it beside a profile of the same name")
-	ids, err := s.ListPlanIDs(ctx())
+	ids, err := s.Plans().Names(ctx(), store.Query{})
 	must(t, err, "plan ids")
 	if len(ids) != 1 {
 		t.Errorf("plan ids = %v", ids)
 	}
+}
+
+// testNoHistory: a collection without history has none for a held name,
+// and a name it never held is not found, as for profiles.
+func testNoHistory(t *testing.T, s store.Store) {
+	putAction(t, s, Action(t, "local/deploy", 1), false)
+	h, err := s.Actions().History(ctx(), "local/deploy")
+	must(t, err, "history of an action")
+	if len(h) != 0 {
+		t.Errorf("history of an action = %+v, want none", h)
+	}
+	_, err = s.Actions().History(ctx(), "local/never")
+	wantKind(t, err, errs.KindNotFound, "history of an action never stored")
+	id := PlanID(t, 5)
+	_, err = s.Plans().Put(ctx(), Plan(t, id), false)
+	must(t, err, "put plan")
+	h, err = s.Plans().History(ctx(), id)
+	must(t, err, "history of a plan")
+	if len(h) != 0 {
+		t.Errorf("history of a plan = %+v, want none", h)
+	}
+}
+
+// testUnchangedEveryKind: an update with the content already stored
+// writes nothing and says so, for every kind of document.
+func testUnchangedEveryKind(t *testing.T, s store.Store) {
+	a := Action(t, "local/same", 1)
+	first := putAction(t, s, a, false)
+	res := putAction(t, s, Action(t, "local/same", 1), true)
+	if first.Unchanged || !res.Unchanged || res.Digest != first.Digest {
+		t.Errorf("action: first %+v, again %+v", first, res)
+	}
+	wantSame(t, res.Replaced, a, "replaced action")
+	id := PlanID(t, 9)
+	p1, err := s.Plans().Put(ctx(), Plan(t, id), false)
+	must(t, err, "put plan")
+	p2, err := s.Plans().Put(ctx(), Plan(t, id), true)
+	must(t, err, "update plan")
+	if p1.Unchanged || !p2.Unchanged || p2.Digest != p1.Digest {
+		t.Errorf("plan: first %+v, again %+v", p1, p2)
+	}
+}
+
+// createdAt is when the plan with an id PlanID gave was made: the time
+// its first ten characters encode, in plan.NewID's alphabet.
+func createdAt(id string) time.Time {
+	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+	var ms int64
+	for i := 0; i < 10; i++ {
+		ms = ms<<5 | int64(strings.IndexByte(alphabet, id[i]))
+	}
+	return time.UnixMilli(ms).UTC()
 }

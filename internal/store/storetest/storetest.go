@@ -132,18 +132,30 @@ func must(t *testing.T, err error, what string) {
 	}
 }
 
-func put(t *testing.T, s store.Store, p *profile.AutomationProfile, update bool) store.PutResult {
+func put(t *testing.T, s store.Store, p *profile.AutomationProfile, update bool) store.PutResult[*profile.AutomationProfile] {
 	t.Helper()
-	res, err := s.PutProfile(ctx(), p, update)
-	must(t, err, "put "+p.Name)
-	return res
+	return putIn(t, s.Profiles(), p, update, "put "+p.Name)
 }
 
 func get(t *testing.T, s store.Store, name string) *profile.AutomationProfile {
 	t.Helper()
-	p, err := s.GetProfile(ctx(), name)
-	must(t, err, "get "+name)
-	return p
+	return getIn(t, s.Profiles(), name, "get "+name)
+}
+
+// putIn puts v into the collection c, failing the test on an error.
+func putIn[T any](t *testing.T, c store.Docs[T], v T, update bool, what string) store.PutResult[T] {
+	t.Helper()
+	res, err := c.Put(ctx(), v, update)
+	must(t, err, what)
+	return res
+}
+
+// getIn gets name from the collection c, failing the test on an error.
+func getIn[T any](t *testing.T, c store.Docs[T], name, what string) T {
+	t.Helper()
+	v, err := c.Get(ctx(), name)
+	must(t, err, what)
+	return v
 }
 
 func wantEqual(t *testing.T, got, want *profile.AutomationProfile, what string) {
@@ -167,10 +179,10 @@ func sha(data []byte) string {
 }
 
 func testGetNotFound(t *testing.T, s store.Store) {
-	_, err := s.GetProfile(ctx(), "acme/missing")
+	_, err := s.Profiles().Get(ctx(), "acme/missing")
 	wantKind(t, err, errs.KindNotFound, "get of a missing profile")
 	put(t, s, Profile(t, "acme/present", 1), false)
-	_, err = s.GetProfile(ctx(), "acme/missing")
+	_, err = s.Profiles().Get(ctx(), "acme/missing")
 	wantKind(t, err, errs.KindNotFound, "get of a missing profile beside a present one")
 }
 
@@ -190,10 +202,10 @@ func testPutGet(t *testing.T, s store.Store) {
 func testPutConflict(t *testing.T, s store.Store) {
 	v1 := Profile(t, "acme/strict", 1)
 	put(t, s, v1, false)
-	_, err := s.PutProfile(ctx(), Profile(t, "acme/strict", 2), false)
+	_, err := s.Profiles().Put(ctx(), Profile(t, "acme/strict", 2), false)
 	wantKind(t, err, errs.KindConflict, "put of an existing name without update")
 	wantEqual(t, get(t, s, "acme/strict"), v1, "profile after a refused put")
-	h, err := s.ProfileHistory(ctx(), "acme/strict")
+	h, err := s.Profiles().History(ctx(), "acme/strict")
 	must(t, err, "history")
 	if len(h) != 1 {
 		t.Errorf("a refused put changed the history: %+v", h)
@@ -235,7 +247,7 @@ func testPutUnchanged(t *testing.T, s store.Store) {
 	}
 	wantEqual(t, res.Stored, v1, "stored profile")
 	wantEqual(t, res.Replaced, v1, "replaced profile")
-	h, err := s.ProfileHistory(ctx(), "acme/same")
+	h, err := s.Profiles().History(ctx(), "acme/same")
 	must(t, err, "history")
 	if len(h) != 1 {
 		t.Errorf("history after an unchanged update has %d entries, want 1: %+v", len(h), h)
@@ -246,7 +258,7 @@ func testPutUnchanged(t *testing.T, s store.Store) {
 	if res := put(t, s, v2, true); !res.Unchanged {
 		t.Errorf("the same update twice does not report unchanged the second time")
 	}
-	h, err = s.ProfileHistory(ctx(), "acme/same")
+	h, err = s.Profiles().History(ctx(), "acme/same")
 	must(t, err, "history")
 	if len(h) != 2 {
 		t.Errorf("history has %d entries, want 2: %+v", len(h), h)
@@ -254,13 +266,13 @@ func testPutUnchanged(t *testing.T, s store.Store) {
 }
 
 func testPutUnencodable(t *testing.T, s store.Store) {
-	_, err := s.PutProfile(ctx(), nil, true)
+	_, err := s.Profiles().Put(ctx(), nil, true)
 	wantKind(t, err, errs.KindInvalid, "put of no profile")
 	p := Profile(t, "acme/nan", 1)
 	p.AutoApply = math.NaN()
-	_, err = s.PutProfile(ctx(), p, true)
+	_, err = s.Profiles().Put(ctx(), p, true)
 	wantKind(t, err, errs.KindInvalid, "put of a NaN threshold")
-	_, err = s.GetProfile(ctx(), "acme/nan")
+	_, err = s.Profiles().Get(ctx(), "acme/nan")
 	wantKind(t, err, errs.KindNotFound, "get after a refused put")
 }
 
@@ -268,21 +280,21 @@ func testRemove(t *testing.T, s store.Store) {
 	v := Profile(t, "acme/gone", 1)
 	put(t, s, v, false)
 	put(t, s, Profile(t, "acme/kept", 1), false)
-	removed, err := s.RemoveProfile(ctx(), "acme/gone")
+	removed, err := s.Profiles().Remove(ctx(), "acme/gone")
 	must(t, err, "remove")
 	wantEqual(t, removed.Removed, v, "removed profile")
 	if len(removed.Warnings) != 0 {
 		t.Errorf("remove warned: %v", removed.Warnings)
 	}
-	_, err = s.GetProfile(ctx(), "acme/gone")
+	_, err = s.Profiles().Get(ctx(), "acme/gone")
 	wantKind(t, err, errs.KindNotFound, "get after remove")
-	_, err = s.RemoveProfile(ctx(), "acme/gone")
+	_, err = s.Profiles().Remove(ctx(), "acme/gone")
 	wantKind(t, err, errs.KindNotFound, "second remove")
-	_, err = s.RemoveProfile(ctx(), "other/never")
+	_, err = s.Profiles().Remove(ctx(), "other/never")
 	wantKind(t, err, errs.KindNotFound, "remove of a name never stored")
-	l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
+	l, err := s.Profiles().List(ctx(), store.Query{})
 	must(t, err, "list")
-	if got := names(l.Profiles); !reflect.DeepEqual(got, []string{"acme/kept"}) {
+	if got := names(l.Items); !reflect.DeepEqual(got, []string{"acme/kept"}) {
 		t.Errorf("list after remove = %v, want [acme/kept]", got)
 	}
 	// A removed name can be added again without update.
@@ -301,21 +313,21 @@ func fill(t *testing.T, s store.Store) []string {
 }
 
 func testList(t *testing.T, s store.Store) {
-	l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
+	l, err := s.Profiles().List(ctx(), store.Query{})
 	must(t, err, "list of an empty store")
-	if len(l.Profiles) != 0 || len(l.Problems) != 0 {
-		t.Fatalf("empty store lists %v, problems %v", names(l.Profiles), l.Problems)
+	if len(l.Items) != 0 || len(l.Problems) != 0 {
+		t.Fatalf("empty store lists %v, problems %v", names(l.Items), l.Problems)
 	}
 	want := fill(t, s)
-	l, err = s.ListProfiles(ctx(), store.ProfileQuery{})
+	l, err = s.Profiles().List(ctx(), store.Query{})
 	must(t, err, "list")
-	if got := names(l.Profiles); !reflect.DeepEqual(got, want) {
+	if got := names(l.Items); !reflect.DeepEqual(got, want) {
 		t.Fatalf("list = %v, want %v", got, want)
 	}
 	if len(l.Problems) != 0 {
 		t.Errorf("problems in a clean store: %v", l.Problems)
 	}
-	for _, p := range l.Profiles {
+	for _, p := range l.Items {
 		wantEqual(t, p, get(t, s, p.Name), "listed profile")
 	}
 }
@@ -324,32 +336,32 @@ func testListFilter(t *testing.T, s store.Store) {
 	fill(t, s)
 	hasA := func(name string) bool { return strings.Contains(name, "a") }
 	tests := []struct {
-		q    store.ProfileQuery
+		q    store.Query
 		want []string
 	}{
-		{store.ProfileQuery{Namespace: "acme"}, []string{"acme/a", "acme/b", "acme/c-d"}},
-		{store.ProfileQuery{Namespace: "acme-x"}, []string{"acme-x/a"}},
-		{store.ProfileQuery{Namespace: "nobody"}, nil},
-		{store.ProfileQuery{Match: func(n string) bool { return strings.HasSuffix(n, "/a") }}, []string{"acme-x/a", "acme/a"}},
-		{store.ProfileQuery{Namespace: "acme", Match: func(n string) bool { return !hasA(n[len("acme/"):]) }}, []string{"acme/b", "acme/c-d"}},
-		{store.ProfileQuery{Match: func(string) bool { return false }}, nil},
+		{store.Query{Namespace: "acme"}, []string{"acme/a", "acme/b", "acme/c-d"}},
+		{store.Query{Namespace: "acme-x"}, []string{"acme-x/a"}},
+		{store.Query{Namespace: "nobody"}, nil},
+		{store.Query{Match: func(n string) bool { return strings.HasSuffix(n, "/a") }}, []string{"acme-x/a", "acme/a"}},
+		{store.Query{Namespace: "acme", Match: func(n string) bool { return !hasA(n[len("acme/"):]) }}, []string{"acme/b", "acme/c-d"}},
+		{store.Query{Match: func(string) bool { return false }}, nil},
 	}
 	for i, tt := range tests {
-		l, err := s.ListProfiles(ctx(), tt.q)
+		l, err := s.Profiles().List(ctx(), tt.q)
 		must(t, err, "list")
-		if got := names(l.Profiles); !reflect.DeepEqual(got, nonNil(tt.want)) {
+		if got := names(l.Items); !reflect.DeepEqual(got, nonNil(tt.want)) {
 			t.Errorf("case %d: list = %v, want %v", i, got, tt.want)
 		}
 	}
 	for _, ns := range []string{"..", "Acme", "a/b", "con", strings.Repeat("a", 64)} {
-		_, err := s.ListProfiles(ctx(), store.ProfileQuery{Namespace: ns})
+		_, err := s.Profiles().List(ctx(), store.Query{Namespace: ns})
 		wantKind(t, err, errs.KindInvalid, "list of namespace "+ns)
-		_, err = s.ListProfileNames(ctx(), store.ProfileQuery{Namespace: ns})
+		_, err = s.Profiles().Names(ctx(), store.Query{Namespace: ns})
 		wantKind(t, err, errs.KindInvalid, "names of namespace "+ns)
 	}
 	// Match sees full names, and only the names of stored profiles.
 	var seen []string
-	_, err := s.ListProfiles(ctx(), store.ProfileQuery{Namespace: "zeta", Match: func(n string) bool {
+	_, err := s.Profiles().List(ctx(), store.Query{Namespace: "zeta", Match: func(n string) bool {
 		seen = append(seen, n)
 		return true
 	}})
@@ -367,18 +379,18 @@ func nonNil(s []string) []string {
 }
 
 func testListNames(t *testing.T, s store.Store) {
-	got, err := s.ListProfileNames(ctx(), store.ProfileQuery{})
+	got, err := s.Profiles().Names(ctx(), store.Query{})
 	must(t, err, "names of an empty store")
 	if len(got) != 0 {
 		t.Fatalf("empty store has names %v", got)
 	}
 	want := fill(t, s)
-	got, err = s.ListProfileNames(ctx(), store.ProfileQuery{})
+	got, err = s.Profiles().Names(ctx(), store.Query{})
 	must(t, err, "names")
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("names = %v, want %v", got, want)
 	}
-	got, err = s.ListProfileNames(ctx(), store.ProfileQuery{Namespace: "acme", Match: func(n string) bool { return n != "acme/b" }})
+	got, err = s.Profiles().Names(ctx(), store.Query{Namespace: "acme", Match: func(n string) bool { return n != "acme/b" }})
 	must(t, err, "filtered names")
 	if want := []string{"acme/a", "acme/c-d"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("filtered names = %v, want %v", got, want)
@@ -392,9 +404,9 @@ func testHistory(t *testing.T, s store.Store) {
 	if r1.Digest == r2.Digest {
 		t.Fatalf("two different versions share digest %s", r1.Digest)
 	}
-	_, err := s.RemoveProfile(ctx(), "acme/h")
+	_, err := s.Profiles().Remove(ctx(), "acme/h")
 	must(t, err, "remove")
-	h, err := s.ProfileHistory(ctx(), "acme/h")
+	h, err := s.Profiles().History(ctx(), "acme/h")
 	must(t, err, "history")
 	want := []struct{ digest, event string }{
 		{r1.Digest, store.EventPut}, {r2.Digest, store.EventPut}, {r2.Digest, store.EventRemove},
@@ -432,14 +444,14 @@ func testHistory(t *testing.T, s store.Store) {
 	}
 	// The history goes on after the name is added again.
 	put(t, s, v1, false)
-	h, err = s.ProfileHistory(ctx(), "acme/h")
+	h, err = s.Profiles().History(ctx(), "acme/h")
 	must(t, err, "history")
 	if len(h) != 4 || h[3].Event != store.EventPut || h[3].Digest != r1.Digest {
 		t.Errorf("history after re-adding = %+v", h)
 	}
 	// Another name's history is its own.
 	put(t, s, Profile(t, "acme/other", 1), false)
-	h, err = s.ProfileHistory(ctx(), "acme/other")
+	h, err = s.Profiles().History(ctx(), "acme/other")
 	must(t, err, "history")
 	if len(h) != 1 {
 		t.Errorf("history of acme/other = %+v, want one entry", h)
@@ -447,10 +459,10 @@ func testHistory(t *testing.T, s store.Store) {
 }
 
 func testHistoryNotFound(t *testing.T, s store.Store) {
-	_, err := s.ProfileHistory(ctx(), "acme/never")
+	_, err := s.Profiles().History(ctx(), "acme/never")
 	wantKind(t, err, errs.KindNotFound, "history of a name never stored")
 	put(t, s, Profile(t, "acme/some", 1), false)
-	_, err = s.ProfileHistory(ctx(), "acme/never")
+	_, err = s.Profiles().History(ctx(), "acme/never")
 	wantKind(t, err, errs.KindNotFound, "history of a name never stored, beside one stored")
 }
 
@@ -546,16 +558,16 @@ func testClones(t *testing.T, s store.Store) {
 	mutate(get(t, s, name))
 	wantEqual(t, get(t, s, name), v1, "after changing a value get returned")
 
-	l, err := s.ListProfiles(ctx(), store.ProfileQuery{})
+	l, err := s.Profiles().List(ctx(), store.Query{})
 	must(t, err, "list")
-	mutate(l.Profiles[0])
+	mutate(l.Items[0])
 	wantEqual(t, get(t, s, name), v1, "after changing a value list returned")
 
 	res = put(t, s, Profile(t, name, 2), true)
 	mutate(res.Replaced)
 	wantEqual(t, get(t, s, name), v2, "after changing the replaced value")
 
-	removed, err := s.RemoveProfile(ctx(), name)
+	removed, err := s.Profiles().Remove(ctx(), name)
 	must(t, err, "remove")
 	mutate(removed.Removed)
 	data, err := s.GetObject(ctx(), res.Digest)
@@ -585,18 +597,18 @@ func testInvalidNames(t *testing.T, s store.Store) {
 	wantEqual(t, get(t, s, long), Profile(t, long, 1), "longest name")
 
 	for _, name := range BadNames {
-		_, err := s.GetProfile(ctx(), name)
+		_, err := s.Profiles().Get(ctx(), name)
 		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("get %q", name))
 		p := Profile(t, "acme/ok", 1)
 		p.Name = name
-		_, err = s.PutProfile(ctx(), p, true)
+		_, err = s.Profiles().Put(ctx(), p, true)
 		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("put %q", name))
-		_, err = s.RemoveProfile(ctx(), name)
+		_, err = s.Profiles().Remove(ctx(), name)
 		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("remove %q", name))
-		_, err = s.ProfileHistory(ctx(), name)
+		_, err = s.Profiles().History(ctx(), name)
 		wantKind(t, err, errs.KindInvalid, fmt.Sprintf("history %q", name))
 	}
-	got, err := s.ListProfileNames(ctx(), store.ProfileQuery{})
+	got, err := s.Profiles().Names(ctx(), store.Query{})
 	must(t, err, "names")
 	if want := []string{long, "acme/ok"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("names after refused puts = %v, want %v", got, want)
@@ -607,13 +619,13 @@ func testCancelled(t *testing.T, s store.Store) {
 	put(t, s, Profile(t, "acme/x", 1), false)
 	c, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := s.GetProfile(c, "acme/x")
+	_, err := s.Profiles().Get(c, "acme/x")
 	wantKind(t, err, errs.KindInterrupted, "get with a cancelled context")
-	_, err = s.ListProfiles(c, store.ProfileQuery{})
+	_, err = s.Profiles().List(c, store.Query{})
 	wantKind(t, err, errs.KindInterrupted, "list with a cancelled context")
-	_, err = s.PutProfile(c, Profile(t, "acme/x", 2), true)
+	_, err = s.Profiles().Put(c, Profile(t, "acme/x", 2), true)
 	wantKind(t, err, errs.KindInterrupted, "put with a cancelled context")
-	_, err = s.RemoveProfile(c, "acme/x")
+	_, err = s.Profiles().Remove(c, "acme/x")
 	wantKind(t, err, errs.KindInterrupted, "remove with a cancelled context")
 	wantEqual(t, get(t, s, "acme/x"), Profile(t, "acme/x", 1), "profile after cancelled mutations")
 }

@@ -18,25 +18,25 @@ func Fill(t testing.TB, s store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	for i, name := range []string{"acme/a", "acme/b", "team/c"} {
-		if _, err := s.PutProfile(ctx, Profile(t, name, i), false); err != nil {
+		if _, err := s.Profiles().Put(ctx, Profile(t, name, i), false); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, v := range []int{5, 6} {
-		if _, err := s.PutProfile(ctx, Profile(t, "acme/a", v), true); err != nil {
+		if _, err := s.Profiles().Put(ctx, Profile(t, "acme/a", v), true); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.RemoveProfile(ctx, "acme/b"); err != nil {
+	if _, err := s.Profiles().Remove(ctx, "acme/b"); err != nil {
 		t.Fatal(err)
 	}
 	for i, name := range []string{"local/deploy", "team/x"} {
-		if _, err := s.PutAction(ctx, Action(t, name, i), false); err != nil {
+		if _, err := s.Actions().Put(ctx, Action(t, name, i), false); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, n := range []int{1, 2} {
-		if _, err := s.PutPlan(ctx, Plan(t, PlanID(t, n)), false); err != nil {
+		if _, err := s.Plans().Put(ctx, Plan(t, PlanID(t, n)), false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -71,9 +71,9 @@ func RunCopy(t *testing.T, other store.Store, newHome func(t *testing.T) (store.
 		t.Fatalf("second copy changed something: %+v, %v", r, err)
 	}
 	// The store answers as the source does.
-	h1, err := src.ProfileHistory(ctx, "acme/b")
+	h1, err := src.Profiles().History(ctx, "acme/b")
 	must(t, err, "history")
-	h2, err := other.ProfileHistory(ctx, "acme/b")
+	h2, err := other.Profiles().History(ctx, "acme/b")
 	must(t, err, "history")
 	if !reflect.DeepEqual(h1, h2) {
 		t.Errorf("history of acme/b:\n source %+v\n copied %+v", h1, h2)
@@ -88,10 +88,10 @@ func RunCopy(t *testing.T, other store.Store, newHome func(t *testing.T) (store.
 	SameTree(t, srcHome, backHome)
 
 	// Other content under a name: a conflict, nothing written.
-	if _, err := other.PutProfile(ctx, Profile(t, "acme/a", 9), true); err != nil {
+	if _, err := other.Profiles().Put(ctx, Profile(t, "acme/a", 9), true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := other.PutAction(ctx, Action(t, "local/deploy", 9), true); err != nil {
+	if _, err := other.Actions().Put(ctx, Action(t, "local/deploy", 9), true); err != nil {
 		t.Fatal(err)
 	}
 	before := TreeFiles(t, backHome)
@@ -110,7 +110,7 @@ func RunCopy(t *testing.T, other store.Store, newHome func(t *testing.T) (store.
 		t.Fatalf("forced copy: %+v, %v", r, err)
 	}
 	wantEqual(t, get(t, back, "acme/a"), Profile(t, "acme/a", 9), "forced profile")
-	h, err := back.ProfileHistory(ctx, "acme/a")
+	h, err := back.Profiles().History(ctx, "acme/a")
 	must(t, err, "history")
 	if n := len(h); n != 4 || h[n-1].Event != store.EventPut {
 		t.Errorf("history after a forced copy: %+v", h)

@@ -1,0 +1,20 @@
+package cmdutil
+
+import "github.com/agentsctl/agents/internal/profile"
+
+// ProfileWarnings words a profile decoder's warnings as they are printed:
+// one about the legacy flat format says which command rewrites the file.
+func ProfileWarnings(ws []profile.Warning) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.String()
+		switch {
+		case !w.Migrate:
+		case w.File != "":
+			out[i] += " ('agents automation-profile migrate " + w.File + " --write' rewrites the file)"
+		default:
+			out[i] += " ('agents automation-profile migrate FILE --write' rewrites a file)"
+		}
+	}
+	return out
+}

@@ -1,0 +1,224 @@
+package registry
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentsctl/agents/internal/hook"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+	sp "github.com/agentsctl/agents/internal/safetypack"
+)
+
+// Subject is what a decision is taken under: an automation profile, the
+// safety profile in force, and the level the profile came from. Naming a
+// profile gives its composed safety and no level; a plan supplies all
+// three from its recorded resolution; a hook that names neither, from a
+// resolution in the agent's working folder.
+type Subject struct {
+	Profile *profile.AutomationProfile
+	Safety  profile.SafetyProfile
+	Level   string
+	// LevelSource is the file that set the profile at its level, when one
+	// did (a project's agents.yaml, the home's config.yaml).
+	LevelSource string
+	// Plan, SafetyLevel and SafetySource are set for a plan: its id, the
+	// level its safety profile came from, and standalone or composed.
+	Plan         string
+	SafetyLevel  string
+	SafetySource string
+	// Pack is the verdict of the pack's boundary predicates on this
+	// profile and safety profile: when it is refused, every decision is
+	// blocked by its rule.
+	Pack sp.PolicyVerdict
+}
+
+// Under names what a decision is to be taken under: a profile by name, a
+// plan by id, or neither, for the profiles that resolve in Cwd (a hook's
+// working folder, where only a trusted project counts).
+type Under struct {
+	Profile string
+	Plan    string
+	Cwd     string
+}
+
+// Subject returns what a decision is taken under. The pack in force is
+// loaded and verified first: no decision is taken under a pack that cannot
+// be trusted.
+func (r *Registry) Subject(u Under) (Subject, error) {
+	if _, err := r.Pack(); err != nil {
+		return Subject{}, err
+	}
+	switch {
+	case u.Plan != "":
+		return r.subjectForPlan(u.Plan)
+	case u.Profile != "":
+		p, err := r.Profile(u.Profile)
+		if err != nil {
+			return Subject{}, err
+		}
+		s := Subject{Profile: p, Safety: p.Safety}
+		return s, r.judge(&s, nil)
+	}
+	return r.subjectFromCwd(u.Cwd)
+}
+
+// subjectForPlan decides under what a plan recorded: the snapshot of its
+// automation profile and its safety profile, standalone or composed, as
+// they were resolved, whatever has changed since.
+func (r *Registry) subjectForPlan(id string) (Subject, error) {
+	p, err := r.Plan(id)
+	if err != nil {
+		return Subject{}, err
+	}
+	ap, safety, err := r.recorded(p)
+	if err != nil {
+		return Subject{}, err
+	}
+	s := Subject{
+		Profile: ap, Safety: safety, Level: p.AutomationProfile.Provenance,
+		Plan: p.ID, SafetyLevel: p.SafetyProfile.Provenance, SafetySource: p.SafetyProfile.Source,
+	}
+	return s, r.judge(&s, p)
+}
+
+// subjectFromCwd resolves the profiles for a hook that names none, from
+// the agent's working folder, exactly as a plan made there without an
+// action would: the project's agents.yaml (only if the person trusted the
+// project), the global config.yaml, then the system default.
+func (r *Registry) subjectFromCwd(cwd string) (Subject, error) {
+	res, err := r.resolve(request{own: plan.Setting{Level: plan.LevelPlan}, projectDir: cwd, onlyTrusted: true})
+	if err != nil {
+		return Subject{}, err
+	}
+	s := Subject{
+		Profile: res.Automation, Safety: res.Safety, Level: res.AutomationLevel,
+		SafetyLevel: res.SafetyLevel, SafetySource: res.SafetySource,
+	}
+	for _, l := range res.Levels {
+		if l.Level == res.AutomationLevel && l.Source != nil {
+			s.LevelSource = *l.Source
+		}
+	}
+	return s, r.judge(&s, nil)
+}
+
+// judge judges the subject against the boundary predicates of the pack in
+// force (with the plan and its action, for a plan).
+func (r *Registry) judge(s *Subject, pl *plan.Plan) error {
+	v, err := r.judgeUnder(sp.PolicyContext{Profile: s.Profile, Safety: s.Safety, Plan: pl})
+	s.Pack = v
+	return err
+}
+
+// Gate decides whether gate lets a step of the given confidence proceed
+// under the subject: blocked by the pack's first violated boundary in
+// enforce mode, whatever the gate; else by the profile.
+func (s Subject) Gate(gate profile.Gate, confidence float64) profile.GateDecision {
+	d := profile.DecideGateUnder(s.Profile, s.Safety, gate, confidence)
+	if s.Pack.Refused() {
+		rule, reason := packBlock(s.Pack)
+		d = d.Blocked(string(rule), reason)
+	}
+	return d
+}
+
+// Guard decides one tool call under the subject: blocked by the pack's
+// first violated boundary in enforce mode, whatever the call; else by the
+// profile's rules.
+func (s Subject) Guard(in profile.GuardInput) profile.GuardResult {
+	if s.Pack.Refused() {
+		rule, reason := packBlock(s.Pack)
+		return profile.BlockedBy(rule, reason, in)
+	}
+	return profile.CheckGuard(s.Profile, s.Safety, in)
+}
+
+// packBlock returns the rule and the reason of the first boundary in
+// enforce mode that the verdict found violated, naming the others.
+func packBlock(v sp.PolicyVerdict) (profile.Rule, string) {
+	enforced := v.Violated(sp.ModeEnforce)
+	first := enforced[0]
+	reason := fmt.Sprintf("the profile violates boundary %s of safety pack %s: %s (%s)", first.BoundaryID, v.PackID, first.Reason, first.Predicate)
+	if len(enforced) > 1 {
+		ids := make([]string, 0, len(enforced)-1)
+		for _, j := range enforced[1:] {
+			ids = append(ids, j.BoundaryID)
+		}
+		reason += "; also violated: " + strings.Join(ids, ", ")
+	}
+	return profile.Rule(first.Rule()), reason
+}
+
+// HookCall is one call of an agent's pre-tool hook: the call as the agent
+// sent it, what it is decided under, the session's settings (its skill
+// category), and what the hook command declares and asks.
+type HookCall struct {
+	Agent   string
+	Call    hook.Call
+	Under   Under
+	Session profile.GuardInput
+	// Sandboxed and Checkpointed declare the conditions met, as the
+	// home's config.yaml may too.
+	Sandboxed, Checkpointed bool
+	// Abstain leaves the calls a threshold would ask about to the
+	// agent's own prompt where it still asks a person.
+	Abstain bool
+}
+
+// Where a condition of a hook's call was declared met.
+const (
+	DeclaredByFlag   = "flag"
+	DeclaredByConfig = "config.yaml"
+)
+
+// HookDecision is a hook's answer and everything its reason tells: what it
+// was decided under, how the tool was classed, and where each condition
+// was declared met (DeclaredByFlag, DeclaredByConfig or "" for not).
+type HookDecision struct {
+	Answer  hook.Answer
+	Subject Subject
+	// Tool is the tool called, and Class how it was classed.
+	Tool       string
+	Class      hook.Classification
+	Sandbox    string
+	Checkpoint string
+}
+
+// DecideHook answers one call of an agent's pre-tool hook, never more than
+// the profile allows: a sandbox and checkpoints are absent unless
+// declared; tools are classed by the agent's table, as the home's
+// config.yaml may reclassify them.
+func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
+	g, err := r.Global()
+	if err != nil {
+		return HookDecision{}, err
+	}
+	s, err := r.Subject(c.Under)
+	if err != nil {
+		return HookDecision{}, err
+	}
+	d := HookDecision{
+		Subject:    s,
+		Tool:       c.Call.Tool,
+		Class:      hook.Classify(c.Agent, c.Call.Tool, g.Hooks.Tools[c.Agent]),
+		Sandbox:    declaration(c.Sandboxed, g.Hooks.Sandboxed),
+		Checkpoint: declaration(c.Checkpointed, g.Hooks.Checkpointed),
+	}
+	in := c.Session
+	in.Tool, in.Write, in.Unsafe = c.Call.Tool, d.Class.Write, d.Class.Unsafe
+	in.NoSandbox = d.Sandbox == ""
+	in.NoCheckpoint = d.Checkpoint == ""
+	d.Answer = hook.Decide(s.Guard(in), s.Profile, hook.Options{Abstain: c.Abstain, ModeAsks: hook.ModeAsks(c.Agent, c.Call.Mode)})
+	return d, nil
+}
+
+func declaration(flag, config bool) string {
+	switch {
+	case flag:
+		return DeclaredByFlag
+	case config:
+		return DeclaredByConfig
+	}
+	return ""
+}

@@ -1,0 +1,306 @@
+package registry
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agentsctl/agents/internal/canon"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/resolve"
+	sp "github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/safetypack/jcs"
+	"github.com/agentsctl/agents/internal/store"
+)
+
+// Evidence supplies the part of a safety check's context that one source
+// of state can prove. A check runs its evidence in order and merges what
+// each returns; a new source (the profile history, say) is new Evidence.
+type Evidence struct {
+	// Name says where the evidence comes from.
+	Name string
+	// Build returns the fields this source supplies; the rest stay nil.
+	Build func(r *Registry) (*sp.Context, error)
+}
+
+// Check says what a safety check judges: the context file, the plan or
+// the profile it names (any may be ""), and, when not nil, the evidence
+// to build the context from, in place of what those choose.
+type Check struct {
+	ContextFile string
+	Plan        string
+	Profile     string
+	Evidence    []Evidence
+	// Registry is the predicate registry; nil means the defaults.
+	Registry *sp.SafetyCheck
+}
+
+// evidence chooses where the context comes from. With a context file
+// alone the file alone speaks; otherwise the current state does, with the
+// plan's evidence when a plan is named, and the file's fields over it when
+// both are.
+func (c Check) evidence() []Evidence {
+	switch {
+	case c.Evidence != nil:
+		return c.Evidence
+	case c.Plan != "" && c.ContextFile != "":
+		return []Evidence{PlanEvidence(c.Plan), FileEvidence(c.ContextFile)}
+	case c.ContextFile != "":
+		return []Evidence{FileEvidence(c.ContextFile)}
+	case c.Plan != "":
+		return []Evidence{BuiltinIdentity(), PlanEvidence(c.Plan)}
+	}
+	return []Evidence{BuiltinIdentity()}
+}
+
+// CheckPack judges every boundary of the pack in force against the
+// context c's evidence builds, and, for a pack with predicates of its
+// own, those predicates under the profiles the plan or the profile c names
+// recorded or is, or else that resolve in the working directory. The
+// check observes: a violated boundary is in the verdict, not an error.
+func (r *Registry) CheckPack(c Check) (sp.Verdict, error) {
+	l, err := r.Pack()
+	if err != nil {
+		return sp.Verdict{}, err
+	}
+	ctx := &sp.Context{}
+	for _, e := range c.evidence() {
+		part, err := e.Build(r)
+		if err != nil {
+			return sp.Verdict{}, err
+		}
+		ctx = ctx.Merge(part)
+	}
+	check := c.Registry
+	if check == nil {
+		check = sp.NewSafetyCheck()
+	}
+	v := check.Check(ctx, l.Pack)
+	if l.Pack.HasPredicates() {
+		pv, err := r.policyVerdict(l, c)
+		if err != nil {
+			return sp.Verdict{}, err
+		}
+		v = v.WithPolicy(pv)
+	}
+	return v, nil
+}
+
+// policyVerdict judges the pack's own predicates under the profiles the
+// plan or the profile names, or that resolve here. A plan or a profile
+// named that does not exist is an error; a context that cannot be had
+// otherwise (what resolves here names a profile that is gone) fails
+// closed, each predicate violated with the reason.
+func (r *Registry) policyVerdict(l *sp.Loaded, c Check) (sp.PolicyVerdict, error) {
+	var ctx sp.PolicyContext
+	switch {
+	case c.Plan != "":
+		p, err := r.Plan(c.Plan)
+		if err != nil {
+			return sp.PolicyVerdict{}, err
+		}
+		ap, safety, err := r.recorded(p)
+		if err != nil {
+			return l.Pack.Unjudged("the plan's recorded profiles cannot be read: " + err.Error()), nil
+		}
+		ctx = sp.PolicyContext{Profile: ap, Safety: safety, Plan: p}
+		if p.Action != "" {
+			st, err := r.Store()
+			if err != nil {
+				return l.Pack.Unjudged("the plan's recorded profiles cannot be read: " + err.Error()), nil
+			}
+			a, err := st.Actions().Get(r.ctx(), p.Action)
+			switch {
+			case err == nil:
+				ctx.Action = a
+			case !errs.Is(err, errs.KindNotFound):
+				return l.Pack.Unjudged("the plan's recorded profiles cannot be read: " + err.Error()), nil
+			}
+		}
+	case c.Profile != "":
+		p, err := r.Profile(c.Profile)
+		if err != nil {
+			return sp.PolicyVerdict{}, err
+		}
+		ctx = sp.PolicyContext{Profile: p, Safety: p.Safety.Clone()}
+	default:
+		res, err := r.resolveHere()
+		if err != nil {
+			return l.Pack.Unjudged("no profile resolves here: " + err.Error()), nil
+		}
+		ctx = sp.PolicyContext{Profile: res.Automation, Safety: res.Safety.Clone()}
+	}
+	v := l.Pack.Judge(ctx)
+	r.warn(v.Warnings()...)
+	return v, nil
+}
+
+// resolveHere resolves the profiles a plan made in the working directory
+// would get, with no action and no choice of its own.
+func (r *Registry) resolveHere() (*resolve.Result, error) {
+	dir, err := r.projectDir("")
+	if err != nil {
+		return nil, err
+	}
+	return r.resolve(request{own: plan.Setting{Level: plan.LevelPlan}, projectDir: dir})
+}
+
+// FileEvidence reads the context from a JSON file with the context's field
+// names: exactly the fields the file holds. A missing file is not found; a
+// malformed one is invalid input.
+func FileEvidence(file string) Evidence {
+	return Evidence{Name: "file " + file, Build: func(*Registry) (*sp.Context, error) {
+		info, err := os.Stat(file)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, errs.NotFound("context file %s not found", file)
+		case err != nil:
+			return nil, errs.Wrap(errs.KindInternal, err, "cannot read context file %s", file)
+		case !info.Mode().IsRegular():
+			return nil, errs.Invalid("context file %s is not a regular file", file)
+		case info.Size() > sp.MaxFileSize:
+			return nil, errs.Invalid("context file %s is %d bytes; at most %d are read", file, info.Size(), sp.MaxFileSize)
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, errs.Wrap(errs.KindInternal, err, "cannot read context file %s", file)
+		}
+		return sp.ParseContext(data, file)
+	}}
+}
+
+// BuiltinIdentity supplies the identity hashes: "before" is the hash of
+// the built-in profiles decoded straight from the embedded files, "after"
+// the hash of what a lookup by each built-in name serves. Both hash the
+// same canonical form (RFC 8785 of a name → profile object), so any
+// difference means a built-in is served other than it ships. The store
+// cannot hold a bare built-in name, so today a difference can only come
+// from how built-ins are loaded and copied; the check keeps that promise
+// honest as the code around it grows.
+func BuiltinIdentity() Evidence {
+	return Evidence{Name: "built-in identity", Build: func(r *Registry) (*sp.Context, error) {
+		before, err := embeddedBuiltinsHash(r.src.Builtins())
+		if err != nil {
+			return nil, err
+		}
+		after, err := r.servedBuiltinsHash()
+		if err != nil {
+			return nil, err
+		}
+		return &sp.Context{IdentityManifoldHashBefore: &before, IdentityManifoldHashAfter: &after}, nil
+	}}
+}
+
+// embeddedBuiltinsHash hashes every builtin/*.yaml in fsys, decoded, by the
+// name its file gives it.
+func embeddedBuiltinsHash(fsys fs.FS) (string, error) {
+	files, err := fs.Glob(fsys, "builtin/*.yaml")
+	if err != nil {
+		return "", errs.Wrap(errs.KindInternal, err, "cannot list the built-in profiles")
+	}
+	sort.Strings(files)
+	set := map[string]*profile.AutomationProfile{}
+	for _, f := range files {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return "", errs.Wrap(errs.KindInternal, err, "cannot read built-in profile %s", f)
+		}
+		p, _, err := profile.DecodeProfile(data, f)
+		if err != nil {
+			return "", errs.Wrap(errs.KindInternal, err, "built-in profile %s", f)
+		}
+		set[strings.TrimSuffix(path.Base(f), ".yaml")] = p
+	}
+	return hashProfiles(set)
+}
+
+// servedBuiltinsHash hashes what a lookup by each built-in name returns.
+func (r *Registry) servedBuiltinsHash() (string, error) {
+	set := map[string]*profile.AutomationProfile{}
+	for _, name := range profile.BuiltinNames {
+		p, err := r.Profile(name)
+		if err != nil {
+			return "", err
+		}
+		set[name] = p
+	}
+	return hashProfiles(set)
+}
+
+func hashProfiles(set map[string]*profile.AutomationProfile) (string, error) {
+	b, err := jcs.Marshal(set)
+	if err != nil {
+		return "", errs.Wrap(errs.KindInternal, err, "cannot encode the built-in profiles")
+	}
+	return canon.Digest(b), nil
+}
+
+// PlanEvidence supplies the evidence of no_fabricated_source for a plan:
+// the digests it cites (its automation profile's snapshot and its safety
+// profile's) and those the registry can vouch for.
+//
+// The automation profile's digest is allowed when it is a built-in's (as
+// embedded) or a version the store has written under that name, found in
+// the profile's history: a plan edited to cite a version that never was,
+// or another profile's, is caught. The safety profile is not a registry
+// entry; its digest is allowed when the store holds the snapshot the plan
+// recorded under it.
+func PlanEvidence(id string) Evidence {
+	return Evidence{Name: "plan " + id, Build: func(r *Registry) (*sp.Context, error) {
+		p, err := r.Plan(id)
+		if err != nil {
+			return nil, err
+		}
+		st, err := r.Store()
+		if err != nil {
+			return nil, err
+		}
+		allowed, err := r.builtinDigests()
+		if err != nil {
+			return nil, err
+		}
+		if name := p.AutomationProfile.Name; !profile.IsBuiltinName(name) {
+			h, err := st.Profiles().History(r.ctx(), name)
+			if err != nil && !errs.Is(err, errs.KindNotFound) {
+				return nil, err
+			}
+			for _, e := range h {
+				if e.Event == store.EventPut && !slices.Contains(allowed, e.Digest) {
+					allowed = append(allowed, e.Digest)
+				}
+			}
+		}
+		ok, err := st.HasObject(r.ctx(), p.SafetyProfile.SHA256)
+		if err != nil {
+			return nil, err
+		}
+		if ok && !slices.Contains(allowed, p.SafetyProfile.SHA256) {
+			allowed = append(allowed, p.SafetyProfile.SHA256)
+		}
+		return &sp.Context{CitedSourceSHAs: p.Digests(), AllowedSourceSHAs: allowed}, nil
+	}}
+}
+
+// builtinDigests returns the digest of each built-in profile as embedded:
+// the digest a plan records for its snapshot.
+func (r *Registry) builtinDigests() ([]string, error) {
+	out := make([]string, 0, len(profile.BuiltinNames))
+	for _, name := range profile.BuiltinNames {
+		b, err := loadBuiltin(r.src.Builtins(), name)
+		if err != nil {
+			return nil, err
+		}
+		d, err := profile.Digest(b)
+		if err != nil {
+			return nil, errs.Wrap(errs.KindInternal, err, "built-in profile %s", b.Name)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}

@@ -1,0 +1,160 @@
+package registry
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentsctl/agents/internal/config"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/resolve"
+	sp "github.com/agentsctl/agents/internal/safetypack"
+)
+
+// Pack returns the pack in force, loaded and verified once per registry:
+// the shipped pack, or the one the system or the home's configuration
+// names. Every decision and every plan is taken under it (Subject,
+// DecideHook, Resolve, UsePlan, SetPlanProfile, ShowPlan and CheckPack
+// load it before anything else, and VerifyPack without a file), so any
+// refusal is a KindSafetyPack error (exit 6) and no other pack stands in.
+// A pack loaded under the development override warns about each problem
+// of its seal.
+func (r *Registry) Pack() (*sp.Loaded, error) {
+	if r.pack != nil {
+		return r.pack, nil
+	}
+	allow := false
+	{
+		var ws []string
+		allow, ws = r.src.Unratified()
+		r.warn(ws...)
+	}
+	id, err := r.configuredPackID()
+	if err != nil {
+		return nil, err
+	}
+	l, err := sp.Load(sp.LoadOptions{Home: r.Home(), PackID: id, AllowUnratified: allow, SystemDir: r.src.SystemDir()})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range l.SealProblems {
+		r.warn(fmt.Sprintf("safety pack %s loaded without a valid seal: %s", l.Pack.PackID, p.String()))
+	}
+	r.pack = l
+	return l, nil
+}
+
+// configuredPackID names the pack the configuration selects. A bad
+// safety_pack value leaves the pack in force undetermined: that is a
+// safety pack refusal (exit 6). Any other problem in the file is invalid
+// input (exit 3): a misspelt key must never let the shipped pack stand in
+// silently for the one meant. The shipped pack's own id always means the
+// pack built into the binary.
+func (r *Registry) configuredPackID() (string, error) {
+	g, err := r.Global()
+	if err == nil {
+		if g.SafetyPack == sp.ShippedPackID {
+			return "", nil
+		}
+		return g.SafetyPack, nil
+	}
+	ps := config.ProblemsAt(err, config.KeySafetyPack)
+	if len(ps) == 0 {
+		return "", err
+	}
+	return "", &errs.Error{
+		Kind:     errs.KindSafetyPack,
+		Msg:      "cannot tell which safety pack is in force: " + ps[0].String(),
+		Problems: ps,
+		Hint:     fmt.Sprintf("set %s in %s to a pack id such as acme_safety_v1, or remove it to use the shipped pack", config.KeySafetyPack, config.GlobalPath(r.Home())),
+	}
+}
+
+// judgeUnder judges ctx against the boundary predicates of the pack in
+// force, warns about each violated boundary in warn mode, and returns the
+// verdict: refused when a boundary in enforce mode is violated. The
+// context's action, for a plan made from one, is read from the store (a
+// removed action is judged as none). A pack without predicates judges
+// nothing and reads nothing.
+func (r *Registry) judgeUnder(ctx sp.PolicyContext) (sp.PolicyVerdict, error) {
+	l, err := r.Pack()
+	if err != nil || !l.Pack.HasPredicates() {
+		return sp.PolicyVerdict{}, err
+	}
+	if ctx.Plan != nil && ctx.Plan.Action != "" {
+		st, err := r.Store()
+		if err != nil {
+			return sp.PolicyVerdict{}, err
+		}
+		a, err := st.Actions().Get(r.ctx(), ctx.Plan.Action)
+		switch {
+		case err == nil:
+			ctx.Action = a
+		case !errs.Is(err, errs.KindNotFound):
+			return sp.PolicyVerdict{}, err
+		}
+	}
+	v := l.Pack.Judge(ctx)
+	r.warn(v.Warnings()...)
+	return v, nil
+}
+
+// judgeResolution judges a resolution about to be recorded in plan p,
+// with p as it will read once recorded and its action. It returns the
+// refusal of a violated boundary in enforce mode (exit 6), or nil.
+func (r *Registry) judgeResolution(res *resolve.Result, p *plan.Plan, at time.Time) error {
+	l, err := r.Pack()
+	if err != nil || !l.Pack.HasPredicates() {
+		return err
+	}
+	candidate := *p
+	if _, err := res.Apply(&candidate, at); err != nil {
+		return err
+	}
+	v, err := r.judgeUnder(sp.PolicyContext{Profile: res.Automation, Safety: res.Safety.Clone(), Plan: &candidate})
+	if err != nil {
+		return err
+	}
+	return v.Err()
+}
+
+// VerifyPack checks the seal of the pack file, or, without one, of the
+// pack in force (as every command that loads it does, including that a
+// configured pack keeps every shipped boundary). inForce says which.
+func (r *Registry) VerifyPack(file string) (l *sp.Loaded, inForce bool, err error) {
+	if file != "" {
+		l, err := sp.VerifyFile(file)
+		return l, false, err
+	}
+	l, err = r.Pack()
+	if err == nil && !l.Ratified {
+		// Loaded under the override: verify still answers the question it
+		// is asked.
+		return nil, true, l.SealError()
+	}
+	return l, true, err
+}
+
+// RatifyPack seals the pack file with its mastery report. A pack that
+// lacks a shipped boundary seals fine but will never load as the pack in
+// force: better to hear it now, as a warning, than as a refusal later.
+func (r *Registry) RatifyPack(file string) (*sp.RatifyResult, error) {
+	res, err := sp.RatifyFile(file)
+	if err != nil {
+		return nil, err
+	}
+	r.warn(res.Warnings...)
+	if shipped, err := sp.LoadShipped(nil, false); err == nil {
+		var missing []string
+		for _, id := range shipped.Pack.BoundaryIDs {
+			if !res.Pack.HasBoundary(id) {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			r.warn(fmt.Sprintf("pack %s lacks %s of the shipped pack; it will be refused if configured", res.Pack.PackID, strings.Join(missing, ", ")))
+		}
+	}
+	return res, nil
+}

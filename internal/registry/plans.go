@@ -1,0 +1,476 @@
+package registry
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/config"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/resolve"
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/suggest"
+)
+
+// Plan returns the stored plan with the given id or, as git takes commit
+// ids, any prefix of an id that only one stored plan's id begins with
+// (letters in either case). A prefix that several ids begin with is a
+// usage error listing them; an id or prefix that no plan has is not found,
+// with the nearest id when one is close.
+func (r *Registry) Plan(id string) (*plan.Plan, error) {
+	st, err := r.Store()
+	if err != nil {
+		return nil, err
+	}
+	full, err := r.planID(st, strings.ToLower(id), id)
+	if err != nil {
+		return nil, err
+	}
+	p, err := st.Plans().Get(r.ctx(), full)
+	if errs.Is(err, errs.KindNotFound) {
+		if ids, lerr := st.Plans().Names(r.ctx(), store.Query{}); lerr == nil {
+			return nil, errs.DidYouMean(err, nearestID(full, ids))
+		}
+	}
+	return p, err
+}
+
+// maxCandidates is how many ids an ambiguous prefix lists.
+const maxCandidates = 5
+
+// planID returns the id of the one stored plan that id (lower-cased, as
+// typed) is or begins.
+func (r *Registry) planID(st store.Store, id, typed string) (string, error) {
+	if id == "" {
+		return "", errs.Usage("the plan id is empty").About(errs.AboutPlan, "")
+	}
+	if len(id) > plan.IDLength || !plan.IsIDPrefix(id) {
+		why := plan.CheckID(id)
+		if why == "" {
+			why = "must be 26 characters of the plan id alphabet (0-9 and lower-case letters except i, l, o, u), or the start of one"
+		}
+		return "", errs.NotFound("plan %q not found: the id %s", typed, why).About(errs.AboutPlan, typed)
+	}
+	if len(id) == plan.IDLength {
+		if why := plan.CheckID(id); why != "" {
+			return "", errs.NotFound("plan %q not found: the id %s", typed, why).About(errs.AboutPlan, typed)
+		}
+		return id, nil
+	}
+	ids, err := st.Plans().Names(r.ctx(), store.Query{})
+	if err != nil {
+		return "", err
+	}
+	var matches []string
+	for _, c := range ids {
+		if strings.HasPrefix(c, id) {
+			matches = append(matches, c)
+		}
+	}
+	switch len(matches) {
+	case 1:
+		return matches[0], nil
+	case 0:
+		e := errs.NotFound("plan %q not found", typed).About(errs.AboutPlan, typed)
+		return "", errs.DidYouMean(e, nearestID(id, ids))
+	}
+	shown := matches[:min(len(matches), maxCandidates)]
+	more := ""
+	if n := len(matches) - len(shown); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	return "", errs.Usage("plan id %q is ambiguous: %d plans begin with it", typed, len(matches)).
+		WithHint("give more of the id: %s%s", strings.Join(shown, ", "), more)
+}
+
+// nearestID is the stored id nearest to a mistyped id or prefix: a typing
+// slip in its first characters, or in the whole id.
+func nearestID(id string, ids []string) string {
+	if len(id) < 4 {
+		return ""
+	}
+	cut := make([]string, len(ids))
+	for i, c := range ids {
+		cut[i] = c[:min(len(id), len(c))]
+	}
+	s := suggest.Name(id, cut)
+	if s == "" {
+		return ""
+	}
+	return suggest.Unique(ids, func(c string) bool { return strings.HasPrefix(c, s) })
+}
+
+// ListPlans returns the plans in creation order; with action, only those
+// made from it. Each stored document that cannot be read is a warning.
+func (r *Registry) ListPlans(actionName string) ([]*plan.Plan, error) {
+	if actionName != "" {
+		if err := action.ValidateName(actionName); err != nil {
+			return nil, errs.DidYouMean(errs.Usage("%s", err.Error()), r.NearestAction(actionName))
+		}
+	}
+	all, err := list(r, store.Store.Plans, store.Query{})
+	if err != nil {
+		return nil, err
+	}
+	var out []*plan.Plan
+	for _, p := range all {
+		if actionName == "" || p.Action == actionName {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// Choices are what a person chose for a plan, and where it is made: its
+// own automation profile and standalone safety profile file (the plan
+// level), its action, and the folder its project's agents.yaml is looked
+// for from ("" for the working directory).
+type Choices struct {
+	Action            string
+	AutomationProfile string
+	SafetyProfileFile string
+	Project           string
+}
+
+// Resolution is a plan as a resolution made or changed it, and what its
+// standalone safety profile drops of the safety composed in its
+// automation profile (nil when nothing).
+type Resolution struct {
+	Plan     *plan.Plan
+	Loosened []profile.Loosening
+}
+
+// request is what a resolution reads its levels for.
+type request struct {
+	own        plan.Setting
+	action     string
+	projectDir string
+	// explicit is true when the person named projectDir, which trusts an
+	// agents.yaml in it whoever owns it.
+	explicit bool
+	// onlyTrusted uses an agents.yaml only from a folder the person has
+	// trusted, as a hook must.
+	onlyTrusted bool
+}
+
+// resolve reads the four levels of req (the plan's own settings, the
+// action from the store, the project's agents.yaml and the global
+// config.yaml) and resolves them. A missing action is not found; a
+// malformed configuration file invalid input, naming the file.
+func (r *Registry) resolve(req request) (*resolve.Result, error) {
+	st, err := r.Store()
+	if err != nil {
+		return nil, err
+	}
+	g, err := r.Global()
+	if err != nil {
+		return nil, err
+	}
+	act := plan.Setting{Level: plan.LevelAction}
+	if req.action != "" {
+		a, err := st.Actions().Get(r.ctx(), req.action)
+		if err != nil {
+			return nil, err
+		}
+		act = resolve.ActionSetting(a)
+	}
+	proj, err := config.LoadProject(config.ProjectOptions{
+		Dir: req.projectDir, Explicit: req.explicit,
+		OnlyTrusted: req.onlyTrusted, Trusted: g.TrustedProjects,
+	})
+	if err != nil {
+		return nil, err
+	}
+	levels := []plan.Setting{
+		resolve.Own(req.own), act,
+		policySetting(plan.LevelProject, proj.File, proj.Policy),
+		policySetting(plan.LevelGlobal, g.File, g.Policy),
+	}
+	return resolve.Resolve(levels, r.Profile)
+}
+
+// policySetting is what a configuration file sets as a level.
+func policySetting(level, file string, p config.Policy) plan.Setting {
+	return resolve.Setting(level, file, p.AutomationProfile, p.SafetyProfile)
+}
+
+// again resolves a plan's levels as they are now: its own recorded
+// choices, its action and project as they read today.
+func (r *Registry) again(p *plan.Plan) (*resolve.Result, error) {
+	return r.resolve(request{own: p.Own(), action: p.Action, projectDir: p.ProjectDir})
+}
+
+// own returns what --automation-profile and --safety-profile set at the
+// plan level: a profile name, and the content of a standalone safety
+// profile file (never its path).
+func own(automationProfile, safetyProfileFile string) (plan.Setting, error) {
+	s := plan.Setting{Level: plan.LevelPlan}
+	if automationProfile != "" {
+		s.AutomationProfile = &automationProfile
+	}
+	if safetyProfileFile != "" {
+		safety, _, err := profile.LoadSafetyProfile(safetyProfileFile)
+		if err != nil {
+			return s, err
+		}
+		s.SafetyProfile = &safety
+	}
+	return s, nil
+}
+
+// projectDir returns the absolute folder where the search for agents.yaml
+// starts: dir when given, else the working directory.
+func (r *Registry) projectDir(dir string) (string, error) {
+	if dir == "" {
+		wd, err := r.src.Getwd()
+		if err != nil {
+			return "", errs.Wrap(errs.KindInternal, err, "cannot tell the working directory").About(errs.AboutWorkingDir, "")
+		}
+		return wd, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", errs.Wrap(errs.KindUsage, err, "bad project folder %q", dir)
+	}
+	return abs, nil
+}
+
+// choose reads what c chose for the plan level and where the project is.
+func (r *Registry) choose(c Choices) (request, error) {
+	o, err := own(c.AutomationProfile, c.SafetyProfileFile)
+	if err != nil {
+		return request{}, err
+	}
+	dir, err := r.projectDir(c.Project)
+	if err != nil {
+		return request{}, err
+	}
+	return request{own: o, action: c.Action, projectDir: dir, explicit: c.Project != ""}, nil
+}
+
+// Resolve answers which profiles a plan made with the choices c would get,
+// and why, without making one: the plan it would be, never stored. The
+// pack in force is loaded first; a named action must exist.
+func (r *Registry) Resolve(c Choices) (Resolution, error) {
+	req, res, err := r.resolveChoices(c, c.Action != "")
+	if err != nil {
+		return Resolution{}, err
+	}
+	p := &plan.Plan{ProjectDir: req.projectDir}
+	if _, err := res.Apply(p, r.now()); err != nil {
+		return Resolution{}, err
+	}
+	return r.loosened(p, res.Loosened()), nil
+}
+
+// resolveChoices resolves what c chose, under the pack in force, once the
+// action c names (when it must name one) is found to exist.
+func (r *Registry) resolveChoices(c Choices, needAction bool) (request, *resolve.Result, error) {
+	if _, err := r.Pack(); err != nil {
+		return request{}, nil, err
+	}
+	if needAction {
+		if _, err := r.Action(c.Action); err != nil {
+			return request{}, nil, err
+		}
+	}
+	req, err := r.choose(c)
+	if err != nil {
+		return request{}, nil, err
+	}
+	res, err := r.resolve(req)
+	return req, res, err
+}
+
+// UsePlan makes a plan from the action c names: it resolves the plan's
+// profiles now and records both with a snapshot of each. No plan is made
+// under a pack that cannot be trusted, nor under a profile that an
+// enforced boundary of the pack refuses.
+func (r *Registry) UsePlan(c Choices) (Resolution, error) {
+	req, res, err := r.resolveChoices(c, true)
+	if err != nil {
+		return Resolution{}, err
+	}
+	now := r.now()
+	id, err := plan.NewID(now, nil)
+	if err != nil {
+		return Resolution{}, err
+	}
+	p := &plan.Plan{ID: id, Action: c.Action, CreatedAt: plan.Timestamp(now), ProjectDir: req.projectDir}
+	return r.record(res, p, false, now)
+}
+
+// SetPlanProfile chooses the automation profile of the plan id at its own
+// level and resolves the plan again, as UsePlan did, recording the new
+// answer and snapshots. The plan keeps its own safety profile; the
+// action, the project and the global configuration are read as they are
+// now.
+func (r *Registry) SetPlanProfile(id, name string) (Resolution, error) {
+	if _, err := r.Pack(); err != nil {
+		return Resolution{}, err
+	}
+	p, err := r.Plan(id)
+	if err != nil {
+		return Resolution{}, err
+	}
+	o := p.Own()
+	o.AutomationProfile = &name
+	res, err := r.resolve(request{own: o, action: p.Action, projectDir: p.ProjectDir})
+	if err != nil {
+		return Resolution{}, err
+	}
+	return r.record(res, p, true, r.now())
+}
+
+// record judges a resolution about to be recorded in p, then records it:
+// its snapshots as objects, then the plan.
+func (r *Registry) record(res *resolve.Result, p *plan.Plan, update bool, at time.Time) (Resolution, error) {
+	if err := r.judgeResolution(res, p, at); err != nil {
+		return Resolution{}, err
+	}
+	st, err := r.Store()
+	if err != nil {
+		return Resolution{}, err
+	}
+	if err := r.keep(st, res, p, at); err != nil {
+		return Resolution{}, err
+	}
+	put, err := st.Plans().Put(r.ctx(), p, update)
+	if err != nil {
+		return Resolution{}, err
+	}
+	return r.loosened(put.Stored, res.Loosened()), nil
+}
+
+// keep writes the resolution into p, after keeping both its snapshots as
+// objects, so that whatever the plan cites is kept.
+func (r *Registry) keep(st store.Store, res *resolve.Result, p *plan.Plan, at time.Time) error {
+	snaps, err := res.Apply(p, at)
+	if err != nil {
+		return err
+	}
+	for _, s := range snaps {
+		if _, err := st.PutObject(r.ctx(), s.Data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loosened is the resolution of p, warning when its standalone safety
+// profile is looser than the safety composed in its automation profile,
+// which it replaces whole: the limits that profile set would otherwise be
+// lost without a word.
+func (r *Registry) loosened(p *plan.Plan, l []profile.Loosening) Resolution {
+	if s := plan.LoosenedSummary(p, l); s != "" {
+		r.warn(s)
+	}
+	return Resolution{Plan: p, Loosened: l}
+}
+
+// Shown is a plan as plan show tells it: the record, how resolving again
+// now would differ (nil when it would not), what its standalone safety
+// profile drops, and whether the record agrees with its snapshots.
+type Shown struct {
+	Plan     *plan.Plan
+	Drift    *plan.Drift
+	Loosened []profile.Loosening
+	Record   plan.RecordCheck
+}
+
+// ShowPlan returns the plan id as recorded, resolved again to find its
+// drift, and checked against the snapshots it cites. A record that does
+// not verify is still shown, with a warning: no decision is taken under
+// it.
+func (r *Registry) ShowPlan(id string) (Shown, error) {
+	if _, err := r.Pack(); err != nil {
+		return Shown{}, err
+	}
+	p, err := r.Plan(id)
+	if err != nil {
+		return Shown{}, err
+	}
+	// A configuration that cannot be read stops the command here, before
+	// resolving again would take it for drift.
+	if _, err := r.Global(); err != nil {
+		return Shown{}, err
+	}
+	drift, err := r.drift(p)
+	if err != nil {
+		return Shown{}, err
+	}
+	loosened := r.loosened(p, r.recordedLoosened(p)).Loosened
+	check, err := r.checkRecord(p)
+	if err != nil {
+		return Shown{}, err
+	}
+	return Shown{Plan: p, Drift: drift, Loosened: loosened, Record: check}, nil
+}
+
+// drift resolves p again and compares the answer with its record. A
+// resolution that fails for a reason in the person's data (a profile, the
+// action or a configuration file gone or broken) is drift, reported with
+// the reason; the record still stands. Anything else fails.
+func (r *Registry) drift(p *plan.Plan) (*plan.Drift, error) {
+	res, err := r.again(p)
+	if err != nil {
+		switch errs.KindOf(err) {
+		case errs.KindNotFound, errs.KindInvalid:
+			return resolve.DriftError(err), nil
+		}
+		return nil, err
+	}
+	now := p.Clone()
+	if _, err := res.Apply(now, r.now()); err != nil {
+		return nil, err
+	}
+	return resolve.Diff(p, now), nil
+}
+
+// recordedLoosened returns what a recorded plan's standalone safety
+// profile drops of the safety composed in the automation profile it
+// recorded (read from the snapshot the store keeps), or nil. A snapshot
+// that cannot be read leaves the question open: nil, and the other checks
+// (drift, the record) speak of it.
+func (r *Registry) recordedLoosened(p *plan.Plan) []profile.Loosening {
+	if p.SafetyProfile.Source != plan.SourceStandalone {
+		return nil
+	}
+	ap, safety, err := r.recorded(p)
+	if err != nil {
+		return nil
+	}
+	return safety.LooserThan(ap.Safety)
+}
+
+// checkRecord verifies the plan's record against the snapshots it cites.
+// A record that does not verify is still shown, with why, and a warning:
+// the decisions refuse it.
+func (r *Registry) checkRecord(p *plan.Plan) (plan.RecordCheck, error) {
+	_, _, err := r.recorded(p)
+	switch errs.KindOf(err) {
+	case errs.KindInvalid, errs.KindNotFound:
+		msg := err.Error()
+		r.warn(fmt.Sprintf("plan %s does not verify, so no decision is taken under it: %s", p.ID, msg))
+		return plan.RecordCheck{Problem: &msg}, nil
+	}
+	if err != nil {
+		return plan.RecordCheck{}, err
+	}
+	return plan.RecordCheck{Verified: true}, nil
+}
+
+// recorded returns the profiles p recorded, from the snapshots the store
+// keeps, once its record is checked against them.
+func (r *Registry) recorded(p *plan.Plan) (*profile.AutomationProfile, profile.SafetyProfile, error) {
+	st, err := r.Store()
+	if err != nil {
+		return nil, profile.SafetyProfile{}, err
+	}
+	objects := func(digest string) ([]byte, error) { return st.GetObject(r.ctx(), digest) }
+	return resolve.Recorded(p, objects, r.Profile)
+}

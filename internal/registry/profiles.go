@@ -1,0 +1,326 @@
+package registry
+
+import (
+	"embed"
+	"io/fs"
+	"strings"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/suggest"
+	"github.com/agentsctl/agents/profiles"
+)
+
+// Builtins returns the built-in profiles in the specification's order,
+// each decoded at most once per registry; each call returns fresh copies.
+func (r *Registry) Builtins() ([]*profile.AutomationProfile, error) {
+	out := make([]*profile.AutomationProfile, 0, len(profile.BuiltinNames))
+	for _, name := range profile.BuiltinNames {
+		p, err := r.builtin(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// builtin returns a fresh copy of the named built-in. Only the built-ins
+// a command asks for are decoded: a lookup by name, which agent hooks make
+// on every tool call, decodes one file, not eight.
+func (r *Registry) builtin(name string) (*profile.AutomationProfile, error) {
+	p, ok := r.builtins[name]
+	if !ok {
+		var err error
+		if p, err = loadBuiltin(r.src.Builtins(), name); err != nil {
+			return nil, err
+		}
+		if r.builtins == nil {
+			r.builtins = map[string]*profile.AutomationProfile{}
+		}
+		r.builtins[name] = p
+	}
+	return p.Clone(), nil
+}
+
+// loadBuiltin decodes the one built-in profile with the given name from
+// fsys (builtin/<name>.yaml). From the files embedded in the binary it
+// returns the values compiled in beside them, which are what those files
+// decode to (a test in package profiles holds them to it), without parsing.
+func loadBuiltin(fsys fs.FS, name string) (*profile.AutomationProfile, error) {
+	if efs, ok := fsys.(embed.FS); ok && efs == profiles.Builtin {
+		if p := profiles.Decoded(name); p != nil {
+			return p, nil
+		}
+	}
+	path := "builtin/" + name + ".yaml"
+	data, err := fs.ReadFile(fsys, path)
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "built-in profile %s", name)
+	}
+	p, _, err := profile.DecodeProfile(data, path)
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "built-in profile %s", name)
+	}
+	if p.Name != name {
+		return nil, errs.New(errs.KindInternal, "built-in profile %s holds the name %q", path, p.Name)
+	}
+	return p, nil
+}
+
+// Profile returns the built-in or custom profile with the given name. A
+// single well-formed word that is not a built-in is not found (most likely
+// a custom name without its namespace); any other name that is not a valid
+// namespace/name is invalid input; a valid name that is not stored is not
+// found. A name that is not found, or not a name, suggests the nearest
+// built-in or stored one.
+func (r *Registry) Profile(name string) (*profile.AutomationProfile, error) {
+	if profile.IsBuiltinName(name) {
+		return r.builtin(name)
+	}
+	if err := CheckProfileName(name); err != nil {
+		return nil, errs.DidYouMean(err, suggest.Name(name, r.profileCandidates()))
+	}
+	st, err := r.Store()
+	if err != nil {
+		return nil, err
+	}
+	p, err := st.Profiles().Get(r.ctx(), name)
+	if errs.Is(err, errs.KindNotFound) {
+		return nil, errs.DidYouMean(err, suggest.Name(name, r.profileCandidates()))
+	}
+	return p, err
+}
+
+// CheckProfileName checks a custom profile name someone typed: a single
+// well-formed word is not found (the built-ins are the only bare names),
+// anything else that is not a valid namespace/name is invalid.
+func CheckProfileName(name string) error {
+	if lower := strings.ToLower(name); lower != name &&
+		(profile.IsBuiltinName(lower) || profile.CheckCustomName(lower) == "") {
+		return errs.Invalid("invalid name %q: profile names are lower case", name)
+	}
+	if !strings.Contains(name, "/") && profile.CheckLabel(name) == "" {
+		return errs.NotFound("profile %q not found", name).
+			WithHint("the built-in profiles are %s; custom profiles are named namespace/name",
+				strings.Join(profile.BuiltinNames, ", "))
+	}
+	if why := profile.CheckCustomName(name); why != "" {
+		return errs.Invalid("invalid name: %s", why).
+			WithHint("profile names are built-in names or namespace/name, in lower case")
+	}
+	return nil
+}
+
+// BuiltinConflict is the refusal of a profile that takes a built-in's
+// name (a conflict: the built-in names are reserved); file, when not "",
+// is the file that names it.
+func BuiltinConflict(name, file string) *errs.Error {
+	msg := "\"" + name + "\" is a built-in profile and cannot be replaced"
+	e := errs.Conflict("%s", msg).WithHint("give the profile a custom name such as acme/%s", name)
+	if file != "" {
+		e.Problems = []errs.Problem{{File: file, Path: "name", Message: msg + "; give it a custom name such as acme/" + name}}
+	}
+	return e
+}
+
+// profileCandidates are the names a profile name may have meant: the
+// built-ins, then the stored custom profiles. A store that cannot be read
+// gives the built-ins alone: a suggestion is a courtesy, never a reason
+// to fail.
+func (r *Registry) profileCandidates() []string {
+	names := append([]string(nil), profile.BuiltinNames...)
+	if st, err := r.Store(); err == nil {
+		custom, _ := st.Profiles().Names(r.ctx(), store.Query{})
+		names = append(names, custom...)
+	}
+	return names
+}
+
+// nearestCustom is the stored profile name nearest to name: only custom
+// profiles can be removed.
+func (r *Registry) nearestCustom(name string) string {
+	if s := suggest.Name(name, r.profileCandidates()); !profile.IsBuiltinName(s) {
+		return s
+	}
+	return ""
+}
+
+// ListProfiles returns the built-ins q selects (none when q names a
+// namespace), in the specification's order, then the stored custom
+// profiles q selects, by name. Each stored document that cannot be read
+// is a warning; the others still list.
+func (r *Registry) ListProfiles(q store.Query) ([]*profile.AutomationProfile, error) {
+	var out []*profile.AutomationProfile
+	if q.Namespace == "" {
+		bs, err := r.Builtins()
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range bs {
+			if q.Match == nil || q.Match(p.Name) {
+				out = append(out, p)
+			}
+		}
+	}
+	stored, err := list(r, store.Store.Profiles, q)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, stored...), nil
+}
+
+// list returns the documents q selects from the collection that of picks
+// from the store. Each stored document that cannot be read is a warning;
+// the others still list.
+func list[T any](r *Registry, of func(store.Store) store.Docs[T], q store.Query) ([]T, error) {
+	st, err := r.Store()
+	if err != nil {
+		return nil, err
+	}
+	l, err := of(st).List(r.ctx(), q)
+	if err != nil {
+		return nil, err
+	}
+	r.skipped(l.Problems)
+	return l.Items, nil
+}
+
+// skipped warns about each stored document a listing could not read.
+func (r *Registry) skipped(problems []errs.Problem) {
+	for _, p := range problems {
+		r.warn("skipped " + p.String())
+	}
+}
+
+// AddProfile registers p: a built-in's name is a conflict; without
+// update, so is a name already registered. What could not be done after
+// the profile was stored (its history line) is a warning, not a failure.
+func (r *Registry) AddProfile(p *profile.AutomationProfile, update bool) (store.PutResult[*profile.AutomationProfile], error) {
+	if p.IsBuiltin() {
+		return store.PutResult[*profile.AutomationProfile]{}, BuiltinConflict(p.Name, "")
+	}
+	st, err := r.Store()
+	if err != nil {
+		return store.PutResult[*profile.AutomationProfile]{}, err
+	}
+	res, err := st.Profiles().Put(r.ctx(), p, update)
+	if err != nil {
+		return res, err
+	}
+	r.warn(res.Warnings...)
+	return res, nil
+}
+
+// Confirm asks whether to go ahead with a removal. It answers false, and
+// no error, when the person declined.
+type Confirm func() (bool, error)
+
+// RemoveProfile removes the custom profile name, once confirm agrees, and
+// returns what was removed; nil when confirm declined. A built-in is a
+// conflict; a name that is not a custom profile's suggests the nearest
+// one, before anything is asked.
+func (r *Registry) RemoveProfile(name string, confirm Confirm) (*profile.AutomationProfile, error) {
+	if profile.IsBuiltinName(name) {
+		return nil, errs.Conflict("%q is a built-in profile and cannot be removed", name).
+			WithHint("built-in profiles are part of agents; register a custom profile instead")
+	}
+	return remove(r, store.Store.Profiles, name, CheckProfileName, r.nearestCustom, confirm)
+}
+
+// remove removes name from the collection that of picks from the store,
+// once confirm agrees, and returns what was removed: the zero value when
+// confirm declined. A name check refuses (before anything is asked), or
+// that the collection does not hold, suggests the nearest by near.
+func remove[T any](r *Registry, of func(store.Store) store.Docs[T], name string, check func(string) error, near func(string) string, confirm Confirm) (T, error) {
+	var none T
+	if err := check(name); err != nil {
+		return none, errs.DidYouMean(err, near(name))
+	}
+	if ok, err := confirm(); !ok || err != nil {
+		return none, err
+	}
+	st, err := r.Store()
+	if err != nil {
+		return none, err
+	}
+	res, err := of(st).Remove(r.ctx(), name)
+	if errs.Is(err, errs.KindNotFound) {
+		return none, errs.DidYouMean(err, near(name))
+	}
+	if err != nil {
+		return none, err
+	}
+	// The document is gone; what could not be done after that is told,
+	// not failed on.
+	r.warn(res.Warnings...)
+	return res.Removed, nil
+}
+
+// ProfileHistory returns every version of the named profile the store has
+// written, oldest first, marking the one in the store now; a built-in has
+// one version, the one compiled into agents. builtin says which it is.
+func (r *Registry) ProfileHistory(name string) (versions []profile.Version, builtin bool, err error) {
+	if profile.IsBuiltinName(name) {
+		p, err := r.Profile(name)
+		if err != nil {
+			return nil, false, err
+		}
+		digest, err := profile.Digest(p)
+		if err != nil {
+			return nil, false, errs.Wrap(errs.KindInternal, err, "built-in profile %s", name)
+		}
+		return []profile.Version{{Digest: digest, Event: "built-in", Current: true}}, true, nil
+	}
+	if err := CheckProfileName(name); err != nil {
+		return nil, false, err
+	}
+	st, err := r.Store()
+	if err != nil {
+		return nil, false, err
+	}
+	entries, err := st.Profiles().History(r.ctx(), name)
+	if err != nil {
+		return nil, false, err
+	}
+	current := ""
+	if p, err := st.Profiles().Get(r.ctx(), name); err == nil {
+		if d, err := profile.Digest(p); err == nil {
+			current = d
+		}
+	} else if !errs.Is(err, errs.KindNotFound) {
+		return nil, false, err
+	}
+	// The version in the store now is the last put of its digest, if the
+	// profile was not removed after it.
+	last := -1
+	for i, e := range entries {
+		if e.Event == store.EventPut && e.Digest == current {
+			last = i
+		}
+	}
+	versions = []profile.Version{}
+	for i, e := range entries {
+		t := e.Time
+		versions = append(versions, profile.Version{Digest: e.Digest, Time: &t, Event: e.Event, Current: i == last})
+	}
+	return versions, false, nil
+}
+
+// ProfilesNamed returns the profiles with the given names, in order, or
+// the built-ins, in the specification's order, when names is empty.
+func (r *Registry) ProfilesNamed(names []string) ([]*profile.AutomationProfile, error) {
+	if len(names) == 0 {
+		return r.Builtins()
+	}
+	out := make([]*profile.AutomationProfile, 0, len(names))
+	for _, name := range names {
+		p, err := r.Profile(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}

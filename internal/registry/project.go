@@ -1,0 +1,101 @@
+package registry
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agentsctl/agents/internal/atomicfile"
+	"github.com/agentsctl/agents/internal/config"
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+// Trust is what trusting (or no longer trusting) a project did.
+type Trust struct {
+	// Folder is the project's folder as recorded: the one that holds its
+	// agents.yaml, or the folder named when it has none yet.
+	Folder string
+	// File is the project's agents.yaml; "" when it has none yet.
+	File string
+	// Changed reports whether config.yaml changed.
+	Changed bool
+	// Config is the home's config.yaml, where trust is recorded.
+	Config string
+}
+
+// TrustProject records the project in dir (or the working directory, for
+// "") as trusted, or no longer trusted, in the home's config.yaml, so that
+// a hook that names no profile uses its agents.yaml. The change is made
+// under the home's lock and keeps the file's comments; a file that would
+// not change is not written.
+func (r *Registry) TrustProject(dir string, trust bool) (Trust, error) {
+	folder, file, err := r.projectFolder(dir, trust)
+	if err != nil {
+		return Trust{}, err
+	}
+	home := r.Home()
+	unlock, err := r.src.LockHome(r.ctx())
+	if err != nil {
+		return Trust{}, err
+	}
+	defer unlock()
+	path := config.GlobalPath(home)
+	data, err := config.ReadGlobal(home)
+	if err != nil {
+		return Trust{}, err
+	}
+	out, changed, err := config.SetTrusted(data, path, folder, trust)
+	if err != nil {
+		return Trust{}, err
+	}
+	if changed {
+		if err := atomicfile.WriteFile(path, out, 0o600); err != nil {
+			return Trust{}, errs.Wrap(errs.KindInternal, err, "writing %s", path)
+		}
+	}
+	return Trust{Folder: folder, File: file, Changed: changed, Config: path}, nil
+}
+
+// projectFolder returns the folder a project is recorded by (the nearest
+// one, from dir up, that holds an agents.yaml, or dir itself) and its
+// agents.yaml. A folder to trust must exist.
+func (r *Registry) projectFolder(dir string, mustExist bool) (folder, file string, err error) {
+	start, err := r.projectDir(dir)
+	if err != nil {
+		return "", "", err
+	}
+	real, err := filepath.EvalSymlinks(start)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !mustExist:
+		return filepath.Clean(start), "", nil
+	case errors.Is(err, fs.ErrNotExist):
+		return "", "", errs.NotFound("folder %s not found", start)
+	case err != nil:
+		return "", "", errs.Wrap(errs.KindInternal, err, "resolving %s", start)
+	}
+	if fi, err := os.Stat(real); err == nil && !fi.IsDir() {
+		return "", "", errs.Usage("%s is not a folder", start).WithHint("give the project's folder")
+	}
+	file, err = config.FindProject(real)
+	if err != nil {
+		return "", "", err
+	}
+	if file == "" {
+		return real, "", nil
+	}
+	return filepath.Dir(file), file, nil
+}
+
+// TrustedProjects lists the folders whose agents.yaml a hook may use, as
+// the home's config.yaml records them.
+func (r *Registry) TrustedProjects() ([]string, error) {
+	g, err := r.Global()
+	if err != nil {
+		return nil, err
+	}
+	if g.TrustedProjects == nil {
+		return []string{}, nil
+	}
+	return g.TrustedProjects, nil
+}

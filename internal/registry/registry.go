@@ -1,0 +1,113 @@
+// Package registry is what agents does, apart from its command line: the
+// use cases between the commands and the domain. Profiles by name,
+// built-in or stored, added and removed with their history; actions;
+// plans resolved, recorded, shown with their drift and re-resolved; what a
+// decision is taken under, and the pack's verdict on it; the pack in force
+// and the safety evidence it is checked against; the projects a hook
+// trusts.
+//
+// A Registry is built once per process, from the store, the embedded
+// built-ins, the home, the clock and the decisions the command line took
+// from the environment (Sources), and every command runs through it: the
+// command parses its flags, makes one call here, and renders the answer.
+// It prints nothing: warnings are kept, in the order they arose, for the
+// caller to take (Warnings). It never names a flag or a command.
+package registry
+
+import (
+	"context"
+	"io/fs"
+	"time"
+
+	"github.com/agentsctl/agents/internal/config"
+	"github.com/agentsctl/agents/internal/profile"
+	sp "github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/store"
+)
+
+// Sources are where a registry reads and writes. Each is asked when first
+// needed, so that a command that needs no store opens none. The command
+// line implements them over its own configuration.
+type Sources interface {
+	// Store opens the store. The registry asks it once, and checks the
+	// store's own safety then (its warnings are the registry's).
+	Store() (store.Store, error)
+	// Builtins holds the built-in profiles as builtin/<name>.yaml.
+	Builtins() fs.FS
+	// Home returns the agents home: config.yaml, the configured packs.
+	Home() string
+	// Global returns the home's config.yaml, decoded strictly (as read
+	// once by the command line); an empty configuration when there is
+	// none.
+	Global() (*config.Global, error)
+	// Unratified decides, when the pack in force is first loaded, whether
+	// a pack whose seal does not verify may load (the development
+	// override), with the warnings that decision owes the user.
+	Unratified() (allow bool, warnings []string)
+	// SystemDir is the folder of the system level ("" for none).
+	SystemDir() string
+	// LockHome takes the lock of the home for a change of config.yaml.
+	LockHome(ctx context.Context) (unlock func(), err error)
+	// Now is the clock.
+	Now() time.Time
+	// Context is the command's context.
+	Context() context.Context
+	// Getwd returns the working directory, where a project's agents.yaml
+	// is looked for.
+	Getwd() (string, error)
+}
+
+// Registry runs the use cases of one invocation. It is not safe for
+// concurrent use.
+type Registry struct {
+	src      Sources
+	st       store.Store
+	builtins map[string]*profile.AutomationProfile // decoded so far, by name
+	pack     *sp.Loaded                            // the pack in force, once loaded
+	warnings []string
+}
+
+// New returns a registry reading and writing through src.
+func New(src Sources) *Registry { return &Registry{src: src} }
+
+// Warnings returns the warnings the use cases gave since the last call, in
+// the order they arose, and forgets them.
+func (r *Registry) Warnings() []string {
+	w := r.warnings
+	r.warnings = nil
+	return w
+}
+
+func (r *Registry) warn(ws ...string) { r.warnings = append(r.warnings, ws...) }
+
+func (r *Registry) ctx() context.Context { return r.src.Context() }
+
+func (r *Registry) now() time.Time { return r.src.Now() }
+
+// Home returns the agents home.
+func (r *Registry) Home() string { return r.src.Home() }
+
+// Store returns the store, opened on first use. A store that others can
+// write to is a store others can loosen: its check's warnings are given
+// once, when it is opened.
+func (r *Registry) Store() (store.Store, error) {
+	if r.st != nil {
+		return r.st, nil
+	}
+	st, err := r.src.Store()
+	if err != nil {
+		return nil, err
+	}
+	if ws, err := st.Check(r.ctx()); err == nil {
+		r.warn(ws...)
+	}
+	r.st = st
+	return st, nil
+}
+
+// Global returns the home's config.yaml.
+func (r *Registry) Global() (*config.Global, error) { return r.src.Global() }
+
+// Reset drops what was read under an earlier configuration: the pack in
+// force is loaded again when next needed.
+func (r *Registry) Reset() { r.pack = nil }

@@ -1,0 +1,691 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/hook"
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
+	sp "github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/profiles"
+)
+
+// The use cases, each on the memory store with a clock that moves a
+// millisecond a call, a home and a working folder of its own; no command
+// line anywhere.
+
+type fixture struct {
+	r     *Registry
+	st    *store.Memory
+	home  string
+	wd    string
+	clock time.Time
+	// unratified is what the environment decides about the override.
+	unratified func() (bool, []string)
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	root := t.TempDir()
+	f := &fixture{home: filepath.Join(root, "home"), wd: filepath.Join(root, "work"), clock: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	for _, d := range []string{f.home, f.wd} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.st = store.NewMemoryWithClock(func() time.Time { return f.clock })
+	f.r = New(Funcs{
+		StoreFunc: func() (store.Store, error) { return f.st, nil },
+		FS:        profiles.Builtin,
+		HomeFunc:  func() string { return f.home },
+		NowFunc: func() time.Time {
+			f.clock = f.clock.Add(time.Millisecond)
+			return f.clock
+		},
+		GetwdFunc: func() (string, error) { return f.wd, nil },
+		UnratifiedFunc: func() (bool, []string) {
+			if f.unratified == nil {
+				return false, nil
+			}
+			return f.unratified()
+		},
+	})
+	return f
+}
+
+func (f *fixture) profile(t *testing.T, name string, retries int) *profile.AutomationProfile {
+	t.Helper()
+	p, _, err := profile.DecodeProfile([]byte("name: "+name+"\nauto_apply: 0.5\nsafety:\n  max_retries_per_step: "+string(rune('0'+retries))+"\n"), "p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (f *fixture) action(t *testing.T, name, automationProfile string) {
+	t.Helper()
+	doc := "name: " + name + "\ndescription: Deploy\ndefinition_of_done: Deployed\nstrategy_actor: local/default\nexecution_actor: local/default\n"
+	if automationProfile != "" {
+		doc += "automation_profile: " + automationProfile + "\n"
+	}
+	a, err := action.Decode([]byte(doc), "a.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.Actions().Put(context.Background(), a, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *fixture) write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wantErr fails unless err is of kind k (KindInternal for none means no
+// error) and its message holds every part.
+func wantErr(t *testing.T, err error, k errs.Kind, parts ...string) *errs.Error {
+	t.Helper()
+	if k == 0 && err == nil {
+		return nil
+	}
+	if err == nil || errs.KindOf(err) != k {
+		t.Fatalf("err = %v, want a %s error", err, k.Code())
+	}
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("error %q does not say %q", err, p)
+		}
+	}
+	var e *errs.Error
+	errors.As(err, &e)
+	return e
+}
+
+func TestProfileLookups(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.r.AddProfile(f.profile(t, "acme/strict", 2), false); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		kind  errs.Kind // 0: found
+		hint  string
+		about errs.About
+	}{
+		{"cautious", 0, "", ""},
+		{"acme/strict", 0, "", ""},
+		{"Cautious", errs.KindInvalid, "", ""},
+		{"acme/Strict", errs.KindInvalid, `did you mean "acme/strict"?`, ""},
+		{"strict", errs.KindNotFound, `did you mean "acme/strict"?`, ""},
+		{"nosuch", errs.KindNotFound, "the built-in profiles are manual, ", ""},
+		{"acme/strct", errs.KindNotFound, `did you mean "acme/strict"?`, errs.AboutProfile},
+		{"acme/gone-for-good", errs.KindNotFound, "", errs.AboutProfile},
+		{"a/b/c", errs.KindInvalid, "namespace/name", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := f.r.Profile(tt.name)
+			if tt.kind == 0 {
+				if err != nil || p.Name != tt.name {
+					t.Fatalf("Profile(%q) = %v, %v", tt.name, p, err)
+				}
+				return
+			}
+			e := wantErr(t, err, tt.kind)
+			if !strings.Contains(e.Hint, tt.hint) {
+				t.Errorf("hint %q, want %q", e.Hint, tt.hint)
+			}
+			if e.Subject.About != tt.about {
+				t.Errorf("about %q, want %q", e.Subject.About, tt.about)
+			}
+		})
+	}
+	// Every lookup is the caller's own copy.
+	a, _ := f.r.Profile("cautious")
+	a.AutoApply = 0
+	if b, _ := f.r.Profile("cautious"); b.AutoApply == 0 {
+		t.Error("a change to a built-in handed out reached the next caller")
+	}
+}
+
+func TestAddProfile(t *testing.T) {
+	tests := []struct {
+		name    string
+		before  []*profile.AutomationProfile
+		add     *profile.AutomationProfile
+		update  bool
+		kind    errs.Kind
+		outcome string // added, updated, unchanged
+	}{
+		{"new", nil, &profile.AutomationProfile{Name: "acme/a"}, false, 0, "added"},
+		{"new with update", nil, &profile.AutomationProfile{Name: "acme/a"}, true, 0, "added"},
+		{"existing", []*profile.AutomationProfile{{Name: "acme/a"}}, &profile.AutomationProfile{Name: "acme/a", Description: "other"}, false, errs.KindConflict, ""},
+		{"replaced", []*profile.AutomationProfile{{Name: "acme/a"}}, &profile.AutomationProfile{Name: "acme/a", Description: "other"}, true, 0, "updated"},
+		{"the same again", []*profile.AutomationProfile{{Name: "acme/a"}}, &profile.AutomationProfile{Name: "acme/a"}, true, 0, "unchanged"},
+		{"a built-in's name", nil, &profile.AutomationProfile{Name: "cautious"}, true, errs.KindConflict, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			fill := func(p *profile.AutomationProfile) *profile.AutomationProfile {
+				c := p.Clone()
+				c.SchemaVersion, c.Safety = profile.SchemaVersion, profile.DefaultSafetyProfile()
+				c.AutoApply = 1
+				return c
+			}
+			for _, p := range tt.before {
+				if _, err := f.r.AddProfile(fill(p), false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := f.r.AddProfile(fill(tt.add), tt.update)
+			if tt.kind != 0 {
+				wantErr(t, err, tt.kind)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := "added"
+			switch {
+			case res.Unchanged:
+				got = "unchanged"
+			case res.Replaced != nil:
+				got = "updated"
+			}
+			if got != tt.outcome {
+				t.Errorf("outcome %s, want %s", got, tt.outcome)
+			}
+		})
+	}
+}
+
+func TestRemoveProfile(t *testing.T) {
+	yes := func() (bool, error) { return true, nil }
+	no := func() (bool, error) { return false, nil }
+	refuse := func() (bool, error) { return false, errs.Usage("refusing") }
+	tests := []struct {
+		name    string
+		confirm Confirm
+		kind    errs.Kind
+		removed bool
+		asked   bool
+		hint    string
+	}{
+		{"acme/a", yes, 0, true, true, ""},
+		{"acme/a", no, 0, false, true, ""},
+		{"acme/a", refuse, errs.KindUsage, false, true, ""},
+		{"cautious", yes, errs.KindConflict, false, false, "register a custom profile instead"},
+		{"acme/b", yes, errs.KindNotFound, false, true, `did you mean "acme/a"?`},
+		{"Acme/a", yes, errs.KindInvalid, false, false, `did you mean "acme/a"?`},
+		{"a", yes, errs.KindNotFound, false, false, `did you mean "acme/a"?`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			if _, err := f.r.AddProfile(f.profile(t, "acme/a", 1), false); err != nil {
+				t.Fatal(err)
+			}
+			asked := false
+			removed, err := f.r.RemoveProfile(tt.name, func() (bool, error) { asked = true; return tt.confirm() })
+			if asked != tt.asked {
+				t.Errorf("asked = %v, want %v", asked, tt.asked)
+			}
+			if tt.kind != 0 {
+				if e := wantErr(t, err, tt.kind); !strings.Contains(e.Hint, tt.hint) {
+					t.Errorf("hint %q, want %q", e.Hint, tt.hint)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if (removed != nil) != tt.removed {
+				t.Errorf("removed = %v, want %v", removed, tt.removed)
+			}
+			_, err = f.st.Profiles().Get(context.Background(), "acme/a")
+			if gone := errs.Is(err, errs.KindNotFound); gone != tt.removed {
+				t.Errorf("stored profile gone = %v, want %v", gone, tt.removed)
+			}
+		})
+	}
+}
+
+func TestListProfiles(t *testing.T) {
+	f := newFixture(t)
+	for _, n := range []string{"acme/b", "team/c", "acme/a"} {
+		if _, err := f.r.AddProfile(f.profile(t, n, 1), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := func(ps []*profile.AutomationProfile) string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.Name)
+		}
+		return strings.Join(out, " ")
+	}
+	tests := []struct {
+		q    store.Query
+		want string
+	}{
+		{store.Query{}, strings.Join(profile.BuiltinNames, " ") + " acme/a acme/b team/c"},
+		{store.Query{Namespace: "acme"}, "acme/a acme/b"},
+		{store.Query{Match: func(n string) bool { return strings.HasPrefix(n, "c") || strings.HasSuffix(n, "/c") }}, "cautious ci team/c"},
+	}
+	for _, tt := range tests {
+		got, err := f.r.ListProfiles(tt.q)
+		if err != nil || names(got) != tt.want {
+			t.Errorf("ListProfiles(%+v) = %s, %v; want %s", tt.q, names(got), err, tt.want)
+		}
+	}
+	_, err := f.r.ListProfiles(store.Query{Namespace: "../x"})
+	wantErr(t, err, errs.KindInvalid)
+}
+
+func TestProfileHistory(t *testing.T) {
+	f := newFixture(t)
+	vs, builtin, err := f.r.ProfileHistory("review")
+	if err != nil || !builtin || len(vs) != 1 || vs[0].Event != "built-in" || !vs[0].Current || vs[0].Time != nil {
+		t.Fatalf("history of a built-in = %+v, %v, %v", vs, builtin, err)
+	}
+	v1, v2 := f.profile(t, "acme/h", 1), f.profile(t, "acme/h", 2)
+	for _, step := range []func() error{
+		func() error { _, err := f.r.AddProfile(v1, false); return err },
+		func() error { _, err := f.r.AddProfile(v2, true); return err },
+		func() error {
+			_, err := f.r.RemoveProfile("acme/h", func() (bool, error) { return true, nil })
+			return err
+		},
+		func() error { _, err := f.r.AddProfile(v1, false); return err },
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vs, builtin, err = f.r.ProfileHistory("acme/h")
+	if err != nil || builtin {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range vs {
+		s := v.Event
+		if v.Current {
+			s += "*"
+		}
+		got = append(got, s)
+	}
+	if strings.Join(got, " ") != "put put remove put*" || vs[0].Digest != vs[3].Digest {
+		t.Errorf("history = %v", got)
+	}
+	_, _, err = f.r.ProfileHistory("acme/never")
+	wantErr(t, err, errs.KindNotFound)
+}
+
+func TestAddAction(t *testing.T) {
+	f := newFixture(t)
+	a := &action.Action{Name: "local/deploy", DefinitionOfDone: "done", StrategyActor: "a", ExecutionActor: "b"}
+	missing := "acme/none"
+	a.AutomationProfile = &missing
+	_, err := f.r.AddAction(a, "deploy.yaml", false)
+	if e := wantErr(t, err, errs.KindInvalid, `names profile "acme/none", which does not exist`); e.Subject.About != errs.AboutActionProfile {
+		t.Errorf("subject %+v", e.Subject)
+	}
+	cautious := "cautious"
+	a.AutomationProfile = &cautious
+	if _, err := f.r.AddAction(a, "deploy.yaml", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.r.Action("local/deplyo"); !strings.Contains(errHint(err), `did you mean "local/deploy"?`) {
+		t.Errorf("a misspelt action: %v (%s)", err, errHint(err))
+	}
+	if removed, err := f.r.RemoveAction("local/deploy", func() (bool, error) { return true, nil }); err != nil || removed.Name != "local/deploy" {
+		t.Errorf("RemoveAction = %v, %v", removed, err)
+	}
+}
+
+func errHint(err error) string {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return e.Hint
+	}
+	return ""
+}
+
+func TestPlanLookup(t *testing.T) {
+	f := newFixture(t)
+	f.action(t, "local/deploy", "")
+	var ids []string
+	for range 3 {
+		res, err := f.r.UsePlan(Choices{Action: "local/deploy"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.Plan.ID)
+	}
+	// The ids share a long prefix: made a millisecond apart.
+	common := 0
+	for common < len(ids[0]) && ids[0][common] == ids[2][common] {
+		common++
+	}
+	tests := []struct {
+		id   string
+		kind errs.Kind
+		want string
+	}{
+		{ids[1], 0, ids[1]},
+		{strings.ToUpper(ids[2]), 0, ids[2]},
+		{ids[0][:common+1], 0, ids[0]},
+		{ids[0][:common], errs.KindUsage, "ambiguous"},
+		{"", errs.KindUsage, "empty"},
+		{"01zzzzzz", errs.KindNotFound, "not found"},
+		{"u", errs.KindNotFound, "not found"},
+	}
+	for _, tt := range tests {
+		p, err := f.r.Plan(tt.id)
+		if tt.kind == 0 {
+			if err != nil || p.ID != tt.want {
+				t.Errorf("Plan(%q) = %v, %v; want %s", tt.id, p, err, tt.want)
+			}
+			continue
+		}
+		wantErr(t, err, tt.kind, tt.want)
+	}
+	list, err := f.r.ListPlans("local/deploy")
+	if err != nil || len(list) != 3 || list[0].ID != ids[0] {
+		t.Errorf("ListPlans = %v, %v", list, err)
+	}
+	if list, err := f.r.ListPlans("local/other"); err != nil || len(list) != 0 {
+		t.Errorf("plans of another action = %v, %v", list, err)
+	}
+	_, err = f.r.ListPlans("Local")
+	wantErr(t, err, errs.KindUsage)
+}
+
+// TestPlanUseShowSet makes a plan, shows it, lets a level change under it
+// and re-resolves it: each use case once, as the plan commands run them.
+func TestPlanUseShowSet(t *testing.T) {
+	f := newFixture(t)
+	f.action(t, "local/deploy", "cautious")
+	// What a plan made here would get, without making one.
+	res, err := f.r.Resolve(Choices{Action: "local/deploy"})
+	if err != nil || res.Plan.AutomationProfile.Name != "cautious" || res.Plan.ID != "" {
+		t.Fatalf("Resolve = %+v, %v", res.Plan, err)
+	}
+	if ids, _ := f.st.Plans().Names(context.Background(), store.Query{}); len(ids) != 0 {
+		t.Fatal("Resolve stored a plan")
+	}
+	made, err := f.r.UsePlan(Choices{Action: "local/deploy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := made.Plan
+	if p.AutomationProfile.Name != "cautious" || p.AutomationProfile.Provenance != plan.LevelAction || p.ProjectDir != f.wd {
+		t.Errorf("plan use = %+v", p.AutomationProfile)
+	}
+	shown, err := f.r.ShowPlan(p.ID[:10])
+	if err != nil || shown.Drift != nil || !shown.Record.Verified {
+		t.Fatalf("plan show = %+v, %v", shown, err)
+	}
+	// The project now names another profile: drift, and the record stands.
+	f.write(t, filepath.Join(f.wd, "agents.yaml"), "automation_profile: manual\n")
+	f.action(t, "local/deploy", "")
+	shown, err = f.r.ShowPlan(p.ID)
+	if err != nil || shown.Drift == nil || shown.Drift.AutomationProfile == nil || shown.Plan.AutomationProfile.Name != "cautious" {
+		t.Fatalf("plan show after the levels changed = %+v, %v", shown, err)
+	}
+	set, err := f.r.SetPlanProfile(p.ID, "supervised")
+	if err != nil || set.Plan.AutomationProfile.Name != "supervised" || set.Plan.AutomationProfile.Provenance != plan.LevelPlan {
+		t.Fatalf("set-automation-profile = %+v, %v", set.Plan, err)
+	}
+	shown, err = f.r.ShowPlan(p.ID)
+	if err != nil || shown.Drift != nil {
+		t.Errorf("drift after re-resolving = %+v, %v", shown.Drift, err)
+	}
+	_, err = f.r.UsePlan(Choices{Action: "local/none"})
+	wantErr(t, err, errs.KindNotFound, `action "local/none" not found`)
+	_, err = f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "acme/none"})
+	if e := wantErr(t, err, errs.KindNotFound, "plan level"); e.Subject.About != errs.AboutLevel {
+		t.Errorf("a missing profile at the plan level is about %q", e.Subject.About)
+	}
+}
+
+// TestLoosenedWarns: a standalone safety profile looser than the safety
+// composed in the automation profile it replaces is a warning, once.
+func TestLoosenedWarns(t *testing.T) {
+	f := newFixture(t)
+	f.action(t, "local/deploy", "manual")
+	file := filepath.Join(f.wd, "loose.yaml")
+	f.write(t, file, "require_sandbox: false\n")
+	res, err := f.r.UsePlan(Choices{Action: "local/deploy", SafetyProfileFile: file})
+	if err != nil || len(res.Loosened) == 0 {
+		t.Fatalf("UsePlan = %+v, %v", res, err)
+	}
+	ws := f.r.Warnings()
+	if len(ws) != 1 || !strings.Contains(ws[0], "looser than the safety composed in \"manual\"") {
+		t.Errorf("warnings = %q", ws)
+	}
+	if ws := f.r.Warnings(); ws != nil {
+		t.Errorf("warnings given twice: %q", ws)
+	}
+}
+
+func TestSubjects(t *testing.T) {
+	f := newFixture(t)
+	f.action(t, "local/deploy", "")
+	made, err := f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "supervised"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, filepath.Join(f.wd, "agents.yaml"), "automation_profile: manual\n")
+	tests := []struct {
+		name      string
+		under     Under
+		profile   string
+		level     string
+		kind      errs.Kind
+		about     errs.About
+		planLevel bool
+	}{
+		{"a profile", Under{Profile: "ci"}, "ci", "", 0, "", false},
+		{"a plan", Under{Plan: made.Plan.ID}, "supervised", plan.LevelPlan, 0, "", true},
+		{"no project here", Under{Cwd: f.home}, "review", plan.LevelSystem, 0, "", false},
+		{"an untrusted project", Under{Cwd: f.wd}, "", "", errs.KindInvalid, errs.AboutUntrustedProject, false},
+		{"a missing profile", Under{Profile: "acme/none"}, "", "", errs.KindNotFound, errs.AboutProfile, false},
+		{"a missing plan", Under{Plan: "01jq3v6m4x8b2c7d9e0f1g2h3k"}, "", "", errs.KindNotFound, errs.AboutPlan, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := f.r.Subject(tt.under)
+			if tt.kind != 0 {
+				if e := wantErr(t, err, tt.kind); e.Subject.About != tt.about {
+					t.Errorf("about %q, want %q", e.Subject.About, tt.about)
+				}
+				return
+			}
+			if err != nil || s.Profile.Name != tt.profile || s.Level != tt.level || (s.Plan != "") != tt.planLevel {
+				t.Fatalf("Subject = %+v, %v", s, err)
+			}
+		})
+	}
+}
+
+func TestDecisions(t *testing.T) {
+	f := newFixture(t)
+	s, err := f.r.Subject(Under{Profile: "cautious"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate, _ := profile.LookupGate("auto_apply")
+	if d := s.Gate(gate, 0.99); d.Verdict() != profile.VerdictNeedsApproval {
+		t.Errorf("cautious auto_apply at 0.99 = %v", d.Verdict())
+	}
+	if r := s.Guard(profile.GuardInput{Tool: "read", Attempt: 1, NoSandbox: true}); r.Verdict != profile.VerdictBlocked {
+		t.Errorf("a call outside a sandbox under cautious = %v (%s)", r.Verdict, r.Rule)
+	}
+	d, err := f.r.DecideHook(HookCall{
+		Agent: hook.ClaudeCode, Call: hook.Call{Tool: "Read", Cwd: f.home},
+		Under: Under{Profile: "ci"}, Sandboxed: true, Checkpointed: true,
+	})
+	if err != nil || d.Sandbox != DeclaredByFlag || d.Checkpoint != DeclaredByFlag || d.Tool != "Read" || d.Subject.Profile.Name != "ci" {
+		t.Fatalf("DecideHook = %+v, %v", d, err)
+	}
+}
+
+// TestPackWarnings: the pack in force is loaded once, and what the
+// environment's decision owes the user comes back as warnings, before
+// those the load gives.
+func TestPackWarnings(t *testing.T) {
+	f := newFixture(t)
+	f.unratified = func() (bool, []string) { return true, []string{"override on"} }
+	l, err := f.r.Pack()
+	if err != nil || l.Pack.PackID != sp.ShippedPackID {
+		t.Fatalf("Pack = %v, %v", l, err)
+	}
+	if ws := f.r.Warnings(); !slices.Equal(ws, []string{"override on"}) {
+		t.Errorf("warnings = %q", ws)
+	}
+	if _, err := f.r.Pack(); err != nil || f.r.Warnings() != nil {
+		t.Errorf("the pack was loaded twice: %v", err)
+	}
+	f.write(t, filepath.Join(f.home, "config.yaml"), "safety_pack: not a pack id\n")
+	f.r.Reset()
+	_, err = f.r.Pack()
+	wantErr(t, err, errs.KindSafetyPack, "cannot tell which safety pack is in force")
+}
+
+// TestIdentityDetectsAnAlteredBuiltin: a built-in served other than its
+// embedded file says is a violated no_identity_override.
+func TestIdentityDetectsAnAlteredBuiltin(t *testing.T) {
+	fsys := fstest.MapFS{}
+	entries, _ := profiles.Builtin.ReadDir("builtin")
+	for _, e := range entries {
+		data, _ := profiles.Builtin.ReadFile("builtin/" + e.Name())
+		fsys["builtin/"+e.Name()] = &fstest.MapFile{Data: data}
+	}
+	manual := fsys["builtin/manual.yaml"].Data
+	fsys["builtin/manual.yaml"] = &fstest.MapFile{Data: bytes.Replace(manual, []byte("auto_apply: 1.0"), []byte("auto_apply: 0.0"), 1)}
+
+	r := New(Funcs{FS: profiles.Builtin})
+	before, err := embeddedBuiltinsHash(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := r.servedBuiltinsHash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before == after {
+		t.Fatal("an altered built-in file does not change the identity hash")
+	}
+	if clean, _ := embeddedBuiltinsHash(profiles.Builtin); clean != after {
+		t.Error("the shipped built-ins hash differently from what is served")
+	}
+	// The built-ins served so far stay what they were; the files now say
+	// otherwise.
+	r.src = Funcs{FS: fsys}
+	v, err := r.CheckPack(Check{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Upheld || !slices.Equal(v.ViolatedBoundaries, []string{sp.NoIdentityOverride}) {
+		t.Errorf("verdict = %+v", v)
+	}
+}
+
+func TestCheckPackEvidence(t *testing.T) {
+	f := newFixture(t)
+	f.action(t, "local/deploy", "")
+	made, err := f.r.UsePlan(Choices{Action: "local/deploy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := f.r.CheckPack(Check{Plan: made.Plan.ID})
+	if err != nil || !v.Upheld {
+		t.Fatalf("check of a plan as made = %+v, %v", v, err)
+	}
+	ctx := filepath.Join(f.wd, "ctx.json")
+	f.write(t, ctx, `{"last_refusal_was_typed": false}`)
+	v, err = f.r.CheckPack(Check{ContextFile: ctx})
+	if err != nil || v.Upheld || !slices.Equal(v.ViolatedBoundaries, []string{sp.NoSilentCorrection}) {
+		t.Errorf("check of a context file = %+v, %v", v, err)
+	}
+	_, err = f.r.CheckPack(Check{ContextFile: filepath.Join(f.wd, "none.json")})
+	wantErr(t, err, errs.KindNotFound)
+	typed := true
+	v, err = f.r.CheckPack(Check{Evidence: []Evidence{{Name: "given", Build: func(*Registry) (*sp.Context, error) {
+		return &sp.Context{LastRefusalWasTyped: &typed}, nil
+	}}}})
+	if err != nil || !v.Upheld || v.RuntimeCheckableCount != 1 {
+		t.Errorf("check of given evidence = %+v, %v", v, err)
+	}
+}
+
+func TestTrustProject(t *testing.T) {
+	f := newFixture(t)
+	proj := filepath.Join(f.wd, "shop")
+	if err := os.MkdirAll(filepath.Join(proj, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, filepath.Join(proj, "agents.yaml"), "automation_profile: ci\n")
+	locked := 0
+	f.r.src = Funcs{HomeFunc: func() string { return f.home }, LockHomeFunc: func(context.Context) (func(), error) {
+		locked++
+		return func() {}, nil
+	}}
+	tr, err := f.r.TrustProject(filepath.Join(proj, "sub"), true)
+	if err != nil || tr.Folder != proj || !tr.Changed || tr.File != filepath.Join(proj, "agents.yaml") || locked != 1 {
+		t.Fatalf("TrustProject = %+v, %v (locked %d)", tr, err, locked)
+	}
+	if tr, err := f.r.TrustProject(proj, true); err != nil || tr.Changed {
+		t.Errorf("trusting again = %+v, %v", tr, err)
+	}
+	list, err := f.r.TrustedProjects()
+	if err != nil || !slices.Equal(list, []string{proj}) {
+		t.Errorf("TrustedProjects = %v, %v", list, err)
+	}
+	if tr, err := f.r.TrustProject(proj, false); err != nil || !tr.Changed {
+		t.Errorf("untrusting = %+v, %v", tr, err)
+	}
+	_, err = f.r.TrustProject(filepath.Join(f.wd, "none"), true)
+	wantErr(t, err, errs.KindNotFound)
+}
+
+// checkedStore is a store whose safety check warns.
+type checkedStore struct{ *store.Memory }
+
+func (checkedStore) Check(context.Context) ([]string, error) {
+	return []string{"the store is open to all"}, nil
+}
+
+// TestStoreWarnsOnce: the store's safety check is the registry's to give,
+// once, when the store is first opened, in order with the others.
+func TestStoreWarnsOnce(t *testing.T) {
+	opened := 0
+	r := New(Funcs{FS: profiles.Builtin, StoreFunc: func() (store.Store, error) {
+		opened++
+		return checkedStore{store.NewMemory()}, nil
+	}, UnratifiedFunc: func() (bool, []string) { return false, []string{"pack first"} }})
+	if _, err := r.Subject(Under{Profile: "acme/x"}); !errs.Is(err, errs.KindNotFound) {
+		t.Fatal(err)
+	}
+	if _, err := r.ListProfiles(store.Query{}); err != nil {
+		t.Fatal(err)
+	}
+	if ws := r.Warnings(); !slices.Equal(ws, []string{"pack first", "the store is open to all"}) || opened != 1 {
+		t.Errorf("warnings %q, store opened %d times", ws, opened)
+	}
+}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package store
-
-import "io/fs"
-
-// otherOwner cannot tell owners apart on this system.
-func otherOwner(fs.FileInfo) (string, bool) { return "", false }

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package file
+
+import "io/fs"
+
+// otherOwner cannot tell owners apart on this system.
+func otherOwner(fs.FileInfo) (string, bool) { return "", false }

@@ -1,0 +1,1078 @@
+package file_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/agentsctl/agents/internal/canon"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
+	filestore "github.com/agentsctl/agents/internal/store/file"
+	"github.com/agentsctl/agents/internal/store/storetest"
+)
+
+// The test binary doubles as a helper process: with helperEnv set, TestMain
+// runs the named helper instead of the tests, so a test can kill a real
+// process in the middle of a store operation.
+const (
+	helperEnv     = "AGENTS_STORE_TEST_HELPER"
+	helperHomeEnv = "AGENTS_STORE_TEST_HOME"
+)
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(helperEnv); mode != "" {
+		os.Exit(runHelper(mode, os.Getenv(helperHomeEnv)))
+	}
+	os.Exit(m.Run())
+}
+
+func runHelper(mode, home string) int {
+	fail := func(err error) int {
+		fmt.Fprintln(os.Stderr, "helper:", err)
+		return 1
+	}
+	opts := filestore.Options{LockTimeout: time.Minute}
+	switch mode {
+	case "hold-lock":
+		s, err := filestore.Open(home, opts)
+		if err != nil {
+			return fail(err)
+		}
+		if _, err := filestore.HoldLock(context.Background(), s); err != nil {
+			return fail(err)
+		}
+		fmt.Println("locked")
+		time.Sleep(time.Hour)
+	case "die-before-rename":
+		filestore.SetBeforeRename(&opts, func(tmp, target string) {
+			if strings.HasPrefix(target, "profiles") {
+				fmt.Println(tmp)
+				time.Sleep(time.Hour)
+			}
+		})
+		if err := helperPut(home, opts, "acme/killed"); err != nil {
+			return fail(err)
+		}
+	case "umask-put":
+		setUmask(0o077)
+		if err := helperPut(home, opts, "acme/private"); err != nil {
+			return fail(err)
+		}
+		return 0
+	}
+	return fail(fmt.Errorf("unknown helper %q", mode))
+}
+
+func helperPut(home string, opts filestore.Options, name string) error {
+	s, err := filestore.Open(home, opts)
+	if err != nil {
+		return err
+	}
+	p, err := storetest.NewProfile(name, 1)
+	if err != nil {
+		return err
+	}
+	_, err = s.Profiles().Put(context.Background(), p, true)
+	return err
+}
+
+// startHelper runs a helper process and returns it with the first line it
+// printed.
+func startHelper(t *testing.T, mode, home string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode, helperHomeEnv+"="+home)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		_ = cmd.Wait()
+		t.Fatalf("helper %s printed nothing (%v); stderr: %s", mode, err, stderr.String())
+	}
+	return cmd, strings.TrimSpace(line)
+}
+
+// killHelper kills a helper with SIGKILL, as a crash would, and waits for
+// it to be gone.
+func killHelper(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+}
+
+func ctx() context.Context { return context.Background() }
+
+func openStore(t testing.TB, home string, opts filestore.Options) store.Store {
+	t.Helper()
+	if opts.LockTimeout == 0 {
+		opts.LockTimeout = time.Minute
+	}
+	s, err := filestore.Open(home, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func newHome(t testing.TB) string {
+	return filepath.Join(t.TempDir(), "home")
+}
+
+func put(t testing.TB, s store.Store, p *profile.AutomationProfile, update bool) store.PutResult[*profile.AutomationProfile] {
+	t.Helper()
+	res, err := s.Profiles().Put(ctx(), p, update)
+	if err != nil {
+		t.Fatalf("put %s: %v", p.Name, err)
+	}
+	return res
+}
+
+func wantKind(t *testing.T, err error, k errs.Kind, what string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("%s: no error, want %s", what, k.Code())
+	}
+	if got := errs.KindOf(err); got != k {
+		t.Fatalf("%s: %s error (%v), want %s", what, got.Code(), err, k.Code())
+	}
+}
+
+// tempFiles returns the store's temporary files, wherever they are.
+func tempFiles(t *testing.T, home string) []string {
+	t.Helper()
+	var found []string
+	err := filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".tmp-") {
+			found = append(found, path)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return found
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestOpenFileRefusesBadHome(t *testing.T) {
+	_, err := filestore.Open("", filestore.Options{})
+	wantKind(t, err, errs.KindUsage, "empty home")
+	notDir := filepath.Join(t.TempDir(), "file")
+	writeFile(t, notDir, "x")
+	_, err = filestore.Open(notDir, filestore.Options{})
+	wantKind(t, err, errs.KindUsage, "home that is a file")
+}
+
+func TestLayout(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	p := storetest.Profile(t, "acme/strict", 1)
+	res := put(t, s, p, false)
+
+	data := readFile(t, filepath.Join(home, "profiles", "acme", "strict.yaml"))
+	got, _, err := profile.DecodeProfile([]byte(data), "stored")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, p) {
+		t.Errorf("stored file decodes to %+v, want %+v", got, p)
+	}
+	if !strings.Contains(data, "\nsafety:\n  require_sandbox: true\n") {
+		t.Errorf("stored file is not in the nested form:\n%s", data)
+	}
+	if obj := readFile(t, filepath.Join(home, "objects", res.Digest)); obj != data {
+		t.Errorf("object %s differs from the stored file", res.Digest)
+	}
+	log := readFile(t, filepath.Join(home, "history", "profiles", "acme", "strict.log"))
+	if n := strings.Count(log, "\n"); n != 1 || !strings.Contains(log, res.Digest) {
+		t.Errorf("history log = %q, want one line naming %s", log, res.Digest)
+	}
+	if fi, err := os.Lstat(filepath.Join(home, ".lock")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("lock file: %v", err)
+	}
+}
+
+func TestLockTimeout(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{LockTimeout: 20 * time.Millisecond})
+	v1 := storetest.Profile(t, "acme/x", 1)
+	put(t, s, v1, false)
+
+	lockPath := filepath.Join(home, ".lock")
+	held := flock.New(lockPath)
+	if ok, err := held.TryLock(); err != nil || !ok {
+		t.Fatalf("taking the lock: %v %v", ok, err)
+	}
+	defer held.Unlock()
+
+	_, err := s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 2), true)
+	wantKind(t, err, errs.KindLocked, "put while another holds the lock")
+	if !strings.Contains(err.Error(), lockPath) {
+		t.Errorf("message %q does not name the lock file %s", err, lockPath)
+	}
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Subject.About != errs.AboutLock {
+		t.Errorf("error %+v is not about the lock, which the command line hints at", e)
+	}
+	_, err = s.Profiles().Remove(ctx(), "acme/x")
+	wantKind(t, err, errs.KindLocked, "remove while another holds the lock")
+	_, err = s.PutObject(ctx(), []byte("new object"))
+	wantKind(t, err, errs.KindLocked, "put object while another holds the lock")
+
+	// Reads take no lock.
+	got, err := s.Profiles().Get(ctx(), "acme/x")
+	if err != nil || !reflect.DeepEqual(got, v1) {
+		t.Errorf("get while locked = %v, %v; want version 1", got, err)
+	}
+	if l, err := s.Profiles().List(ctx(), store.Query{}); err != nil || len(l.Items) != 1 {
+		t.Errorf("list while locked = %v, %v", l, err)
+	}
+
+	// A cancelled wait is an interruption, not a timeout.
+	patient := openStore(t, home, filestore.Options{LockTimeout: time.Hour})
+	c, cancel := context.WithTimeout(ctx(), 30*time.Millisecond)
+	defer cancel()
+	_, err = patient.Profiles().Put(c, storetest.Profile(t, "acme/x", 3), true)
+	wantKind(t, err, errs.KindInterrupted, "put whose context ends while waiting")
+
+	held.Unlock()
+	put(t, s, storetest.Profile(t, "acme/x", 4), true)
+}
+
+func TestKilledLockHolder(t *testing.T) {
+	home := newHome(t)
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd, line := startHelper(t, "hold-lock", home)
+	if line != "locked" {
+		t.Fatalf("helper said %q", line)
+	}
+	// A zero timeout tries the lock once: the next writer must not wait.
+	s := openStore(t, home, filestore.Options{LockTimeout: -1})
+	_, err := s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 1), false)
+	wantKind(t, err, errs.KindLocked, "put while the helper holds the lock")
+
+	killHelper(t, cmd)
+	put(t, s, storetest.Profile(t, "acme/x", 1), false)
+}
+
+func TestKilledWriterLeavesNothingBehind(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{LockTimeout: -1})
+	put(t, s, storetest.Profile(t, "acme/before", 1), false)
+
+	cmd, tmp := startHelper(t, "die-before-rename", home)
+	tmpPath := filepath.Join(home, tmp)
+	if !strings.HasPrefix(filepath.Base(tmp), ".tmp-") {
+		t.Fatalf("helper stopped at %q, not a temporary file", tmp)
+	}
+	killHelper(t, cmd)
+	if _, err := os.Stat(tmpPath); err != nil {
+		t.Fatalf("the killed writer's temporary file is not there to clean: %v", err)
+	}
+
+	// The killed write is absent, and the store reads cleanly.
+	_, err := s.Profiles().Get(ctx(), "acme/killed")
+	wantKind(t, err, errs.KindNotFound, "get of the killed write")
+	l, err := s.Profiles().List(ctx(), store.Query{})
+	if err != nil || len(l.Problems) != 0 || len(l.Items) != 1 {
+		t.Fatalf("list after the kill = %v, problems %v, %v", l.Items, l.Problems, err)
+	}
+	_, err = s.Profiles().History(ctx(), "acme/killed")
+	wantKind(t, err, errs.KindNotFound, "history of the killed write")
+
+	// The next writer, whatever it writes, cleans up and waits for no one.
+	put(t, s, storetest.Profile(t, "other/next", 1), false)
+	if left := tempFiles(t, home); len(left) != 0 {
+		t.Errorf("temporary files left after the next write: %v", left)
+	}
+}
+
+func TestJournalRemovesOnlyTemporaryFilesInside(t *testing.T) {
+	home := newHome(t)
+	outside := t.TempDir()
+	s := openStore(t, home, filestore.Options{})
+	put(t, s, storetest.Profile(t, "acme/x", 1), false)
+
+	bait := filepath.Join(outside, ".tmp-bait")
+	writeFile(t, bait, "outside")
+	stored := filepath.Join(home, "profiles", "acme", "x.yaml")
+	leftover := filepath.Join(home, "profiles", "acme", ".tmp-leftover")
+	writeFile(t, leftover, "half a profile")
+	rel, _ := filepath.Rel(home, bait)
+	writeFile(t, filepath.Join(home, ".pending"), strings.Join([]string{
+		rel, bait, "profiles/acme/x.yaml", "profiles/../../" + filepath.Base(outside) + "/.tmp-bait",
+		"profiles/acme/.tmp-leftover", "profiles/acme/.tmp-torn-line-with-no-newl",
+	}, "\n"))
+
+	put(t, s, storetest.Profile(t, "other/y", 1), false)
+	if _, err := os.Stat(leftover); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the leftover temporary file is still there: %v", err)
+	}
+	if readFile(t, bait) != "outside" {
+		t.Error("a file outside the store was touched")
+	}
+	if _, err := os.Stat(stored); err != nil {
+		t.Errorf("a stored profile named in the journal was removed: %v", err)
+	}
+}
+
+// TestListDuringRemove removes a profile after a listing has found its file
+// and before it reads it: the listing must show the store as after the
+// remove, without reporting the vanished file as a problem.
+func TestListDuringRemove(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	for _, name := range []string{"acme/a", "acme/b", "acme/c"} {
+		put(t, s, storetest.Profile(t, name, 1), false)
+	}
+	removed := false
+	q := store.Query{Progress: func(done, total int) {
+		// Three files are read by one worker, in name order: remove the
+		// last once the first is read.
+		if done == 1 && !removed {
+			removed = true
+			if _, err := s.Profiles().Remove(ctx(), "acme/c"); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	l, err := s.Profiles().List(ctx(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !removed {
+		t.Fatal("the remove did not run during the listing")
+	}
+	if got := names(l.Items); !reflect.DeepEqual(got, []string{"acme/a", "acme/b"}) || len(l.Problems) != 0 {
+		t.Errorf("listed %v with problems %v; want [acme/a acme/b] and none", got, l.Problems)
+	}
+}
+
+func TestProblemsDoNotHideOthers(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	a, c := storetest.Profile(t, "acme/a", 1), storetest.Profile(t, "acme/c", 1)
+	put(t, s, a, false)
+	put(t, s, c, false)
+	dir := filepath.Join(home, "profiles")
+	corrupt := filepath.Join(dir, "acme", "b.yaml")
+	writeFile(t, corrupt, "name: [unclosed\n")
+	misplaced := filepath.Join(dir, "acme", "d.yaml")
+	writeFile(t, misplaced, readFile(t, filepath.Join(dir, "acme", "a.yaml")))
+	badName := filepath.Join(dir, "Bad", "x.yaml")
+	writeFile(t, badName, readFile(t, filepath.Join(dir, "acme", "a.yaml")))
+	stray := filepath.Join(dir, "stray.yaml")
+	writeFile(t, stray, "name: stray\n")
+	big := filepath.Join(dir, "acme", "e.yaml")
+	writeFile(t, big, "name: acme/e\ndescription: "+strings.Repeat("x", profile.MaxFileSize)+"\n")
+	writeFile(t, filepath.Join(dir, "acme", "f.yaml", "x"), "in a folder named like a profile file")
+	writeFile(t, filepath.Join(dir, "acme", ".tmp-someone-elses"), "ignored")
+	writeFile(t, filepath.Join(dir, "acme", "notes.txt"), "ignored")
+
+	l, err := s.Profiles().List(ctx(), store.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(l.Items); !reflect.DeepEqual(got, []string{"acme/a", "acme/c"}) {
+		t.Errorf("listed %v, want [acme/a acme/c]", got)
+	}
+	files := map[string]errs.Problem{}
+	for _, p := range l.Problems {
+		files[p.File] = p
+	}
+	for _, f := range []string{corrupt, misplaced, badName, stray, big} {
+		if _, ok := files[f]; !ok {
+			t.Errorf("no problem reported for %s; problems: %v", f, l.Problems)
+		}
+	}
+	if len(files) != 5 {
+		t.Errorf("problems for %d files, want 5: %v", len(files), l.Problems)
+	}
+	if p := files[misplaced]; p.Path != "name" || !strings.Contains(p.Message, `"acme/a"`) {
+		t.Errorf("misplaced file problem = %+v", p)
+	}
+
+	// Only files that will be printed are parsed.
+	l, err = s.Profiles().List(ctx(), store.Query{Match: func(n string) bool { return n == "acme/a" || n == "acme/c" }})
+	if err != nil || len(l.Problems) != 0 || len(l.Items) != 2 {
+		t.Errorf("filtered list = %v, problems %v, %v", names(l.Items), l.Problems, err)
+	}
+	// Names come without parsing.
+	ns, err := s.Profiles().Names(ctx(), store.Query{Namespace: "acme"})
+	if want := []string{"acme/a", "acme/b", "acme/c", "acme/d", "acme/e"}; err != nil || !reflect.DeepEqual(ns, want) {
+		t.Errorf("names = %v, %v; want %v", ns, err, want)
+	}
+
+	_, err = s.Profiles().Get(ctx(), "acme/b")
+	wantKind(t, err, errs.KindInvalid, "get of a corrupt file")
+	_, err = s.Profiles().Get(ctx(), "acme/e")
+	wantKind(t, err, errs.KindInvalid, "get of a file over the size limit")
+	_, err = s.Profiles().Get(ctx(), "acme/f")
+	wantKind(t, err, errs.KindInvalid, "get of a folder named like a profile file")
+	_, err = s.Profiles().Get(ctx(), "acme/d")
+	wantKind(t, err, errs.KindInvalid, "get of a misplaced file")
+	if !strings.Contains(err.Error(), misplaced) && !strings.Contains(fmt.Sprint(problemsOf(err)), misplaced) {
+		t.Errorf("error %v does not name %s", err, misplaced)
+	}
+
+	// A file that cannot be read is not removed blindly, but can be replaced.
+	_, err = s.Profiles().Remove(ctx(), "acme/b")
+	wantKind(t, err, errs.KindInvalid, "remove of a corrupt file")
+	if _, err := os.Stat(corrupt); err != nil {
+		t.Errorf("refused remove removed the file: %v", err)
+	}
+	res := put(t, s, storetest.Profile(t, "acme/b", 1), true)
+	if res.Replaced != nil {
+		t.Errorf("replacing a corrupt file reports it replaced %+v", res.Replaced)
+	}
+	if _, err := s.Profiles().Get(ctx(), "acme/b"); err != nil {
+		t.Errorf("get after replacing the corrupt file: %v", err)
+	}
+}
+
+func problemsOf(err error) []errs.Problem {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return e.Problems
+	}
+	return nil
+}
+
+func names(ps []*profile.AutomationProfile) []string {
+	out := []string{}
+	for _, p := range ps {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func TestReadsCreateNothing(t *testing.T) {
+	readAll := func(t *testing.T, s store.Store) {
+		if _, err := s.Profiles().Get(ctx(), "acme/x"); errs.KindOf(err) != errs.KindNotFound {
+			t.Errorf("get: %v", err)
+		}
+		if l, err := s.Profiles().List(ctx(), store.Query{}); err != nil || len(l.Items)+len(l.Problems) != 0 {
+			t.Errorf("list: %v %v", l, err)
+		}
+		if l, err := s.Profiles().List(ctx(), store.Query{Namespace: "acme"}); err != nil || len(l.Items) != 0 {
+			t.Errorf("list of a namespace: %v %v", l, err)
+		}
+		if n, err := s.Profiles().Names(ctx(), store.Query{}); err != nil || len(n) != 0 {
+			t.Errorf("names: %v %v", n, err)
+		}
+		if _, err := s.Profiles().History(ctx(), "acme/x"); errs.KindOf(err) != errs.KindNotFound {
+			t.Errorf("history: %v", err)
+		}
+		d := canon.Digest([]byte("x"))
+		if ok, err := s.HasObject(ctx(), d); ok || err != nil {
+			t.Errorf("has object: %v %v", ok, err)
+		}
+		if _, err := s.GetObject(ctx(), d); errs.KindOf(err) != errs.KindNotFound {
+			t.Errorf("get object: %v", err)
+		}
+		if w, err := s.Check(ctx()); err != nil || len(w) != 0 {
+			t.Errorf("check: %v %v", w, err)
+		}
+		if _, err := s.Profiles().Remove(ctx(), "acme/x"); errs.KindOf(err) != errs.KindNotFound {
+			t.Errorf("remove of a missing profile: %v", err)
+		}
+	}
+
+	t.Run("missing home", func(t *testing.T) {
+		home := newHome(t)
+		readAll(t, openStore(t, home, filestore.Options{}))
+		if _, err := os.Lstat(home); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("reads created the home: %v", err)
+		}
+	})
+	t.Run("empty home", func(t *testing.T) {
+		home := t.TempDir()
+		readAll(t, openStore(t, home, filestore.Options{}))
+		if des, err := os.ReadDir(home); err != nil || len(des) != 0 {
+			t.Errorf("reads created %v (%v)", des, err)
+		}
+	})
+}
+
+func TestLinksAreNeverFollowedForChanges(t *testing.T) {
+	outsideProfile := func(t *testing.T) (dir, file, content string) {
+		dir = t.TempDir()
+		content = "name: acme/x\ndescription: outside\n"
+		file = filepath.Join(dir, "x.yaml")
+		writeFile(t, file, content)
+		return dir, file, content
+	}
+	mustFail := func(t *testing.T, err error, what string) {
+		t.Helper()
+		if err == nil {
+			t.Fatalf("%s succeeded through a link", what)
+		}
+	}
+	symlink := func(t *testing.T, target, link string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, link); err != nil {
+			t.Skipf("cannot make links here: %v", err)
+		}
+	}
+
+	t.Run("namespace folder outside", func(t *testing.T) {
+		home := newHome(t)
+		dir, file, content := outsideProfile(t)
+		symlink(t, dir, filepath.Join(home, "profiles", "acme"))
+		s := openStore(t, home, filestore.Options{})
+		_, err := s.Profiles().Get(ctx(), "acme/x")
+		mustFail(t, err, "get")
+		_, err = s.Profiles().Put(ctx(), storetest.Profile(t, "acme/y", 1), false)
+		mustFail(t, err, "put of a new name")
+		// Said in plain words, not as os.Root's "path escapes from parent".
+		if e := (*errs.Error)(nil); !errors.As(err, &e) || !strings.Contains(e.Error(), "leads outside the store") || !strings.Contains(e.Hint, "replace the link") {
+			t.Errorf("put through a link out of the store: %v (hint %q)", err, e.Hint)
+		}
+		_, err = s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 1), true)
+		mustFail(t, err, "put over a file outside")
+		_, err = s.Profiles().Remove(ctx(), "acme/x")
+		mustFail(t, err, "remove")
+		l, err := s.Profiles().List(ctx(), store.Query{})
+		if err != nil || len(l.Items) != 0 || len(l.Problems) != 1 {
+			t.Errorf("list = %v, problems %v, %v; want one problem", names(l.Items), l.Problems, err)
+		}
+		if readFile(t, file) != content {
+			t.Error("the file outside changed")
+		}
+		if des, _ := os.ReadDir(dir); len(des) != 1 {
+			t.Errorf("files appeared outside: %v", des)
+		}
+	})
+	t.Run("profile file outside", func(t *testing.T) {
+		home := newHome(t)
+		_, file, content := outsideProfile(t)
+		link := filepath.Join(home, "profiles", "acme", "x.yaml")
+		symlink(t, file, link)
+		s := openStore(t, home, filestore.Options{})
+		_, err := s.Profiles().Get(ctx(), "acme/x")
+		mustFail(t, err, "get")
+		_, err = s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 1), true)
+		mustFail(t, err, "put over the link")
+		_, err = s.Profiles().Remove(ctx(), "acme/x")
+		mustFail(t, err, "remove of the link")
+		if readFile(t, file) != content {
+			t.Error("the file outside changed")
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("the link was replaced or removed: %v", err)
+		}
+	})
+	t.Run("link inside the store", func(t *testing.T) {
+		home := newHome(t)
+		s := openStore(t, home, filestore.Options{})
+		put(t, s, storetest.Profile(t, "acme/x", 1), false)
+		symlink(t, "acme", filepath.Join(home, "profiles", "alias"))
+		symlink(t, "x.yaml", filepath.Join(home, "profiles", "acme", "y.yaml"))
+		_, err := s.Profiles().Put(ctx(), storetest.Profile(t, "alias/x", 1), true)
+		mustFail(t, err, "put through a linked namespace")
+		_, err = s.Profiles().Put(ctx(), storetest.Profile(t, "acme/y", 1), true)
+		mustFail(t, err, "put over a linked file")
+		_, err = s.Profiles().Remove(ctx(), "acme/y")
+		mustFail(t, err, "remove of a linked file")
+		if _, err := s.Profiles().Get(ctx(), "acme/x"); err != nil {
+			t.Errorf("the link target was changed: %v", err)
+		}
+		// A link answering for another name is reported, not listed.
+		_, err = s.Profiles().Get(ctx(), "acme/y")
+		wantKind(t, err, errs.KindInvalid, "get through a link holding another name")
+	})
+	for _, sub := range []string{"objects", "history"} {
+		t.Run(sub+" folder outside", func(t *testing.T) {
+			home := newHome(t)
+			dir := t.TempDir()
+			symlink(t, dir, filepath.Join(home, sub))
+			s := openStore(t, home, filestore.Options{})
+			_, err := s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 1), false)
+			mustFail(t, err, "put")
+			if _, err := os.Stat(filepath.Join(home, "profiles", "acme", "x.yaml")); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a refused put wrote the profile: %v", err)
+			}
+			if sub == "objects" {
+				_, err = s.PutObject(ctx(), []byte("x"))
+				mustFail(t, err, "put object")
+			}
+			if des, _ := os.ReadDir(dir); len(des) != 0 {
+				t.Errorf("files appeared outside: %v", des)
+			}
+		})
+	}
+	t.Run("lock file outside", func(t *testing.T) {
+		home := newHome(t)
+		target := filepath.Join(t.TempDir(), "lock")
+		symlink(t, target, filepath.Join(home, ".lock"))
+		s := openStore(t, home, filestore.Options{})
+		_, err := s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 1), false)
+		mustFail(t, err, "put")
+		if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the lock created a file outside the store: %v", err)
+		}
+	})
+	t.Run("journal outside", func(t *testing.T) {
+		home := newHome(t)
+		target := filepath.Join(t.TempDir(), "pending")
+		writeFile(t, target, "outside\n")
+		symlink(t, target, filepath.Join(home, ".pending"))
+		s := openStore(t, home, filestore.Options{})
+		put(t, s, storetest.Profile(t, "acme/x", 1), false)
+		if readFile(t, target) != "outside\n" {
+			t.Error("the file outside changed")
+		}
+		if fi, err := os.Lstat(filepath.Join(home, ".pending")); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			t.Error("the journal is still a link")
+		}
+	})
+}
+
+// TestReadersNeverSeeTornFiles rewrites one profile, alternating a short
+// and a long version, while readers read it: each read must be one whole
+// version. Writing the file in place fails this test.
+func TestReadersNeverSeeTornFiles(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	short := storetest.Profile(t, "acme/x", 1)
+	long := storetest.Profile(t, "acme/x", 2)
+	long.Description = strings.Repeat("a long description, ", 1000)
+	put(t, s, short, false)
+	path := filepath.Join(home, "profiles", "acme", "x.yaml")
+	shortBytes := readFile(t, path)
+	put(t, s, long, true)
+	longBytes := readFile(t, path)
+
+	const writes = 100
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failures []string
+	var reads int
+	fail := func(format string, a ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(failures) < 5 {
+			failures = append(failures, fmt.Sprintf(format, a...))
+		}
+	}
+	for range 2 {
+		reader := openStore(t, home, filestore.Options{})
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				data, err := os.ReadFile(path)
+				if err != nil {
+					fail("read: %v", err)
+				} else if s := string(data); s != shortBytes && s != longBytes {
+					fail("torn read of %d bytes", len(data))
+				}
+				mu.Lock()
+				reads++
+				decode := reads%8 == 0 // decoding is slow; the raw reads are the test
+				mu.Unlock()
+				if !decode {
+					continue
+				}
+				p, err := reader.Profiles().Get(ctx(), "acme/x")
+				if err != nil {
+					fail("get: %v", err)
+				} else if !reflect.DeepEqual(p, short) && !reflect.DeepEqual(p, long) {
+					fail("get returned neither version")
+				}
+			}
+		})
+	}
+	for i := range writes {
+		v := short
+		if i%2 == 1 {
+			v = long
+		}
+		put(t, s, v, true)
+	}
+	close(done)
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Fatalf("after %d reads: %s", reads, strings.Join(failures, "; "))
+	}
+}
+
+// TestConcurrentWritersLoseNothing runs writers as separate store values
+// (as separate processes would be) on distinct names and on one shared
+// name.
+func TestConcurrentWritersLoseNothing(t *testing.T) {
+	home := newHome(t)
+	const writers, rounds = 12, 3
+	var wg sync.WaitGroup
+	errc := make(chan error, 2*writers*rounds)
+	digests := make(chan string, writers*rounds)
+	for w := range writers {
+		own, shared := openStore(t, home, filestore.Options{}), openStore(t, home, filestore.Options{})
+		name := fmt.Sprintf("ns%d/own-%d", w%3, w)
+		var ownVersions, sharedVersions []*profile.AutomationProfile
+		for r := range rounds {
+			ownVersions = append(ownVersions, storetest.Profile(t, name, r))
+			sharedVersions = append(sharedVersions, storetest.Profile(t, "shared/one", w*rounds+r))
+		}
+		wg.Go(func() {
+			for _, p := range ownVersions {
+				if _, err := own.Profiles().Put(ctx(), p, true); err != nil {
+					errc <- err
+				}
+			}
+		})
+		wg.Go(func() {
+			for _, p := range sharedVersions {
+				res, err := shared.Profiles().Put(ctx(), p, true)
+				if err != nil {
+					errc <- err
+					continue
+				}
+				digests <- res.Digest
+			}
+		})
+	}
+	wg.Wait()
+	close(errc)
+	close(digests)
+	for err := range errc {
+		t.Error(err)
+	}
+
+	s := openStore(t, home, filestore.Options{})
+	l, err := s.Profiles().List(ctx(), store.Query{})
+	if err != nil || len(l.Problems) != 0 {
+		t.Fatalf("list: %v, problems %v", err, l.Problems)
+	}
+	if len(l.Items) != writers+1 {
+		t.Errorf("listed %d profiles, want %d: %v", len(l.Items), writers+1, names(l.Items))
+	}
+	for w := range writers {
+		name := fmt.Sprintf("ns%d/own-%d", w%3, w)
+		h, err := s.Profiles().History(ctx(), name)
+		if err != nil || len(h) != rounds {
+			t.Errorf("history of %s has %d entries (%v), want %d", name, len(h), err, rounds)
+		}
+	}
+	var want []string
+	for d := range digests {
+		want = append(want, d)
+	}
+	h, err := s.Profiles().History(ctx(), "shared/one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range h {
+		got = append(got, e.Digest)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("shared history has %d entries, want the %d puts that succeeded", len(got), len(want))
+	}
+	shared, err := s.Profiles().Get(ctx(), "shared/one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := h[len(h)-1].Digest; canon.Digest([]byte(readFile(t, filepath.Join(home, "profiles", "shared", "one.yaml")))) != last {
+		t.Errorf("the shared profile (%s) is not the last version logged (%s)", shared.Description, last)
+	}
+	if left := tempFiles(t, home); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func TestHistoryUsesTheClock(t *testing.T) {
+	home := newHome(t)
+	start := time.Date(2030, 1, 2, 3, 4, 5, 6, time.UTC)
+	tick := start
+	s := openStore(t, home, filestore.Options{Now: func() time.Time {
+		tick = tick.Add(time.Minute)
+		return tick
+	}})
+	put(t, s, storetest.Profile(t, "acme/x", 1), false)
+	put(t, s, storetest.Profile(t, "acme/x", 2), true)
+	if _, err := s.Profiles().Remove(ctx(), "acme/x"); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.Profiles().History(ctx(), "acme/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range h {
+		if want := start.Add(time.Duration(i+1) * time.Minute); !e.Time.Equal(want) {
+			t.Errorf("entry %d at %s, want %s", i, e.Time, want)
+		}
+	}
+	if len(h) != 3 {
+		t.Errorf("history has %d entries, want 3", len(h))
+	}
+}
+
+func TestHistoryCatchesUpWithFilesItMissed(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	r1 := put(t, s, storetest.Profile(t, "acme/x", 1), false)
+
+	// A version placed by hand (or renamed in by a writer killed before it
+	// logged it), in a format of its own.
+	hand := storetest.Profile(t, "acme/x", 7)
+	hand.Description = "edited by hand"
+	path := filepath.Join(home, "profiles", "acme", "x.yaml")
+	data := strings.Replace(readFile(t, path), "version 1 of acme/x", "edited by hand", 1)
+	data = strings.Replace(data, "auto_strategize: 0.1", "auto_strategize:   0.7 # comment", 1)
+	writeFile(t, path, data)
+	mtime := time.Date(2029, 5, 6, 7, 8, 9, 0, time.UTC)
+	if err := os.Chtimes(path, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	// A torn append at the end of the log.
+	logPath := filepath.Join(home, "history", "profiles", "acme", "x.log")
+	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"digest":"0123`)
+	f.Close()
+	h, err := s.Profiles().History(ctx(), "acme/x")
+	if err != nil || len(h) != 1 {
+		t.Fatalf("history with a torn last line = %v, %v; want the one whole entry", h, err)
+	}
+
+	r3 := put(t, s, storetest.Profile(t, "acme/x", 3), true)
+	if !reflect.DeepEqual(r3.Replaced, hand) {
+		t.Errorf("replaced %+v, want the hand-edited version", r3.Replaced)
+	}
+	h, err = s.Profiles().History(ctx(), "acme/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h) != 3 {
+		t.Fatalf("history = %+v, want three entries", h)
+	}
+	if h[0].Digest != r1.Digest || h[2].Digest != r3.Digest {
+		t.Errorf("history = %+v", h)
+	}
+	if !h[1].Time.Equal(mtime) || h[1].Event != store.EventPut {
+		t.Errorf("caught-up entry = %+v, want a put at the file's time %s", h[1], mtime)
+	}
+	obj, err := s.GetObject(ctx(), h[1].Digest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, _, err := profile.DecodeProfile(obj, "object")
+	if err != nil || !reflect.DeepEqual(kept, hand) {
+		t.Errorf("caught-up version kept as %+v (%v), want the hand-edited one", kept, err)
+	}
+
+	// A removal the log missed is recorded before the next put.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, storetest.Profile(t, "acme/x", 4), false)
+	h, err = s.Profiles().History(ctx(), "acme/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h); n != 5 || h[3].Event != store.EventRemove || h[3].Digest != r3.Digest {
+		t.Errorf("history after a missed removal = %+v", h)
+	}
+}
+
+func TestDamagedHistoryIsReported(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	put(t, s, storetest.Profile(t, "acme/x", 1), false)
+	logPath := filepath.Join(home, "history", "profiles", "acme", "x.log")
+	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("not json\n")
+	f.Close()
+	_, err = s.Profiles().History(ctx(), "acme/x")
+	wantKind(t, err, errs.KindInvalid, "history with a damaged line")
+	if ps := problemsOf(err); len(ps) != 1 || ps[0].Line != 2 || ps[0].File != logPath {
+		t.Errorf("problems = %+v, want line 2 of %s", ps, logPath)
+	}
+	// Writes go on.
+	put(t, s, storetest.Profile(t, "acme/x", 2), true)
+}
+
+func TestDamagedObjectIsAnError(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	d, err := s.PutObject(ctx(), []byte("original"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(home, "objects", d), "tampered")
+	_, err = s.GetObject(ctx(), d)
+	wantKind(t, err, errs.KindInternal, "get of a tampered object")
+}
+
+func TestNothingWorldWritable(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	put(t, s, storetest.Profile(t, "acme/x", 1), false)
+	put(t, s, storetest.Profile(t, "acme/x", 2), true)
+	checkModes(t, home, 0o644, 0o755)
+}
+
+// checkModes fails when any file or folder under home has permissions
+// beyond file or dir.
+func checkModes(t *testing.T, home string, file, dir fs.FileMode) {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		limit := file
+		if fi.IsDir() {
+			limit = dir
+		}
+		if extra := fi.Mode().Perm() &^ limit; extra != 0 {
+			t.Errorf("%s has mode %s, more than %s", path, fi.Mode().Perm(), limit)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 8 {
+		t.Fatalf("only %d entries checked", n)
+	}
+}
+
+func TestCheckWarnsAboutOpenFolders(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	put(t, s, storetest.Profile(t, "acme/x", 1), false)
+	profiles := filepath.Join(home, "profiles")
+	namespace := filepath.Join(profiles, "acme")
+	for _, dir := range []string{home, profiles, namespace} {
+		if err := os.Chmod(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := s.Check(ctx())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w) != 3 || !strings.Contains(w[0], home+" is world-writable") || !strings.Contains(w[1], profiles+" is world-writable") ||
+		!strings.Contains(w[2], namespace+" is world-writable") {
+		t.Errorf("warnings = %q", w)
+	}
+}
+
+// TestUnchangedPutWritesNothing: an update with the stored content leaves
+// every file of the home as it was, not merely equal in content: nothing
+// is renamed over the profile, and the history log gets no line.
+func TestUnchangedPutWritesNothing(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	put(t, s, storetest.Profile(t, "acme/same", 1), false)
+	before := snapshotHome(t, home)
+	res := put(t, s, storetest.Profile(t, "acme/same", 1), true)
+	if !res.Unchanged {
+		t.Fatal("an update with the stored content does not report unchanged")
+	}
+	after := snapshotHome(t, home)
+	if len(after) != len(before) {
+		t.Errorf("files before %d, after %d", len(before), len(after))
+	}
+	for path, b := range before {
+		a, ok := after[path]
+		switch {
+		case !ok:
+			t.Errorf("%s is gone", path)
+		case !os.SameFile(a, b) || !a.ModTime().Equal(b.ModTime()) || a.Size() != b.Size():
+			t.Errorf("%s was rewritten", path)
+		}
+	}
+}
+
+// snapshotHome maps every file under home but the lock to what stat says
+// of it.
+func snapshotHome(t *testing.T, home string) map[string]fs.FileInfo {
+	t.Helper()
+	out := map[string]fs.FileInfo{}
+	err := filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == ".lock" {
+			return err
+		}
+		fi, err := os.Stat(path)
+		out[path] = fi
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -1,0 +1,81 @@
+package file
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/agentsctl/agents/internal/canon"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/store"
+)
+
+// PutObject implements Store. An object already stored is not written
+// again, and needs no lock: objects never change once written.
+func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
+	digest, err := store.ObjectPut(ctx, data)
+	if err != nil {
+		return "", err
+	}
+	if ok, err := s.HasObject(ctx, digest); err != nil || ok {
+		return digest, err
+	}
+	err = s.mutate(ctx, func(tx *txn) error { return tx.writeObject(digest, data) })
+	if err != nil {
+		return "", err
+	}
+	return digest, nil
+}
+
+// HasObject implements Store.
+func (s *Store) HasObject(ctx context.Context, digest string) (bool, error) {
+	if err := store.ObjectLookup(ctx, digest); err != nil {
+		return false, err
+	}
+	r, err := s.openRoot()
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	fi, err := r.Lstat(filepath.Join(objectsDir, digest))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "looking up object %s", digest)
+	}
+	return fi.Mode().IsRegular(), nil
+}
+
+// GetObject implements Store. The content is checked against its digest,
+// so a damaged object is an error, never a wrong answer.
+func (s *Store) GetObject(ctx context.Context, digest string) ([]byte, error) {
+	if err := store.ObjectLookup(ctx, digest); err != nil {
+		return nil, err
+	}
+	r, err := s.openRoot()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, store.ObjectNotFound(digest)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	rel := filepath.Join(objectsDir, digest)
+	data, _, err := readRegular(r, rel, store.MaxObjectSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, store.ObjectNotFound(digest)
+	}
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading object %s", s.abs(rel))
+	}
+	if got := canon.Digest(data); got != digest {
+		return nil, errs.New(errs.KindInternal, "object %s is damaged: its content hashes to %s", s.abs(rel), got).
+			WithHint("restore the file from a backup, or delete it so the version is written again")
+	}
+	return data, nil
+}

@@ -1,0 +1,538 @@
+package file
+
+import (
+	"bytes"
+	"context"
+	crand "crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/agentsctl/agents/internal/canon"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
+	"github.com/agentsctl/agents/internal/store"
+)
+
+// maxLogSize bounds a history log read: over a hundred thousand versions.
+const maxLogSize = 16 << 20
+
+// txn is one mutation in progress: it holds the store lock, and every file
+// it writes or removes goes through its root.
+type txn struct {
+	s       *Store
+	root    *os.Root
+	now     time.Time
+	dirs    map[string]bool // folders checked to be real folders
+	journal *os.File        // .pending, opened on the first temporary file
+}
+
+// mutate runs fn as one mutation: it creates the home if needed, takes the
+// store lock for the whole of fn (so fn's reads, checks and writes are one
+// step for every other writer), and first cleans the temporary files a
+// writer killed mid-write left behind.
+func (s *Store) mutate(ctx context.Context, fn func(tx *txn) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return store.Interrupted(err)
+	}
+	if err := os.MkdirAll(s.home, 0o755); err != nil {
+		return errs.Wrap(errs.KindInternal, err, "creating the store")
+	}
+	r, err := safefile.OpenRoot(s.home)
+	if err != nil {
+		return errs.Wrap(errs.KindInternal, err, "opening the store %s", s.home)
+	}
+	defer r.Close()
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	tx := &txn{s: s, root: r, now: s.now().UTC().Round(0), dirs: map[string]bool{}}
+	defer tx.finish()
+	if err := tx.cleanPending(); err != nil {
+		return err
+	}
+	return fn(tx)
+}
+
+// lock takes the store's advisory lock, polling with backoff until the lock
+// timeout or the context ends. The lock is held on an open file, so the
+// kernel releases it when its holder exits, however it exits: a killed
+// writer never blocks the next one. The lock file is opened without waiting
+// and must be a regular file (or absent, and then created): a FIFO, a
+// device or a link in its place is refused at once, whatever the timeout.
+func (s *Store) lock(ctx context.Context) (unlock func(), err error) {
+	path := s.abs(lockName)
+	fl, err := openLock(path)
+	if err != nil {
+		return nil, lockOpenError(path, err)
+	}
+	deadline := time.Now().Add(s.lockTimeout)
+	delay := time.Millisecond
+	for {
+		ok, err := fl.tryLock()
+		if err != nil {
+			fl.close()
+			return nil, errs.Wrap(errs.KindInternal, err, "taking the store lock %s", path).
+				WithHint("%s must be a regular file the store can open; remove anything else by hand", path)
+		}
+		if ok {
+			return fl.close, nil
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			fl.close()
+			return nil, errs.New(errs.KindLocked, "the store is locked by another writer: gave up waiting for %s after %s", path, s.lockTimeout).
+				About(errs.AboutLock, path)
+		}
+		// Jitter keeps waiting writers from polling in step.
+		wait := min(delay+rand.N(delay), left)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			fl.close()
+			return nil, errs.Wrap(errs.KindInterrupted, ctx.Err(), "interrupted while waiting for the store lock %s", path)
+		case <-t.C:
+		}
+		delay = min(delay*2, 100*time.Millisecond)
+	}
+}
+
+// lockOpenError reports a lock file that cannot be opened.
+func lockOpenError(path string, err error) error {
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return errs.New(errs.KindInternal, "cannot take the store lock: %s %s", path, se.Detail).
+			WithHint("the store's lock must be a regular file of its own; remove %s and the next change creates it again", path)
+	}
+	return errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "taking the store lock %s", path).
+		WithHint("%s must be a regular file the store can open; remove anything else by hand", path)
+}
+
+// finish forgets the temporary files this mutation started: each was
+// renamed over its target or removed. The journal is removed rather than
+// emptied, so it is never written in place.
+func (tx *txn) finish() {
+	if tx.journal != nil {
+		_ = tx.journal.Close()
+		_ = tx.root.Remove(pendingName)
+	}
+}
+
+// cleanPending removes the temporary files that the journal says an earlier
+// writer started and did not finish (it was killed), then removes the
+// journal. Only names of temporary files are removed, never a link's
+// target. The journal is read only when it is a regular file, and removed
+// by name whatever it is: a link, or a second name of a file elsewhere,
+// loses that name and the file it named is left as it was.
+func (tx *txn) cleanPending() error {
+	fi, err := tx.root.Lstat(pendingName)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return tx.ioErr("reading", pendingName, err)
+	}
+	if fi.Mode().IsRegular() && fi.Size() > 0 {
+		data, _, err := readRegular(tx.root, pendingName, 1<<20)
+		if err == nil {
+			for line := range strings.Lines(string(data)) {
+				rel := filepath.FromSlash(strings.TrimSpace(line))
+				if isTempPath(rel) {
+					_ = tx.root.Remove(rel) // gone already when the writer got as far as its rename
+				}
+			}
+		}
+	}
+	if err := tx.root.Remove(pendingName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if !fi.Mode().IsRegular() {
+			return tx.refuse(pendingName, fi, "a regular file")
+		}
+		return tx.ioErr("removing", pendingName, err)
+	}
+	return nil
+}
+
+// isTempPath reports whether rel names a temporary file inside the store.
+func isTempPath(rel string) bool {
+	return rel != "" && filepath.IsLocal(rel) && filepath.Clean(rel) == rel &&
+		strings.HasPrefix(filepath.Base(rel), tempPrefix)
+}
+
+// note records a temporary file in the journal before it is created, so
+// the next writer can remove it if this one is killed. The journal is
+// created afresh (cleanPending removed any earlier one), never opened as
+// found, so nothing placed there can take the write elsewhere.
+func (tx *txn) note(tmp string) error {
+	if tx.journal == nil {
+		f, err := tx.root.OpenFile(pendingName, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return tx.ioErr("creating", pendingName, err)
+		}
+		tx.journal = f
+	}
+	if _, err := tx.journal.WriteString(filepath.ToSlash(tmp) + "\n"); err != nil {
+		return tx.ioErr("writing", pendingName, err)
+	}
+	return nil
+}
+
+// lstat describes rel without following a final link.
+func (tx *txn) lstat(rel string) (fs.FileInfo, error) {
+	fi, err := tx.root.Lstat(rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, tx.ioErr("reading", rel, err)
+	}
+	return fi, err
+}
+
+// ensureDir makes sure rel and its parents are real folders, creating the
+// missing ones. A link in their place is refused: a write never goes
+// through one, even when it stays inside the store.
+func (tx *txn) ensureDir(rel string) error {
+	if rel == "." || tx.dirs[rel] {
+		return nil
+	}
+	if err := tx.ensureDir(filepath.Dir(rel)); err != nil {
+		return err
+	}
+	fi, err := tx.lstat(rel)
+	switch {
+	case err == nil && !fi.IsDir():
+		return tx.refuse(rel, fi, "a folder")
+	case errors.Is(err, fs.ErrNotExist):
+		if err := tx.root.Mkdir(rel, 0o755); err != nil {
+			return tx.ioErr("creating", rel, err)
+		}
+		if err := tx.syncDir(filepath.Dir(rel)); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	}
+	tx.dirs[rel] = true
+	return nil
+}
+
+// prepare checks or creates every folder a mutation of name in kind k
+// writes to, before anything is written, so a refused folder stops the
+// mutation before it has changed anything.
+func prepare[T any](tx *txn, k *kind[T], name string) error {
+	dirs := []string{filepath.Dir(k.path(name))}
+	if k.History {
+		dirs = append(dirs, objectsDir, filepath.Dir(k.logPath(name)))
+	}
+	for _, d := range dirs {
+		if err := tx.ensureDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAtomic replaces rel with data so that a reader sees the old content
+// or the new, never a mix, and a crash leaves one of them: the data goes to
+// a temporary file in the same folder, is synced, and is renamed over rel;
+// then the folder is synced so the rename itself survives a power loss.
+func (tx *txn) writeAtomic(rel string, data []byte) (err error) {
+	dir := filepath.Dir(rel)
+	tmp := filepath.Join(dir, tempPrefix+crand.Text())
+	if err := tx.note(tmp); err != nil {
+		return err
+	}
+	f, err := tx.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return tx.ioErr("creating", tmp, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.root.Remove(tmp)
+		}
+	}()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return tx.ioErr("writing", tmp, err)
+	}
+	if h := tx.s.hooks.beforeRename; h != nil {
+		h(tmp, rel)
+	}
+	if err = tx.root.Rename(tmp, rel); err != nil {
+		return tx.ioErr("replacing", rel, err)
+	}
+	return tx.syncDir(dir)
+}
+
+// removeFile removes rel (a link is removed, not followed) and syncs its
+// folder.
+func (tx *txn) removeFile(rel string) error {
+	if err := tx.root.Remove(rel); err != nil {
+		return tx.ioErr("removing", rel, err)
+	}
+	return tx.syncDir(filepath.Dir(rel))
+}
+
+// syncDir makes the entries of folder rel durable. Windows cannot sync a
+// folder, and its renames are durable without it.
+func (tx *txn) syncDir(rel string) error {
+	d, err := safefile.OpenDirIn(tx.root, rel)
+	if err == nil {
+		err = d.Sync()
+		d.Close()
+	}
+	if err != nil && runtime.GOOS != "windows" {
+		return tx.ioErr("syncing", rel, err)
+	}
+	return nil
+}
+
+// writeObject stores data as objects/<digest> unless it is there already:
+// objects never change, so an existing one is the same content.
+func (tx *txn) writeObject(digest string, data []byte) error {
+	rel := filepath.Join(objectsDir, digest)
+	fi, err := tx.lstat(rel)
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		return nil
+	case err == nil:
+		return tx.refuse(rel, fi, "a regular file")
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	if err := tx.ensureDir(objectsDir); err != nil {
+		return err
+	}
+	return tx.writeAtomic(rel, data)
+}
+
+// openLog opens a history log for changing it in place, refusing a link, a
+// file that is not a regular file and a file with other hard links (see
+// safefile.OpenWritableIn): the write would land elsewhere. Without create,
+// a missing log is (nil, nil).
+func (tx *txn) openLog(rel string, create bool) (*os.File, error) {
+	flag := os.O_RDWR | os.O_APPEND
+	if create {
+		flag |= os.O_CREATE
+	}
+	f, err := safefile.OpenWritableIn(tx.root, rel, flag, 0o644)
+	var se *safefile.Error
+	switch {
+	case err == nil:
+		return f, nil
+	case !create && errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case errors.As(err, &se):
+		return nil, tx.refuseFile(rel, se.Detail)
+	}
+	return nil, tx.ioErr("opening", rel, err)
+}
+
+// readLog returns the entries of a history log. A last line without its
+// newline is what a writer killed mid-append leaves: it is cut off here,
+// under the lock, so the next append starts on a line of its own. Lines
+// that do not parse are skipped: a damaged history must not stop writes
+// (ProfileHistory reports them). The log is opened as for writing, so a
+// log the mutation could not append to is refused before anything changes.
+func (tx *txn) readLog(rel string) ([]store.HistoryEntry, error) {
+	f, err := tx.openLog(rel, false)
+	if f == nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxLogSize+1))
+	if err == nil && len(data) > maxLogSize {
+		err = fmt.Errorf("over the %d-byte limit", maxLogSize)
+	}
+	if err != nil {
+		return nil, tx.ioErr("reading", rel, err)
+	}
+	entries, complete, _ := parseLog(data, tx.s.abs(rel))
+	if complete < len(data) {
+		err := f.Truncate(int64(complete))
+		if err == nil {
+			err = f.Sync()
+		}
+		if err != nil {
+			return nil, tx.ioErr("repairing", rel, err)
+		}
+	}
+	return entries, nil
+}
+
+// appendLog appends one entry to a history log as a single write of one
+// line, and syncs it. A write that fails part-way (a full disk, a file size
+// limit) is cut back off, so a torn last line can only come from a writer
+// that was killed.
+func (tx *txn) appendLog(rel string, e store.HistoryEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return errs.Wrap(errs.KindInternal, err, "encoding a history entry")
+	}
+	line = append(line, '\n')
+	_, err = tx.lstat(rel)
+	existed := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	f, err := tx.openLog(rel, true)
+	if err != nil {
+		return err
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		if _, err = f.Write(line); err == nil {
+			err = f.Sync()
+		}
+		if err != nil {
+			if terr := f.Truncate(fi.Size()); terr == nil {
+				_ = f.Sync()
+			}
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return tx.ioErr("appending to", rel, err)
+	}
+	if !existed {
+		return tx.syncDir(filepath.Dir(rel))
+	}
+	return nil
+}
+
+// reconcile brings the history of name up to date with what is stored
+// before a mutation adds its own entry, and returns the digest of the
+// stored version (if it is readable). The log lags the files when a writer
+// was killed between its rename and its append, and when a file was placed
+// or edited by hand; the missing version is then recorded, as an object and
+// a put stamped with the file's modification time (or a remove, when the
+// file is gone).
+func reconcile[T any](tx *txn, k *kind[T], name string, cur current[T]) (string, error) {
+	logRel := k.logPath(name)
+	entries, err := tx.readLog(logRel)
+	if err != nil {
+		return "", err
+	}
+	var last store.HistoryEntry
+	if n := len(entries); n > 0 {
+		last = entries[n-1]
+	}
+	if !cur.ok {
+		if !cur.exists && last.Event == store.EventPut {
+			return "", tx.appendLog(logRel, store.HistoryEntry{Digest: last.Digest, Time: tx.now, Event: store.EventRemove})
+		}
+		return "", nil
+	}
+	if last.Event == store.EventPut && last.Digest == canon.Digest(cur.data) {
+		return last.Digest, nil
+	}
+	data, _, err := k.Encode(cur.value)
+	if err != nil {
+		return "", err
+	}
+	digest := canon.Digest(data)
+	if last.Event == store.EventPut && last.Digest == digest {
+		return digest, nil
+	}
+	if err := tx.writeObject(digest, data); err != nil {
+		return "", err
+	}
+	e := store.HistoryEntry{Digest: digest, Time: cur.info.ModTime().UTC().Round(0), Event: store.EventPut}
+	return digest, tx.appendLog(logRel, e)
+}
+
+// parseLog parses a history log: one JSON entry per line. complete is the
+// length of the text up to the last newline; text after it is a torn
+// append and is ignored. A complete line that is not an entry is a
+// problem.
+func parseLog(data []byte, file string) (entries []store.HistoryEntry, complete int, problems []errs.Problem) {
+	entries = []store.HistoryEntry{}
+	for line := 1; complete < len(data); line++ {
+		i := bytes.IndexByte(data[complete:], '\n')
+		if i < 0 {
+			break
+		}
+		raw := bytes.TrimSpace(data[complete : complete+i])
+		complete += i + 1
+		if len(raw) == 0 {
+			continue
+		}
+		var e store.HistoryEntry
+		err := json.Unmarshal(raw, &e)
+		switch {
+		case err != nil:
+		case e.Event != store.EventPut && e.Event != store.EventRemove:
+			err = fmt.Errorf("unknown event %q", e.Event)
+		case store.CheckDigest(e.Digest) != nil:
+			err = fmt.Errorf("invalid digest %q", e.Digest)
+		case e.Time.IsZero():
+			err = errors.New("no time")
+		}
+		if err != nil {
+			problems = append(problems, errs.Problem{File: file, Line: line, Message: "not a history entry: " + err.Error()})
+			continue
+		}
+		e.Time = e.Time.UTC()
+		entries = append(entries, e)
+	}
+	return entries, complete, problems
+}
+
+// refuse reports a store entry that is not the kind of file the store
+// writes there. Links in particular are never written through or removed
+// through, even when they stay inside the store.
+func (tx *txn) refuse(rel string, fi fs.FileInfo, want string) error {
+	path := tx.s.abs(rel)
+	return errs.New(errs.KindInternal, "refusing to change the store through %s: it is a %s, not %s", path, describe(fi), want).
+		WithHint("the store writes only files and folders of its own; move %s out of the store", path)
+}
+
+// refuseFile reports a store file the store will not change in place;
+// detail says why ("has 2 hard links: ...").
+func (tx *txn) refuseFile(rel, detail string) error {
+	path := tx.s.abs(rel)
+	return errs.New(errs.KindInternal, "refusing to change the store through %s: it %s", path, detail).
+		WithHint("the store writes only files of its own: move %s out of the store, or replace it with a copy of its own", path)
+}
+
+// ioErr reports a failed file operation inside the store.
+func (tx *txn) ioErr(action, rel string, err error) error {
+	e := errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "%s %s", action, tx.s.abs(rel))
+	if escapes(err) {
+		e = e.WithHint("%s", escapeHint(tx.s.abs(rel)))
+	}
+	return e
+}
+
+// describe names a file's type for a message, without an article, in the
+// words of every other refusal (see safefile.Describe).
+func describe(fi fs.FileInfo) string {
+	return strings.TrimPrefix(safefile.Describe(fi.Mode()), "a ")
+}
+
+// LockHome takes the file store's lock on the agents home, for a change
+// to a file outside the store proper (config.yaml) that must not race
+// another writer of it. It waits as a mutation does, up to timeout.
+func LockHome(ctx context.Context, home string, timeout time.Duration) (unlock func(), err error) {
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "creating the agents home %s", home)
+	}
+	s := &Store{home: home, lockTimeout: timeout}
+	return s.lock(ctx)
+}

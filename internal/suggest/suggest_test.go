@@ -1,0 +1,51 @@
+package suggest
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestKey(t *testing.T) {
+	known := []string{"name", "description", "auto_apply", "auto_execute", "require_sandbox", "max_retries_per_step"}
+	tests := []struct{ in, want string }{
+		{"auto_aply", "auto_apply"},
+		{"auto-apply", "auto_apply"},
+		{"Auto_Apply", "auto_apply"},
+		{"requre_sandbox", "require_sandbox"},
+		{"max_retry_per_step", "max_retries_per_step"},
+		{"nmae", "name"},
+		{"names", "name"},
+		{"descripton", "description"},
+		{"base", ""},
+		{"x", ""},
+		{"totally_unrelated", ""},
+		{strings.Repeat("a", 100), ""},
+	}
+	for _, tt := range tests {
+		if got := Key(tt.in, known); got != tt.want {
+			t.Errorf("Key(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestName(t *testing.T) {
+	candidates := []string{"manual", "review", "cautious", "acme/strict", "acme/strict-ci", "team/deploy"}
+	tests := []struct{ in, want string }{
+		{"Manual", "manual"},
+		{"deploy", "team/deploy"},
+		{"reveiw", "review"},
+		{"acme/strct", "acme/strict"},
+		{"team/dep", "team/deploy"},
+		{"x", ""},
+		{"", ""},
+		{"strict", "acme/strict"}, // a name without its namespace
+	}
+	for _, tt := range tests {
+		if got := Name(tt.in, candidates); got != tt.want {
+			t.Errorf("Name(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := Name(strings.Repeat("a", 201), []string{strings.Repeat("a", 201)}); got != "" {
+		t.Errorf("a very long name is suggested %q", got)
+	}
+}
