@@ -24,12 +24,8 @@ func (r *Registry) Pack() (*sp.Loaded, error) {
 	if r.pack != nil {
 		return r.pack, nil
 	}
-	allow := false
-	{
-		var ws []string
-		allow, ws = r.src.Unratified()
-		r.warn(ws...)
-	}
+	allow, ws := r.src.Unratified()
+	r.warn(ws...)
 	id, err := r.configuredPackID()
 	if err != nil {
 		return nil, err
@@ -146,13 +142,7 @@ func (r *Registry) RatifyPack(file string) (*sp.RatifyResult, error) {
 	}
 	r.warn(res.Warnings...)
 	if shipped, err := sp.LoadShipped(nil, false); err == nil {
-		var missing []string
-		for _, id := range shipped.Pack.BoundaryIDs {
-			if !res.Pack.HasBoundary(id) {
-				missing = append(missing, id)
-			}
-		}
-		if len(missing) > 0 {
+		if missing := sp.MissingBoundaries(res.Pack, shipped.Pack); len(missing) > 0 {
 			r.warn(fmt.Sprintf("pack %s lacks %s of the shipped pack; it will be refused if configured", res.Pack.PackID, strings.Join(missing, ", ")))
 		}
 	}

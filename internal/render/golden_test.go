@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/render/rendertest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -147,23 +148,7 @@ func TestGolden(t *testing.T) {
 			name := gv.name + "." + f.file
 			t.Run(name, func(t *testing.T) {
 				got := renderString(t, f.format, f.opts, gv.view)
-				path := filepath.Join("testdata", "golden", name)
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test ./internal/render -update to create it)", err)
-				}
-				if got != string(want) {
-					t.Errorf("output differs from %s\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-				}
+				rendertest.Compare(t, filepath.Join("testdata", "golden", name), got, *update)
 			})
 		}
 	}

@@ -146,7 +146,7 @@ func loadConfigured(opts LoadOptions, shipped *Loaded) (*Loaded, error) {
 		return nil, errs.New(errs.KindSafetyPack, "safety pack %s carries pack_id %q, but the configuration names %q", file, p.PackID, id).
 			WithHint("a configured pack must be stored as <pack_id>.json")
 	}
-	if missing := missingBoundaries(p, shipped.Pack); len(missing) > 0 {
+	if missing := MissingBoundaries(p, shipped.Pack); len(missing) > 0 {
 		return nil, errs.New(errs.KindSafetyPack, "safety pack %s is looser than the shipped pack %s: it lacks %s %s",
 			id, shipped.Pack.PackID, plural(len(missing), "boundary", "boundaries"), strings.Join(missing, ", ")).
 			WithHint("a configured pack may only be stricter: keep every boundary of %s and add your own", shipped.Pack.PackID)
@@ -258,9 +258,9 @@ func loadShipped(fsys fs.FS, allowUnratified bool) (*Loaded, error) {
 	return l, nil
 }
 
-// missingBoundaries lists the boundaries of base that p lacks, in base's
-// order.
-func missingBoundaries(p, base *Pack) []string {
+// MissingBoundaries lists the boundaries of base that p lacks, in base's
+// order: what keeps p from being at least as strict as base.
+func MissingBoundaries(p, base *Pack) []string {
 	var out []string
 	for _, id := range base.BoundaryIDs {
 		if !p.HasBoundary(id) {

@@ -123,7 +123,7 @@ func loadSystem(dir string, shipped *Pack) (*Loaded, error) {
 	if p.PackID != id {
 		return nil, systemError("system safety pack %s carries pack_id %q, but %s names %q", file, p.PackID, configFile, id)
 	}
-	if missing := missingBoundaries(p, shipped); len(missing) > 0 {
+	if missing := MissingBoundaries(p, shipped); len(missing) > 0 {
 		return nil, systemError("system safety pack %s is looser than the shipped pack %s: it lacks %s %s",
 			id, shipped.PackID, plural(len(missing), "boundary", "boundaries"), strings.Join(missing, ", "))
 	}

@@ -80,11 +80,13 @@ func Check(t *testing.T, dir, name string, v render.View, update bool, formats .
 			}
 			fmt.Fprintf(&golden, "=== %d columns\n%s", width, out)
 		}
-		compare(t, filepath.Join(dir, name+"."+format+".txt"), golden.String(), update)
+		Compare(t, filepath.Join(dir, name+"."+format+".txt"), golden.String(), update)
 	}
 }
 
-func compare(t *testing.T, path, got string, update bool) {
+// Compare checks got against the golden file at path, or writes it there
+// when update is set.
+func Compare(t *testing.T, path, got string, update bool) {
 	t.Helper()
 	if update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
