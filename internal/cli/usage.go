@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -15,7 +16,11 @@ import (
 )
 
 // unknownCommand matches cobra's error for a word that names no command.
-var unknownCommand = regexp.MustCompile(`^unknown command "(.*)" for "(.*)"`)
+// It is compiled when first needed, as invalidArgument is: compiled at
+// start-up, the two cost every run of agents, most of which parse fine.
+var unknownCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^unknown command "(.*)" for "(.*)"`)
+})
 
 // usageError turns an error from cobra's own parsing of cmd's arguments
 // into a usage error of one line with a hint: cobra's messages may carry
@@ -23,7 +28,7 @@ var unknownCommand = regexp.MustCompile(`^unknown command "(.*)" for "(.*)"`)
 // an error line and a JSON message must not.
 func usageError(cmd *cobra.Command, err error) *errs.Error {
 	msg := err.Error()
-	if m := unknownCommand.FindStringSubmatch(msg); m != nil {
+	if m := unknownCommand().FindStringSubmatch(msg); m != nil {
 		return cmdutil.UnknownCommand(cmd, m[1])
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
@@ -74,12 +79,14 @@ func flagError(cmd *cobra.Command, err error) error {
 }
 
 // invalidArgument matches pflag's error for a value that does not parse.
-var invalidArgument = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: (.*)$`)
+var invalidArgument = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: (.*)$`)
+})
 
 // valueError rewrites pflag's error for a value that does not parse, whose
 // reason comes from strconv or time, in words.
 func valueError(cmd *cobra.Command, err error, e *errs.Error) error {
-	m := invalidArgument.FindStringSubmatch(err.Error())
+	m := invalidArgument().FindStringSubmatch(err.Error())
 	if m == nil {
 		first, _, _ := strings.Cut(e.Msg, "\n")
 		e.Msg = first
