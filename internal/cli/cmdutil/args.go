@@ -103,10 +103,12 @@ func RunE[T any](opts *T, runF, run func(*T) error, parse func(opts *T, cmd *cob
 	}
 }
 
-// Group returns cmd as a command group of the verbs: with no arguments it
-// prints the group's help; an argument that names no verb is a usage
-// error.
-func Group(cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
+// Group returns cmd as the command group name of the verbs: its usage is
+// "name <command>", as every group's is; with no arguments it prints the
+// group's help; an argument that names no verb is a usage error. cmd
+// carries the group's help text and aliases.
+func Group(name string, cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
+	cmd.Use = name + " <command>"
 	cmd.Args, cmd.RunE = cobra.ArbitraryArgs, GroupRunE
 	cmd.AddCommand(verbs...)
 	return cmd
