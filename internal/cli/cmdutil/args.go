@@ -96,11 +96,28 @@ func RunE[T any](opts *T, runF, run func(*T) error, parse func(opts *T, cmd *cob
 				return err
 			}
 		}
-		if runF != nil {
-			return runF(opts)
-		}
-		return run(opts)
+		return dispatch(opts, runF, run)
 	}
+}
+
+// RunEArg is RunE for a verb whose one argument (a name, an id, a file) is
+// all it parses: the argument, when there is one, goes into *arg. The
+// verb's Args has already checked how many there are.
+func RunEArg[T any](opts *T, runF, run func(*T) error, arg *string) func(*cobra.Command, []string) error {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			*arg = args[0]
+		}
+		return dispatch(opts, runF, run)
+	}
+}
+
+// dispatch runs runF, when a test gave one, or else run.
+func dispatch[T any](opts *T, runF, run func(*T) error) error {
+	if runF != nil {
+		return runF(opts)
+	}
+	return run(opts)
 }
 
 // Group returns cmd as the command group name of the verbs: its usage is
