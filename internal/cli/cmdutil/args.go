@@ -112,6 +112,15 @@ func RunEArg[T any](opts *T, runF, run func(*T) error, arg *string) func(*cobra.
 	}
 }
 
+// RunEArgs is RunE for a verb whose arguments (files, names) are all it
+// parses: they go into *args, in the order given.
+func RunEArgs[T any](opts *T, runF, run func(*T) error, args *[]string) func(*cobra.Command, []string) error {
+	return func(_ *cobra.Command, given []string) error {
+		*args = given
+		return dispatch(opts, runF, run)
+	}
+}
+
 // dispatch runs runF, when a test gave one, or else run.
 func dispatch[T any](opts *T, runF, run func(*T) error) error {
 	if runF != nil {
@@ -134,8 +143,10 @@ func Group(name string, cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Comm
 // ConfigFlags adds the flags of a command that registers a document from
 // a file, --config/-c and --update, into opts' fields, with their help
 // texts ("path to the action's YAML file, or - for standard input
-// (required)"; "replace an action that is already registered").
+// (required)"; "replace an action that is already registered"). Such a
+// command takes no arguments: the file is given with --config.
 func ConfigFlags(cmd *cobra.Command, config *string, update *bool, configHelp, updateHelp string) {
+	cmd.Args = ExactArgs(0, "no arguments (the file is given with --config)")
 	cmd.Flags().StringVarP(config, "config", "c", "", configHelp)
 	cmd.Flags().BoolVar(update, "update", false, updateHelp)
 	_ = cmd.MarkFlagFilename("config", "yaml", "yml")

@@ -108,3 +108,42 @@ func TestRemove(t *testing.T) {
 		})
 	}
 }
+
+type filesOptions struct{ files []string }
+
+func TestRunEArgs(t *testing.T) {
+	opts := &filesOptions{}
+	var ran *filesOptions
+	run := func(o *filesOptions) error { ran = o; return nil }
+	if err := cmdutil.RunEArgs(opts, nil, run, &opts.files)(nil, []string{"b.yaml", "a.yaml"}); err != nil || ran != opts ||
+		strings.Join(opts.files, ",") != "b.yaml,a.yaml" {
+		t.Errorf("ran %v (%v), files %q", ran, err, opts.files)
+	}
+}
+
+func TestNameFlag(t *testing.T) {
+	e := cmdtest.New(t, "json")
+	var got string
+	cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
+	cmdutil.NameFlag(cmd, e.Deps, &got, "plan", "the plan", cmdutil.PlanIDs)
+	if _, ok := cmd.GetFlagCompletionFunc("plan"); !ok {
+		t.Error("--plan is not completed")
+	}
+	if err := e.Run(cmd, "--plan", "01jq"); err != nil || got != "01jq" {
+		t.Errorf("--plan 01jq gave %q, %v", got, err)
+	}
+}
+
+func TestConfigFlagsTakeNoArguments(t *testing.T) {
+	e := cmdtest.New(t, "json")
+	var config string
+	var update bool
+	cmd := &cobra.Command{Use: "add", RunE: func(*cobra.Command, []string) error { return nil }}
+	cmdutil.ConfigFlags(cmd, &config, &update, "the file", "replace it")
+	if err := e.Run(cmd, "-c", "a.yaml", "--update"); err != nil || config != "a.yaml" || !update {
+		t.Errorf("-c a.yaml --update: %q %v, %v", config, update, err)
+	}
+	if err := e.Run(cmd, "-c", "a.yaml", "extra"); !errs.Is(err, errs.KindUsage) || !strings.Contains(err.Error(), "given with --config") {
+		t.Errorf("an argument: %v", err)
+	}
+}
