@@ -10,8 +10,7 @@ import (
 
 // NewCmd returns the action command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group(&cobra.Command{
-		Use:   "action <command>",
+	return cmdutil.Group("action", &cobra.Command{
 		Short: "Manage actions, the templates plans are made from",
 		Long: `An action is a template for plans: what is to be done (definition_of_done),
 who plans it (strategy_actor) and who carries it out (execution_actor). It may

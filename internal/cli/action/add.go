@@ -44,7 +44,6 @@ EXIT STATUS
   # Round trip: export, edit, re-import
   $ agents action show local/secure-deploy -f yaml > deploy.yaml
   $ agents action add -c deploy.yaml --update`,
-		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
 		RunE: cmdutil.RunE(opts, runF, addRun, func(opts *addOptions, _ *cobra.Command, _ []string) error {
 			return cmdutil.NeedConfig(opts.config, "the action's", "agents action add -c deploy.yaml")
 		}),

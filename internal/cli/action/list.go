@@ -26,10 +26,7 @@ be read are reported on stderr; the others still list.`,
 		Example: `  $ agents action list
   $ agents action list deploy
   $ agents action list --namespace local -f plain`,
-		RunE: cmdutil.RunE(opts, runF, listRun, func(opts *listOptions, _ *cobra.Command, args []string) error {
-			opts.filter.Parse(args)
-			return nil
-		}),
+		RunE: cmdutil.RunEArg(opts, runF, listRun, &opts.filter.Regex),
 	}
 	opts.filter.Add(cmd, deps, "list only actions of this namespace", cmdutil.ActionNamespaces)
 	return cmd

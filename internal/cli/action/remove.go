@@ -3,8 +3,8 @@ package action
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/render"
 )
 
 type removeOptions struct {
@@ -21,32 +21,18 @@ func newRemoveCmd(deps *cmdutil.Deps, runF func(*removeOptions) error) *cobra.Co
 		Long: `Remove an action and print what was removed. Plans already made from it keep
 their recorded profiles; 'agents plan show' reports that their action is gone.
 
-At a terminal the command asks for confirmation; answering anything but y
-keeps it, says so on stderr and ends with exit status 0, since nothing
-failed. Elsewhere (a script, a pipe, or CI set in the environment) it needs
---yes and otherwise refuses with exit status 2.
-
-It prints one line saying what was removed (nothing with -q); -f json and
--f yaml print the removed document instead, which add --config accepts to
-restore it.`,
+` + cmdutil.RemoveHelp,
 		Example: `  $ agents action remove local/secure-deploy
   $ agents action remove local/secure-deploy --yes -f json`,
 		Aliases:           []string{"rm"},
 		Args:              cmdutil.ExactArgs(1, "an action name"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
-		RunE: cmdutil.RunE(opts, runF, removeRun, func(opts *removeOptions, cmd *cobra.Command, args []string) error {
-			opts.name = args[0]
-			return nil
-		}),
+		RunE:              cmdutil.RunEArg(opts, runF, removeRun, &opts.name),
 	}
-	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "remove without asking for confirmation")
+	cmdutil.YesFlag(cmd, &opts.yes)
 	return cmd
 }
 
 func removeRun(opts *removeOptions) error {
-	removed, err := opts.Reg.RemoveAction(opts.name, opts.UI.ConfirmRemoval("action", opts.name, opts.yes))
-	if removed == nil || err != nil {
-		return err
-	}
-	return opts.UI.RenderChange(render.Change{Verb: "removed", Subject: removed.Name, Doc: removed})
+	return cmdutil.Remove(opts.UI, "action", opts.name, opts.yes, opts.Reg.RemoveAction, func(d *action.Action) string { return d.Name })
 }

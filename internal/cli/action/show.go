@@ -24,10 +24,7 @@ The yaml output can be given back to 'action add --config' as it is.`,
   $ agents action show local/secure-deploy -f yaml > deploy.yaml`,
 		Args:              cmdutil.ExactArgs(1, "an action name"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
-		RunE: cmdutil.RunE(opts, runF, showRun, func(opts *showOptions, cmd *cobra.Command, args []string) error {
-			opts.name = args[0]
-			return nil
-		}),
+		RunE:              cmdutil.RunEArg(opts, runF, showRun, &opts.name),
 	}
 }
 

@@ -45,7 +45,6 @@ safety profile was nested) are accepted with a warning and stored nested.`,
 
   # From standard input
   $ agents automation-profile show acme/strict -f yaml | agents automation-profile add -c - --update`,
-		Args: cmdutil.ExactArgs(0, "no arguments (the file is given with --config)"),
 		RunE: cmdutil.RunE(opts, runF, addRun, func(opts *addOptions, _ *cobra.Command, _ []string) error {
 			return cmdutil.NeedConfig(opts.config, "the profile's", "agents automation-profile add -c strict.yaml")
 		}),

@@ -10,8 +10,7 @@ import (
 
 // NewCmd returns the automation-profile command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group(&cobra.Command{
-		Use:     "automation-profile <command>",
+	return cmdutil.Group("automation-profile", &cobra.Command{
 		Aliases: []string{"profile", "ap"},
 		Short:   "Manage automation profiles",
 		Long: `Automation profiles set how much autonomy a plan gets: eleven thresholds in

@@ -145,8 +145,7 @@ EXIT STATUS
 		}),
 	}
 	cmd.Flags().Float64Var(&opts.confidence, "confidence", 0, "the step's confidence, from 0 to 1 (required)")
-	cmd.Flags().StringVar(&opts.plan, "plan", "", "decide under a plan's recorded profiles instead of a named profile")
-	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompleteFlag(deps, cmdutil.PlanIDs))
+	cmdutil.NameFlag(cmd, deps, &opts.plan, "plan", "decide under a plan's recorded profiles instead of a named profile", cmdutil.PlanIDs)
 	return cmd
 }
 

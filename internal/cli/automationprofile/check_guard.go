@@ -267,8 +267,7 @@ any other exit.`,
 	fl.BoolVar(&opts.hookOpts.checkpointed, "checkpointed", false, "with --hook: the agent takes a checkpoint before every write")
 	fl.BoolVar(&opts.hookOpts.abstain, "abstain", false, "with --hook: leave calls the profile's threshold would ask about to the agent's own prompts")
 	fl.BoolVar(&opts.hookOpts.printConfig, "print-config", false, "with --hook: print the agent's settings that install the hook")
-	fl.StringVar(&opts.plan, "plan", "", "decide under a plan's recorded profiles instead of a named profile")
-	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompleteFlag(deps, cmdutil.PlanIDs))
+	cmdutil.NameFlag(cmd, deps, &opts.plan, "plan", "decide under a plan's recorded profiles instead of a named profile", cmdutil.PlanIDs)
 	_ = cmd.RegisterFlagCompletionFunc("hook", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return hook.Agents(), cobra.ShellCompDirectiveNoFileComp
 	})

@@ -29,10 +29,7 @@ has one version, the one compiled into agents.`,
   $ agents automation-profile history acme/strict -f json | jq -r '.versions[].digest'`,
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: cmdutil.CompleteProfileNames(deps, true),
-		RunE: cmdutil.RunE(opts, runF, historyRun, func(opts *historyOptions, cmd *cobra.Command, args []string) error {
-			opts.name = args[0]
-			return nil
-		}),
+		RunE:              cmdutil.RunEArg(opts, runF, historyRun, &opts.name),
 	}
 }
 

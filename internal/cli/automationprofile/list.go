@@ -42,10 +42,7 @@ that cannot be read are reported on stderr; the others still list.`,
 
   # The custom profiles of the acme namespace, one name per line
   $ agents automation-profile list --namespace acme -f plain`,
-		RunE: cmdutil.RunE(opts, runF, listRun, func(opts *listOptions, _ *cobra.Command, args []string) error {
-			opts.filter.Parse(args)
-			return nil
-		}),
+		RunE: cmdutil.RunEArg(opts, runF, listRun, &opts.filter.Regex),
 	}
 	opts.filter.Add(cmd, deps, "list only custom profiles of this namespace", cmdutil.Namespaces)
 	return cmd

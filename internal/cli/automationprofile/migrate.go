@@ -40,10 +40,7 @@ untouched. Comments are not carried over.`,
   # Convert a folder of profiles in place
   $ agents automation-profile migrate profiles/*.yaml --write`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to migrate"),
-		RunE: cmdutil.RunE(opts, runF, migrateRun, func(opts *migrateOptions, cmd *cobra.Command, args []string) error {
-			opts.files = args
-			return nil
-		}),
+		RunE: cmdutil.RunEArgs(opts, runF, migrateRun, &opts.files),
 	}
 	cmd.Flags().BoolVar(&opts.write, "write", false, "rewrite legacy files in place")
 	return cmd

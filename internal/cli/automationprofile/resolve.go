@@ -49,15 +49,8 @@ EXIT STATUS
 		Args: cmdutil.ExactArgs(0, "no arguments"),
 		RunE: cmdutil.RunE(opts, runF, resolveRun, nil),
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&opts.choices.Action, "action", "", "the action a plan would be made from")
-	fl.StringVar(&opts.choices.Project, "project", "", "look for agents.yaml from this folder instead of the working directory")
-	fl.StringVar(&opts.choices.AutomationProfile, "automation-profile", "", "the plan's own automation profile")
-	fl.StringVar(&opts.choices.SafetyProfileFile, "safety-profile", "", "the plan's own standalone safety profile file")
-	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteFlag(deps, cmdutil.ActionNames))
-	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteFlag(deps, cmdutil.ProfileNames))
-	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
-	_ = cmd.MarkFlagDirname("project")
+	cmdutil.ChoiceFlags(cmd, deps, &opts.choices, "the plan's own automation profile", "the plan's own standalone safety profile file")
+	cmdutil.NameFlag(cmd, deps, &opts.choices.Action, "action", "the action a plan would be made from", cmdutil.ActionNames)
 	return cmd
 }
 

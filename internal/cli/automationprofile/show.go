@@ -25,10 +25,7 @@ The yaml output of a custom profile can be given back to 'add --config' as it is
   $ agents automation-profile show acme/strict -f yaml > strict.yaml`,
 		Args:              cmdutil.ExactArgs(1, "a profile name"),
 		ValidArgsFunction: cmdutil.CompleteProfileNames(deps, true),
-		RunE: cmdutil.RunE(opts, runF, showRun, func(opts *showOptions, cmd *cobra.Command, args []string) error {
-			opts.name = args[0]
-			return nil
-		}),
+		RunE:              cmdutil.RunEArg(opts, runF, showRun, &opts.name),
 	}
 }
 

@@ -31,10 +31,7 @@ profile.`,
 		Example: `  $ agents automation-profile validate profiles/*.yaml
   $ agents automation-profile validate strict.yaml -f json | jq '.[].problems'`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to validate"),
-		RunE: cmdutil.RunE(opts, runF, validateRun, func(opts *validateOptions, cmd *cobra.Command, args []string) error {
-			opts.files = args
-			return nil
-		}),
+		RunE: cmdutil.RunEArgs(opts, runF, validateRun, &opts.files),
 	}
 }
 

@@ -96,17 +96,45 @@ func RunE[T any](opts *T, runF, run func(*T) error, parse func(opts *T, cmd *cob
 				return err
 			}
 		}
-		if runF != nil {
-			return runF(opts)
-		}
-		return run(opts)
+		return dispatch(opts, runF, run)
 	}
 }
 
-// Group returns cmd as a command group of the verbs: with no arguments it
-// prints the group's help; an argument that names no verb is a usage
-// error.
-func Group(cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
+// RunEArg is RunE for a verb whose one argument (a name, an id, a file) is
+// all it parses: the argument, when there is one, goes into *arg. The
+// verb's Args has already checked how many there are.
+func RunEArg[T any](opts *T, runF, run func(*T) error, arg *string) func(*cobra.Command, []string) error {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			*arg = args[0]
+		}
+		return dispatch(opts, runF, run)
+	}
+}
+
+// RunEArgs is RunE for a verb whose arguments (files, names) are all it
+// parses: they go into *args, in the order given.
+func RunEArgs[T any](opts *T, runF, run func(*T) error, args *[]string) func(*cobra.Command, []string) error {
+	return func(_ *cobra.Command, given []string) error {
+		*args = given
+		return dispatch(opts, runF, run)
+	}
+}
+
+// dispatch runs runF, when a test gave one, or else run.
+func dispatch[T any](opts *T, runF, run func(*T) error) error {
+	if runF != nil {
+		return runF(opts)
+	}
+	return run(opts)
+}
+
+// Group returns cmd as the command group name of the verbs: its usage is
+// "name <command>", as every group's is; with no arguments it prints the
+// group's help; an argument that names no verb is a usage error. cmd
+// carries the group's help text and aliases.
+func Group(name string, cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
+	cmd.Use = name + " <command>"
 	cmd.Args, cmd.RunE = cobra.ArbitraryArgs, GroupRunE
 	cmd.AddCommand(verbs...)
 	return cmd
@@ -115,8 +143,10 @@ func Group(cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
 // ConfigFlags adds the flags of a command that registers a document from
 // a file, --config/-c and --update, into opts' fields, with their help
 // texts ("path to the action's YAML file, or - for standard input
-// (required)"; "replace an action that is already registered").
+// (required)"; "replace an action that is already registered"). Such a
+// command takes no arguments: the file is given with --config.
 func ConfigFlags(cmd *cobra.Command, config *string, update *bool, configHelp, updateHelp string) {
+	cmd.Args = ExactArgs(0, "no arguments (the file is given with --config)")
 	cmd.Flags().StringVarP(config, "config", "c", "", configHelp)
 	cmd.Flags().BoolVar(update, "update", false, updateHelp)
 	_ = cmd.MarkFlagFilename("config", "yaml", "yml")

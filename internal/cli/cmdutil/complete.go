@@ -224,3 +224,11 @@ func CompleteProfileNames(deps *Deps, builtins bool) cobra.CompletionFunc {
 	}
 	return CompleteFromList(deps, CustomProfileNames)
 }
+
+// NameFlag gives cmd the string flag name, into p, for something the
+// registry holds by name or id (an action, a plan, a profile), completed
+// from list, as every such flag is.
+func NameFlag(cmd *cobra.Command, deps *Deps, p *string, name, help string, list Lister) {
+	cmd.Flags().StringVar(p, name, "", help)
+	_ = cmd.RegisterFlagCompletionFunc(name, CompleteFlag(deps, list))
+}

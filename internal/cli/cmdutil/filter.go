@@ -17,21 +17,13 @@ type ListFilter struct {
 	Namespace string
 }
 
-// Add gives cmd the filter: at most one argument, the regex (read by
-// Parse), and --namespace/-n with the help text help, completed by
-// namespaces.
+// Add gives cmd the filter: at most one argument, the regex (which the
+// verb's RunE, RunEArg, stores in Regex), and --namespace/-n with the help
+// text help, completed by namespaces.
 func (f *ListFilter) Add(cmd *cobra.Command, deps *Deps, help string, namespaces Lister) {
 	cmd.Args = cobra.MaximumNArgs(1)
 	cmd.Flags().StringVarP(&f.Namespace, "namespace", "n", "", help)
 	_ = cmd.RegisterFlagCompletionFunc("namespace", CompleteFlag(deps, namespaces))
-}
-
-// Parse takes the regex from the arguments, in the parse step of the
-// verb's RunE.
-func (f *ListFilter) Parse(args []string) {
-	if len(args) == 1 {
-		f.Regex = args[0]
-	}
 }
 
 // Query checks the filter and returns it as a store query; example goes

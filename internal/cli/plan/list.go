@@ -29,8 +29,7 @@ resolves a plan again to find it.`,
 		Args: cmdutil.ExactArgs(0, "no arguments"),
 		RunE: cmdutil.RunE(opts, runF, listRun, nil),
 	}
-	cmd.Flags().StringVar(&opts.action, "action", "", "list only the plans made from this action")
-	_ = cmd.RegisterFlagCompletionFunc("action", cmdutil.CompleteFlag(deps, cmdutil.ActionNames))
+	cmdutil.NameFlag(cmd, deps, &opts.action, "action", "list only the plans made from this action", cmdutil.ActionNames)
 	return cmd
 }
 

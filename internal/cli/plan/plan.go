@@ -11,8 +11,7 @@ import (
 
 // NewCmd returns the plan command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group(&cobra.Command{
-		Use:   "plan <command>",
+	return cmdutil.Group("plan", &cobra.Command{
 		Short: "Make plans from actions and see how their profiles resolved",
 		Long: `A plan is an action put to use. When it is made, its automation profile and
 safety profile are resolved, walking the levels plan > action > project >

@@ -45,10 +45,7 @@ EXIT STATUS
   $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k -f json | jq .drift`,
 		Args:              cmdutil.ExactArgs(1, "a plan id"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.PlanIDs),
-		RunE: cmdutil.RunE(opts, runF, showRun, func(opts *showOptions, cmd *cobra.Command, args []string) error {
-			opts.id = args[0]
-			return nil
-		}),
+		RunE:              cmdutil.RunEArg(opts, runF, showRun, &opts.id),
 	}
 }
 

@@ -76,15 +76,11 @@ EXIT STATUS
 			return nil
 		}),
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&opts.choices.AutomationProfile, "automation-profile", "", "the plan's automation profile (beats every other level)")
-	fl.StringVar(&opts.choices.SafetyProfileFile, "safety-profile", "", "a standalone safety profile file for the plan (beats every other level)")
-	fl.StringVar(&opts.choices.Project, "project", "", "look for agents.yaml from this folder instead of the working directory")
-	fl.String("automation-level", "", "deprecated: "+levelNames()+"; use --automation-profile")
-	_ = cmd.RegisterFlagCompletionFunc("automation-profile", cmdutil.CompleteFlag(deps, cmdutil.ProfileNames))
+	cmdutil.ChoiceFlags(cmd, deps, &opts.choices,
+		"the plan's automation profile (beats every other level)",
+		"a standalone safety profile file for the plan (beats every other level)")
+	cmd.Flags().String("automation-level", "", "deprecated: "+levelNames()+"; use --automation-profile")
 	_ = cmd.RegisterFlagCompletionFunc("automation-level", cmdutil.CompleteFlag(deps, levelList))
-	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
-	_ = cmd.MarkFlagDirname("project")
 	return cmd
 }
 

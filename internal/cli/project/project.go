@@ -10,8 +10,7 @@ import (
 
 // NewCmd returns the project command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group(&cobra.Command{
-		Use:   "project <command>",
+	return cmdutil.Group("project", &cobra.Command{
 		Short: "Trust a project's agents.yaml for the agents' hooks",
 		Long: `A project's agents.yaml can choose the automation and safety profiles of the
 plans made in it. A hook that names no profile resolves them from the

@@ -34,12 +34,7 @@ EXIT STATUS
 		Example: `  $ agents project trust
   $ agents project trust ~/src/shop -f json`,
 		Args: cmdutil.RangeArgs(0, 1, "at most one folder"),
-		RunE: cmdutil.RunE(opts, runF, trustRun, func(opts *trustOptions, cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.dir = args[0]
-			}
-			return nil
-		}),
+		RunE: cmdutil.RunEArg(opts, runF, trustRun, &opts.dir),
 	}
 	if !trust {
 		cmd.Use = "untrust [<dir>]"

@@ -94,10 +94,8 @@ mode.`,
 		}),
 	}
 	cmd.Flags().StringVar(&opts.contextFile, "context", "", "judge the fields of this JSON context file")
-	cmd.Flags().StringVar(&opts.plan, "plan", "", "judge the sources this plan cites, and the pack's predicates under its profiles")
-	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompleteFlag(deps, cmdutil.PlanIDs))
-	cmd.Flags().StringVar(&opts.profile, "profile", "", "judge the pack's predicates under this automation profile")
-	_ = cmd.RegisterFlagCompletionFunc("profile", cmdutil.CompleteFlag(deps, cmdutil.ProfileNames))
+	cmdutil.NameFlag(cmd, deps, &opts.plan, "plan", "judge the sources this plan cites, and the pack's predicates under its profiles", cmdutil.PlanIDs)
+	cmdutil.NameFlag(cmd, deps, &opts.profile, "profile", "judge the pack's predicates under this automation profile", cmdutil.ProfileNames)
 	cmd.Flags().BoolVar(&opts.enforce, "enforce", false, "exit 6 when a boundary is violated (except in warn or audit mode)")
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + `
 EXIT STATUS

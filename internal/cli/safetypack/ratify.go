@@ -33,10 +33,7 @@ content is approved.`,
   # Re-seal the configured pack after a reviewed edit
   $ agents safety-pack ratify ~/.config/agents/packs/safety/acme_safety_v1.json`,
 		Args: cmdutil.ExactArgs(1, "the pack file to ratify"),
-		RunE: cmdutil.RunE(opts, runF, ratifyRun, func(opts *ratifyOptions, cmd *cobra.Command, args []string) error {
-			opts.file = args[0]
-			return nil
-		}),
+		RunE: cmdutil.RunEArg(opts, runF, ratifyRun, &opts.file),
 	}
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + `
 EXIT STATUS

@@ -11,8 +11,7 @@ import (
 
 // NewCmd returns the safety-pack command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group(&cobra.Command{
-		Use:   "safety-pack <command>",
+	return cmdutil.Group("safety-pack", &cobra.Command{
 		Short: "Show, ratify, verify and check the safety pack",
 		Long: `The safety pack lists the boundaries no automation profile may cross. Exactly
 one pack is in force: the ratified core_safety_axes_v1 built into agents; or

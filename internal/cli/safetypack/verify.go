@@ -39,12 +39,7 @@ AGENTS_ALLOW_UNRATIFIED_SAFETY does not change what verify reports.`,
 			}
 			return nil
 		},
-		RunE: cmdutil.RunE(opts, runF, verifyRun, func(opts *verifyOptions, cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.file = args[0]
-			}
-			return nil
-		}),
+		RunE: cmdutil.RunEArg(opts, runF, verifyRun, &opts.file),
 	}
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + `
 EXIT STATUS

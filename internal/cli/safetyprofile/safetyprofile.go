@@ -11,8 +11,7 @@ import (
 
 // NewCmd returns the safety-profile command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group(&cobra.Command{
-		Use:   "safety-profile <command>",
+	return cmdutil.Group("safety-profile", &cobra.Command{
 		Short: "Check and show standalone safety profiles",
 		Long: `A safety profile holds the hard constraints of a plan: sandbox and checkpoint
 requirements, unsafe tools, human approval, the skill categories allowed, and

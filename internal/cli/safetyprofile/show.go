@@ -29,10 +29,7 @@ EXIT STATUS
 		Example: `  $ agents safety-profile show examples/safety-profiles/deploy.yaml
   $ agents safety-profile show deploy.yaml -f yaml > deploy-full.yaml`,
 		Args: cmdutil.ExactArgs(1, "a safety profile file"),
-		RunE: cmdutil.RunE(opts, runF, showRun, func(opts *showOptions, cmd *cobra.Command, args []string) error {
-			opts.file = args[0]
-			return nil
-		}),
+		RunE: cmdutil.RunEArg(opts, runF, showRun, &opts.file),
 	}
 }
 

@@ -27,10 +27,7 @@ EXIT STATUS
 		Example: `  $ agents safety-profile validate examples/safety-profiles/*.yaml
   $ agents safety-profile validate deploy.yaml -f json | jq '.[].problems'`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to validate"),
-		RunE: cmdutil.RunE(opts, runF, validateRun, func(opts *validateOptions, cmd *cobra.Command, args []string) error {
-			opts.files = args
-			return nil
-		}),
+		RunE: cmdutil.RunEArgs(opts, runF, validateRun, &opts.files),
 	}
 }
 

@@ -11,8 +11,7 @@ import (
 
 // NewCmd returns the store command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group(&cobra.Command{
-		Use:   "store <command>",
+	return cmdutil.Group("store", &cobra.Command{
 		Short: "Migrate the PostgreSQL store, and copy a registry between stores",
 		Long: `The registry of custom profiles, actions, plans, objects and history lives in
 a store: by default the file store in the agents home, or, for an
