@@ -131,31 +131,22 @@ func (p *Pack) fileForm() *Pack {
 	return c
 }
 
-// contentForm is what the seal covers: every field of the pack except the
-// seal itself. Predicates and modes are left out when there are none, so a
-// pack without them seals exactly as packs did before they existed.
-type contentForm struct {
-	PackID               string            `json:"pack_id"`
-	Version              string            `json:"version"`
-	Description          string            `json:"description"`
-	SchemaVersion        string            `json:"schema_version"`
-	BoundaryIDs          []string          `json:"boundary_ids"`
-	BoundaryDescriptions map[string]string `json:"boundary_descriptions"`
-	BoundaryPredicates   map[string]string `json:"boundary_predicates,omitempty"`
-	BoundaryEnforcement  map[string]Mode   `json:"boundary_enforcement,omitempty"`
-}
-
 // CanonicalContent returns the RFC 8785 encoding of the pack without its
-// mastery_report_sha256: what the mastery report seals. Boundary order is
-// kept, so reordering the list is a change too; so is any change to a
-// predicate or a mode.
+// mastery_report_sha256: what the mastery report seals. It is the file
+// form less the seal, so every other field is sealed, a field added to the
+// format included. Boundary order is kept, so reordering the list is a
+// change too; so is any change to a predicate or a mode. Predicates and
+// modes are left out when there are none, as in the file, so a pack
+// without them seals exactly as packs did before they existed.
 func (p *Pack) CanonicalContent() []byte {
-	f := p.fileForm()
-	b, err := jcs.Marshal(contentForm{
-		PackID: f.PackID, Version: f.Version, Description: f.Description, SchemaVersion: f.SchemaVersion,
-		BoundaryIDs: f.BoundaryIDs, BoundaryDescriptions: f.BoundaryDescriptions,
-		BoundaryPredicates: f.BoundaryPredicates, BoundaryEnforcement: f.BoundaryEnforcement,
-	})
+	b, err := json.Marshal(p.fileForm())
+	if err == nil {
+		var content map[string]json.RawMessage
+		if err = json.Unmarshal(b, &content); err == nil {
+			delete(content, "mastery_report_sha256")
+			b, err = jcs.Marshal(content)
+		}
+	}
 	if err != nil {
 		panic(fmt.Sprintf("safetypack: canonical content: %v", err)) // strings only: cannot fail
 	}
