@@ -4,108 +4,15 @@ package profiles
 
 import "github.com/agentsctl/agents/internal/profile"
 
-// decoded returns a new copy of the named built-in as builtin/<name>.yaml
-// decodes, or nil for another name.
-func decoded(name string) *profile.AutomationProfile {
-	switch name {
-	case "manual":
-		return &profile.AutomationProfile{
-			Name: "manual", Description: "A person approves every step. The most safety and the least autonomy.", SchemaVersion: "1.0",
-			AutoStrategize: 1, AutoExecute: 1, AutoApply: 1,
-			AutoDecisionsStrategize: 1, AutoDecisionsExecute: 1,
-			AutoValidationFix: 1, AutoStrategyRevision: 1, AutoReversionFromApply: 1,
-			AutoChildPlans: 1, AutoRetryTransient: 1, AutoCheckpointRestore: 1,
-			Safety: profile.SafetyProfile{
-				RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false,
-				AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3,
-			},
-		}
-	case "review":
-		return &profile.AutomationProfile{
-			Name: "review", Description: "Strategy and execution run on their own; a person reviews before anything is applied. A sound default while developing.", SchemaVersion: "1.0",
-			AutoStrategize: 0, AutoExecute: 0, AutoApply: 1,
-			AutoDecisionsStrategize: 1, AutoDecisionsExecute: 1,
-			AutoValidationFix: 1, AutoStrategyRevision: 1, AutoReversionFromApply: 1,
-			AutoChildPlans: 0, AutoRetryTransient: 0, AutoCheckpointRestore: 1,
-			Safety: profile.SafetyProfile{
-				RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false,
-				AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3,
-			},
-		}
-	case "supervised":
-		return &profile.AutomationProfile{
-			Name: "supervised", Description: "Strategies are drafted automatically, but a person reviews execution and the decisions made along the way.", SchemaVersion: "1.0",
-			AutoStrategize: 0, AutoExecute: 1, AutoApply: 1,
-			AutoDecisionsStrategize: 0, AutoDecisionsExecute: 1,
-			AutoValidationFix: 1, AutoStrategyRevision: 1, AutoReversionFromApply: 1,
-			AutoChildPlans: 1, AutoRetryTransient: 0, AutoCheckpointRestore: 1,
-			Safety: profile.SafetyProfile{
-				RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false,
-				AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3,
-			},
-		}
-	case "cautious":
-		return &profile.AutomationProfile{
-			Name: "cautious", Description: "Most gates are probabilistic: the system goes ahead when it is confident enough and asks when it is not.", SchemaVersion: "1.0",
-			AutoStrategize: 0.7, AutoExecute: 0.7, AutoApply: 1,
-			AutoDecisionsStrategize: 0.6, AutoDecisionsExecute: 0.8,
-			AutoValidationFix: 0.7, AutoStrategyRevision: 0.8, AutoReversionFromApply: 0.9,
-			AutoChildPlans: 0.7, AutoRetryTransient: 0, AutoCheckpointRestore: 0.6,
-			Safety: profile.SafetyProfile{
-				RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false,
-				AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3,
-			},
-		}
-	case "trusted":
-		return &profile.AutomationProfile{
-			Name: "trusted", Description: "Automatic for most phases; a person still approves applying changes, reverting them, and revising the strategy.", SchemaVersion: "1.0",
-			AutoStrategize: 0, AutoExecute: 0, AutoApply: 1,
-			AutoDecisionsStrategize: 0, AutoDecisionsExecute: 0,
-			AutoValidationFix: 0, AutoStrategyRevision: 1, AutoReversionFromApply: 1,
-			AutoChildPlans: 0, AutoRetryTransient: 0, AutoCheckpointRestore: 1,
-			Safety: profile.SafetyProfile{
-				RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false,
-				AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3,
-			},
-		}
-	case "auto":
-		return &profile.AutomationProfile{
-			Name: "auto", Description: "Automatic for every phase but two: a person approves applying changes and reverting from the apply phase. For pipelines that are well tested.", SchemaVersion: "1.0",
-			AutoStrategize: 0, AutoExecute: 0, AutoApply: 1,
-			AutoDecisionsStrategize: 0, AutoDecisionsExecute: 0,
-			AutoValidationFix: 0, AutoStrategyRevision: 0, AutoReversionFromApply: 1,
-			AutoChildPlans: 0, AutoRetryTransient: 0, AutoCheckpointRestore: 0,
-			Safety: profile.SafetyProfile{
-				RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false,
-				AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3,
-			},
-		}
-	case "ci":
-		return &profile.AutomationProfile{
-			Name: "ci", Description: "For CI/CD pipelines: every threshold is 0.0, yet the sandbox and checkpoints stay required.", SchemaVersion: "1.0",
-			AutoStrategize: 0, AutoExecute: 0, AutoApply: 0,
-			AutoDecisionsStrategize: 0, AutoDecisionsExecute: 0,
-			AutoValidationFix: 0, AutoStrategyRevision: 0, AutoReversionFromApply: 0,
-			AutoChildPlans: 0, AutoRetryTransient: 0, AutoCheckpointRestore: 0,
-			Safety: profile.SafetyProfile{
-				RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false,
-				AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3,
-			},
-		}
-	case "full-auto":
-		return &profile.AutomationProfile{
-			Name: "full-auto", Description: "No gates, no sandbox, no checkpoints, and unsafe tools allowed. Use with extreme care.", SchemaVersion: "1.0",
-			AutoStrategize: 0, AutoExecute: 0, AutoApply: 0,
-			AutoDecisionsStrategize: 0, AutoDecisionsExecute: 0,
-			AutoValidationFix: 0, AutoStrategyRevision: 0, AutoReversionFromApply: 0,
-			AutoChildPlans: 0, AutoRetryTransient: 0, AutoCheckpointRestore: 0,
-			Safety: profile.SafetyProfile{
-				RequireSandbox: false, RequireCheckpoints: false, AllowUnsafeTools: true, RequireHumanApproval: false,
-				AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3,
-			},
-		}
-	}
-	return nil
+// builtins are the built-ins as builtin/<name>.yaml decode, in the order
+// of profile.BuiltinNames.
+var builtins = [...]builtin{
+	{"manual", "A person approves every step. The most safety and the least autonomy.", "1.0", [...]float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, profile.SafetyProfile{RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false, AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3}, nil},
+	{"review", "Strategy and execution run on their own; a person reviews before anything is applied. A sound default while developing.", "1.0", [...]float64{0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 1}, profile.SafetyProfile{RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false, AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3}, nil},
+	{"supervised", "Strategies are drafted automatically, but a person reviews execution and the decisions made along the way.", "1.0", [...]float64{0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1}, profile.SafetyProfile{RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false, AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3}, nil},
+	{"cautious", "Most gates are probabilistic: the system goes ahead when it is confident enough and asks when it is not.", "1.0", [...]float64{0.7, 0.7, 1, 0.6, 0.8, 0.7, 0.8, 0.9, 0.7, 0, 0.6}, profile.SafetyProfile{RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false, AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3}, nil},
+	{"trusted", "Automatic for most phases; a person still approves applying changes, reverting them, and revising the strategy.", "1.0", [...]float64{0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 1}, profile.SafetyProfile{RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false, AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3}, nil},
+	{"auto", "Automatic for every phase but two: a person approves applying changes and reverting from the apply phase. For pipelines that are well tested.", "1.0", [...]float64{0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0}, profile.SafetyProfile{RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false, AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3}, nil},
+	{"ci", "For CI/CD pipelines: every threshold is 0.0, yet the sandbox and checkpoints stay required.", "1.0", [...]float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, profile.SafetyProfile{RequireSandbox: true, RequireCheckpoints: true, AllowUnsafeTools: false, RequireHumanApproval: false, AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3}, nil},
+	{"full-auto", "No gates, no sandbox, no checkpoints, and unsafe tools allowed. Use with extreme care.", "1.0", [...]float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, profile.SafetyProfile{RequireSandbox: false, RequireCheckpoints: false, AllowUnsafeTools: true, RequireHumanApproval: false, AllowedSkillCategories: []string{}, MaxCostPerPlan: nil, MaxTotalCost: nil, MaxRetriesPerStep: 3}, nil},
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -20,3 +20,32 @@ var Builtin embed.FS
 // checked against the files by a test), so a lookup of a built-in, which
 // agent hooks make on every tool call, parses nothing.
 func Decoded(name string) *profile.AutomationProfile { return decoded(name) }
+
+// builtin is one built-in profile's values, one element of the table in
+// decoded.go: the values are data in the binary, and a profile is built
+// from them only when one is looked up.
+type builtin struct {
+	name, description, schemaVersion string
+	// gates holds the thresholds in the order of profile.Gates.
+	gates  [11]float64
+	safety profile.SafetyProfile
+	guards *profile.AutomationGuard
+}
+
+// decoded returns a new copy of the named built-in, or nil for another
+// name.
+func decoded(name string) *profile.AutomationProfile {
+	for i := range builtins {
+		b := &builtins[i]
+		if b.name != name {
+			continue
+		}
+		p := &profile.AutomationProfile{Name: b.name, Description: b.description, SchemaVersion: b.schemaVersion, Safety: b.safety, Guards: b.guards}
+		for j, g := range profile.Gates {
+			g.Set(p, b.gates[j])
+		}
+		// The table is shared: the copy handed out shares none of it.
+		return p.Clone()
+	}
+	return nil
+}

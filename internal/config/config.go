@@ -202,13 +202,9 @@ func ReadGlobal(home string) ([]byte, error) {
 // returned with an error holds what did decode.
 func DecodeGlobal(data []byte, file string) (*Global, error) {
 	g := &Global{File: file}
-	d := strictyaml.NewDecoder(file)
-	root, ok := root(d, data)
-	if !ok {
-		return g, d.Err()
-	}
+	d, root := decoder(data, file)
 	if root == nil {
-		return g, nil
+		return g, d.Err()
 	}
 	for _, f := range d.Fields(strictyaml.At("", root), GlobalKeys) {
 		switch f.Key {
@@ -431,13 +427,9 @@ func IsTrusted(folder string, trusted []string) bool {
 // with a message saying so.
 func DecodeProject(data []byte, file string) (*Project, error) {
 	p := &Project{File: file}
-	d := strictyaml.NewDecoder(file)
-	root, ok := root(d, data)
-	if !ok {
-		return p, d.Err()
-	}
+	d, root := decoder(data, file)
 	if root == nil {
-		return p, nil
+		return p, d.Err()
 	}
 	fields, _ := d.Mapping(strictyaml.At("", root))
 	for _, f := range fields {
@@ -557,13 +549,17 @@ func decodeDuration(d *strictyaml.Decoder, f strictyaml.Field) string {
 	return fmt.Sprintf("%gs", v)
 }
 
-// root parses the document. A file holding nothing but comments configures
-// nothing, which is not an error: root then returns nil and true.
-func root(d *strictyaml.Decoder, data []byte) (*yaml.Node, bool) {
+// decoder returns a decoder for file and the root mapping of data, or a
+// nil root when there is nothing to decode: the decoder then holds why, or
+// nothing at all for a file of nothing but comments, which configures
+// nothing and is not an error.
+func decoder(data []byte, file string) (*strictyaml.Decoder, *yaml.Node) {
+	d := strictyaml.NewDecoder(file)
 	if blank(data) {
-		return nil, true
+		return d, nil
 	}
-	return d.Root(data)
+	root, _ := d.Root(data)
+	return d, root
 }
 
 // blank reports whether data holds no YAML content: only white space,

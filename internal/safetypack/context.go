@@ -1,6 +1,7 @@
 package safetypack
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -40,24 +41,14 @@ func (c *Context) Clone() *Context {
 		return &Context{}
 	}
 	out := &Context{
-		CitedSourceSHAs:   slices.Clone(c.CitedSourceSHAs),
-		AllowedSourceSHAs: slices.Clone(c.AllowedSourceSHAs),
+		CitedSourceSHAs:            slices.Clone(c.CitedSourceSHAs),
+		AllowedSourceSHAs:          slices.Clone(c.AllowedSourceSHAs),
+		LastRefusalWasTyped:        clonePtr(c.LastRefusalWasTyped),
+		IdentityManifoldHashBefore: clonePtr(c.IdentityManifoldHashBefore),
+		IdentityManifoldHashAfter:  clonePtr(c.IdentityManifoldHashAfter),
 	}
 	if c.FieldState != nil {
-		fs := FieldState{}
-		if c.FieldState.VersorCondition != nil {
-			fs.VersorCondition = ptr(*c.FieldState.VersorCondition)
-		}
-		out.FieldState = &fs
-	}
-	if c.LastRefusalWasTyped != nil {
-		out.LastRefusalWasTyped = ptr(*c.LastRefusalWasTyped)
-	}
-	if c.IdentityManifoldHashBefore != nil {
-		out.IdentityManifoldHashBefore = ptr(*c.IdentityManifoldHashBefore)
-	}
-	if c.IdentityManifoldHashAfter != nil {
-		out.IdentityManifoldHashAfter = ptr(*c.IdentityManifoldHashAfter)
+		out.FieldState = &FieldState{VersorCondition: clonePtr(c.FieldState.VersorCondition)}
 	}
 	return out
 }
@@ -70,25 +61,25 @@ func (c *Context) Merge(o *Context) *Context {
 		return out
 	}
 	o = o.Clone()
-	if o.FieldState != nil {
-		out.FieldState = o.FieldState
-	}
+	out.FieldState = cmp.Or(o.FieldState, out.FieldState)
 	if o.CitedSourceSHAs != nil {
 		out.CitedSourceSHAs = o.CitedSourceSHAs
 	}
 	if o.AllowedSourceSHAs != nil {
 		out.AllowedSourceSHAs = o.AllowedSourceSHAs
 	}
-	if o.LastRefusalWasTyped != nil {
-		out.LastRefusalWasTyped = o.LastRefusalWasTyped
-	}
-	if o.IdentityManifoldHashBefore != nil {
-		out.IdentityManifoldHashBefore = o.IdentityManifoldHashBefore
-	}
-	if o.IdentityManifoldHashAfter != nil {
-		out.IdentityManifoldHashAfter = o.IdentityManifoldHashAfter
-	}
+	out.LastRefusalWasTyped = cmp.Or(o.LastRefusalWasTyped, out.LastRefusalWasTyped)
+	out.IdentityManifoldHashBefore = cmp.Or(o.IdentityManifoldHashBefore, out.IdentityManifoldHashBefore)
+	out.IdentityManifoldHashAfter = cmp.Or(o.IdentityManifoldHashAfter, out.IdentityManifoldHashAfter)
 	return out
+}
+
+// clonePtr returns a pointer to a copy of *p, or nil.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	return ptr(*p)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -131,31 +131,22 @@ func (p *Pack) fileForm() *Pack {
 	return c
 }
 
-// contentForm is what the seal covers: every field of the pack except the
-// seal itself. Predicates and modes are left out when there are none, so a
-// pack without them seals exactly as packs did before they existed.
-type contentForm struct {
-	PackID               string            `json:"pack_id"`
-	Version              string            `json:"version"`
-	Description          string            `json:"description"`
-	SchemaVersion        string            `json:"schema_version"`
-	BoundaryIDs          []string          `json:"boundary_ids"`
-	BoundaryDescriptions map[string]string `json:"boundary_descriptions"`
-	BoundaryPredicates   map[string]string `json:"boundary_predicates,omitempty"`
-	BoundaryEnforcement  map[string]Mode   `json:"boundary_enforcement,omitempty"`
-}
-
 // CanonicalContent returns the RFC 8785 encoding of the pack without its
-// mastery_report_sha256: what the mastery report seals. Boundary order is
-// kept, so reordering the list is a change too; so is any change to a
-// predicate or a mode.
+// mastery_report_sha256: what the mastery report seals. It is the file
+// form less the seal, so every other field is sealed, a field added to the
+// format included. Boundary order is kept, so reordering the list is a
+// change too; so is any change to a predicate or a mode. Predicates and
+// modes are left out when there are none, as in the file, so a pack
+// without them seals exactly as packs did before they existed.
 func (p *Pack) CanonicalContent() []byte {
-	f := p.fileForm()
-	b, err := jcs.Marshal(contentForm{
-		PackID: f.PackID, Version: f.Version, Description: f.Description, SchemaVersion: f.SchemaVersion,
-		BoundaryIDs: f.BoundaryIDs, BoundaryDescriptions: f.BoundaryDescriptions,
-		BoundaryPredicates: f.BoundaryPredicates, BoundaryEnforcement: f.BoundaryEnforcement,
-	})
+	b, err := json.Marshal(p.fileForm())
+	if err == nil {
+		var content map[string]json.RawMessage
+		if err = json.Unmarshal(b, &content); err == nil {
+			delete(content, "mastery_report_sha256")
+			b, err = jcs.Marshal(content)
+		}
+	}
 	if err != nil {
 		panic(fmt.Sprintf("safetypack: canonical content: %v", err)) // strings only: cannot fail
 	}
@@ -326,33 +317,42 @@ func ownBoundary(id string, ids []string, haveIDs bool) string {
 	return ""
 }
 
-// boundaryPredicates reads the predicates and compiles each; a predicate
-// that does not compile is a problem of the pack.
-func (d *doc) boundaryPredicates(m member, ids []string, haveIDs bool) (map[string]string, map[string]*compiled) {
-	members, ok := d.object(m.value, m.start, "boundary_predicates")
+// ownStrings reads the object m, at path name, whose keys are boundaries
+// of the pack's own and whose values are strings: a member that is not
+// either is a problem, and each that is goes to each, with its path.
+func (d *doc) ownStrings(m member, name string, ids []string, haveIDs bool, each func(om member, path, s string)) {
+	members, ok := d.object(m.value, m.start, name)
 	if !ok {
-		return nil, nil
+		return
 	}
-	preds := make(map[string]string, len(members))
-	progs := make(map[string]*compiled, len(members))
-	for _, pm := range members {
-		path := "boundary_predicates." + pm.key
-		s, ok := d.str(pm, path)
+	for _, om := range members {
+		path := name + "." + om.key
+		s, ok := d.str(om, path)
 		if !ok {
 			continue
 		}
-		if why := ownBoundary(pm.key, ids, haveIDs); why != "" {
-			d.problem(path, pm.line, "%s", why)
+		if why := ownBoundary(om.key, ids, haveIDs); why != "" {
+			d.problem(path, om.line, "%s", why)
 			continue
 		}
+		each(om, path, s)
+	}
+}
+
+// boundaryPredicates reads the predicates and compiles each; a predicate
+// that does not compile is a problem of the pack.
+func (d *doc) boundaryPredicates(m member, ids []string, haveIDs bool) (map[string]string, map[string]*compiled) {
+	preds := map[string]string{}
+	progs := map[string]*compiled{}
+	d.ownStrings(m, "boundary_predicates", ids, haveIDs, func(pm member, path, s string) {
 		c, err := compilePredicate(s)
 		if err != nil {
 			d.problem(path, pm.line, "%s", err.Error())
-			continue
+			return
 		}
 		preds[pm.key] = s
 		progs[pm.key] = c
-	}
+	})
 	if len(preds) == 0 {
 		return nil, nil
 	}
@@ -362,35 +362,22 @@ func (d *doc) boundaryPredicates(m member, ids []string, haveIDs bool) (map[stri
 // boundaryEnforcement reads the modes: each for a boundary of the pack's
 // own that has a predicate.
 func (d *doc) boundaryEnforcement(m member, ids []string, haveIDs bool, preds map[string]string) map[string]Mode {
-	members, ok := d.object(m.value, m.start, "boundary_enforcement")
-	if !ok {
-		return nil
-	}
 	names := make([]string, len(Modes))
 	for i, md := range Modes {
 		names[i] = string(md)
 	}
-	out := make(map[string]Mode, len(members))
-	for _, em := range members {
-		path := "boundary_enforcement." + em.key
-		s, ok := d.str(em, path)
-		if !ok {
-			continue
-		}
-		if why := ownBoundary(em.key, ids, haveIDs); why != "" {
-			d.problem(path, em.line, "%s", why)
-			continue
-		}
+	out := map[string]Mode{}
+	d.ownStrings(m, "boundary_enforcement", ids, haveIDs, func(em member, path, s string) {
 		if !slices.Contains(Modes, Mode(s)) {
 			d.problem(path, em.line, "must be one of %s, got %q", strings.Join(names, ", "), s)
-			continue
+			return
 		}
 		if _, ok := preds[em.key]; !ok && !d.hasProblemAt("boundary_predicates."+em.key) {
 			d.problem(path, em.line, "boundary %q has no predicate in boundary_predicates; a mode applies to a predicate", em.key)
-			continue
+			return
 		}
 		out[em.key] = Mode(s)
-	}
+	})
 	if len(out) == 0 {
 		return nil
 	}

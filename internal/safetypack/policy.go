@@ -103,21 +103,15 @@ type planAutomationRef struct {
 	SHA256     string `json:"sha256" expr:"sha256"`
 }
 
-// planSafetyRef spells out the safety fields rather than embedding
-// safetyDoc: the plan's JSON flattens them, and so does a predicate.
+// planSafetyRef embeds safetyDoc: the plan's JSON flattens the safety
+// fields beside the reference's own, and so does a predicate, so both
+// see one field list.
 type planSafetyRef struct {
-	Provenance             string   `json:"provenance" expr:"provenance"`
-	Source                 string   `json:"source" expr:"source"`
-	FromProfile            *string  `json:"from_profile" expr:"from_profile"`
-	RequireSandbox         bool     `json:"require_sandbox" expr:"require_sandbox"`
-	RequireCheckpoints     bool     `json:"require_checkpoints" expr:"require_checkpoints"`
-	AllowUnsafeTools       bool     `json:"allow_unsafe_tools" expr:"allow_unsafe_tools"`
-	RequireHumanApproval   bool     `json:"require_human_approval" expr:"require_human_approval"`
-	AllowedSkillCategories []string `json:"allowed_skill_categories" expr:"allowed_skill_categories"`
-	MaxCostPerPlan         *float64 `json:"max_cost_per_plan" expr:"max_cost_per_plan"`
-	MaxTotalCost           *float64 `json:"max_total_cost" expr:"max_total_cost"`
-	MaxRetriesPerStep      int      `json:"max_retries_per_step" expr:"max_retries_per_step"`
-	SHA256                 string   `json:"sha256" expr:"sha256"`
+	Provenance  string  `json:"provenance" expr:"provenance"`
+	Source      string  `json:"source" expr:"source"`
+	FromProfile *string `json:"from_profile" expr:"from_profile"`
+	safetyDoc
+	SHA256 string `json:"sha256" expr:"sha256"`
 }
 
 type levelDoc struct {

@@ -321,3 +321,22 @@ func TestModeOfAndHasPredicates(t *testing.T) {
 		t.Errorf("a pack without predicates judged: %+v", v)
 	}
 }
+
+// TestPlanSafetyFieldsFlattened: the plan's safety reference shares the
+// safety profile's fields, and a predicate reads them beside the
+// reference's own, as the plan's JSON has them.
+func TestPlanSafetyFieldsFlattened(t *testing.T) {
+	prof := testProfile("acme/x", 0.5, false, true)
+	safety := prof.Safety.Clone()
+	pl := &plan.Plan{ID: "01jq3v6m4x8b2c7d9e0f1g2h3k", Action: "local/a", CreatedAt: time.Unix(1, 0).UTC(),
+		SafetyProfile: plan.SafetyRef{Provenance: "action", Source: "composed", SafetyProfile: safety, SHA256: "bb"}}
+	p := predicatePack(t, [][2]string{
+		{"flat", `plan.safety_profile.require_sandbox && !plan.safety_profile.allow_unsafe_tools && plan.safety_profile.provenance == "action" && plan.safety_profile.sha256 == "bb"`},
+	}, nil)
+	if j := p.Judge(PolicyContext{Profile: prof, Safety: safety, Plan: pl}).Judgements[0]; !j.Upheld {
+		t.Errorf("%s", j.Reason)
+	}
+	if _, err := compilePredicate(`plan.safety_profile.require_sandbx`); err == nil || !strings.Contains(err.Error(), "plan.safety_profile has no field require_sandbx") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -52,16 +52,14 @@ func (m *Memory) Check(context.Context) ([]string, error) { return nil, nil }
 
 // PutObject implements Store.
 func (m *Memory) PutObject(ctx context.Context, data []byte) (string, error) {
-	digest, err := ObjectPut(ctx, data)
-	if err != nil {
-		return "", err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, ok := m.objects[digest]; !ok {
-		m.objects[digest] = slices.Clone(data)
-	}
-	return digest, nil
+	return ObjectPut(ctx, data, func(digest string) error {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if _, ok := m.objects[digest]; !ok {
+			m.objects[digest] = slices.Clone(data)
+		}
+		return nil
+	})
 }
 
 // HasObject implements Store.

@@ -215,17 +215,22 @@ func Interrupted(err error) error {
 	return errs.Wrap(errs.KindInterrupted, err, "store operation interrupted")
 }
 
-// ObjectPut checks an object about to be stored, as every backend does
-// first: the context has not ended, the object is not over
-// MaxObjectSize. It returns the object's digest.
-func ObjectPut(ctx context.Context, data []byte) (string, error) {
+// ObjectPut stores an object as every backend does: it checks the object
+// first (the context has not ended, the object is not over
+// MaxObjectSize), then hands put the digest to keep data under. It
+// returns the digest, or "" and the error of the check or of put.
+func ObjectPut(ctx context.Context, data []byte, put func(digest string) error) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", Interrupted(err)
 	}
 	if len(data) > MaxObjectSize {
 		return "", ObjectTooLarge(len(data))
 	}
-	return canon.Digest(data), nil
+	digest := canon.Digest(data)
+	if err := put(digest); err != nil {
+		return "", err
+	}
+	return digest, nil
 }
 
 // ObjectLookup checks a lookup of an object, as every backend does first:

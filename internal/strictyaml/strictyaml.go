@@ -700,15 +700,18 @@ func (d *Decoder) String(f Field) (string, bool) {
 }
 
 // OptString is String that also accepts null, returning nil for it.
-func (d *Decoder) OptString(f Field) (*string, bool) {
+func (d *Decoder) OptString(f Field) (*string, bool) { return opt(f, d.String) }
+
+// opt reads f with get, or null as nil: what every Opt method does.
+func opt[T any](f Field, get func(Field) (T, bool)) (*T, bool) {
 	if f.IsNull() {
 		return nil, true
 	}
-	s, ok := d.String(f)
+	v, ok := get(f)
 	if !ok {
 		return nil, false
 	}
-	return &s, true
+	return &v, true
 }
 
 // Bool returns f's value, which must be a YAML boolean: true or false. The
@@ -760,16 +763,7 @@ func (d *Decoder) Int(f Field) (int64, bool) {
 }
 
 // OptInt is Int that also accepts null, returning nil for it.
-func (d *Decoder) OptInt(f Field) (*int64, bool) {
-	if f.IsNull() {
-		return nil, true
-	}
-	v, ok := d.Int(f)
-	if !ok {
-		return nil, false
-	}
-	return &v, true
-}
+func (d *Decoder) OptInt(f Field) (*int64, bool) { return opt(f, d.Int) }
 
 // Float returns f's value, which must be a finite YAML number (an integer
 // is accepted). .nan, .inf, 1e400 and strings are refused; -0.0 reads as 0.
@@ -851,16 +845,7 @@ func nonZeroDigits(lit string) bool {
 }
 
 // OptFloat is Float that also accepts null, returning nil for it.
-func (d *Decoder) OptFloat(f Field) (*float64, bool) {
-	if f.IsNull() {
-		return nil, true
-	}
-	v, ok := d.Float(f)
-	if !ok {
-		return nil, false
-	}
-	return &v, true
-}
+func (d *Decoder) OptFloat(f Field) (*float64, bool) { return opt(f, d.Float) }
 
 // StringList returns the strings of the sequence in f, each trimmed of
 // surrounding white space, duplicates dropped (the first kept, order kept).

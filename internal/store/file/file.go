@@ -85,20 +85,11 @@ const (
 // log stays cheap however long it grows.
 type Store struct {
 	store.Kinds
-	bound       bound
 	home        string
 	lockTimeout time.Duration
 	now         func() time.Time
 	hooks       fileHooks
 	noCache     bool
-}
-
-// bound holds the store's collections, bound to it once, so that Kinds
-// hands out pointers to them: handing one out allocates nothing.
-type bound struct {
-	profiles docs[*profile.AutomationProfile]
-	actions  docs[*action.Action]
-	plans    docs[*plan.Plan]
 }
 
 var (
@@ -136,8 +127,7 @@ func Open(home string, opts Options) (*Store, error) {
 		now = time.Now
 	}
 	s := &Store{home: abs, lockTimeout: opts.LockTimeout, now: now, hooks: opts.hooks, noCache: opts.NoCache}
-	s.bound = bound{docs[*profile.AutomationProfile]{s, profiles}, docs[*action.Action]{s, actions}, docs[*plan.Plan]{s, plans}}
-	s.Kinds = store.NewKinds(&s.bound.profiles, &s.bound.actions, &s.bound.plans)
+	s.Kinds = store.NewKinds(&docs[*profile.AutomationProfile]{s, profiles}, &docs[*action.Action]{s, actions}, &docs[*plan.Plan]{s, plans})
 	return s, nil
 }
 

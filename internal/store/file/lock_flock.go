@@ -6,23 +6,14 @@ import (
 	"errors"
 	"os"
 	"syscall"
-
-	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // fileLock is the store's advisory lock: flock(2) on the open lock file,
 // which the kernel releases when the file is closed or its holder dies.
 type fileLock struct{ f *os.File }
 
-// openLock opens the lock file (see safefile.OpenLock): never through a
-// link, never waiting on a FIFO or device, only a regular file.
-func openLock(path string) (*fileLock, error) {
-	f, err := safefile.OpenLock(path, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	return &fileLock{f: f}, nil
-}
+// lockOn locks on the open lock file itself.
+func lockOn(f *os.File, _ string) *fileLock { return &fileLock{f: f} }
 
 // tryLock takes the lock if no one holds it, without waiting.
 func (l *fileLock) tryLock() (bool, error) {

@@ -6,8 +6,6 @@ import (
 	"os"
 
 	"github.com/gofrs/flock"
-
-	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // fileLock is the store's advisory lock where flock(2) is not at hand,
@@ -16,13 +14,9 @@ import (
 // between could make that open wait.
 type fileLock struct{ fl *flock.Flock }
 
-func openLock(path string) (*fileLock, error) {
-	f, err := safefile.OpenLock(path, 0o644)
-	if err != nil {
-		return nil, err
-	}
+func lockOn(f *os.File, path string) *fileLock {
 	f.Close()
-	return &fileLock{fl: flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDONLY), flock.SetPermissions(0o644))}, nil
+	return &fileLock{fl: flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDONLY), flock.SetPermissions(0o644))}
 }
 
 func (l *fileLock) tryLock() (bool, error) { return l.fl.TryLock() }

@@ -14,18 +14,12 @@ import (
 // PutObject implements Store. An object already stored is not written
 // again, and needs no lock: objects never change once written.
 func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
-	digest, err := store.ObjectPut(ctx, data)
-	if err != nil {
-		return "", err
-	}
-	if ok, err := s.HasObject(ctx, digest); err != nil || ok {
-		return digest, err
-	}
-	err = s.mutate(ctx, func(tx *txn) error { return tx.writeObject(digest, data) })
-	if err != nil {
-		return "", err
-	}
-	return digest, nil
+	return store.ObjectPut(ctx, data, func(digest string) error {
+		if ok, err := s.HasObject(ctx, digest); err != nil || ok {
+			return err
+		}
+		return s.mutate(ctx, func(tx *txn) error { return tx.writeObject(digest, data) })
+	})
 }
 
 // HasObject implements Store.

@@ -108,6 +108,17 @@ func (s *Store) lock(ctx context.Context) (unlock func(), err error) {
 	}
 }
 
+// openLock opens the lock file (see safefile.OpenLock): never through a
+// link, never waiting on a FIFO or device, only a regular file, whichever
+// way the platform then locks it.
+func openLock(path string) (*fileLock, error) {
+	f, err := safefile.OpenLock(path, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return lockOn(f, path), nil
+}
+
 // lockOpenError reports a lock file that cannot be opened.
 func lockOpenError(path string, err error) error {
 	var se *safefile.Error

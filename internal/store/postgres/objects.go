@@ -14,21 +14,15 @@ import (
 // PutObject implements store.Store. An object already stored is left as
 // it is: objects never change.
 func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
-	digest, err := store.ObjectPut(ctx, data)
-	if err != nil {
-		return "", err
-	}
 	if data == nil {
 		data = []byte{}
 	}
-	err = s.with(ctx, "storing object "+digest, func(c *pgx.Conn) error {
-		_, err := c.Exec(ctx, "INSERT INTO objects (digest, data) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING", digest, data)
-		return err
+	return store.ObjectPut(ctx, data, func(digest string) error {
+		return s.with(ctx, "storing object "+digest, func(c *pgx.Conn) error {
+			_, err := c.Exec(ctx, "INSERT INTO objects (digest, data) VALUES ($1, $2) ON CONFLICT (digest) DO NOTHING", digest, data)
+			return err
+		})
 	})
-	if err != nil {
-		return "", err
-	}
-	return digest, nil
 }
 
 // HasObject implements store.Store.

@@ -66,7 +66,6 @@ type Options struct {
 // made on first use; its methods are safe for concurrent use.
 type Store struct {
 	store.Kinds
-	bound  bound
 	cfg    *pgx.ConnConfig
 	secret string // the password, scrubbed from every message
 	where  string // the server, as messages name it
@@ -76,14 +75,6 @@ type Store struct {
 	mu      sync.Mutex
 	conn    *pgx.Conn
 	checked bool // the schema's version was checked on conn
-}
-
-// bound holds the store's collections, bound to it once, so that Kinds
-// hands out pointers to them: handing one out allocates nothing.
-type bound struct {
-	profiles docs[*profile.AutomationProfile]
-	actions  docs[*action.Action]
-	plans    docs[*plan.Plan]
 }
 
 var (
@@ -130,8 +121,7 @@ func Open(url string, opts Options) (*Store, error) {
 	cfg.StatementCacheCapacity = 0
 	cfg.DescriptionCacheCapacity = 0
 	s := &Store{cfg: cfg, secret: secret, where: whereOf(cfg.Config), schema: schema, opts: opts}
-	s.bound = bound{docs[*profile.AutomationProfile]{s, profiles}, docs[*action.Action]{s, actions}, docs[*plan.Plan]{s, plans}}
-	s.Kinds = store.NewKinds(&s.bound.profiles, &s.bound.actions, &s.bound.plans)
+	s.Kinds = store.NewKinds(&docs[*profile.AutomationProfile]{s, profiles}, &docs[*action.Action]{s, actions}, &docs[*plan.Plan]{s, plans})
 	return s, nil
 }
 

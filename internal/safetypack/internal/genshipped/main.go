@@ -11,36 +11,31 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"go/format"
 	"io/fs"
-	"os"
 
+	"github.com/agentsctl/agents/internal/gensrc"
 	"github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/packs/safety"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "genshipped:", err)
-		os.Exit(1)
-	}
-}
+func main() { gensrc.Main("genshipped", "shipped_gen.go", source) }
 
-func run() error {
+// source returns the Go source of shipped_gen.go.
+func source() ([]byte, error) {
 	l, err := safetypack.LoadShippedSlow(safety.FS)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !l.Ratified {
-		return fmt.Errorf("the shipped pack's seal does not verify")
+		return nil, fmt.Errorf("the shipped pack's seal does not verify")
 	}
 	packData, err := fs.ReadFile(safety.FS, safetypack.ShippedPackID+".json")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	reportData, err := fs.ReadFile(safety.FS, safetypack.ReportFileName(safetypack.ShippedPackID))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p := l.Pack
 	var b bytes.Buffer
@@ -51,16 +46,12 @@ func run() error {
 	fmt.Fprintf(&b, "\t\tBoundaryIDs: %#v,\n", p.BoundaryIDs)
 	fmt.Fprintf(&b, "\t\tBoundaryDescriptions: %#v,\n", p.BoundaryDescriptions)
 	if len(p.BoundaryPredicates) > 0 || len(p.BoundaryEnforcement) > 0 {
-		return fmt.Errorf("the shipped pack carries predicates; the generator does not write them")
+		return nil, fmt.Errorf("the shipped pack carries predicates; the generator does not write them")
 	}
 	b.WriteString("\t}\n")
 	r := l.Report
 	fmt.Fprintf(&b, "\tr := &Report{PackID: %q, PackSHA256: %q, ReportSHA256: %q}\n\treturn p, r\n}\n", r.PackID, r.PackSHA256, r.ReportSHA256)
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return err
-	}
-	return os.WriteFile("shipped_gen.go", src, 0o644)
+	return b.Bytes(), nil
 }
 
 func digest(b []byte) string {
