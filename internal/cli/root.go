@@ -94,7 +94,10 @@ func Main() int {
 // tool call proceed on any other exit status, so whatever goes wrong in a
 // hook (a bad flag, bad input, a broken configuration, a refused pack, an
 // interrupt, a bug) must block the call.
-func Run(deps *cmdutil.Deps, args []string) (code int) {
+func Run(deps *cmdutil.Deps, args []string) int { return run(deps, args, treeFor(args)) }
+
+// run is Run with the tree built whole (only "") or for one command.
+func run(deps *cmdutil.Deps, args []string, only string) (code int) {
 	agent, hooked := hookArg(args)
 	if hooked {
 		defer func() {
@@ -122,7 +125,7 @@ func Run(deps *cmdutil.Deps, args []string) (code int) {
 		deps.Now = time.Now
 	}
 	defer deps.CloseStore()
-	root := NewRootCmd(deps)
+	root := newRootCmd(deps, only)
 	root.SetArgs(args)
 	root.SetIn(deps.IO.In)
 	root.SetOut(deps.IO.Out)
@@ -255,7 +258,48 @@ type globalFlags struct {
 }
 
 // NewRootCmd builds the whole command tree.
-func NewRootCmd(deps *cmdutil.Deps) *cobra.Command {
+func NewRootCmd(deps *cmdutil.Deps) *cobra.Command { return newRootCmd(deps, "") }
+
+// rootCommands are the commands under the root, by name, in the order
+// help lists them.
+var rootCommands = []struct {
+	name string
+	new  func(deps *cmdutil.Deps) *cobra.Command
+}{
+	{"automation-profile", automationprofile.NewCmd},
+	{"safety-pack", safetypack.NewCmd},
+	{"safety-profile", safetyprofile.NewCmd},
+	{"action", action.NewCmd},
+	{"plan", plan.NewCmd},
+	{"project", project.NewCmd},
+	{"store", storecmd.NewCmd},
+	{"version", func(deps *cmdutil.Deps) *cobra.Command { return newVersionCmd(deps, nil) }},
+	{"environment", func(*cmdutil.Deps) *cobra.Command { return newEnvironmentCmd() }},
+	{"completion", newCompletionCmd},
+}
+
+// treeFor names the one command under the root that args run, when the
+// first argument names it: only that branch of the tree is then built.
+// Anything else (a flag first, help, completion's __complete, a word that
+// is no command and needs the others for its suggestion) builds the whole
+// tree: "".
+func treeFor(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	for _, c := range rootCommands {
+		if c.name == args[0] {
+			return c.name
+		}
+	}
+	return ""
+}
+
+// newRootCmd builds the command tree: whole, or only the branch of the
+// command under the root named only. Building the whole tree touches the
+// code of every command, a cost each run would otherwise pay for the one
+// command it runs.
+func newRootCmd(deps *cmdutil.Deps, only string) *cobra.Command {
 	g := &globalFlags{}
 	var showVersion bool
 	root := &cobra.Command{
@@ -324,17 +368,12 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 	_ = root.RegisterFlagCompletionFunc("format", cmdutil.CompleteFlag(deps, cmdutil.FormatNames))
 
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(automationprofile.NewCmd(deps))
-	root.AddCommand(safetypack.NewCmd(deps))
-	root.AddCommand(safetyprofile.NewCmd(deps))
-	root.AddCommand(action.NewCmd(deps))
-	root.AddCommand(plan.NewCmd(deps))
-	root.AddCommand(project.NewCmd(deps))
-	root.AddCommand(storecmd.NewCmd(deps))
-	root.AddCommand(newVersionCmd(deps, nil))
-	root.AddCommand(newEnvironmentCmd())
+	for _, c := range rootCommands {
+		if only == "" || c.name == only {
+			root.AddCommand(c.new(deps))
+		}
+	}
 	root.Flags().BoolVar(&showVersion, "version", false, "print the version, as 'agents version' does")
-	root.AddCommand(newCompletionCmd(deps))
 	return root
 }
 

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/iostreams"
+	"github.com/agentsctl/agents/profiles"
+)
+
+// TestTreeFor: a run that builds only the branch its first argument names
+// answers as the whole tree does, for the help of every command and for
+// every mistake of badInvocations, in each format.
+func TestTreeFor(t *testing.T) {
+	home := t.TempDir()
+	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	var calls [][]string
+	for _, path := range commandPaths(root, nil) {
+		calls = append(calls, append(path, "--help"))
+	}
+	calls = append(calls, badInvocations(t)...)
+	branches := 0
+	for _, args := range calls {
+		for _, format := range []string{"", "json"} {
+			a := append([]string(nil), args...)
+			if format != "" {
+				a = append(a, "-f", format)
+			}
+			only := treeFor(a)
+			if only == "" {
+				continue
+			}
+			branches++
+			wantCode, wantOut, wantErr := runTree(t, home, a, "")
+			code, out, errOut := runTree(t, home, a, only)
+			if code != wantCode || out != wantOut || errOut != wantErr {
+				t.Errorf("%q built for %s: exit %d, stdout %q, stderr %q\nwhole tree: exit %d, stdout %q, stderr %q",
+					a, only, code, out, errOut, wantCode, wantOut, wantErr)
+			}
+		}
+	}
+	if branches < 100 {
+		t.Fatalf("only %d invocations named a branch", branches)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"automation-profile", "list"}, "automation-profile"},
+		{[]string{"version"}, "version"},
+		{[]string{"completion", "bash"}, "completion"},
+		{[]string{"--home", "x", "plan", "list"}, ""},
+		{[]string{"help", "plan"}, ""},
+		{[]string{"__complete", "plan", ""}, ""},
+		{[]string{"automation-profle", "list"}, ""},
+		{nil, ""},
+	} {
+		if got := treeFor(c.args); got != c.want {
+			t.Errorf("treeFor(%q) = %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+// runTree runs args with the tree built whole (only "") or for one branch.
+func runTree(t *testing.T, home string, args []string, only string) (int, string, string) {
+	t.Helper()
+	ios, _, out, errOut := iostreams.Test()
+	deps := &cmdutil.Deps{
+		IO:       ios,
+		Builtins: profiles.Builtin,
+		Getenv: func(k string) string {
+			if k == "AGENTS_HOME" {
+				return home
+			}
+			return ""
+		},
+		OpenStore: openStore,
+	}
+	code := run(deps, args, only)
+	return code, out.String(), errOut.String()
+}
