@@ -12,15 +12,14 @@
 package safetypack
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
@@ -104,11 +103,8 @@ func (p *Pack) Ratified() bool { return p.MasteryReportSHA256 != "" }
 // Major returns the major version the pack id carries (the digits after
 // the final "_v"), or "".
 func (p *Pack) Major() string {
-	m := packIDRE().FindStringSubmatch(p.PackID)
-	if m == nil {
-		return ""
-	}
-	return m[1]
+	major, _ := packIDMajor(p.PackID)
+	return major
 }
 
 // Encode returns the pack as ratify writes it: indented JSON in field
@@ -133,24 +129,73 @@ func (p *Pack) fileForm() *Pack {
 
 // CanonicalContent returns the RFC 8785 encoding of the pack without its
 // mastery_report_sha256: what the mastery report seals. It is the file
-// form less the seal, so every other field is sealed, a field added to the
-// format included. Boundary order is kept, so reordering the list is a
-// change too; so is any change to a predicate or a mode. Predicates and
-// modes are left out when there are none, as in the file, so a pack
-// without them seals exactly as packs did before they existed.
+// form less the seal, so every other field is sealed. Boundary order is
+// kept, so reordering the list is a change too; so is any change to a
+// predicate or a mode. Predicates and modes are left out when there are
+// none, as in the file, so a pack without them seals exactly as packs did
+// before they existed.
+//
+// It is written field by field, keys in the canonical order, rather than
+// through encoding/json: a decision under a configured pack checks its
+// seal, and the reflection would cost that decision more than the rest of
+// the check. A test holds it to the file form (canon.JSON of fileForm,
+// less the seal, through jcs.Marshal), so a field added to the format and
+// not here fails it.
 func (p *Pack) CanonicalContent() []byte {
-	b, err := json.Marshal(p.fileForm())
-	if err == nil {
-		var content map[string]json.RawMessage
-		if err = json.Unmarshal(b, &content); err == nil {
-			delete(content, "mastery_report_sha256")
-			b, err = jcs.Marshal(content)
+	var w bytes.Buffer
+	w.Grow(512)
+	w.WriteString(`{"boundary_descriptions":`)
+	writeStringMap(&w, p.BoundaryDescriptions)
+	if len(p.BoundaryEnforcement) > 0 {
+		w.WriteString(`,"boundary_enforcement":`)
+		modes := make(map[string]string, len(p.BoundaryEnforcement))
+		for k, m := range p.BoundaryEnforcement {
+			modes[k] = string(m)
 		}
+		writeStringMap(&w, modes)
 	}
-	if err != nil {
-		panic(fmt.Sprintf("safetypack: canonical content: %v", err)) // strings only: cannot fail
+	w.WriteString(`,"boundary_ids":[`)
+	for i, id := range p.BoundaryIDs {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		jcs.WriteString(&w, id)
 	}
-	return b
+	w.WriteByte(']')
+	if len(p.BoundaryPredicates) > 0 {
+		w.WriteString(`,"boundary_predicates":`)
+		writeStringMap(&w, p.BoundaryPredicates)
+	}
+	for _, f := range [...]struct{ key, value string }{
+		{"description", p.Description},
+		{"pack_id", p.PackID},
+		{"schema_version", p.SchemaVersion},
+		{"version", p.Version},
+	} {
+		w.WriteString(`,"` + f.key + `":`)
+		jcs.WriteString(&w, f.value)
+	}
+	w.WriteByte('}')
+	return w.Bytes()
+}
+
+// writeStringMap writes a map of strings as RFC 8785 writes an object.
+func writeStringMap(w *bytes.Buffer, m map[string]string) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	jcs.SortKeys(keys)
+	w.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		jcs.WriteString(w, k)
+		w.WriteByte(':')
+		jcs.WriteString(w, m[k])
+	}
+	w.WriteByte('}')
 }
 
 // ContentSHA256 returns the lower-case hex sha256 of CanonicalContent.
@@ -161,18 +206,8 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// The patterns are compiled on first use: most commands never read a pack,
-// and a package-level regexp costs every process at start.
-var (
-	packIDRE  = lazyRegexp(`^[a-z0-9]+(?:[_-][a-z0-9]+)*_v(0|[1-9][0-9]*)$`)
-	semverRE  = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(?:-((?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
-	sha256RE  = lazyRegexp(`^[0-9a-f]{64}$`)
-	packIDFmt = "<slug>_v<major>: lower-case letters and digits in words joined by '_' or '-', then _v and the major version (for example acme_safety_v1)"
-)
-
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
+// packIDFmt says what a pack id looks like.
+const packIDFmt = "<slug>_v<major>: lower-case letters and digits in words joined by '_' or '-', then _v and the major version (for example acme_safety_v1)"
 
 // CheckPackID returns why id is not a valid pack id, or "" when it is. A
 // configured id is checked with it before it becomes part of a path.
@@ -186,7 +221,7 @@ func CheckPackID(id string) string {
 		return `must not contain ".."`
 	case len(id) > MaxPackIDLength:
 		return fmt.Sprintf("is %d characters long; at most %d are allowed", len(id), MaxPackIDLength)
-	case !packIDRE().MatchString(id):
+	case !isPackID(id):
 		return "must have the form " + packIDFmt
 	}
 	return ""
@@ -285,7 +320,7 @@ func (d *doc) parsePack() *Pack {
 	if m, ok := got["mastery_report_sha256"]; ok {
 		if s, ok := d.str(m, "mastery_report_sha256"); ok {
 			p.MasteryReportSHA256 = s
-			if s != "" && !sha256RE().MatchString(s) {
+			if s != "" && !isSHA256Hex(s) {
 				d.problem("mastery_report_sha256", m.line, `must be "" for a pack not yet ratified, or the 64 lower-case hex digits ratify writes; got %q`, s)
 			}
 		}
@@ -390,13 +425,13 @@ func (d *doc) checkVersion(p *Pack, line int) {
 		d.problem("version", line, "%q must be a semantic version without a leading %q (for example 1.0.0)", v, v[:1])
 		return
 	}
-	m := semverRE().FindStringSubmatch(v)
-	if m == nil {
+	vmajor, ok := semverMajor(v)
+	if !ok {
 		d.problem("version", line, "%q is not a semantic version MAJOR.MINOR.PATCH (for example 1.0.0)", v)
 		return
 	}
-	if major := p.Major(); major != "" && major != m[1] {
-		d.problem("version", line, "major version %s does not match the pack id %q, which says _v%s", m[1], p.PackID, major)
+	if major := p.Major(); major != "" && major != vmajor {
+		d.problem("version", line, "major version %s does not match the pack id %q, which says _v%s", vmajor, p.PackID, major)
 	}
 }
 

@@ -111,7 +111,7 @@ func (d *doc) parseReport() *Report {
 			if why := CheckPackID(s); why != "" {
 				d.problem(m.key, m.line, "%q %s", s, why)
 			}
-		} else if !sha256RE().MatchString(s) {
+		} else if !isSHA256Hex(s) {
 			d.problem(m.key, m.line, "must be 64 lower-case hex digits, got %q", s)
 		}
 	}

@@ -150,6 +150,18 @@ func lessUnits(a, b []uint16) bool {
 	return len(a) < len(b)
 }
 
+// WriteString writes s as RFC 8785 writes a string, for an encoder that
+// writes a canonical form directly rather than through Marshal.
+func WriteString(w *bytes.Buffer, s string) { writeString(w, s) }
+
+// SortKeys sorts object keys in the order RFC 8785 writes them: by their
+// UTF-16 code units.
+func SortKeys(keys []string) {
+	sort.Slice(keys, func(i, j int) bool {
+		return lessUnits(utf16.Encode([]rune(keys[i])), utf16.Encode([]rune(keys[j])))
+	})
+}
+
 // writeString writes s as a JSON string with only the escapes RFC 8785
 // allows: \" \\ \b \f \n \r \t, and \u00xx (lower-case hex) for the other
 // control characters. Everything else is written as UTF-8.
