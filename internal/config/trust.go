@@ -29,36 +29,33 @@ type ownerInfo struct {
 // invoker is the user the check trusts besides root.
 type invoker struct {
 	uid uint32
-	// privateGID is the user's private group, or -1 when the user has
-	// none.
-	privateGID int64
+	// privateGID returns the user's private group, or -1 when the user
+	// has none.
+	privateGID func() int64
 }
 
-var (
-	invokerOnce sync.Once
-	invokerVal  invoker
-)
-
-// currentInvoker returns the invoking user, looked up once per process.
-// The group lookup reads /etc/passwd and /etc/group; it is done only when
-// a file is group-writable.
+// currentInvoker returns the invoking user. The private group is looked up
+// (reading /etc/passwd and /etc/group) only when a file is group-writable,
+// and then once per process.
 func currentInvoker() invoker {
-	invokerOnce.Do(func() {
-		invokerVal = invoker{uid: uint32(os.Geteuid()), privateGID: -1}
-		u, err := user.LookupId(strconv.Itoa(os.Geteuid()))
-		if err != nil {
-			return
-		}
-		g, err := user.LookupGroupId(u.Gid)
-		if err != nil || g.Name != u.Username {
-			return
-		}
-		if gid, err := strconv.ParseInt(u.Gid, 10, 64); err == nil {
-			invokerVal.privateGID = gid
-		}
-	})
-	return invokerVal
+	return invoker{uid: uint32(os.Geteuid()), privateGID: invokerPrivateGID}
 }
+
+var invokerPrivateGID = sync.OnceValue(func() int64 {
+	u, err := user.LookupId(strconv.Itoa(os.Geteuid()))
+	if err != nil {
+		return -1
+	}
+	g, err := user.LookupGroupId(u.Gid)
+	if err != nil || g.Name != u.Username {
+		return -1
+	}
+	gid, err := strconv.ParseInt(u.Gid, 10, 64)
+	if err != nil {
+		return -1
+	}
+	return gid
+})
 
 // untrustedReason says why a file or folder with the given owner and mode
 // cannot be trusted by who, or returns "".
@@ -72,7 +69,7 @@ func untrustedReason(o ownerInfo, who invoker) string {
 		// files in it, and a file anyone can write is anyone's.
 		return "can be written by anyone"
 	}
-	if perm&0o020 != 0 && int64(o.gid) != who.privateGID {
+	if perm&0o020 != 0 && int64(o.gid) != who.privateGID() {
 		return "can be written by the group " + groupName(o.gid)
 	}
 	return ""
