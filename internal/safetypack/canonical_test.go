@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentsctl/agents/internal/canon"
@@ -73,6 +74,24 @@ func TestCanonicalContentIsTheFileForm(t *testing.T) {
 		want := canonicalByFileForm(t, p)
 		if got := p.CanonicalContent(); !bytes.Equal(got, want) {
 			t.Errorf("pack %d (%s):\n got %s\nwant %s", i, p.PackID, got, want)
+		}
+	}
+}
+
+// TestSelfSealIsTheCanonicalReport: the report's self-seal is the sha256 of
+// its RFC 8785 encoding without report_sha256.
+func TestSelfSealIsTheCanonicalReport(t *testing.T) {
+	for _, r := range []Report{
+		{},
+		{PackID: "core_safety_axes_v1", PackSHA256: strings.Repeat("ab", 32), ReportSHA256: "x"},
+		{PackID: "<a> & \"b\" \\ \n \x01 é 😀 \xff", PackSHA256: "\u2028"},
+	} {
+		b, err := jcs.Marshal(map[string]string{"pack_id": r.PackID, "pack_sha256": r.PackSHA256})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := r.SelfSeal(), sha256Hex(b); got != want {
+			t.Errorf("SelfSeal of %+v = %s, want %s (of %s)", r, got, want, b)
 		}
 	}
 }

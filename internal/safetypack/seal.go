@@ -1,6 +1,7 @@
 package safetypack
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -44,14 +45,13 @@ func NewReport(p *Pack) *Report {
 // SelfSeal computes the sha256 of the report's canonical encoding without
 // report_sha256: the value ReportSHA256 must hold.
 func (r *Report) SelfSeal() string {
-	b, err := jcs.Marshal(struct {
-		PackID     string `json:"pack_id"`
-		PackSHA256 string `json:"pack_sha256"`
-	}{r.PackID, r.PackSHA256})
-	if err != nil {
-		panic(fmt.Sprintf("safetypack: canonical report: %v", err)) // two strings: cannot fail
-	}
-	return sha256Hex(b)
+	var w bytes.Buffer
+	w.WriteString(`{"pack_id":`)
+	jcs.WriteString(&w, r.PackID)
+	w.WriteString(`,"pack_sha256":`)
+	jcs.WriteString(&w, r.PackSHA256)
+	w.WriteByte('}')
+	return sha256Hex(w.Bytes())
 }
 
 // Encode returns the report as ratify writes it: indented JSON in field
