@@ -44,7 +44,7 @@ say() { printf '%s\n' "$*" >&2; }
 
 say "building into $work"
 cd "$root"
-for target in agents:./cmd/agents hello:./bench/hello depsfloor:./bench/depsfloor exprfloor:./bench/exprfloor; do
+for target in agents:./cmd/agents hello:./bench/hello depsfloor:./bench/depsfloor exprfloor:./bench/exprfloor allfloor:./bench/allfloor; do
 	CGO_ENABLED=0 "$GO" build -trimpath -ldflags '-s -w' -o "$work/${target%%:*}" "${target#*:}"
 done
 "$GO" build -o "$work/genstore" ./bench/genstore
@@ -99,6 +99,7 @@ a="$work/agents automation-profile"
 cat >"$work/commands" <<EOF
 floor	0	-	$work/hello
 libraries	0	-	$work/depsfloor
+all-libraries	0	-	$work/allfloor
 expr-linked	0	-	$work/exprfloor
 version	0	AGENTS_HOME=$work/s10	$work/agents version
 show-builtin	0	AGENTS_HOME=$work/s10	$a show manual -f json
@@ -189,6 +190,8 @@ awk -F'\t' -v rss="$rss" -v pg="$pg" '
 			printf "%-56s %8s %8s  %s\n", "PostgreSQL show and list / file store", "n/a", "2x, 3x", "not measured (no server)"
 		}
 		info("init of the libraries alone (bench/depsfloor) / floor", med["libraries"] / med["floor"])
+		info("every library, signals caught (bench/allfloor) / floor", med["all-libraries"] / med["floor"])
+		info("check-gate (built-in) / bench/allfloor", med["check-gate-builtin"] / med["all-libraries"])
 		info("the predicate library linked alone (bench/exprfloor) / floor", med["expr-linked"] / med["floor"])
 		info("version / floor", med["version"] / med["floor"])
 		info("safety-pack show, shipped pack / floor", med["pack-show-shipped"] / med["floor"])
