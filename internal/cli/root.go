@@ -125,6 +125,9 @@ func run(deps *cmdutil.Deps, args []string, only string) (code int) {
 		deps.Now = time.Now
 	}
 	defer deps.CloseStore()
+	if only != "" {
+		deps.Branch = args
+	}
 	root := newRootCmd(deps, only)
 	root.SetArgs(args)
 	root.SetIn(deps.IO.In)

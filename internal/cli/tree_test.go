@@ -42,6 +42,25 @@ func TestTreeFor(t *testing.T) {
 	if branches < 100 {
 		t.Fatalf("only %d invocations named a branch", branches)
 	}
+	// Each verb a group lists is built under the name its command has: a
+	// branch naming it builds it alone.
+	for _, path := range commandPaths(root, nil) {
+		if len(path) != 2 || path[0] == "completion" { // not a cmdutil.Group
+			continue
+		}
+		deps := &cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin, Branch: path}
+		group, _, err := newRootCmd(deps, path[0]).Find(path[:1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var built []string
+		for _, c := range group.Commands() {
+			built = append(built, c.Name())
+		}
+		if len(built) != 1 || built[0] != path[1] {
+			t.Errorf("the branch %q built %q", path, built)
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		want string

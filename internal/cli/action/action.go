@@ -10,7 +10,7 @@ import (
 
 // NewCmd returns the action command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group("action", &cobra.Command{
+	return cmdutil.Group(deps, "action", &cobra.Command{
 		Short: "Manage actions, the templates plans are made from",
 		Long: `An action is a template for plans: what is to be done (definition_of_done),
 who plans it (strategy_actor) and who carries it out (execution_actor). It may
@@ -24,9 +24,9 @@ $AGENTS_HOME/actions/<namespace>/<name>.yaml.`,
   $ agents action add -c examples/actions/secure-deploy.yaml
   $ agents plan use local/secure-deploy`,
 	},
-		newAddCmd(deps, nil),
-		newRemoveCmd(deps, nil),
-		newListCmd(deps, nil),
-		newShowCmd(deps, nil),
+		cmdutil.V(deps, "add", newAddCmd),
+		cmdutil.V(deps, "remove", newRemoveCmd),
+		cmdutil.V(deps, "list", newListCmd),
+		cmdutil.V(deps, "show", newShowCmd),
 	)
 }

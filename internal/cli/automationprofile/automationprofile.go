@@ -10,7 +10,7 @@ import (
 
 // NewCmd returns the automation-profile command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group("automation-profile", &cobra.Command{
+	return cmdutil.Group(deps, "automation-profile", &cobra.Command{
 		Aliases: []string{"profile", "ap"},
 		Short:   "Manage automation profiles",
 		Long: `Automation profiles set how much autonomy a plan gets: eleven thresholds in
@@ -18,17 +18,17 @@ func NewCmd(deps *cmdutil.Deps) *cobra.Command {
 hard constraints, and optional guards on tool calls. The eight built-ins are
 always present; custom profiles are named namespace/name.`,
 	},
-		newAddCmd(deps, nil),
-		newRemoveCmd(deps, nil),
-		newListCmd(deps, nil),
-		newShowCmd(deps, nil),
-		newHistoryCmd(deps, nil),
-		newValidateCmd(deps, nil),
-		newMigrateCmd(deps, nil),
-		newCheckGateCmd(deps, nil),
-		newCheckGuardCmd(deps, nil),
-		newDiffCmd(deps, nil),
-		newSchemaCmd(deps, nil),
-		newResolveCmd(deps, nil),
+		cmdutil.V(deps, "add", newAddCmd),
+		cmdutil.V(deps, "remove", newRemoveCmd),
+		cmdutil.V(deps, "list", newListCmd),
+		cmdutil.V(deps, "show", newShowCmd),
+		cmdutil.V(deps, "history", newHistoryCmd),
+		cmdutil.V(deps, "validate", newValidateCmd),
+		cmdutil.V(deps, "migrate", newMigrateCmd),
+		cmdutil.V(deps, "check-gate", newCheckGateCmd),
+		cmdutil.V(deps, "check-guard", newCheckGuardCmd),
+		cmdutil.V(deps, "diff", newDiffCmd),
+		cmdutil.V(deps, "schema", newSchemaCmd),
+		cmdutil.V(deps, "resolve", newResolveCmd),
 	)
 }

@@ -129,14 +129,45 @@ func dispatch[T any](opts *T, runF, run func(*T) error) error {
 	return run(opts)
 }
 
+// Verb is one verb of a command group: its name, and how to build it.
+type Verb struct {
+	name  string
+	build func() *cobra.Command
+}
+
+// V is the verb name of a group, built by newCmd when it is needed. The
+// name must be the one newCmd's Use gives it (a test holds every group to
+// that).
+func V[T any](deps *Deps, name string, newCmd func(*Deps, func(*T) error) *cobra.Command) Verb {
+	return Verb{name, func() *cobra.Command { return newCmd(deps, nil) }}
+}
+
+// NewVerb is the verb name of a group, built by build when it is needed,
+// for a constructor V does not fit.
+func NewVerb(name string, build func() *cobra.Command) Verb { return Verb{name, build} }
+
 // Group returns cmd as the command group name of the verbs: its usage is
 // "name <command>", as every group's is; with no arguments it prints the
 // group's help; an argument that names no verb is a usage error. cmd
-// carries the group's help text and aliases.
-func Group(name string, cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
+// carries the group's help text and aliases. When deps.Branch names one
+// of the verbs, only that verb is built: a run needs no other, and
+// building them all costs every run of any of them.
+func Group(deps *Deps, name string, cmd *cobra.Command, verbs ...Verb) *cobra.Command {
 	cmd.Use = name + " <command>"
 	cmd.Args, cmd.RunE = cobra.ArbitraryArgs, GroupRunE
-	cmd.AddCommand(verbs...)
+	only := ""
+	if b := deps.Branch; len(b) > 1 && b[0] == name {
+		for _, v := range verbs {
+			if v.name == b[1] {
+				only = v.name
+			}
+		}
+	}
+	for _, v := range verbs {
+		if only == "" || v.name == only {
+			cmd.AddCommand(v.build())
+		}
+	}
 	return cmd
 }
 

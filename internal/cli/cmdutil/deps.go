@@ -76,7 +76,11 @@ type Deps struct {
 	// failure then blocks, and nothing that loosens a check for a person
 	// at a terminal applies.
 	HookMode bool
-	global   *config.Global // config.yaml, once read
+	// Branch is the invocation's arguments when they name their command
+	// from the first word on (see cli's treeFor): a group then builds only
+	// the verb its second word names. Nil builds every verb.
+	Branch []string
+	global *config.Global // config.yaml, once read
 
 	registry *registry.Registry
 	ui       UI

@@ -15,10 +15,37 @@ import (
 
 func TestGroup(t *testing.T) {
 	e := cmdtest.New(t, "json")
-	verb := &cobra.Command{Use: "show", RunE: func(*cobra.Command, []string) error { return nil }}
-	g := cmdutil.Group("widget", &cobra.Command{Short: "Manage widgets"}, verb)
+	verb := func(use string) cmdutil.Verb {
+		return cmdutil.NewVerb(use, func() *cobra.Command {
+			return &cobra.Command{Use: use, RunE: func(*cobra.Command, []string) error { return nil }}
+		})
+	}
+	deps := &cmdutil.Deps{}
+	g := cmdutil.Group(deps, "widget", &cobra.Command{Short: "Manage widgets"}, verb("show"), verb("list"))
 	if g.Use != "widget <command>" || g.Name() != "widget" {
 		t.Errorf("Use = %q, Name = %q", g.Use, g.Name())
+	}
+	names := func(c *cobra.Command) (out []string) {
+		for _, v := range c.Commands() {
+			out = append(out, v.Name())
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		branch []string
+		want   string
+	}{
+		{nil, "list show"},
+		{[]string{"widget", "show", "x"}, "show"},
+		{[]string{"widget", "shwo"}, "list show"},
+		{[]string{"widget"}, "list show"},
+		{[]string{"gadget", "show"}, "list show"},
+	} {
+		d := &cmdutil.Deps{Branch: tt.branch}
+		c := cmdutil.Group(d, "widget", &cobra.Command{}, verb("show"), verb("list"))
+		if got := strings.Join(names(c), " "); got != tt.want {
+			t.Errorf("branch %q built %q, want %q", tt.branch, got, tt.want)
+		}
 	}
 	if err := e.Run(g, "shwo"); !errs.Is(err, errs.KindUsage) || !strings.Contains(err.Error(), `"shwo"`) {
 		t.Errorf("an unknown verb: %v", err)

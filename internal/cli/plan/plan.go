@@ -11,7 +11,7 @@ import (
 
 // NewCmd returns the plan command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group("plan", &cobra.Command{
+	return cmdutil.Group(deps, "plan", &cobra.Command{
 		Short: "Make plans from actions and see how their profiles resolved",
 		Long: `A plan is an action put to use. When it is made, its automation profile and
 safety profile are resolved, walking the levels plan > action > project >
@@ -34,10 +34,10 @@ so is the command (exit 6).`,
   # What did each level set, and has anything changed since?
   $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k`,
 	},
-		newUseCmd(deps, nil),
-		newShowCmd(deps, nil),
-		newListCmd(deps, nil),
-		newSetAutomationProfileCmd(deps, nil),
-		newSetAutomationLevelCmd(deps, nil),
+		cmdutil.V(deps, "use", newUseCmd),
+		cmdutil.V(deps, "show", newShowCmd),
+		cmdutil.V(deps, "list", newListCmd),
+		cmdutil.V(deps, "set-automation-profile", newSetAutomationProfileCmd),
+		cmdutil.V(deps, "set-automation-level", newSetAutomationLevelCmd),
 	)
 }

@@ -10,7 +10,7 @@ import (
 
 // NewCmd returns the project command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group("project", &cobra.Command{
+	return cmdutil.Group(deps, "project", &cobra.Command{
 		Short: "Trust a project's agents.yaml for the agents' hooks",
 		Long: `A project's agents.yaml can choose the automation and safety profiles of the
 plans made in it. A hook that names no profile resolves them from the
@@ -32,8 +32,8 @@ above it that holds one).`,
   # Stop trusting one
   $ agents project untrust ~/src/shop`,
 	},
-		newTrustCmd(deps, nil, true),
-		newTrustCmd(deps, nil, false),
-		newListCmd(deps, nil),
+		cmdutil.NewVerb("trust", func() *cobra.Command { return newTrustCmd(deps, nil, true) }),
+		cmdutil.NewVerb("untrust", func() *cobra.Command { return newTrustCmd(deps, nil, false) }),
+		cmdutil.V(deps, "list", newListCmd),
 	)
 }

@@ -11,7 +11,7 @@ import (
 
 // NewCmd returns the safety-pack command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group("safety-pack", &cobra.Command{
+	return cmdutil.Group(deps, "safety-pack", &cobra.Command{
 		Short: "Show, ratify, verify and check the safety pack",
 		Long: `The safety pack lists the boundaries no automation profile may cross. Exactly
 one pack is in force: the ratified core_safety_axes_v1 built into agents; or
@@ -42,9 +42,9 @@ every command that loads the pack then says so.`,
   # Judge the boundaries against the current state
   $ agents safety-pack check`,
 	},
-		newShowCmd(deps, nil),
-		newRatifyCmd(deps, nil),
-		newVerifyCmd(deps, nil),
-		newCheckCmd(deps, nil),
+		cmdutil.V(deps, "show", newShowCmd),
+		cmdutil.V(deps, "ratify", newRatifyCmd),
+		cmdutil.V(deps, "verify", newVerifyCmd),
+		cmdutil.V(deps, "check", newCheckCmd),
 	)
 }

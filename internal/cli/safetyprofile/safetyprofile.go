@@ -11,7 +11,7 @@ import (
 
 // NewCmd returns the safety-profile command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group("safety-profile", &cobra.Command{
+	return cmdutil.Group(deps, "safety-profile", &cobra.Command{
 		Short: "Check and show standalone safety profiles",
 		Long: `A safety profile holds the hard constraints of a plan: sandbox and checkpoint
 requirements, unsafe tools, human approval, the skill categories allowed, and
@@ -27,7 +27,7 @@ max_total_cost null, max_retries_per_step 3.`,
 		Example: `  $ agents safety-profile validate examples/safety-profiles/*.yaml
   $ agents safety-profile show examples/safety-profiles/deploy.yaml -f json`,
 	},
-		newValidateCmd(deps, nil),
-		newShowCmd(deps, nil),
+		cmdutil.V(deps, "validate", newValidateCmd),
+		cmdutil.V(deps, "show", newShowCmd),
 	)
 }

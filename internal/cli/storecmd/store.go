@@ -11,7 +11,7 @@ import (
 
 // NewCmd returns the store command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
-	return cmdutil.Group("store", &cobra.Command{
+	return cmdutil.Group(deps, "store", &cobra.Command{
 		Short: "Migrate the PostgreSQL store, and copy a registry between stores",
 		Long: `The registry of custom profiles, actions, plans, objects and history lives in
 a store: by default the file store in the agents home, or, for an
@@ -34,7 +34,7 @@ See docs/postgres.md.`,
   # Move the registry of this machine into it
   $ agents store copy --from ~/.config/agents --to "$AGENTS_STORE"`,
 	},
-		newMigrateCmd(deps, nil),
-		newCopyCmd(deps, nil),
+		cmdutil.V(deps, "migrate", newMigrateCmd),
+		cmdutil.V(deps, "copy", newCopyCmd),
 	)
 }
