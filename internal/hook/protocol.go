@@ -102,35 +102,32 @@ func ModeAsks(agent, mode string) bool {
 	return p != nil && p.modeField != "" && slices.Contains(p.askingModes, mode)
 }
 
-// claudeOutput is Claude Code's PreToolUse answer, which Codex shares.
-type claudeOutput struct {
-	HookSpecificOutput claudeDecision `json:"hookSpecificOutput"`
-}
-
-type claudeDecision struct {
-	HookEventName            string `json:"hookEventName"`
-	PermissionDecision       string `json:"permissionDecision"`
-	PermissionDecisionReason string `json:"permissionDecisionReason"`
-}
+// The answers are written by hand, one line of JSON, leaving <, > and &
+// as they are (a reason quoting a predicate reads better that way): a hook
+// answers every tool call, and encoding/json would spend more reflecting
+// over the answer's type than the decision costs. A test holds them to
+// what encoding/json writes for the shapes below.
+//
+// Claude Code's PreToolUse answer, which Codex shares:
+//
+//	{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":KIND,"permissionDecisionReason":REASON}}
+//
+// Gemini CLI's BeforeTool answer:
+//
+//	{"decision":KIND,"reason":REASON}
 
 func encodeClaudeStyle(kind Kind, reason string) ([]byte, error) {
-	return marshal(claudeOutput{claudeDecision{
-		HookEventName:            "PreToolUse",
-		PermissionDecision:       kind.String(),
-		PermissionDecisionReason: reason,
-	}})
-}
-
-// geminiOutput is Gemini CLI's BeforeTool answer.
-type geminiOutput struct {
-	Decision string `json:"decision"`
-	Reason   string `json:"reason"`
+	b := append(make([]byte, 0, 128+len(reason)), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":`...)
+	b = canon.AppendString(b, kind.String())
+	b = append(b, `,"permissionDecisionReason":`...)
+	b = canon.AppendString(b, reason)
+	return append(b, "}}"...), nil
 }
 
 func encodeGemini(kind Kind, reason string) ([]byte, error) {
-	return marshal(geminiOutput{Decision: kind.String(), Reason: reason})
+	b := append(make([]byte, 0, 32+len(reason)), `{"decision":`...)
+	b = canon.AppendString(b, kind.String())
+	b = append(b, `,"reason":`...)
+	b = canon.AppendString(b, reason)
+	return append(b, '}'), nil
 }
-
-// marshal encodes v as one line of JSON, leaving <, > and & as they are
-// (a reason quoting a predicate reads better that way).
-func marshal(v any) ([]byte, error) { return canon.CompactJSON(v) }

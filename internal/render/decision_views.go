@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
@@ -45,6 +46,69 @@ type gateDoc struct {
 	Conditions []string `json:"conditions"`
 	Threshold  float64  `json:"threshold"`
 	Confidence float64  `json:"confidence"`
+}
+
+// The documents of decisions are written by hand, field by field in the
+// order of their struct tags: every decision prints one, and encoding/json
+// would spend more reflecting over their types, once per run, than the
+// decision itself costs. A test holds each to what encoding/json writes.
+
+// appendFields appends the decision's fields after the opening brace.
+func (d *decisionDoc) appendFields(b []byte) []byte {
+	b = append(b, `{"allowed":`...)
+	b = strconv.AppendBool(b, d.Allowed)
+	b = append(b, `,"reason":`...)
+	b = canon.AppendOptional(b, d.Reason)
+	b = append(b, `,"requires_approval":`...)
+	b = strconv.AppendBool(b, d.RequiresApproval)
+	b = append(b, `,"rule":`...)
+	b = canon.AppendString(b, d.Rule)
+	b = append(b, `,"profile":`...)
+	b = canon.AppendString(b, d.Profile)
+	b = append(b, `,"level":`...)
+	b = canon.AppendOptional(b, d.Level)
+	if d.Plan != nil {
+		b = append(b, `,"plan":`...)
+		b = canon.AppendString(b, *d.Plan)
+	}
+	if len(d.Warnings) > 0 {
+		b = append(b, `,"warnings":`...)
+		b = canon.AppendStrings(b, d.Warnings)
+	}
+	return b
+}
+
+// MarshalJSON implements json.Marshaler.
+func (d guardDoc) MarshalJSON() ([]byte, error) {
+	b := d.appendFields(make([]byte, 0, 256))
+	if d.SafetyLevel != nil {
+		b = append(b, `,"safety_level":`...)
+		b = canon.AppendString(b, *d.SafetyLevel)
+	}
+	if d.SafetySource != nil {
+		b = append(b, `,"safety_source":`...)
+		b = canon.AppendString(b, *d.SafetySource)
+	}
+	b = append(b, `,"conditions":`...)
+	b = canon.AppendStrings(b, d.Conditions)
+	return append(b, '}'), nil
+}
+
+// MarshalJSON implements json.Marshaler.
+func (d gateDoc) MarshalJSON() ([]byte, error) {
+	b := d.appendFields(make([]byte, 0, 256))
+	b = append(b, `,"conditions":`...)
+	b = canon.AppendStrings(b, d.Conditions)
+	b = append(b, `,"threshold":`...)
+	b, err := canon.AppendFloat(b, d.Threshold)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"confidence":`...)
+	if b, err = canon.AppendFloat(b, d.Confidence); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
 }
 
 func optional(s string) *string {

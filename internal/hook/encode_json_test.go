@@ -1,0 +1,55 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// The answers' shapes, for encoding/json to write as the reference.
+type (
+	refClaude struct {
+		HookSpecificOutput struct {
+			HookEventName            string `json:"hookEventName"`
+			PermissionDecision       string `json:"permissionDecision"`
+			PermissionDecisionReason string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	refGemini struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
+	}
+)
+
+func compactJSON(t *testing.T, v any) string {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+// TestAnswersAreEncodingJSON: the hand-written answers are what
+// encoding/json writes for their shapes, for every kind and for reasons
+// that need escaping.
+func TestAnswersAreEncodingJSON(t *testing.T) {
+	for _, kind := range []Kind{Deny, Ask, Allow} {
+		for _, reason := range []string{"", "agents: blocked by safety.require_sandbox", `quotes " and \ and <tags> & ` + "\n\t\x01 é 😀 \u2028 \xff"} {
+			var c refClaude
+			c.HookSpecificOutput.HookEventName = "PreToolUse"
+			c.HookSpecificOutput.PermissionDecision = kind.String()
+			c.HookSpecificOutput.PermissionDecisionReason = reason
+			got, err := encodeClaudeStyle(kind, reason)
+			if want := compactJSON(t, c); err != nil || string(got) != want {
+				t.Errorf("Claude Code answer %s, %q:\n got %s (%v)\nwant %s", kind, reason, got, err, want)
+			}
+			got, err = encodeGemini(kind, reason)
+			if want := compactJSON(t, refGemini{kind.String(), reason}); err != nil || string(got) != want {
+				t.Errorf("Gemini CLI answer %s, %q:\n got %s (%v)\nwant %s", kind, reason, got, err, want)
+			}
+		}
+	}
+}
