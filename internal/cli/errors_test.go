@@ -17,20 +17,7 @@ import (
 // terminal), and returns the exit code and both streams.
 func runIn(t *testing.T, home string, args ...string) (int, string, string) {
 	t.Helper()
-	ios, _, out, errOut := iostreams.Test()
-	deps := &cmdutil.Deps{
-		IO:       ios,
-		Builtins: profiles.Builtin,
-		Getenv: func(k string) string {
-			if k == "AGENTS_HOME" {
-				return home
-			}
-			return ""
-		},
-		OpenStore: openStore,
-	}
-	code := Run(deps, args)
-	return code, out.String(), errOut.String()
+	return runTree(t, home, args, treeFor(args))
 }
 
 // commandPaths are the words of every command of the tree that runs.

@@ -1,9 +1,9 @@
 package hook
 
 import (
-	"bytes"
-	"encoding/json"
 	"testing"
+
+	"github.com/agentsctl/agents/internal/canon"
 )
 
 // The answers' shapes, for encoding/json to write as the reference.
@@ -23,13 +23,11 @@ type (
 
 func compactJSON(t *testing.T, v any) string {
 	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := canon.CompactJSON(v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	return string(b)
 }
 
 // TestAnswersAreEncodingJSON: the hand-written answers are what

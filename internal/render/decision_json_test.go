@@ -1,14 +1,15 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/agentsctl/agents/internal/canon"
 )
 
 // plainGuard and plainGate have the documents' fields without their
-// MarshalJSON: what encoding/json writes for them is the reference.
+// MarshalJSON: what encoding/json writes for them (canon.CompactJSON) is
+// the reference.
 type (
 	plainGuard guardDoc
 	plainGate  gateDoc
@@ -16,13 +17,11 @@ type (
 
 func encodeJSON(t *testing.T, v any) string {
 	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := canon.CompactJSON(v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.String()
+	return string(b)
 }
 
 // TestDecisionJSONIsEncodingJSON: the hand-written encodings of the
