@@ -74,3 +74,61 @@ func TestAppendFloatIsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// appended writes its JSON itself; plainAppended is the same document for
+// encoding/json.
+type (
+	appended struct {
+		Name  string  `json:"name"`
+		Value float64 `json:"value"`
+	}
+	plainAppended appended
+)
+
+// appendCalls counts the calls of appended's AppendJSON.
+var appendCalls int
+
+func (a *appended) AppendJSON(b []byte) ([]byte, error) {
+	appendCalls++
+	b = append(b, `{"name":`...)
+	b = AppendString(b, a.Name)
+	b = append(b, `,"value":`...)
+	b, err := AppendFloat(b, a.Value)
+	return append(b, '}'), err
+}
+
+// TestAppenderIsUsed: a document that writes its own JSON is written by it,
+// alone and as the elements of a streamed list, and the result is what
+// encoding/json gives for the same fields.
+func TestAppenderIsUsed(t *testing.T) {
+	docs := []*appended{{"a <b> & \"c\"", 0.5}, {"é\n", 1e-7}, {"", 0}}
+	plain := make([]*plainAppended, len(docs))
+	for i, d := range docs {
+		p := plainAppended(*d)
+		plain[i] = &p
+	}
+	var got, want bytes.Buffer
+	appendCalls = 0
+	if err := WriteJSON(&got, docs); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&want, plain); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("list:\n got %s\nwant %s", got.String(), want.String())
+	}
+	if appendCalls != len(docs) {
+		t.Errorf("a list of %d called AppendJSON %d times", len(docs), appendCalls)
+	}
+	one, err := JSON(docs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref, _ := JSON(plain[0]); string(one) != string(ref) {
+		t.Errorf("one document:\n got %s\nwant %s", one, ref)
+	}
+	if appendCalls != len(docs)+1 {
+		t.Error("one document was not written by its AppendJSON")
+	}
+}

@@ -14,7 +14,16 @@ import (
 // encoding/json would spend more reflecting over the profile's three types,
 // once per process, than the rest of the command costs.
 func (p AutomationProfile) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 1024)
+	return p.AppendJSON(make([]byte, 0, 1024))
+}
+
+// AppendJSON appends the document MarshalJSON returns (canon.Appender: a
+// listing of profiles writes each without encoding/json's pass over it).
+// A nil profile is null.
+func (p *AutomationProfile) AppendJSON(b []byte) ([]byte, error) {
+	if p == nil {
+		return append(b, "null"...), nil
+	}
 	b = append(b, `{"name":`...)
 	b = canon.AppendString(b, p.Name)
 	b = append(b, `,"description":`...)

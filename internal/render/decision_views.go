@@ -79,8 +79,11 @@ func (d *decisionDoc) appendFields(b []byte) []byte {
 }
 
 // MarshalJSON implements json.Marshaler.
-func (d guardDoc) MarshalJSON() ([]byte, error) {
-	b := d.appendFields(make([]byte, 0, 256))
+func (d guardDoc) MarshalJSON() ([]byte, error) { return d.AppendJSON(make([]byte, 0, 256)) }
+
+// AppendJSON implements canon.Appender.
+func (d guardDoc) AppendJSON(b []byte) ([]byte, error) {
+	b = d.appendFields(b)
 	if d.SafetyLevel != nil {
 		b = append(b, `,"safety_level":`...)
 		b = canon.AppendString(b, *d.SafetyLevel)
@@ -95,8 +98,11 @@ func (d guardDoc) MarshalJSON() ([]byte, error) {
 }
 
 // MarshalJSON implements json.Marshaler.
-func (d gateDoc) MarshalJSON() ([]byte, error) {
-	b := d.appendFields(make([]byte, 0, 256))
+func (d gateDoc) MarshalJSON() ([]byte, error) { return d.AppendJSON(make([]byte, 0, 256)) }
+
+// AppendJSON implements canon.Appender.
+func (d gateDoc) AppendJSON(b []byte) ([]byte, error) {
+	b = d.appendFields(b)
 	b = append(b, `,"conditions":`...)
 	b = canon.AppendStrings(b, d.Conditions)
 	b = append(b, `,"threshold":`...)
