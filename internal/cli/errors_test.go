@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -62,6 +63,7 @@ func badInvocations(t *testing.T) [][]string {
 		{"plan", "show", "01"},
 		{"--lock-timeout", "abc", "automation-profile", "list"},
 		{"automation-profile", "list", "-f", "xml"},
+		{"automation-profile", "check-guardd", "ci", "--tool", "x"},
 	}
 	for _, path := range commandPaths(root, nil) {
 		calls = append(calls,
@@ -122,5 +124,26 @@ func TestErrorsAreOneLineEach(t *testing.T) {
 	}
 	if checked < 50 {
 		t.Errorf("only %d invocations failed as they should", checked)
+	}
+}
+
+// TestMisspeltVerbBeforeFlags: a misspelt verb followed by the verb's own
+// flags is told as the unknown command it is, with the verb it was meant to
+// be, not as the first flag the group does not know.
+func TestMisspeltVerbBeforeFlags(t *testing.T) {
+	home := t.TempDir()
+	for _, args := range [][]string{
+		{"automation-profile", "check-guardd", "ci", "--tool", "x"},
+		{"plan", "shwo", "01", "--quiet"},
+		{"automation-profile", "chek-gate", "cautious", "auto_execute", "--confidence", "0.8"},
+	} {
+		code, _, stderr := runIn(t, home, args...)
+		if code != ExitUsage || !strings.Contains(stderr, fmt.Sprintf("unknown command %q", args[1])) || !strings.Contains(stderr, "did you mean") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	// A group given only a flag it does not know still says so.
+	if code, _, stderr := runIn(t, home, "automation-profile", "--bogus"); code != ExitUsage || !strings.Contains(stderr, "unknown flag: --bogus") {
+		t.Errorf("a group's unknown flag: exit %d, stderr %q", code, stderr)
 	}
 }

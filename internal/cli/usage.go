@@ -44,6 +44,13 @@ var outputFlags = map[string]string{"o": "", "output": "", "json": "json", "yaml
 // strconv's, and a hint: -f for the output flags of other tools, the
 // nearest flag for a misspelt one.
 func flagError(cmd *cobra.Command, err error) error {
+	// A group parses flags only when its first word named none of its
+	// verbs: that word, not the flag meant for the verb, is the mistake.
+	if cmd.HasAvailableSubCommands() {
+		if args := cmd.Flags().Args(); len(args) > 0 {
+			return cmdutil.UnknownCommand(cmd, args[0])
+		}
+	}
 	msg := err.Error()
 	e := &errs.Error{Kind: errs.KindUsage, Msg: msg, Hint: usageHint(cmd)}
 	var name string
