@@ -147,3 +147,13 @@ func TestMisspeltVerbBeforeFlags(t *testing.T) {
 		t.Errorf("a group's unknown flag: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestJSONErrorsKeepAngleBrackets: a JSON error is written as every other
+// JSON agents prints, with <, > and & as they are: a usage hint is full of
+// <id>, which \u003cid\u003e would make unreadable.
+func TestJSONErrorsKeepAngleBrackets(t *testing.T) {
+	_, _, stderr := runIn(t, t.TempDir(), "automation-profile", "check-gate", "--plan", "x", "-f", "json")
+	if !strings.Contains(stderr, "<id>") || strings.Contains(stderr, `\u003c`) {
+		t.Errorf("stderr %q", stderr)
+	}
+}

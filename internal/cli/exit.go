@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -126,7 +125,9 @@ func printError(w io.Writer, format string, err error) {
 				_, _ = w.Write(b)
 				return
 			}
-		} else if b, mErr := json.Marshal(doc); mErr == nil {
+		} else if b, mErr := canon.CompactJSON(doc); mErr == nil {
+			// One line, <, > and & as they are, like every other JSON
+			// agents prints (a usage hint is full of <id>).
 			fmt.Fprintf(w, "%s\n", b)
 			return
 		}
