@@ -263,8 +263,8 @@ type globalFlags struct {
 // NewRootCmd builds the whole command tree.
 func NewRootCmd(deps *cmdutil.Deps) *cobra.Command { return newRootCmd(deps, "") }
 
-// rootCommands are the commands under the root, by name, in the order
-// help lists them.
+// rootCommands are the commands under the root: each name, and how to
+// build it (help sorts them by name).
 var rootCommands = []struct {
 	name string
 	new  func(deps *cmdutil.Deps) *cobra.Command
