@@ -89,7 +89,9 @@ func (r *Registry) Home() string { return r.src.Home() }
 
 // Store returns the store, opened on first use. A store that others can
 // write to is a store others can loosen: its check's warnings are given
-// once, when it is opened.
+// once, when it is opened, and for a store that checks lazily (the file
+// store's profile namespaces), when it first reads or writes where they
+// apply.
 func (r *Registry) Store() (store.Store, error) {
 	if r.st != nil {
 		return r.st, nil
@@ -98,7 +100,13 @@ func (r *Registry) Store() (store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ws, err := st.Check(r.ctx()); err == nil {
+	check := st.Check
+	if lc, ok := st.(store.LazyChecker); ok {
+		check = func(ctx context.Context) ([]string, error) {
+			return lc.CheckLazily(ctx, func(w string) { r.warn(w) })
+		}
+	}
+	if ws, err := check(r.ctx()); err == nil {
 		r.warn(ws...)
 	}
 	r.st = st

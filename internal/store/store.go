@@ -48,6 +48,16 @@ type Store interface {
 	Check(ctx context.Context) (warnings []string, err error)
 }
 
+// LazyChecker is a store that can leave part of its check until a command
+// reads or writes there: the file store checks one profile namespace
+// folder when it is first used, so that a lookup of one profile does not
+// check every namespace of the store.
+type LazyChecker interface {
+	// CheckLazily returns the warnings Check would give about the store
+	// as a whole, and gives the rest to warn as the store comes to them.
+	CheckLazily(ctx context.Context, warn func(string)) (warnings []string, err error)
+}
+
 // Docs is one collection of a store: the documents of one kind, by name.
 type Docs[T any] interface {
 	// Get returns the document with the given name.

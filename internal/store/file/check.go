@@ -8,23 +8,23 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/agentsctl/agents/internal/safefile"
 	"github.com/agentsctl/agents/internal/store"
 )
 
 // Check implements Store. It warns when the home, one of the store's
-// folders or a profile namespace folder is world-writable or owned by another user: anyone who can
-// write there can change the profiles that decide what an agent may do.
-// A missing home has nothing to warn about.
+// folders or a profile namespace folder is world-writable or owned by
+// another user: anyone who can write there can change the profiles that
+// decide what an agent may do. A missing home has nothing to warn about.
 func (s *Store) Check(ctx context.Context) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, store.Interrupted(err)
 	}
-	var warnings []string
-	paths := []string{s.home}
-	for _, dir := range []string{profiles.Name, objectsDir, historyDir} {
-		paths = append(paths, filepath.Join(s.home, dir))
+	warnings, exists := s.checkFolders()
+	if !exists {
+		return nil, nil
 	}
 	// A namespace folder others can write to lets them replace every
 	// profile in it, so those are checked too: one read of a folder that
@@ -32,41 +32,101 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 	if des, err := safefile.ReadDir(filepath.Join(s.home, profiles.Name)); err == nil {
 		for _, de := range des {
 			if de.IsDir() && !strings.HasPrefix(de.Name(), ".") {
-				paths = append(paths, filepath.Join(s.home, profiles.Name, de.Name()))
+				warnings = append(warnings, namespaceWarnings(filepath.Join(s.home, profiles.Name, de.Name()))...)
 			}
-		}
-	}
-	for i, path := range paths {
-		var fi fs.FileInfo
-		var err error
-		if i == 0 {
-			fi, err = os.Stat(path) // the home may be a link the user chose
-		} else {
-			fi, err = os.Lstat(path)
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			if i == 0 {
-				return nil, nil
-			}
-			continue
-		}
-		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("cannot check the permissions of %s: %v", path, err))
-			continue
-		}
-		if !fi.IsDir() {
-			continue
-		}
-		if fi.Mode().Perm()&0o002 != 0 {
-			warnings = append(warnings, fmt.Sprintf(
-				"store folder %s is world-writable (%s): any user on this machine can change its profiles; run 'chmod o-w %s'",
-				path, fi.Mode().Perm(), path))
-		}
-		if owner, ok := otherOwner(fi); ok {
-			warnings = append(warnings, fmt.Sprintf(
-				"store folder %s is owned by %s, not by the user running agents: that user can change its profiles",
-				path, owner))
 		}
 	}
 	return warnings, nil
+}
+
+// CheckLazily implements store.LazyChecker: Check's warnings about the
+// home and the store's own folders now, and about a profile namespace
+// folder through warn, the first time the store reads or writes in it.
+// A lookup of one profile then checks one namespace folder, not all of
+// them: a hook's cost does not grow with the namespaces of the store.
+func (s *Store) CheckLazily(ctx context.Context, warn func(string)) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, store.Interrupted(err)
+	}
+	s.ns.mu.Lock()
+	s.ns.warn, s.ns.checked = warn, map[string]bool{}
+	s.ns.mu.Unlock()
+	warnings, exists := s.checkFolders()
+	if !exists {
+		return nil, nil
+	}
+	return warnings, nil
+}
+
+// lazyNamespaces is what CheckLazily left to check: the namespace folders
+// not yet read or written, and where their warnings go.
+type lazyNamespaces struct {
+	mu      sync.Mutex
+	warn    func(string)
+	checked map[string]bool
+}
+
+// touchNamespace checks the folder of a profile namespace (relative to
+// the home) the first time the store reads or writes in it, when
+// CheckLazily asked for that; Check has checked every one otherwise.
+func (s *Store) touchNamespace(dir string) {
+	s.ns.mu.Lock()
+	defer s.ns.mu.Unlock()
+	if s.ns.warn == nil || s.ns.checked[dir] {
+		return
+	}
+	s.ns.checked[dir] = true
+	for _, w := range namespaceWarnings(filepath.Join(s.home, dir)) {
+		s.ns.warn(w) // under the lock: one warning at a time
+	}
+}
+
+// checkFolders returns the warnings about the home and the store's own
+// folders, and whether the home exists.
+func (s *Store) checkFolders() ([]string, bool) {
+	// The home may be a link the user chose: it is followed.
+	fi, err := os.Stat(s.home)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	warnings := folderWarnings(s.home, fi, err)
+	for _, dir := range []string{profiles.Name, objectsDir, historyDir} {
+		path := filepath.Join(s.home, dir)
+		fi, err := os.Lstat(path)
+		warnings = append(warnings, folderWarnings(path, fi, err)...)
+	}
+	return warnings, true
+}
+
+// namespaceWarnings says what is wrong with a namespace folder.
+func namespaceWarnings(path string) []string {
+	fi, err := os.Lstat(path)
+	return folderWarnings(path, fi, err)
+}
+
+// folderWarnings says what is wrong with the folder at path, given what
+// a stat of it returned: others can write to it, or it belongs to another
+// user. A missing path, or one that is not a folder, has none.
+func folderWarnings(path string, fi fs.FileInfo, err error) []string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return []string{fmt.Sprintf("cannot check the permissions of %s: %v", path, err)}
+	}
+	if !fi.IsDir() {
+		return nil
+	}
+	var warnings []string
+	if fi.Mode().Perm()&0o002 != 0 {
+		warnings = append(warnings, fmt.Sprintf(
+			"store folder %s is world-writable (%s): any user on this machine can change its profiles; run 'chmod o-w %s'",
+			path, fi.Mode().Perm(), path))
+	}
+	if owner, ok := otherOwner(fi); ok {
+		warnings = append(warnings, fmt.Sprintf(
+			"store folder %s is owned by %s, not by the user running agents: that user can change its profiles",
+			path, owner))
+	}
+	return warnings
 }

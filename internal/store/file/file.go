@@ -90,6 +90,7 @@ type Store struct {
 	now         func() time.Time
 	hooks       fileHooks
 	noCache     bool
+	ns          lazyNamespaces
 }
 
 var (

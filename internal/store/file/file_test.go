@@ -1031,6 +1031,59 @@ func TestCheckWarnsAboutOpenFolders(t *testing.T) {
 	}
 }
 
+// TestCheckLazily: checked lazily, the store warns about its own folders at
+// once, and about a profile namespace folder only when it first reads or
+// writes in it, once; a lookup in one namespace says nothing of another,
+// and a listing of every namespace checks each.
+func TestCheckLazily(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	for _, name := range []string{"acme/x", "other/y", "calm/z"} {
+		put(t, s, storetest.Profile(t, name, 1), false)
+	}
+	profiles := filepath.Join(home, "profiles")
+	acme, other := filepath.Join(profiles, "acme"), filepath.Join(profiles, "other")
+	for _, dir := range []string{profiles, acme, other} {
+		if err := os.Chmod(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s = openStore(t, home, filestore.Options{})
+	lc, ok := s.(store.LazyChecker)
+	if !ok {
+		t.Fatal("the file store does not check lazily")
+	}
+	var later []string
+	w, err := lc.CheckLazily(ctx(), func(w string) { later = append(later, w) })
+	if err != nil || len(w) != 1 || !strings.Contains(w[0], profiles+" is world-writable") {
+		t.Fatalf("CheckLazily = %q, %v", w, err)
+	}
+	if len(later) != 0 {
+		t.Fatalf("warned before any namespace was used: %q", later)
+	}
+	for range 2 {
+		if _, err := s.Profiles().Get(ctx(), "acme/x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(later) != 1 || !strings.Contains(later[0], acme+" is world-writable") {
+		t.Fatalf("after two lookups in acme: %q", later)
+	}
+	if _, err := s.Profiles().Get(ctx(), "calm/z"); err != nil || len(later) != 1 {
+		t.Fatalf("a lookup in a sound namespace: %q, %v", later, err)
+	}
+	if _, err := s.Profiles().Names(ctx(), store.Query{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(later) != 2 || !strings.Contains(later[1], other+" is world-writable") {
+		t.Fatalf("after listing every namespace: %q", later)
+	}
+	// Checked eagerly, as before, every namespace at once.
+	if w, err := s.Check(ctx()); err != nil || len(w) != 3 {
+		t.Errorf("Check = %q, %v", w, err)
+	}
+}
+
 // TestUnchangedPutWritesNothing: an update with the stored content leaves
 // every file of the home as it was, not merely equal in content: nothing
 // is renamed over the profile, and the history log gets no line.

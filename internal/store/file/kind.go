@@ -35,6 +35,14 @@ func (k *kind[T]) path(name string) string {
 	return filepath.Join(k.Name, filepath.FromSlash(name)+docExt)
 }
 
+// touch checks the namespace folder of a valid name, the first time the
+// store reads or writes in it (see CheckLazily).
+func (k *kind[T]) touch(s *Store, name string) {
+	if k.Nested {
+		s.touchNamespace(filepath.Dir(k.path(name)))
+	}
+}
+
 // logPath returns where the history of a valid name is kept.
 func (k *kind[T]) logPath(name string) string {
 	return filepath.Join(historyDir, k.Name, filepath.FromSlash(name)+logExt)
@@ -84,6 +92,7 @@ func (k *kind[T]) scan(ctx context.Context, s *Store, r *os.Root, f store.Query)
 	case !k.Nested:
 		addFiles(k.Name, "")
 	case f.Namespace != "":
+		s.touchNamespace(filepath.Join(k.Name, f.Namespace))
 		addFiles(filepath.Join(k.Name, f.Namespace), f.Namespace+"/")
 	default:
 		des, err := readDir(r, k.Name)
@@ -101,6 +110,7 @@ func (k *kind[T]) scan(ctx context.Context, s *Store, r *os.Root, f store.Query)
 				if err := ctx.Err(); err != nil {
 					return nil, nil, store.Interrupted(err)
 				}
+				s.touchNamespace(filepath.Join(k.Name, base))
 				addFiles(filepath.Join(k.Name, base), base+"/")
 			case strings.HasSuffix(base, docExt) && f.Namespace == "" && f.Match == nil:
 				problems = append(problems, errs.Problem{
@@ -303,6 +313,7 @@ func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
 		return zero, err
 	}
 	defer r.Close()
+	k.touch(s, name)
 	rel := k.path(name)
 	v, err := k.load(s, r, name, rel)
 	if err != nil {
@@ -496,6 +507,7 @@ func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T],
 		return out, err
 	}
 	digest := canon.Digest(data)
+	k.touch(s, name)
 	err = s.mutate(ctx, func(tx *txn) error {
 		rel := k.path(name)
 		cur, err := currentDoc(tx, k, name, rel)
@@ -553,6 +565,7 @@ func (d docs[T]) Remove(ctx context.Context, name string) (store.RemoveResult[T]
 	if err := k.Validate(name); err != nil {
 		return out, err
 	}
+	k.touch(s, name)
 	// Nothing to remove means nothing to lock or create. A writer adding the
 	// name meanwhile is ordered after this remove.
 	r, err := s.openRoot()
