@@ -58,8 +58,8 @@ func (s *Store) CheckLazily(ctx context.Context, warn func(string)) ([]string, e
 	return warnings, nil
 }
 
-// lazyNamespaces is what CheckLazily left to check: the namespace folders
-// not yet read or written, and where their warnings go.
+// lazyNamespaces is how CheckLazily's namespace checks go on: where their
+// warnings go, and the namespace folders already checked.
 type lazyNamespaces struct {
 	mu      sync.Mutex
 	warn    func(string)
