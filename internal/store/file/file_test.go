@@ -1072,6 +1072,15 @@ func TestCheckLazily(t *testing.T) {
 	if _, err := s.Profiles().Get(ctx(), "calm/z"); err != nil || len(later) != 1 {
 		t.Fatalf("a lookup in a sound namespace: %q, %v", later, err)
 	}
+	// Reading a profile's history reads in its namespace too.
+	lc2 := openStore(t, home, filestore.Options{}).(store.LazyChecker)
+	var hist []string
+	if _, err := lc2.CheckLazily(ctx(), func(w string) { hist = append(hist, w) }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lc2.(store.Store).Profiles().History(ctx(), "other/y"); err != nil || len(hist) != 1 || !strings.Contains(hist[0], other+" is world-writable") {
+		t.Fatalf("history of other/y: %q, %v", hist, err)
+	}
 	if _, err := s.Profiles().Names(ctx(), store.Query{}); err != nil {
 		t.Fatal(err)
 	}

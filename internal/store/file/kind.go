@@ -296,6 +296,7 @@ func (d docs[T]) openFor(ctx context.Context, name string) (*os.Root, error) {
 	if err := d.k.CheckName(ctx, name); err != nil {
 		return nil, err
 	}
+	d.k.touch(d.s, name)
 	r, err := d.s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, d.k.NotFound(name)
@@ -313,7 +314,6 @@ func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
 		return zero, err
 	}
 	defer r.Close()
-	k.touch(s, name)
 	rel := k.path(name)
 	v, err := k.load(s, r, name, rel)
 	if err != nil {
