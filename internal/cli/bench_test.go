@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store/storetest"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -60,18 +59,7 @@ func benchHome(b *testing.B, n int) string {
 	home := b.TempDir()
 	for i := range n {
 		name := fmt.Sprintf("ns%02d/profile-%05d", i%50, i)
-		p := &profile.AutomationProfile{Name: name, SchemaVersion: profile.SchemaVersion, Safety: profile.DefaultSafetyProfile()}
-		data, _, err := profile.Encode(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		path := filepath.Join(home, "profiles", filepath.FromSlash(name)+".yaml")
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			b.Fatal(err)
-		}
+		storetest.WriteProfileFile(b, home, &profile.AutomationProfile{Name: name, SchemaVersion: profile.SchemaVersion, Safety: profile.DefaultSafetyProfile()})
 	}
 	// A file changed within about two seconds of a listing is not cached
 	// (its change time cannot be set back): wait that out, so the first

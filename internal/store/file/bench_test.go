@@ -2,11 +2,8 @@ package file_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
 	filestore "github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/storetest"
@@ -21,17 +18,7 @@ func benchStore(b *testing.B, n int) (store.Store, []string) {
 	names := make([]string, n)
 	for i := range n {
 		name := fmt.Sprintf("ns%02d/profile-%05d", i%50, i)
-		data, _, err := profile.Encode(storetest.Profile(b, name, i))
-		if err != nil {
-			b.Fatal(err)
-		}
-		path := filepath.Join(home, "profiles", filepath.FromSlash(name)+".yaml")
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			b.Fatal(err)
-		}
+		storetest.WriteProfileFile(b, home, storetest.Profile(b, name, i))
 		names[i] = name
 	}
 	return openStore(b, home, filestore.Options{}), names

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/storetest"
 )
 
 // The tests of the derived cache prove that it is used while stored files
@@ -47,18 +48,7 @@ func testProfile(name, desc string) *profile.AutomationProfile {
 // writeProfile writes a profile file as the store would, without history.
 func writeProfile(t *testing.T, home, name, desc string) string {
 	t.Helper()
-	data, _, err := profile.Encode(testProfile(name, desc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(home, "profiles", filepath.FromSlash(name)+".yaml")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return storetest.WriteProfileFile(t, home, testProfile(name, desc))
 }
 
 // descriptions lists the store and returns each profile's description by
