@@ -18,7 +18,7 @@ import (
 // terminal), and returns the exit code and both streams.
 func runIn(t *testing.T, home string, args ...string) (int, string, string) {
 	t.Helper()
-	return runTree(t, home, args, treeFor(args))
+	return runTree(t, home, args, true)
 }
 
 // commandPaths are the words of every command of the tree that runs.

@@ -94,10 +94,11 @@ func Main() int {
 // tool call proceed on any other exit status, so whatever goes wrong in a
 // hook (a bad flag, bad input, a broken configuration, a refused pack, an
 // interrupt, a bug) must block the call.
-func Run(deps *cmdutil.Deps, args []string) int { return run(deps, args, treeFor(args)) }
+func Run(deps *cmdutil.Deps, args []string) int { return run(deps, args, true) }
 
-// run is Run with the tree built whole (only "") or for one command.
-func run(deps *cmdutil.Deps, args []string, only string) (code int) {
+// run is Run, building only the branch of the command tree that args name
+// when branch is set, and the whole tree otherwise.
+func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 	agent, hooked := hookArg(args)
 	if hooked {
 		defer func() {
@@ -125,10 +126,10 @@ func run(deps *cmdutil.Deps, args []string, only string) (code int) {
 		deps.Now = time.Now
 	}
 	defer deps.CloseStore()
-	if only != "" {
+	if branch {
 		deps.Branch = args
 	}
-	root := newRootCmd(deps, only)
+	root := NewRootCmd(deps)
 	root.SetArgs(args)
 	root.SetIn(deps.IO.In)
 	root.SetOut(deps.IO.Out)
@@ -260,8 +261,6 @@ type globalFlags struct {
 	quiet       bool
 }
 
-// NewRootCmd builds the whole command tree.
-func NewRootCmd(deps *cmdutil.Deps) *cobra.Command { return newRootCmd(deps, "") }
 
 // rootCommands are the commands under the root: each name, and how to
 // build it (help sorts them by name).
@@ -298,11 +297,12 @@ func treeFor(args []string) string {
 	return ""
 }
 
-// newRootCmd builds the command tree: whole, or only the branch of the
-// command under the root named only. Building the whole tree touches the
-// code of every command, a cost each run would otherwise pay for the one
-// command it runs.
-func newRootCmd(deps *cmdutil.Deps, only string) *cobra.Command {
+// NewRootCmd builds the command tree: the whole tree, or, when deps.Branch
+// names a command under the root (see treeFor), only that branch. Building
+// the whole tree touches the code of every command, a cost each run would
+// otherwise pay for the one command it runs.
+func NewRootCmd(deps *cmdutil.Deps) *cobra.Command {
+	only := treeFor(deps.Branch)
 	g := &globalFlags{}
 	var showVersion bool
 	root := &cobra.Command{

@@ -31,8 +31,8 @@ func TestTreeFor(t *testing.T) {
 				continue
 			}
 			branches++
-			wantCode, wantOut, wantErr := runTree(t, home, a, "")
-			code, out, errOut := runTree(t, home, a, only)
+			wantCode, wantOut, wantErr := runTree(t, home, a, false)
+			code, out, errOut := runTree(t, home, a, true)
 			if code != wantCode || out != wantOut || errOut != wantErr {
 				t.Errorf("%q built for %s: exit %d, stdout %q, stderr %q\nwhole tree: exit %d, stdout %q, stderr %q",
 					a, only, code, out, errOut, wantCode, wantOut, wantErr)
@@ -49,7 +49,7 @@ func TestTreeFor(t *testing.T) {
 			continue
 		}
 		deps := &cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin, Branch: path}
-		group, _, err := newRootCmd(deps, path[0]).Find(path[:1])
+		group, _, err := NewRootCmd(deps).Find(path[:1])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,8 +80,8 @@ func TestTreeFor(t *testing.T) {
 	}
 }
 
-// runTree runs args with the tree built whole (only "") or for one branch.
-func runTree(t *testing.T, home string, args []string, only string) (int, string, string) {
+// runTree runs args with the tree built for the branch args name, or whole.
+func runTree(t *testing.T, home string, args []string, branch bool) (int, string, string) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
 	deps := &cmdutil.Deps{
@@ -95,6 +95,6 @@ func runTree(t *testing.T, home string, args []string, only string) (int, string
 		},
 		OpenStore: openStore,
 	}
-	code := run(deps, args, only)
+	code := run(deps, args, branch)
 	return code, out.String(), errOut.String()
 }
