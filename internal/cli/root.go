@@ -261,7 +261,6 @@ type globalFlags struct {
 	quiet       bool
 }
 
-
 // rootCommands are the commands under the root: each name, and how to
 // build it (help sorts them by name).
 var rootCommands = []struct {
