@@ -116,7 +116,7 @@ func TestPrintConfigSnippets(t *testing.T) {
 }
 
 // TestHookSignalBlocks: a hook interrupted or terminated exits 2, whether
-// the signal comes before or while it waits.
+// the signal comes before or while it waits, with a deny on stdout.
 func TestHookSignalBlocks(t *testing.T) {
 	home := t.TempDir()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
@@ -127,8 +127,8 @@ func TestHookSignalBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -149,6 +149,9 @@ func TestHookSignalBlocks(t *testing.T) {
 		}
 		if code != 2 {
 			t.Errorf("%v: exit %d (%v), stderr %q; want 2", sig, code, err, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), `"permissionDecision":"deny"`) {
+			t.Errorf("%v: no deny on stdout: %q", sig, stdout.String())
 		}
 	}
 }

@@ -60,17 +60,24 @@ func Main() int {
 	// environment decides, each read when first needed.
 	deps.Registry()
 	args := os.Args[1:]
-	_, hooked := hookArg(args)
+	agent, hooked := hookArg(args)
 	if hooked {
 		// An agent kills a hook that runs past its timeout and then lets
 		// the call proceed: give up first, and block.
 		t := time.AfterFunc(hook.Deadline*time.Second, func() {
-			fmt.Fprintf(os.Stderr, "agents: error: the hook did not decide within %ds, so the tool call is blocked\n", hook.Deadline)
+			msg := fmt.Sprintf("the hook did not decide within %ds, so the tool call is blocked", hook.Deadline)
+			fmt.Fprintf(os.Stderr, "agents: error: %s\n", msg)
+			denyNow(agent, "agents: "+msg)
 			os.Exit(ExitUsage)
 		})
 		defer t.Stop()
 		// A hook stopped by a signal blocks too, whatever it was doing:
-		// package interrupt ends it with 2 (see interrupt.ExitCode).
+		// package interrupt ends it with 2 (see interrupt.ExitCode), and
+		// the deny goes out first, as for every other failure.
+		sig.SetExit(func(code int) {
+			denyNow(agent, "agents: blocked: the hook was stopped before it decided")
+			os.Exit(code)
+		})
 	}
 	code := Run(deps, args)
 	if err := deps.IO.Flush(); err != nil && code == ExitOK {
@@ -137,6 +144,13 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 	cmd, err := root.ExecuteC()
 	// The registry's warnings come before the error, as they arose.
 	deps.UI().Flush()
+	if err == nil && hooked && !deps.HookMode && !completing(cmd) {
+		// Exit 0 lets the call through: with --hook it must carry a
+		// decision, and help text, or a command that takes no hook, is
+		// none.
+		err = errs.Usage("--hook was given, but %s gave no hook answer", cmd.CommandPath()).
+			WithHint("a hook runs 'agents automation-profile check-guard [PROFILE] --hook <agent>' and nothing else; see --print-config")
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -167,22 +181,39 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 }
 
 // hookArg returns the value of --hook in args, and whether --hook is there
-// at all, looking no further than "--".
-func hookArg(args []string) (string, bool) {
+// at all, looking no further than "--". Given more than once, the last
+// value counts, as it does for the flag itself: an error's deny is then
+// written in the protocol the answer would have used.
+func hookArg(args []string) (agent string, hooked bool) {
 	for i, a := range args {
 		switch {
 		case a == "--":
-			return "", false
+			return agent, hooked
 		case a == "--hook":
+			agent, hooked = "", true
 			if i+1 < len(args) {
-				return args[i+1], true
+				agent = args[i+1]
 			}
-			return "", true
 		case strings.HasPrefix(a, "--hook="):
-			return strings.TrimPrefix(a, "--hook="), true
+			agent, hooked = strings.TrimPrefix(a, "--hook="), true
 		}
 	}
-	return "", false
+	return agent, hooked
+}
+
+// denyNow writes a deny for agent straight to stdout, for a hook that is
+// about to end without returning: the exit status blocks the call, and the
+// answer says so to an agent that reads stdout regardless.
+func denyNow(agent, reason string) {
+	if b := hook.DenyAnswer(agent, reason); b != nil {
+		_, _ = os.Stdout.Write(append(b, '\n'))
+	}
+}
+
+// completing reports whether cmd is cobra's hidden completion command,
+// which a shell runs with the words typed so far, --hook among them.
+func completing(cmd *cobra.Command) bool {
+	return cmd != nil && (cmd.Name() == cobra.ShellCompRequestCmd || cmd.Name() == cobra.ShellCompNoDescRequestCmd)
 }
 
 // writeHookDeny adds a deny to stdout, in the agent's protocol, for a hook

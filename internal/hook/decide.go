@@ -67,10 +67,13 @@ const ThresholdRule = "auto_decisions_execute"
 //   - otherwise: allow.
 func Decide(r profile.GuardResult, p *profile.AutomationProfile, opts Options) Answer {
 	switch r.Verdict {
-	case profile.VerdictBlocked:
-		return Answer{Kind: Deny, Rule: string(r.Rule), Why: r.Reason()}
+	case profile.VerdictAllowed:
 	case profile.VerdictNeedsApproval:
 		return Answer{Kind: Ask, Rule: string(r.Rule), Why: r.Reason()}
+	default:
+		// Blocked, and any verdict this code does not know: only an
+		// explicit allowed goes further.
+		return Answer{Kind: Deny, Rule: string(r.Rule), Why: r.Reason()}
 	}
 	if t := p.AutoDecisionsExecute; t > 0 {
 		a := Answer{Kind: Ask, Rule: ThresholdRule,

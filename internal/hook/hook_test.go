@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
 )
 
 const samples = "../../testdata/hooks"
@@ -342,3 +343,15 @@ func TestSnippetCommand(t *testing.T) {
 
 // eventOf is the pre-tool event agent's hook answers.
 func eventOf(agent string) string { return protocols[agent].event }
+
+// TestDecideUnknownVerdictDenies: only an explicit allowed verdict can let
+// a call through; one this code does not know is a deny.
+func TestDecideUnknownVerdictDenies(t *testing.T) {
+	p := &profile.AutomationProfile{}
+	if a := Decide(profile.GuardResult{Verdict: profile.Verdict(99)}, p, Options{}); a.Kind != Deny {
+		t.Errorf("an unknown verdict gave %v", a.Kind)
+	}
+	if a := Decide(profile.GuardResult{Verdict: profile.VerdictAllowed}, p, Options{}); a.Kind != Allow {
+		t.Errorf("allowed, under a profile with no threshold, gave %v", a.Kind)
+	}
+}

@@ -100,6 +100,10 @@ func (c *Catcher) watch() {
 // process is the catcher of this process, started before main.
 var process = New(ExitCode(os.Args[1:]), os.Exit)
 
+// SetExit replaces how the process ends when a signal comes: exit is
+// called with the code, and must end the process.
+func (c *Catcher) SetExit(exit func(int)) { c.exit.Store(&exit) }
+
 // Process returns the catcher started when the program began.
 func Process() *Catcher { return process }
 

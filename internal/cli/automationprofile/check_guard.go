@@ -187,18 +187,18 @@ any other exit.`,
 			if flags.Changed("hook") {
 				// From here on every failure blocks the call.
 				deps.HookMode = true
-				opts.hookOpts.agent = opts.hook
+				opts.hookOpts.on, opts.hookOpts.agent = true, opts.hook
 			}
 			if set := changed(flags, hookFlags); len(set) > 0 && !flags.Changed("hook") {
 				return errs.Usage("%s only applies with --hook", set).
 					WithHint("outside a hook, say how the call runs with --no-sandbox and --no-checkpoint")
 			}
-			name, _, err := profileOrPlan(cmd, args, opts.plan, 0, "", opts.hook != "")
+			name, _, err := profileOrPlan(cmd, args, opts.plan, 0, "", opts.hookOpts.on)
 			if err != nil {
 				return err
 			}
 			opts.profile = name
-			if opts.stdinJSON && opts.hook != "" {
+			if opts.stdinJSON && opts.hookOpts.on {
 				return errs.Usage("--stdin-json and --hook cannot be combined").
 					WithHint("--hook reads the agent's own input; use one or the other")
 			}
@@ -208,12 +208,12 @@ any other exit.`,
 						WithHint("put every figure of the call in the JSON object")
 				}
 			}
-			if opts.hook != "" {
+			if opts.hookOpts.on {
 				if err := checkHookFlags(flags, opts); err != nil {
 					return err
 				}
 			}
-			if !opts.stdinJSON && opts.hook == "" && !flags.Changed("tool") {
+			if !opts.stdinJSON && !opts.hookOpts.on && !flags.Changed("tool") {
 				return errs.Usage("missing --tool").
 					WithHint("name the tool to be called, or pass the call as JSON with --stdin-json")
 			}
@@ -225,17 +225,17 @@ any other exit.`,
 				NoSandbox: f.noSandbox, NoCheckpoint: f.noCheckpoint,
 			}
 			stated := profile.Stated{Category: flags.Changed("category"), Attempt: flags.Changed("attempt"), Tool: flags.Changed("tool")}
-			if opts.hook == "" && !opts.stdinJSON {
+			if !opts.hookOpts.on && !opts.stdinJSON {
 				if msgs := profile.CheckGuardInput(in, stated, flagNames); len(msgs) > 0 {
 					return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
 				}
 			} else if msgs := profile.CheckCategory(in, stated, flagNames); len(msgs) > 0 {
 				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
 			}
-			if (opts.stdinJSON || (opts.hook != "" && !opts.hookOpts.printConfig)) && opts.UI.IO().IsStdinTTY() {
+			if (opts.stdinJSON || (opts.hookOpts.on && !opts.hookOpts.printConfig)) && opts.UI.IO().IsStdinTTY() {
 				// Waiting on a terminal for JSON nobody will type helps no one.
 				mode := "--stdin-json"
-				if opts.hook != "" {
+				if opts.hookOpts.on {
 					mode = "--hook"
 				}
 				target := opts.profile
@@ -299,7 +299,7 @@ var (
 )
 
 func checkGuardRun(opts *checkGuardOptions) error {
-	if opts.hook != "" {
+	if opts.hookOpts.on {
 		return hookRun(opts)
 	}
 	in := opts.input

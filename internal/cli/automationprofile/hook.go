@@ -14,6 +14,10 @@ import (
 
 // hookOptions are the flags of check-guard's hook mode.
 type hookOptions struct {
+	// on is set when --hook was given, whatever its value: an empty or
+	// unknown agent is then refused as a hook's error, never taken for a
+	// plain check-guard.
+	on           bool
 	agent        string
 	sandboxed    bool
 	checkpointed bool
