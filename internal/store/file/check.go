@@ -31,7 +31,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 	// holds namespaces, not profiles.
 	if des, err := safefile.ReadDir(filepath.Join(s.home, profiles.Name)); err == nil {
 		for _, de := range des {
-			if de.IsDir() && !strings.HasPrefix(de.Name(), ".") {
+			if (de.IsDir() || de.Type()&fs.ModeSymlink != 0) && !strings.HasPrefix(de.Name(), ".") {
 				warnings = append(warnings, namespaceWarnings(filepath.Join(s.home, profiles.Name, de.Name()))...)
 			}
 		}
@@ -90,7 +90,9 @@ func (s *Store) checkFolders() ([]string, bool) {
 		return nil, false
 	}
 	warnings := folderWarnings(s.home, fi, err)
-	for _, dir := range []string{profiles.Name, objectsDir, historyDir} {
+	// Every folder whose files a decision reads: a plan or action replaced
+	// by another user decides as much as a profile would.
+	for _, dir := range []string{profiles.Name, actions.Name, plans.Name, objectsDir, historyDir, filepath.Join(historyDir, profiles.Name)} {
 		path := filepath.Join(s.home, dir)
 		fi, err := os.Lstat(path)
 		warnings = append(warnings, folderWarnings(path, fi, err)...)
@@ -98,9 +100,14 @@ func (s *Store) checkFolders() ([]string, bool) {
 	return warnings, true
 }
 
-// namespaceWarnings says what is wrong with a namespace folder.
+// namespaceWarnings says what is wrong with a namespace folder. The store
+// reads through a namespace that is a link (within the home), so the
+// folder it leads to is what is checked.
 func namespaceWarnings(path string) []string {
 	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		fi, err = os.Stat(path)
+	}
 	return folderWarnings(path, fi, err)
 }
 

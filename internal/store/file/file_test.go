@@ -1093,6 +1093,48 @@ func TestCheckLazily(t *testing.T) {
 	}
 }
 
+// TestCheckFoldersDecisionsRead: the plans and actions folders are checked
+// like the profiles', and a namespace that is a link is checked where it
+// leads: a decision reads through both.
+func TestCheckFoldersDecisionsRead(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	put(t, s, storetest.Profile(t, "team/x", 1), false)
+	plans := filepath.Join(home, "plans")
+	if err := os.MkdirAll(plans, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// team becomes a link to a folder anyone can write.
+	team := filepath.Join(home, "profiles", "team")
+	shared := filepath.Join(home, "profiles", ".shared")
+	if err := os.Rename(team, shared); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".shared", team); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{plans, shared} {
+		if err := os.Chmod(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s = openStore(t, home, filestore.Options{})
+	var later []string
+	w, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w string) { later = append(later, w) })
+	if err != nil || len(w) != 1 || !strings.Contains(w[0], plans+" is world-writable") {
+		t.Fatalf("CheckLazily = %q, %v", w, err)
+	}
+	if _, err := s.Profiles().Get(ctx(), "team/x"); err != nil {
+		t.Fatal(err)
+	}
+	if len(later) != 1 || !strings.Contains(later[0], team+" is world-writable") {
+		t.Fatalf("a lookup through a namespace link: %q", later)
+	}
+	if w, err := s.Check(ctx()); err != nil || len(w) != 2 || !strings.Contains(w[1], team+" is world-writable") {
+		t.Errorf("Check = %q, %v", w, err)
+	}
+}
+
 // TestUnchangedPutWritesNothing: an update with the stored content leaves
 // every file of the home as it was, not merely equal in content: nothing
 // is renamed over the profile, and the history log gets no line.
