@@ -196,6 +196,11 @@ func TestLockdownExample(t *testing.T) {
 	if r := runAgents(t, home, "plan", "use", "local/deploy", "--automation-profile", "full-auto"); r.code != 6 || !strings.Contains(r.stderr, rule) {
 		t.Errorf("plan use: exit %d stderr %s; want 6 by %s", r.code, r.stderr, rule)
 	}
+	// resolve answers as plan use would: it does not report a choice the
+	// pack refuses to record.
+	if r := runAgents(t, home, "automation-profile", "resolve", "--action", "local/deploy", "--automation-profile", "full-auto"); r.code != 6 || !strings.Contains(r.stderr, rule) {
+		t.Errorf("resolve: exit %d stderr %s; want 6 by %s", r.code, r.stderr, rule)
+	}
 	inputs := map[string]string{
 		"claude-code": `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{}}`,
 		"codex":       `{"hook_event_name":"PreToolUse","tool_name":"read_file","tool_input":{}}`,

@@ -260,8 +260,14 @@ func (r *Registry) Resolve(c Choices) (Resolution, error) {
 	if err != nil {
 		return Resolution{}, err
 	}
+	at := r.now()
+	// What the pack in force would refuse to record in a plan, resolve
+	// refuses too: it answers as plan use would.
+	if err := r.judgeResolution(res, &plan.Plan{Action: c.Action, ProjectDir: req.projectDir}, at); err != nil {
+		return Resolution{}, err
+	}
 	p := &plan.Plan{ProjectDir: req.projectDir}
-	if _, err := res.Apply(p, r.now()); err != nil {
+	if _, err := res.Apply(p, at); err != nil {
 		return Resolution{}, err
 	}
 	return r.loosened(p, res.Loosened()), nil

@@ -40,7 +40,8 @@ EXIT STATUS
   3    invalid input: the safety profile file, agents.yaml or config.yaml,
        or one of them owned or writable by someone else
   4    not found: the action, a profile a level names, a file
-  6    the safety pack in force was refused`,
+  6    the safety pack in force was refused, or refuses what resolved
+       (as plan use would)`,
 		Example: `  # Why would a plan made here get the profile it gets?
   $ agents automation-profile resolve
 
