@@ -689,3 +689,24 @@ func TestStoreWarnsOnce(t *testing.T) {
 		t.Errorf("warnings %q, store opened %d times", ws, opened)
 	}
 }
+
+// uncheckableStore is a store whose safety check fails.
+type uncheckableStore struct{ *store.Memory }
+
+func (uncheckableStore) Check(context.Context) ([]string, error) {
+	return nil, errors.New("permission denied")
+}
+
+// TestStoreCheckFailureWarns: a safety check that fails is said, not
+// dropped.
+func TestStoreCheckFailureWarns(t *testing.T) {
+	r := New(Funcs{FS: profiles.Builtin, StoreFunc: func() (store.Store, error) {
+		return uncheckableStore{store.NewMemory()}, nil
+	}})
+	if _, err := r.ListProfiles(store.Query{}); err != nil {
+		t.Fatal(err)
+	}
+	if ws := r.Warnings(); len(ws) != 1 || !strings.Contains(ws[0], "cannot check who may write the store: permission denied") {
+		t.Errorf("warnings %q", ws)
+	}
+}
