@@ -148,11 +148,7 @@ func (p *Pack) CanonicalContent() []byte {
 	writeStringMap(&w, p.BoundaryDescriptions)
 	if len(p.BoundaryEnforcement) > 0 {
 		w.WriteString(`,"boundary_enforcement":`)
-		modes := make(map[string]string, len(p.BoundaryEnforcement))
-		for k, m := range p.BoundaryEnforcement {
-			modes[k] = string(m)
-		}
-		writeStringMap(&w, modes)
+		writeStringMap(&w, p.BoundaryEnforcement)
 	}
 	w.WriteString(`,"boundary_ids":[`)
 	for i, id := range p.BoundaryIDs {
@@ -180,7 +176,7 @@ func (p *Pack) CanonicalContent() []byte {
 }
 
 // writeStringMap writes a map of strings as RFC 8785 writes an object.
-func writeStringMap(w *bytes.Buffer, m map[string]string) {
+func writeStringMap[V ~string](w *bytes.Buffer, m map[string]V) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -193,7 +189,7 @@ func writeStringMap(w *bytes.Buffer, m map[string]string) {
 		}
 		jcs.WriteString(w, k)
 		w.WriteByte(':')
-		jcs.WriteString(w, m[k])
+		jcs.WriteString(w, string(m[k]))
 	}
 	w.WriteByte('}')
 }
