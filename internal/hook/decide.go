@@ -132,3 +132,44 @@ func DenyAnswer(agent, reason string) []byte {
 	}
 	return b
 }
+
+// Unprovable is the answer a hook must give, beyond what the guard
+// decided, for the limits of safety and guards that count what a hook
+// cannot see: what the plan and the session have spent, and how many
+// calls the step has made. A hook is handed one call, with no figures, and
+// what it cannot prove counts as reached: a safety cost limit denies every
+// call (it is a hard constraint), a guard's limit asks a person. ok is
+// false when the profile sets none of them.
+func Unprovable(safety profile.SafetyProfile, guards *profile.AutomationGuard) (a Answer, ok bool) {
+	switch {
+	case safety.MaxCostPerPlan != nil:
+		return Answer{Kind: Deny, Rule: string(profile.RuleMaxCostPerPlan),
+			Why: "the safety profile limits the plan's cost, and a hook cannot tell what the plan has spent"}, true
+	case safety.MaxTotalCost != nil:
+		return Answer{Kind: Deny, Rule: string(profile.RuleSafetyMaxTotalCost),
+			Why: "the safety profile limits the total cost, and a hook cannot tell what has been spent"}, true
+	case guards != nil && guards.MaxToolCallsPerStep != nil:
+		return Answer{Kind: Ask, Rule: string(profile.RuleMaxToolCallsPerStep),
+			Why: "the profile's guards limit the tool calls of a step, and a hook cannot count them"}, true
+	case guards != nil && guards.MaxTotalCost != nil:
+		return Answer{Kind: Ask, Rule: string(profile.RuleGuardMaxTotalCost),
+			Why: "the profile's guards limit the total cost, and a hook cannot tell what has been spent"}, true
+	}
+	return Answer{}, false
+}
+
+// Stricter reports whether a answers less than b lets through: a deny
+// before an ask, an ask before no answer or an allow.
+func Stricter(a, b Kind) bool { return rank(a) < rank(b) }
+
+func rank(k Kind) int {
+	switch k {
+	case Deny:
+		return 0
+	case Ask:
+		return 1
+	case Abstain:
+		return 2
+	}
+	return 3
+}

@@ -210,6 +210,9 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 	in.NoSandbox = d.Sandbox == ""
 	in.NoCheckpoint = d.Checkpoint == ""
 	d.Answer = hook.Decide(s.Guard(in), s.Profile, hook.Options{Abstain: c.Abstain, ModeAsks: hook.ModeAsks(c.Agent, c.Call.Mode)})
+	if u, ok := hook.Unprovable(s.Safety, s.Profile.Guards); ok && hook.Stricter(u.Kind, d.Answer.Kind) {
+		d.Answer = u
+	}
 	return d, nil
 }
 

@@ -710,3 +710,35 @@ func TestStoreCheckFailureWarns(t *testing.T) {
 		t.Errorf("warnings %q", ws)
 	}
 }
+
+// TestHookUnprovableLimits: a hook cannot see what has been spent or how
+// many calls a step made, so under a profile that limits them it never
+// answers more than its rule allows: a safety cost limit denies, a
+// guard's limit asks; without limits the answer is the guard's.
+func TestHookUnprovableLimits(t *testing.T) {
+	f := newFixture(t)
+	limit, calls := 10.0, 3
+	for _, tt := range []struct {
+		name string
+		edit func(p *profile.AutomationProfile)
+		want hook.Kind
+		rule profile.Rule
+	}{
+		{"acme/none", func(*profile.AutomationProfile) {}, hook.Allow, profile.RuleDefault},
+		{"acme/plancost", func(p *profile.AutomationProfile) { p.Safety.MaxCostPerPlan = &limit }, hook.Deny, profile.RuleMaxCostPerPlan},
+		{"acme/totalcost", func(p *profile.AutomationProfile) { p.Safety.MaxTotalCost = &limit }, hook.Deny, profile.RuleSafetyMaxTotalCost},
+		{"acme/calls", func(p *profile.AutomationProfile) { p.Guards = &profile.AutomationGuard{MaxToolCallsPerStep: &calls} }, hook.Ask, profile.RuleMaxToolCallsPerStep},
+		{"acme/guardcost", func(p *profile.AutomationProfile) { p.Guards = &profile.AutomationGuard{MaxTotalCost: &limit} }, hook.Ask, profile.RuleGuardMaxTotalCost},
+	} {
+		p := profiles.Decoded("full-auto")
+		p.Name = tt.name
+		tt.edit(p)
+		if _, err := f.st.Profiles().Put(context.Background(), p, false); err != nil {
+			t.Fatal(err)
+		}
+		d, err := f.r.DecideHook(HookCall{Agent: hook.ClaudeCode, Call: hook.Call{Tool: "Bash", Cwd: f.home}, Under: Under{Profile: tt.name}})
+		if err != nil || d.Answer.Kind != tt.want || d.Answer.Rule != string(tt.rule) {
+			t.Errorf("%s: %+v, %v; want %v by %s", tt.name, d.Answer, err, tt.want, tt.rule)
+		}
+	}
+}
