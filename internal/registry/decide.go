@@ -44,8 +44,20 @@ type Under struct {
 
 // Subject returns what a decision is taken under. The pack in force is
 // loaded and verified first: no decision is taken under a pack that cannot
-// be trusted.
+// be trusted, nor from a store that another user could have changed.
 func (r *Registry) Subject(u Under) (Subject, error) {
+	s, err := r.subject(u)
+	if err != nil {
+		return Subject{}, err
+	}
+	if err := r.trusted(); err != nil {
+		return Subject{}, err
+	}
+	return s, nil
+}
+
+// subject is Subject before the store it read is trusted.
+func (r *Registry) subject(u Under) (Subject, error) {
 	if _, err := r.Pack(); err != nil {
 		return Subject{}, err
 	}

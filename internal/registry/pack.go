@@ -98,8 +98,15 @@ func (r *Registry) judgeUnder(ctx sp.PolicyContext) (sp.PolicyVerdict, error) {
 
 // judgeResolution judges a resolution about to be recorded in plan p,
 // with p as it will read once recorded and its action. It returns the
-// refusal of a violated boundary in enforce mode (exit 6), or nil.
+// refusal of a store another user could have changed (see trusted), that
+// of a violated boundary in enforce mode (exit 6), or nil.
 func (r *Registry) judgeResolution(res *resolve.Result, p *plan.Plan, at time.Time) error {
+	// A plan records what it was resolved from, and later decisions are
+	// taken under that record: it is made from a trusted store or not at
+	// all.
+	if err := r.trusted(); err != nil {
+		return err
+	}
 	l, err := r.Pack()
 	if err != nil || !l.Pack.HasPredicates() {
 		return err

@@ -18,9 +18,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/agentsctl/agents/internal/config"
+	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/store"
@@ -66,6 +68,9 @@ type Registry struct {
 	builtins map[string]*profile.AutomationProfile // decoded so far, by name
 	pack     *sp.Loaded                            // the pack in force, once loaded
 	warnings []string
+	// untrusted are the store's warnings so far: whoever they name could
+	// have changed what the store holds, so no decision is taken from it.
+	untrusted []string
 }
 
 // New returns a registry reading and writing through src.
@@ -80,6 +85,42 @@ func (r *Registry) Warnings() []string {
 }
 
 func (r *Registry) warn(ws ...string) { r.warnings = append(r.warnings, ws...) }
+
+// distrust gives warnings about who may write the store: warnings for a
+// command that shows or lists, a refusal for one that decides (see
+// trusted).
+func (r *Registry) distrust(ws ...string) {
+	r.warn(ws...)
+	r.untrusted = append(r.untrusted, ws...)
+}
+
+// trusted refuses a decision, or a plan about to be recorded, when what it
+// read from the store could have been written by someone other than the
+// user running agents: a store folder or file that is world-writable or
+// another user's, or a store whose permissions could not be checked. At an
+// enforcement point what cannot be proven counts as absent, and a profile
+// another user could have rewritten proves nothing. The store's warnings
+// become the refusal's problems (and are not also given as warnings).
+func (r *Registry) trusted() error {
+	if len(r.untrusted) == 0 {
+		return nil
+	}
+	problems := make([]errs.Problem, len(r.untrusted))
+	for i, w := range r.untrusted {
+		problems[i] = errs.Problem{Message: w}
+		if j := slices.Index(r.warnings, w); j >= 0 {
+			r.warnings = slices.Delete(r.warnings, j, j+1)
+		}
+	}
+	msg := "refusing to decide from a store that another user could have changed"
+	if len(problems) == 1 {
+		msg += ": " + problems[0].Message
+	} else {
+		msg += fmt.Sprintf(" (%d problems)", len(problems))
+	}
+	e := &errs.Error{Kind: errs.KindInvalid, Msg: msg, Problems: problems}
+	return e.WithHint("make every folder and file of the store yours and not writable by others (chown, chmod o-w), then decide again; until then nothing is decided from it")
+}
 
 func (r *Registry) ctx() context.Context { return r.src.Context() }
 
@@ -104,7 +145,7 @@ func (r *Registry) Store() (store.Store, error) {
 	check := st.Check
 	if lc, ok := st.(store.LazyChecker); ok {
 		check = func(ctx context.Context) ([]string, error) {
-			return lc.CheckLazily(ctx, func(w string) { r.warn(w) })
+			return lc.CheckLazily(ctx, func(w string) { r.distrust(w) })
 		}
 	}
 	ws, err := check(r.ctx())
@@ -113,7 +154,7 @@ func (r *Registry) Store() (store.Store, error) {
 		// a silence: whoever can write the store can loosen it.
 		ws = []string{fmt.Sprintf("cannot check who may write the store: %v", err)}
 	}
-	r.warn(ws...)
+	r.distrust(ws...)
 	r.st = st
 	return st, nil
 }

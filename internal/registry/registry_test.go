@@ -742,3 +742,72 @@ func TestHookUnprovableLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestUntrustedStoreRefusesDecisions: a store another user could have
+// changed is a warning where a command shows or lists, and a refusal
+// (invalid input) where it decides or records a plan; a decision that
+// reads no store (a built-in profile) is not refused.
+func TestUntrustedStoreRefusesDecisions(t *testing.T) {
+	f := newFixture(t)
+	f.action(t, "local/deploy", "cautious")
+	if _, err := f.r.AddProfile(f.profile(t, "acme/p", 2), false); err != nil {
+		t.Fatal(err)
+	}
+	made, err := f.r.UsePlan(Choices{Action: "local/deploy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newRegistry := func() *Registry {
+		return New(Funcs{
+			StoreFunc: func() (store.Store, error) { return checkedStore{f.st}, nil },
+			FS:        profiles.Builtin,
+			HomeFunc:  func() string { return f.home },
+			NowFunc:   time.Now,
+			GetwdFunc: func() (string, error) { return f.wd, nil },
+		})
+	}
+	refused := func(name string, err error) {
+		t.Helper()
+		e := wantErr(t, err, errs.KindInvalid, "refusing to decide from a store that another user could have changed: the store is open to all")
+		if len(e.Problems) != 1 || e.Problems[0].Message != "the store is open to all" {
+			t.Errorf("%s: problems %+v", name, e.Problems)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		call func(r *Registry) error
+	}{
+		{"a stored profile", func(r *Registry) error { _, err := r.Subject(Under{Profile: "acme/p"}); return err }},
+		{"a plan", func(r *Registry) error { _, err := r.Subject(Under{Plan: made.Plan.ID}); return err }},
+		{"a hook", func(r *Registry) error {
+			_, err := r.DecideHook(HookCall{Under: Under{Profile: "acme/p"}, Agent: hook.ClaudeCode, Call: hook.Call{Tool: "Read", Cwd: f.home}})
+			return err
+		}},
+		{"plan use", func(r *Registry) error { _, err := r.UsePlan(Choices{Action: "local/deploy"}); return err }},
+		{"resolve", func(r *Registry) error { _, err := r.Resolve(Choices{Action: "local/deploy"}); return err }},
+		{"set-automation-profile", func(r *Registry) error { _, err := r.SetPlanProfile(made.Plan.ID, "manual"); return err }},
+	} {
+		r := newRegistry()
+		refused(tc.name, tc.call(r))
+		// The refusal says it all: the warning is not given a second time.
+		if ws := r.Warnings(); slices.Contains(ws, "the store is open to all") {
+			t.Errorf("%s: warned as well as refused: %q", tc.name, ws)
+		}
+	}
+	// Showing and listing warn, and go on.
+	r := newRegistry()
+	if _, err := r.Profile("acme/p"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ListProfiles(store.Query{}); err != nil {
+		t.Fatal(err)
+	}
+	if ws := r.Warnings(); !slices.Equal(ws, []string{"the store is open to all"}) {
+		t.Errorf("show and list warned %q", ws)
+	}
+	// A built-in decision reads no store.
+	r = newRegistry()
+	if _, err := r.Subject(Under{Profile: "manual"}); err != nil {
+		t.Errorf("a built-in decision: %v", err)
+	}
+}

@@ -108,7 +108,8 @@ EXIT STATUS
        pack.<boundary_id>); no approval unblocks it
   2    usage: an unknown gate, or a confidence missing or outside [0, 1];
        a profile name and --plan together
-  3    the plan's record does not match its snapshots (edited by hand)
+  3    the plan's record does not match its snapshots (edited by hand);
+       a store folder or file that another user owns or anyone can write
   4    the profile, the plan, or the plan's snapshot does not exist
   6    the safety pack in force was refused`,
 		Example: `  # May a cautious plan enter execution at confidence 0.75?

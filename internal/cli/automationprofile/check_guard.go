@@ -150,7 +150,8 @@ EXIT STATUS
   2    usage: a missing --tool, a negative figure, conflicting flags, a
        profile name and --plan together
   3    invalid input on stdin (--stdin-json); a plan whose record does not
-       match its snapshots; a config.yaml someone else can write
+       match its snapshots; a config.yaml someone else can write; a store
+       folder or file that another user owns or anyone can write
   4    the profile, the plan, or the plan's snapshot does not exist
   6    the safety pack in force was refused
 With --hook: 0 for every decision (the answer is on stdout), and 2 for

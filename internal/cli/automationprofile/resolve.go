@@ -38,7 +38,8 @@ each field.
 EXIT STATUS
   0    resolved
   3    invalid input: the safety profile file, agents.yaml or config.yaml,
-       or one of them owned or writable by someone else
+       or one of them owned or writable by someone else; a store folder or
+       file that another user owns or anyone can write
   4    not found: the action, a profile a level names, a file
   6    the safety pack in force was refused, or refuses what resolved
        (as plan use would)`,

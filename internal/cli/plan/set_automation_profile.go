@@ -27,7 +27,8 @@ configuration are read as they are now, so any drift is taken up.
 
 EXIT STATUS
   0    the plan was resolved again
-  3    invalid input: agents.yaml or config.yaml
+  3    invalid input: agents.yaml or config.yaml; a store folder or file
+       that another user owns or anyone can write
   4    not found: the plan, the profile, the plan's action
   6    the safety pack in force was refused`,
 		Example:           `  $ agents plan set-automation-profile 01jq3v6m4x8b2c7d9e0f1g2h3k cautious`,

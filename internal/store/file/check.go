@@ -81,6 +81,22 @@ func (s *Store) touchNamespace(dir string) {
 	}
 }
 
+// touchFile checks a stored file read for one name (a profile, an action
+// or a plan looked up by name), when CheckLazily asked for that: a file
+// others can write is one they can rewrite, whatever its folder allows.
+// A listing does not check each file it reads; every lookup does.
+func (s *Store) touchFile(rel string, fi fs.FileInfo) {
+	s.ns.mu.Lock()
+	defer s.ns.mu.Unlock()
+	if s.ns.warn == nil || s.ns.checked[rel] {
+		return
+	}
+	s.ns.checked[rel] = true
+	for _, w := range fileWarnings(filepath.Join(s.home, rel), fi) {
+		s.ns.warn(w)
+	}
+}
+
 // checkFolders returns the warnings about the home and the store's own
 // folders, and whether the home exists.
 func (s *Store) checkFolders() ([]string, bool) {
@@ -124,16 +140,31 @@ func folderWarnings(path string, fi fs.FileInfo, err error) []string {
 	if !fi.IsDir() {
 		return nil
 	}
+	return permissionWarnings("store folder", "its profiles", path, fi)
+}
+
+// fileWarnings says what is wrong with the stored file at path, as it was
+// when opened: others can write to it, or it belongs to another user.
+func fileWarnings(path string, fi fs.FileInfo) []string {
+	if fi == nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	return permissionWarnings("store file", "what it says", path, fi)
+}
+
+// permissionWarnings says who, besides the user running agents, can change
+// what (a folder's profiles, a file's content) at path.
+func permissionWarnings(noun, what, path string, fi fs.FileInfo) []string {
 	var warnings []string
 	if fi.Mode().Perm()&0o002 != 0 {
 		warnings = append(warnings, fmt.Sprintf(
-			"store folder %s is world-writable (%s): any user on this machine can change its profiles; run 'chmod o-w %s'",
-			path, fi.Mode().Perm(), path))
+			"%s %s is world-writable (%s): any user on this machine can change %s; run 'chmod o-w %s'",
+			noun, path, fi.Mode().Perm(), what, path))
 	}
 	if owner, ok := otherOwner(fi); ok {
 		warnings = append(warnings, fmt.Sprintf(
-			"store folder %s is owned by %s, not by the user running agents: that user can change its profiles",
-			path, owner))
+			"%s %s is owned by %s, not by the user running agents: that user can change %s",
+			noun, path, owner, what))
 	}
 	return warnings
 }

@@ -1093,6 +1093,40 @@ func TestCheckLazily(t *testing.T) {
 	}
 }
 
+// TestCheckLazilyFiles: a lookup by name checks the file it read, once; a
+// file others can write to, or another user's, is one they can rewrite
+// whatever its folder allows. A listing does not check each file.
+func TestCheckLazilyFiles(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	put(t, s, storetest.Profile(t, "acme/x", 1), false)
+	put(t, s, storetest.Profile(t, "acme/y", 1), false)
+	file := filepath.Join(home, "profiles", "acme", "x.yaml")
+	if err := os.Chmod(file, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	s = openStore(t, home, filestore.Options{})
+	var later []string
+	if _, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w string) { later = append(later, w) }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Profiles().List(ctx(), store.Query{}); err != nil || len(later) != 0 {
+		t.Fatalf("a listing: %q, %v", later, err)
+	}
+	for range 2 {
+		if _, err := s.Profiles().Get(ctx(), "acme/x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "store file " + file + " is world-writable (-rw-rw-rw-): any user on this machine can change what it says; run 'chmod o-w " + file + "'"
+	if len(later) != 1 || later[0] != want {
+		t.Fatalf("after two lookups of acme/x: %q, want %q", later, want)
+	}
+	if _, err := s.Profiles().Get(ctx(), "acme/y"); err != nil || len(later) != 1 {
+		t.Errorf("a lookup of a sound file: %q, %v", later, err)
+	}
+}
+
 // TestCheckFoldersDecisionsRead: the plans and actions folders are checked
 // like the profiles', and a namespace that is a link is checked where it
 // leads: a decision reads through both.

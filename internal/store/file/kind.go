@@ -148,16 +148,10 @@ func readDir(r *os.Root, dir string) ([]fs.DirEntry, error) {
 	return d.ReadDir(-1)
 }
 
-// load reads and decodes the document at rel, which must hold name.
+// loadInfo reads and decodes the document at rel, which must hold name,
+// and returns the metadata of the file it read, taken when it was opened.
 // Decoding problems come back as they are (KindInvalid); a missing file is
 // fs.ErrNotExist.
-func (k *kind[T]) load(s *Store, r *os.Root, name, rel string) (T, error) {
-	v, _, err := k.loadInfo(s, r, name, rel)
-	return v, err
-}
-
-// loadInfo is load that also returns the metadata of the file it read,
-// taken when it was opened.
 func (k *kind[T]) loadInfo(s *Store, r *os.Root, name, rel string) (T, fs.FileInfo, error) {
 	var zero T
 	data, fi, err := readRegular(r, rel, profile.MaxFileSize)
@@ -315,10 +309,11 @@ func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
 	}
 	defer r.Close()
 	rel := k.path(name)
-	v, err := k.load(s, r, name, rel)
+	v, fi, err := k.loadInfo(s, r, name, rel)
 	if err != nil {
 		return zero, k.readFailure(s, name, rel, err)
 	}
+	s.touchFile(rel, fi)
 	return v, nil
 }
 
