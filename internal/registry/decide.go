@@ -31,6 +31,21 @@ type Subject struct {
 	// profile and safety profile: when it is refused, every decision is
 	// blocked by its rule.
 	Pack sp.PolicyVerdict
+	// Unsealed are the problems of the seal of a pack in force that loaded
+	// only under the development override: a decision taken under it says
+	// so in its own answer, not only on stderr.
+	Unsealed []string
+}
+
+// Warnings are what the answer of a decision under s must carry: the
+// pack's warn-mode boundaries the profile violates, and, under the
+// development override, that the pack in force is not sealed.
+func (s Subject) Warnings() []string {
+	var ws []string
+	for _, p := range s.Unsealed {
+		ws = append(ws, "decided under a safety pack that is not ratified (the development override): "+p)
+	}
+	return append(ws, s.Pack.Warnings()...)
 }
 
 // Under names what a decision is to be taken under: a profile by name, a
@@ -58,9 +73,19 @@ func (r *Registry) Subject(u Under) (Subject, error) {
 
 // subject is Subject before the store it read is trusted.
 func (r *Registry) subject(u Under) (Subject, error) {
-	if _, err := r.Pack(); err != nil {
+	l, err := r.Pack()
+	if err != nil {
 		return Subject{}, err
 	}
+	s, err := r.subjectUnder(u)
+	for _, p := range l.SealProblems {
+		s.Unsealed = append(s.Unsealed, fmt.Sprintf("safety pack %s: %s", l.Pack.PackID, p.String()))
+	}
+	return s, err
+}
+
+// subjectUnder is subject once the pack in force is loaded.
+func (r *Registry) subjectUnder(u Under) (Subject, error) {
 	switch {
 	case u.Plan != "":
 		return r.subjectForPlan(u.Plan)

@@ -811,3 +811,39 @@ func TestUntrustedStoreRefusesDecisions(t *testing.T) {
 		t.Errorf("a built-in decision: %v", err)
 	}
 }
+
+// TestUnsealedPackInTheAnswer: a decision taken under a pack that loaded
+// only under the development override carries that in its own warnings,
+// one for each problem of the seal; under a sealed pack it carries none.
+func TestUnsealedPackInTheAnswer(t *testing.T) {
+	f := newFixture(t)
+	s, err := f.r.Subject(Under{Profile: "cautious"})
+	if err != nil || len(s.Warnings()) != 0 {
+		t.Fatalf("under the shipped pack: %q, %v", s.Warnings(), err)
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "bench", "testdata", "bench_safety_v1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	packs := filepath.Join(f.home, "packs", "safety")
+	if err := os.MkdirAll(packs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, filepath.Join(packs, "bench_safety_v1.json"), string(data))
+	f.write(t, filepath.Join(f.home, "config.yaml"), "safety_pack: bench_safety_v1\n")
+	f.unratified = func() (bool, []string) { return true, nil }
+	f.r.Reset()
+	s, err = f.r.Subject(Under{Profile: "cautious"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := s.Warnings()
+	if len(ws) != 2 {
+		t.Fatalf("warnings %q, want one for each of the 2 problems of the seal", ws)
+	}
+	for _, w := range ws {
+		if !strings.HasPrefix(w, "decided under a safety pack that is not ratified (the development override): safety pack bench_safety_v1: ") {
+			t.Errorf("warning %q", w)
+		}
+	}
+}

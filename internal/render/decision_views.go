@@ -25,7 +25,8 @@ type decisionDoc struct {
 	// rule, profile, level and conditions.
 	Plan *string `json:"plan,omitempty"`
 	// Warnings name the safety pack's boundaries in warn mode that the
-	// profile violates; left out when there are none.
+	// profile violates, and the problems of the seal of a pack that loaded
+	// only under the development override; left out when there are none.
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -139,7 +140,9 @@ type GuardDecisionView struct {
 	// SafetySource is standalone or composed; "" means composed (a named
 	// profile's own safety).
 	SafetySource string
-	// Warnings are the pack's warn-mode boundaries the profile violates.
+	// Warnings are the pack's warn-mode boundaries the profile violates,
+	// and the seal problems of a pack loaded under the development
+	// override.
 	Warnings []string
 }
 
@@ -238,7 +241,9 @@ type GateDecisionView struct {
 	Level string
 	// Plan is the id of the plan decided for, or "".
 	Plan string
-	// Warnings are the pack's warn-mode boundaries the profile violates.
+	// Warnings are the pack's warn-mode boundaries the profile violates,
+	// and the seal problems of a pack loaded under the development
+	// override.
 	Warnings []string
 }
 

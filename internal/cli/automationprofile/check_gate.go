@@ -178,7 +178,7 @@ func checkGateRun(opts *checkGateOptions) error {
 		return err
 	}
 	d := subj.Gate(opts.gate, opts.confidence)
-	view := render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan, Warnings: subj.Pack.Warnings()}
+	view := render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan, Warnings: subj.Warnings()}
 	if err := opts.UI.Render(view); err != nil {
 		return err
 	}

@@ -316,7 +316,7 @@ func checkGuardRun(opts *checkGuardOptions) error {
 	}
 	r := subj.Guard(in)
 	view := render.GuardDecisionView{Result: r, Profile: subj.Profile.Name, Level: subj.Level,
-		Plan: subj.Plan, SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource, Warnings: subj.Pack.Warnings()}
+		Plan: subj.Plan, SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource, Warnings: subj.Warnings()}
 	if err := opts.UI.Render(view); err != nil {
 		return err
 	}

@@ -10,10 +10,12 @@ import (
 	"syscall"
 )
 
-// otherOwner returns the owner of fi when it is not the effective user.
+// otherOwner returns the owner of fi when it is neither the effective
+// user nor root (who can change anything anyway, as for the trusted files
+// of the configuration).
 func otherOwner(fi fs.FileInfo) (string, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || int(st.Uid) == os.Geteuid() {
+	if !ok || int(st.Uid) == os.Geteuid() || st.Uid == 0 {
 		return "", false
 	}
 	uid := strconv.FormatUint(uint64(st.Uid), 10)
