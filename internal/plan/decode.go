@@ -32,9 +32,7 @@ func Decode(data []byte, file string) (*Plan, error) {
 		return nil, d.Err()
 	}
 	p := &Plan{}
-	seen := map[string]bool{}
-	for _, f := range d.Fields(strictyaml.At("", root), planKeys) {
-		seen[f.Key] = true
+	eachField(d, strictyaml.At("", root), planKeys, func(f strictyaml.Field) {
 		switch f.Key {
 		case "id":
 			if s, ok := d.String(f); ok {
@@ -63,12 +61,26 @@ func Decode(data []byte, file string) (*Plan, error) {
 		case "project_dir":
 			p.ProjectDir, _ = d.String(f)
 		}
-	}
-	requireAll(d, "", root, planKeys, seen)
+	})
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// eachField hands each field of the mapping f to each, reporting a key
+// not among keys and, when f is a mapping, every one of keys it lacks:
+// each of a stored plan's mappings has all of its fields, its own safety
+// reference aside (decodeSafetyRef), which holds the safety fields too.
+func eachField(d *strictyaml.Decoder, f strictyaml.Field, keys []string, each func(strictyaml.Field)) {
+	seen := map[string]bool{}
+	for _, e := range d.Fields(f, keys) {
+		seen[e.Key] = true
+		each(e)
+	}
+	if f.Value != nil && f.Value.Kind == yaml.MappingNode {
+		requireAll(d, f.Path, f.Value, keys, seen)
+	}
 }
 
 func requireAll(d *strictyaml.Decoder, path string, n *yaml.Node, keys []string, seen map[string]bool) {
@@ -97,9 +109,7 @@ func decodeTime(d *strictyaml.Decoder, f strictyaml.Field) time.Time {
 
 func decodeAutomationRef(d *strictyaml.Decoder, f strictyaml.Field) AutomationRef {
 	var r AutomationRef
-	seen := map[string]bool{}
-	for _, e := range d.Fields(f, automationKeys) {
-		seen[e.Key] = true
+	eachField(d, f, automationKeys, func(e strictyaml.Field) {
 		switch e.Key {
 		case "name":
 			if s, ok := d.String(e); ok {
@@ -113,10 +123,7 @@ func decodeAutomationRef(d *strictyaml.Decoder, f strictyaml.Field) AutomationRe
 		case "sha256":
 			r.SHA256 = digest(d, e)
 		}
-	}
-	if f.Value != nil && f.Value.Kind == yaml.MappingNode {
-		requireAll(d, f.Path, f.Value, automationKeys, seen)
-	}
+	})
 	return r
 }
 
@@ -181,9 +188,7 @@ func decodeLevels(d *strictyaml.Decoder, f strictyaml.Field) []Setting {
 	out := make([]Setting, len(items))
 	for i, it := range items {
 		s := Setting{}
-		seen := map[string]bool{}
-		for _, e := range d.Fields(it, settingKeys) {
-			seen[e.Key] = true
+		eachField(d, it, settingKeys, func(e strictyaml.Field) {
 			switch e.Key {
 			case "level":
 				if v, ok := d.String(e); ok {
@@ -199,10 +204,7 @@ func decodeLevels(d *strictyaml.Decoder, f strictyaml.Field) []Setting {
 			case "source":
 				s.Source, _ = d.OptString(e)
 			}
-		}
-		if it.Value != nil && it.Value.Kind == yaml.MappingNode {
-			requireAll(d, it.Path, it.Value, settingKeys, seen)
-		}
+		})
 		out[i] = s
 	}
 	return out
