@@ -44,9 +44,7 @@ func Decode(data []byte, file string) (*Action, error) {
 		return nil, d.Err()
 	}
 	a := &Action{}
-	seen := make(map[string]bool, len(Keys))
-	for _, f := range d.Fields(strictyaml.At("", root), Keys) {
-		seen[f.Key] = true
+	d.Each(strictyaml.At("", root), Keys, required, func(f strictyaml.Field) {
 		switch f.Key {
 		case keyName:
 			if s, ok := d.String(f); ok {
@@ -68,12 +66,7 @@ func Decode(data []byte, file string) (*Action, error) {
 		case keySafetyProfile:
 			a.SafetyProfile = profile.DecodeOptSafetyField(d, f)
 		}
-	}
-	for _, k := range required {
-		if !seen[k] {
-			d.Addf(k, root, "is required")
-		}
-	}
+	})
 	if err := d.Err(); err != nil {
 		return nil, err
 	}

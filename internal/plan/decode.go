@@ -32,7 +32,7 @@ func Decode(data []byte, file string) (*Plan, error) {
 		return nil, d.Err()
 	}
 	p := &Plan{}
-	eachField(d, strictyaml.At("", root), planKeys, func(f strictyaml.Field) {
+	d.Each(strictyaml.At("", root), planKeys, planKeys, func(f strictyaml.Field) {
 		switch f.Key {
 		case "id":
 			if s, ok := d.String(f); ok {
@@ -68,21 +68,9 @@ func Decode(data []byte, file string) (*Plan, error) {
 	return p, nil
 }
 
-// eachField hands each field of the mapping f to each, reporting a key
-// not among keys and, when f is a mapping, every one of keys it lacks:
-// each of a stored plan's mappings has all of its fields, its own safety
-// reference aside (decodeSafetyRef), which holds the safety fields too.
-func eachField(d *strictyaml.Decoder, f strictyaml.Field, keys []string, each func(strictyaml.Field)) {
-	seen := map[string]bool{}
-	for _, e := range d.Fields(f, keys) {
-		seen[e.Key] = true
-		each(e)
-	}
-	if f.Value != nil && f.Value.Kind == yaml.MappingNode {
-		requireAll(d, f.Path, f.Value, keys, seen)
-	}
-}
-
+// requireAll reports each of keys not seen in the mapping n at path: for
+// the safety reference, whose loop hands its safety fields on rather than
+// refusing them, so Decoder.Each does not fit it.
 func requireAll(d *strictyaml.Decoder, path string, n *yaml.Node, keys []string, seen map[string]bool) {
 	for _, k := range keys {
 		if !seen[k] {
@@ -109,7 +97,7 @@ func decodeTime(d *strictyaml.Decoder, f strictyaml.Field) time.Time {
 
 func decodeAutomationRef(d *strictyaml.Decoder, f strictyaml.Field) AutomationRef {
 	var r AutomationRef
-	eachField(d, f, automationKeys, func(e strictyaml.Field) {
+	d.Each(f, automationKeys, automationKeys, func(e strictyaml.Field) {
 		switch e.Key {
 		case "name":
 			if s, ok := d.String(e); ok {
@@ -188,7 +176,7 @@ func decodeLevels(d *strictyaml.Decoder, f strictyaml.Field) []Setting {
 	out := make([]Setting, len(items))
 	for i, it := range items {
 		s := Setting{}
-		eachField(d, it, settingKeys, func(e strictyaml.Field) {
+		d.Each(it, settingKeys, settingKeys, func(e strictyaml.Field) {
 			switch e.Key {
 			case "level":
 				if v, ok := d.String(e); ok {

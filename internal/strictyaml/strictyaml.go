@@ -607,6 +607,26 @@ func (d *Decoder) Fields(f Field, known []string) []Field {
 	return out
 }
 
+// Each hands each field of the mapping f whose key is among known to
+// each, in order, reports every other key as unknown and, when f is a
+// mapping, reports every key of required that it lacks: the loop of a
+// document whose fields are known in advance.
+func (d *Decoder) Each(f Field, known, required []string, each func(Field)) {
+	seen := make(map[string]bool, len(known))
+	for _, e := range d.Fields(f, known) {
+		seen[e.Key] = true
+		each(e)
+	}
+	if f.Value == nil || f.Value.Kind != yaml.MappingNode {
+		return
+	}
+	for _, k := range required {
+		if !seen[k] {
+			d.Addf(Join(f.Path, k), f.Value, "is required")
+		}
+	}
+}
+
 // Unknown records that e's key is not a known field, suggesting the nearest
 // of known.
 func (d *Decoder) Unknown(e Field, known []string) {
