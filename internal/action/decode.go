@@ -38,13 +38,12 @@ var required = []string{keyName, keyDescription, keyDefinitionOfDone, keyStrateg
 // is an inline safety profile, each field it leaves out taking its default,
 // or null.
 func Decode(data []byte, file string) (*Action, error) {
-	d := strictyaml.NewDecoder(file)
-	root, ok := d.Root(data)
-	if !ok {
-		return nil, d.Err()
-	}
+	return strictyaml.Decode(data, file, decode)
+}
+
+func decode(d *strictyaml.Decoder, root strictyaml.Field) *Action {
 	a := &Action{}
-	d.Each(strictyaml.At("", root), Keys, required, func(f strictyaml.Field) {
+	d.Each(root, Keys, required, func(f strictyaml.Field) {
 		switch f.Key {
 		case keyName:
 			if s, ok := d.String(f); ok {
@@ -67,8 +66,5 @@ func Decode(data []byte, file string) (*Action, error) {
 			a.SafetyProfile = profile.DecodeOptSafetyField(d, f)
 		}
 	})
-	if err := d.Err(); err != nil {
-		return nil, err
-	}
-	return a, nil
+	return a
 }

@@ -26,13 +26,12 @@ var (
 // profile's, and every problem is collected into one errs.KindInvalid
 // error. Every field is required.
 func Decode(data []byte, file string) (*Plan, error) {
-	d := strictyaml.NewDecoder(file)
-	root, ok := d.Root(data)
-	if !ok {
-		return nil, d.Err()
-	}
+	return strictyaml.Decode(data, file, decode)
+}
+
+func decode(d *strictyaml.Decoder, root strictyaml.Field) *Plan {
 	p := &Plan{}
-	d.Each(strictyaml.At("", root), planKeys, planKeys, func(f strictyaml.Field) {
+	d.Each(root, planKeys, planKeys, func(f strictyaml.Field) {
 		switch f.Key {
 		case "id":
 			if s, ok := d.String(f); ok {
@@ -62,10 +61,7 @@ func Decode(data []byte, file string) (*Plan, error) {
 			p.ProjectDir, _ = d.String(f)
 		}
 	})
-	if err := d.Err(); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return p
 }
 
 // requireAll reports each of keys not seen in the mapping n at path: for

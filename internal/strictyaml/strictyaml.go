@@ -23,6 +23,9 @@
 //		}
 //	}
 //	return d.Err()
+//
+// Decode does the first and the last steps for a decoder that returns a
+// value, and Decoder.Each the loop for a mapping whose fields are known.
 package strictyaml
 
 import (
@@ -213,6 +216,24 @@ type Decoder struct {
 // NewDecoder returns a decoder whose problems name file.
 func NewDecoder(file string) *Decoder {
 	return &Decoder{file: file}
+}
+
+// Decode reads data, the document file names, with a new decoder: the
+// document must be a mapping, which decode reads from its root. When any
+// problem was found the value is T's zero and the error holds every
+// problem, so no caller can use half a document.
+func Decode[T any](data []byte, file string, decode func(d *Decoder, root Field) T) (T, error) {
+	var zero T
+	d := NewDecoder(file)
+	root, ok := d.Root(data)
+	if !ok {
+		return zero, d.Err()
+	}
+	v := decode(d, At("", root))
+	if err := d.Err(); err != nil {
+		return zero, err
+	}
+	return v, nil
 }
 
 // File returns the file name problems carry.
