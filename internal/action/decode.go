@@ -38,15 +38,12 @@ var required = []string{keyName, keyDescription, keyDefinitionOfDone, keyStrateg
 // is an inline safety profile, each field it leaves out taking its default,
 // or null.
 func Decode(data []byte, file string) (*Action, error) {
-	d := strictyaml.NewDecoder(file)
-	root, ok := d.Root(data)
-	if !ok {
-		return nil, d.Err()
-	}
+	return strictyaml.Decode(data, file, decode)
+}
+
+func decode(d *strictyaml.Decoder, root strictyaml.Field) *Action {
 	a := &Action{}
-	seen := make(map[string]bool, len(Keys))
-	for _, f := range d.Fields(strictyaml.At("", root), Keys) {
-		seen[f.Key] = true
+	d.Each(root, Keys, required, func(f strictyaml.Field) {
 		switch f.Key {
 		case keyName:
 			if s, ok := d.String(f); ok {
@@ -68,14 +65,6 @@ func Decode(data []byte, file string) (*Action, error) {
 		case keySafetyProfile:
 			a.SafetyProfile = profile.DecodeOptSafetyField(d, f)
 		}
-	}
-	for _, k := range required {
-		if !seen[k] {
-			d.Addf(k, root, "is required")
-		}
-	}
-	if err := d.Err(); err != nil {
-		return nil, err
-	}
-	return a, nil
+	})
+	return a
 }

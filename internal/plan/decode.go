@@ -26,15 +26,12 @@ var (
 // profile's, and every problem is collected into one errs.KindInvalid
 // error. Every field is required.
 func Decode(data []byte, file string) (*Plan, error) {
-	d := strictyaml.NewDecoder(file)
-	root, ok := d.Root(data)
-	if !ok {
-		return nil, d.Err()
-	}
+	return strictyaml.Decode(data, file, decode)
+}
+
+func decode(d *strictyaml.Decoder, root strictyaml.Field) *Plan {
 	p := &Plan{}
-	seen := map[string]bool{}
-	for _, f := range d.Fields(strictyaml.At("", root), planKeys) {
-		seen[f.Key] = true
+	d.Each(root, planKeys, planKeys, func(f strictyaml.Field) {
 		switch f.Key {
 		case "id":
 			if s, ok := d.String(f); ok {
@@ -63,14 +60,13 @@ func Decode(data []byte, file string) (*Plan, error) {
 		case "project_dir":
 			p.ProjectDir, _ = d.String(f)
 		}
-	}
-	requireAll(d, "", root, planKeys, seen)
-	if err := d.Err(); err != nil {
-		return nil, err
-	}
-	return p, nil
+	})
+	return p
 }
 
+// requireAll reports each of keys not seen in the mapping n at path: for
+// the safety reference, whose loop hands its safety fields on rather than
+// refusing them, so Decoder.Each does not fit it.
 func requireAll(d *strictyaml.Decoder, path string, n *yaml.Node, keys []string, seen map[string]bool) {
 	for _, k := range keys {
 		if !seen[k] {
@@ -97,9 +93,7 @@ func decodeTime(d *strictyaml.Decoder, f strictyaml.Field) time.Time {
 
 func decodeAutomationRef(d *strictyaml.Decoder, f strictyaml.Field) AutomationRef {
 	var r AutomationRef
-	seen := map[string]bool{}
-	for _, e := range d.Fields(f, automationKeys) {
-		seen[e.Key] = true
+	d.Each(f, automationKeys, automationKeys, func(e strictyaml.Field) {
 		switch e.Key {
 		case "name":
 			if s, ok := d.String(e); ok {
@@ -113,10 +107,7 @@ func decodeAutomationRef(d *strictyaml.Decoder, f strictyaml.Field) AutomationRe
 		case "sha256":
 			r.SHA256 = digest(d, e)
 		}
-	}
-	if f.Value != nil && f.Value.Kind == yaml.MappingNode {
-		requireAll(d, f.Path, f.Value, automationKeys, seen)
-	}
+	})
 	return r
 }
 
@@ -181,9 +172,7 @@ func decodeLevels(d *strictyaml.Decoder, f strictyaml.Field) []Setting {
 	out := make([]Setting, len(items))
 	for i, it := range items {
 		s := Setting{}
-		seen := map[string]bool{}
-		for _, e := range d.Fields(it, settingKeys) {
-			seen[e.Key] = true
+		d.Each(it, settingKeys, settingKeys, func(e strictyaml.Field) {
 			switch e.Key {
 			case "level":
 				if v, ok := d.String(e); ok {
@@ -199,10 +188,7 @@ func decodeLevels(d *strictyaml.Decoder, f strictyaml.Field) []Setting {
 			case "source":
 				s.Source, _ = d.OptString(e)
 			}
-		}
-		if it.Value != nil && it.Value.Kind == yaml.MappingNode {
-			requireAll(d, it.Path, it.Value, settingKeys, seen)
-		}
+		})
 		out[i] = s
 	}
 	return out

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/agentsctl/agents/internal/strictyaml"
-	"go.yaml.in/yaml/v3"
 )
 
 // MaxFileSize is the largest profile, action or safety profile file read:
@@ -81,16 +80,13 @@ var gateIndex = func() map[string]int {
 // nested one is a problem. Warnings are returned for the caller to print,
 // with or without an error.
 func DecodeProfile(data []byte, file string) (*AutomationProfile, []Warning, error) {
-	d := strictyaml.NewDecoder(file)
-	root, ok := d.Root(data)
-	if !ok {
-		return nil, nil, d.Err()
-	}
-	p, warnings := decodeProfile(d, root)
-	if err := d.Err(); err != nil {
-		return nil, warnings, err
-	}
-	return p, warnings, nil
+	var warnings []Warning
+	p, err := strictyaml.Decode(data, file, func(d *strictyaml.Decoder, root strictyaml.Field) *AutomationProfile {
+		var p *AutomationProfile
+		p, warnings = decodeProfile(d, root)
+		return p
+	})
+	return p, warnings, err
 }
 
 // legacyField is a flat safety field found at the top of a profile.
@@ -100,12 +96,12 @@ type legacyField struct {
 	ok    bool
 }
 
-func decodeProfile(d *strictyaml.Decoder, root *yaml.Node) (*AutomationProfile, []Warning) {
+func decodeProfile(d *strictyaml.Decoder, root strictyaml.Field) (*AutomationProfile, []Warning) {
 	p := &AutomationProfile{SchemaVersion: SchemaVersion, Safety: DefaultSafetyProfile()}
 	for _, g := range Gates {
 		g.Set(p, 1)
 	}
-	fields, _ := d.Mapping(strictyaml.At("", root))
+	fields, _ := d.Mapping(root)
 	var (
 		haveName bool
 		nested   safetyFields
@@ -155,7 +151,7 @@ func decodeProfile(d *strictyaml.Decoder, root *yaml.Node) (*AutomationProfile, 
 		}
 	}
 	if !haveName {
-		d.Addf(keyName, root, "is required")
+		d.Addf(keyName, root.Value, "is required")
 	}
 	return p, applyLegacy(d, p, nested, legacy)
 }

@@ -42,13 +42,11 @@ var GuardKeys = []string{
 // yet; the slice is there so callers print them the same way as for
 // profiles.
 func DecodeSafetyProfile(data []byte, file string) (SafetyProfile, []string, error) {
-	d := strictyaml.NewDecoder(file)
-	root, ok := d.Root(data)
-	if !ok {
-		return DefaultSafetyProfile(), nil, d.Err()
-	}
-	s, _ := decodeSafety(d, strictyaml.At("", root))
-	if err := d.Err(); err != nil {
+	s, err := strictyaml.Decode(data, file, func(d *strictyaml.Decoder, root strictyaml.Field) SafetyProfile {
+		s, _ := decodeSafety(d, root)
+		return s
+	})
+	if err != nil {
 		return DefaultSafetyProfile(), nil, err
 	}
 	return s, nil, nil

@@ -68,11 +68,7 @@ func (v MigrateSummary) Data() any { return v.Migrations }
 // Plain implements View.
 func (v MigrateSummary) Plain(w *Writer) {
 	for _, m := range v.Migrations {
-		if m.Written {
-			w.Line(m.File, ": migrated")
-		} else {
-			w.Line(m.File, ": unchanged")
-		}
+		w.Line(m.File, ": ", m.result())
 	}
 }
 
@@ -80,11 +76,16 @@ func (v MigrateSummary) Plain(w *Writer) {
 func (v MigrateSummary) Tables() []Table {
 	t := Table{Header: []string{"FILE", "NAME", "RESULT"}, Fits: []Fit{FitWrap, FitKeep, FitKeep}}
 	for _, m := range v.Migrations {
-		res := "unchanged"
-		if m.Written {
-			res = "migrated"
-		}
-		t.Rows = append(t.Rows, []string{m.File, m.Name, res})
+		t.Rows = append(t.Rows, []string{m.File, m.Name, m.result()})
 	}
 	return []Table{t}
+}
+
+// result is the word every human format gives what migrate did to m's
+// file.
+func (m Migration) result() string {
+	if m.Written {
+		return "migrated"
+	}
+	return "unchanged"
 }

@@ -13,20 +13,17 @@ type PackView struct {
 }
 
 // packDoc is the pack's own fields plus how it was loaded, in output order.
+// The pack's fields are its own type's, so a field the format gains is
+// shown too; the predicates and modes, which the pack's file leaves out
+// when there are none, are always written here ({} then).
 type packDoc struct {
-	PackID               string             `json:"pack_id"`
-	Version              string             `json:"version"`
-	Description          string             `json:"description"`
-	SchemaVersion        string             `json:"schema_version"`
-	MasteryReportSHA256  string             `json:"mastery_report_sha256"`
-	BoundaryIDs          []string           `json:"boundary_ids"`
-	BoundaryDescriptions map[string]string  `json:"boundary_descriptions"`
-	BoundaryPredicates   map[string]string  `json:"boundary_predicates"`
-	BoundaryEnforcement  map[string]sp.Mode `json:"boundary_enforcement"`
-	Ratified             bool               `json:"ratified"`
-	Source               string             `json:"source"`
-	Level                string             `json:"level"`
-	SystemPack           *systemPackDoc     `json:"system_pack"`
+	sp.Pack
+	BoundaryPredicates  map[string]string  `json:"boundary_predicates"`
+	BoundaryEnforcement map[string]sp.Mode `json:"boundary_enforcement"`
+	Ratified            bool               `json:"ratified"`
+	Source              string             `json:"source"`
+	Level               string             `json:"level"`
+	SystemPack          *systemPackDoc     `json:"system_pack"`
 }
 
 // systemPackDoc names the system pack that bounds a pack the user
@@ -61,9 +58,7 @@ func levelText(l *sp.Loaded) string {
 func (v PackView) Data() any {
 	p := v.Loaded.Pack
 	d := packDoc{
-		PackID: p.PackID, Version: p.Version, Description: p.Description, SchemaVersion: p.SchemaVersion,
-		MasteryReportSHA256: p.MasteryReportSHA256, BoundaryIDs: p.BoundaryIDs, BoundaryDescriptions: p.BoundaryDescriptions,
-		BoundaryPredicates: p.BoundaryPredicates, BoundaryEnforcement: p.BoundaryEnforcement,
+		Pack: *p, BoundaryPredicates: p.BoundaryPredicates, BoundaryEnforcement: p.BoundaryEnforcement,
 		Ratified: v.Loaded.Ratified, Source: v.Loaded.Source, Level: v.Loaded.Level, SystemPack: systemPackOf(v.Loaded),
 	}
 	if d.BoundaryPredicates == nil {

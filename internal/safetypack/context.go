@@ -100,18 +100,10 @@ func ParseContext(data []byte, file string) (*Context, error) {
 func isNull(raw []byte) bool { return string(raw) == "null" }
 
 func (d *doc) parseContext() *Context {
-	members, ok := d.top()
-	if !ok {
-		return nil
-	}
 	c := &Context{}
-	for _, m := range members {
-		if !slices.Contains(contextKeys, m.key) {
-			d.unknownKey(m.key, m.line, m.key, contextKeys)
-			continue
-		}
+	ok := d.members(contextKeys, func(m member) {
 		if isNull(m.value) {
-			continue
+			return
 		}
 		switch m.key {
 		case "field_state":
@@ -124,18 +116,18 @@ func (d *doc) parseContext() *Context {
 			var b bool
 			if string(m.value) != "true" && string(m.value) != "false" {
 				d.problem(m.key, m.line, "must be true or false, got %s", jsonread.KindOfRaw(m.value))
-				continue
+				return
 			}
 			_ = json.Unmarshal(m.value, &b)
 			c.LastRefusalWasTyped = &b
 		case "identity_manifold_hash_before", "identity_manifold_hash_after":
 			s, ok := d.str(m, m.key)
 			if !ok {
-				continue
+				return
 			}
 			if strings.TrimSpace(s) == "" {
 				d.problem(m.key, m.line, "must not be blank")
-				continue
+				return
 			}
 			if m.key == "identity_manifold_hash_before" {
 				c.IdentityManifoldHashBefore = &s
@@ -143,6 +135,9 @@ func (d *doc) parseContext() *Context {
 				c.IdentityManifoldHashAfter = &s
 			}
 		}
+	})
+	if !ok {
+		return nil
 	}
 	return c
 }

@@ -265,19 +265,11 @@ func problemText(p errs.Problem) string {
 }
 
 func (d *doc) parsePack() *Pack {
-	members, ok := d.top()
-	if !ok {
+	got := map[string]member{}
+	if !d.members(packKeys, func(m member) { got[m.key] = m }) {
 		return nil
 	}
 	p := &Pack{}
-	got := map[string]member{}
-	for _, m := range members {
-		if !slices.Contains(packKeys, m.key) {
-			d.unknownKey(m.key, m.line, m.key, packKeys)
-			continue
-		}
-		got[m.key] = m
-	}
 	for _, k := range requiredKeys {
 		if _, ok := got[k]; !ok {
 			d.problem(k, 0, "is required")

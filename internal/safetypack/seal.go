@@ -82,38 +82,32 @@ func ParseReport(data []byte, file string) (*Report, error) {
 }
 
 func (d *doc) parseReport() *Report {
-	members, ok := d.top()
-	if !ok {
-		return nil
-	}
 	r := &Report{}
 	got := map[string]bool{}
-	for _, m := range members {
-		var dst *string
-		switch m.key {
-		case "pack_id":
-			dst = &r.PackID
-		case "pack_sha256":
-			dst = &r.PackSHA256
-		case "report_sha256":
-			dst = &r.ReportSHA256
-		default:
-			d.unknownKey(m.key, m.line, m.key, reportKeys)
-			continue
-		}
+	ok := d.members(reportKeys, func(m member) {
 		got[m.key] = true
 		s, ok := d.str(m, m.key)
 		if !ok {
-			continue
+			return
 		}
-		*dst = s
-		if m.key == "pack_id" {
+		switch m.key {
+		case "pack_id":
+			r.PackID = s
 			if why := CheckPackID(s); why != "" {
 				d.problem(m.key, m.line, "%q %s", s, why)
 			}
-		} else if !isSHA256Hex(s) {
+			return
+		case "pack_sha256":
+			r.PackSHA256 = s
+		case "report_sha256":
+			r.ReportSHA256 = s
+		}
+		if !isSHA256Hex(s) {
 			d.problem(m.key, m.line, "must be 64 lower-case hex digits, got %q", s)
 		}
+	})
+	if !ok {
+		return nil
 	}
 	for _, k := range reportKeys {
 		if !got[k] {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -103,6 +104,25 @@ func (d *doc) top() ([]member, bool) {
 		return nil, false
 	}
 	return d.object(nil, 0, "")
+}
+
+// members hands each member of the document's top object whose key is
+// among known to each, in file order, and reports every other key as
+// unknown where it stands. It returns false when the document cannot be
+// read as an object at all (see top).
+func (d *doc) members(known []string, each func(m member)) bool {
+	members, ok := d.top()
+	if !ok {
+		return false
+	}
+	for _, m := range members {
+		if !slices.Contains(known, m.key) {
+			d.unknownKey(m.key, m.line, m.key, known)
+			continue
+		}
+		each(m)
+	}
+	return true
 }
 
 // object reads the JSON object starting at offset base of the document (the

@@ -23,6 +23,9 @@
 //		}
 //	}
 //	return d.Err()
+//
+// Decode does the first and the last steps for a decoder that returns a
+// value, and Decoder.Each the loop for a mapping whose fields are known.
 package strictyaml
 
 import (
@@ -213,6 +216,24 @@ type Decoder struct {
 // NewDecoder returns a decoder whose problems name file.
 func NewDecoder(file string) *Decoder {
 	return &Decoder{file: file}
+}
+
+// Decode reads data, the document file names, with a new decoder: the
+// document must be a mapping, which decode reads from its root. When any
+// problem was found the value is T's zero and the error holds every
+// problem, so no caller can use half a document.
+func Decode[T any](data []byte, file string, decode func(d *Decoder, root Field) T) (T, error) {
+	var zero T
+	d := NewDecoder(file)
+	root, ok := d.Root(data)
+	if !ok {
+		return zero, d.Err()
+	}
+	v := decode(d, At("", root))
+	if err := d.Err(); err != nil {
+		return zero, err
+	}
+	return v, nil
 }
 
 // File returns the file name problems carry.
@@ -605,6 +626,26 @@ func (d *Decoder) Fields(f Field, known []string) []Field {
 		d.Unknown(e, known)
 	}
 	return out
+}
+
+// Each hands each field of the mapping f whose key is among known to
+// each, in order, reports every other key as unknown and, when f is a
+// mapping, reports every key of required that it lacks: the loop of a
+// document whose fields are known in advance.
+func (d *Decoder) Each(f Field, known, required []string, each func(Field)) {
+	seen := make(map[string]bool, len(known))
+	for _, e := range d.Fields(f, known) {
+		seen[e.Key] = true
+		each(e)
+	}
+	if f.Value == nil || f.Value.Kind != yaml.MappingNode {
+		return
+	}
+	for _, k := range required {
+		if !seen[k] {
+			d.Addf(Join(f.Path, k), f.Value, "is required")
+		}
+	}
 }
 
 // Unknown records that e's key is not a known field, suggesting the nearest
