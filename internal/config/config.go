@@ -14,6 +14,8 @@ package config
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -139,6 +141,12 @@ type Global struct {
 	// TrustedProjects are the folders (absolute, as recorded) whose
 	// agents.yaml a hook may use; see 'agents project trust'.
 	TrustedProjects []string
+	// TrustedDigests pins a trusted folder to the agents.yaml it held
+	// when 'agents project trust' recorded it: folder → the sha256 of the
+	// file's content, "" when it had none. A folder recorded as a plain
+	// path (written by hand) has no entry: it trusts whatever its
+	// agents.yaml says.
+	TrustedDigests map[string]string
 	// Store is the store URL, as written ("" when not set: the file store
 	// in the home). The root command reads it; it is checked here so that
 	// a bad value is reported with the others.
@@ -221,7 +229,7 @@ func DecodeGlobal(data []byte, file string) (*Global, error) {
 		case KeyHooks:
 			g.Hooks = decodeHooks(d, f)
 		case KeyTrustedProjects:
-			g.TrustedProjects = decodeTrusted(d, f)
+			g.TrustedProjects, g.TrustedDigests = decodeTrusted(d, f)
 		case KeyStore:
 			g.Store = decodeStore(d, f)
 		}
@@ -292,25 +300,76 @@ func decodeTools(d *strictyaml.Decoder, f strictyaml.Field) map[string]hook.Tool
 	return out
 }
 
-// decodeTrusted reads trusted_projects: absolute folder paths.
-func decodeTrusted(d *strictyaml.Decoder, f strictyaml.Field) []string {
+// The keys of a pinned entry of trusted_projects.
+const (
+	KeyFolder = "folder"
+	KeySHA256 = "sha256"
+)
+
+// decodeTrusted reads trusted_projects: absolute folder paths, each a
+// plain path or a pinned entry, {folder: <path>, sha256: <digest of its
+// agents.yaml, or "" for none>}, as 'agents project trust' writes it.
+func decodeTrusted(d *strictyaml.Decoder, f strictyaml.Field) ([]string, map[string]string) {
 	if f.IsNull() {
-		return nil
+		return nil, nil
 	}
 	items, _ := d.Seq(f)
-	var out []string
+	var (
+		out    []string
+		pinned map[string]string
+	)
 	for _, it := range items {
-		s, ok := d.String(it)
+		folder, digest, isPinned := it, "", false
+		if it.Value != nil && it.Value.Kind == yaml.MappingNode {
+			isPinned = true
+			folder = strictyaml.Field{}
+			d.Each(it, []string{KeyFolder, KeySHA256}, []string{KeyFolder, KeySHA256}, func(e strictyaml.Field) {
+				switch e.Key {
+				case KeyFolder:
+					folder = e
+				case KeySHA256:
+					if v, ok := d.String(e); ok {
+						if v != "" && !isDigest(v) {
+							d.Fieldf(e, "%q is not a sha256 digest (64 lower-case hex digits, or \"\" for a folder that had no %s)", v, ProjectFileName)
+						}
+						digest = v
+					}
+				}
+			})
+			if folder.Value == nil {
+				continue
+			}
+		}
+		s, ok := d.String(folder)
 		if !ok {
 			continue
 		}
 		if !filepath.IsAbs(s) || filepath.Clean(s) != s {
-			d.Fieldf(it, "%q must be an absolute, clean folder path", s)
+			d.Fieldf(folder, "%q must be an absolute, clean folder path", s)
 			continue
 		}
 		out = append(out, s)
+		if isPinned {
+			if pinned == nil {
+				pinned = map[string]string{}
+			}
+			pinned[s] = digest
+		}
 	}
-	return out
+	return out, pinned
+}
+
+// isDigest reports whether s is a sha256 digest as agents writes one.
+func isDigest(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // FindProject returns the agents.yaml in start or its nearest ancestor, or
@@ -364,6 +423,10 @@ type ProjectOptions struct {
 	// refused.
 	OnlyTrusted bool
 	Trusted     []string
+	// Digests pins trusted folders to the agents.yaml each held when it
+	// was trusted (Global.TrustedDigests): a pinned folder whose file has
+	// changed since is refused like an untrusted one.
+	Digests map[string]string
 }
 
 // LoadProject finds the agents.yaml that applies in opts.Dir (see
@@ -385,7 +448,8 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		return &Project{Dir: abs}, nil
 	}
 	folder := filepath.Dir(file)
-	if opts.OnlyTrusted && !IsTrusted(folder, opts.Trusted) {
+	recorded, trusted := trustedEntry(folder, opts.Trusted)
+	if opts.OnlyTrusted && !trusted {
 		return nil, errs.Invalid("the project %s is not trusted, so its %s cannot choose the profiles", folder, ProjectFileName).
 			About(errs.AboutUntrustedProject, folder, file)
 	}
@@ -399,27 +463,45 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
+	if want, pinned := opts.Digests[recorded]; opts.OnlyTrusted && pinned {
+		// The bytes decoded below are the bytes compared: what the person
+		// read before trusting it, or nothing.
+		if got := Digest(data); got != want {
+			was := "there was none"
+			if want != "" {
+				was = "sha256 " + want[:12] + "…"
+			}
+			return nil, errs.Invalid("the project %s has changed its %s since it was trusted (%s; now sha256 %s…), so it cannot choose the profiles until it is trusted again", folder, ProjectFileName, was, got[:12]).
+				About(errs.AboutUntrustedProject, folder, file)
+		}
+	}
 	p, err := DecodeProject(data, file)
 	p.Dir = abs
 	return p, err
 }
 
-// IsTrusted reports whether folder is one of trusted, comparing the paths
-// as written and with links resolved.
-func IsTrusted(folder string, trusted []string) bool {
+// Digest is the sha256 of a project file's content, as trust pins it.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// trustedEntry returns the entry of trusted that is folder, comparing the
+// paths as written and with links resolved, and whether there is one.
+func trustedEntry(folder string, trusted []string) (string, bool) {
 	real := folder
 	if r, err := filepath.EvalSymlinks(folder); err == nil {
 		real = r
 	}
 	for _, t := range trusted {
 		if t == folder || t == real {
-			return true
+			return t, true
 		}
 		if r, err := filepath.EvalSymlinks(t); err == nil && r == real {
-			return true
+			return t, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // DecodeProject decodes a project's agents.yaml; file names it in

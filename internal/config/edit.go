@@ -11,16 +11,21 @@ import (
 
 // SetTrusted returns the configuration data with folder added to (trust
 // true) or removed from trusted_projects, and whether that changed
-// anything. The rest of the document, comments included, is kept. data
-// must decode as a valid configuration, before and after: a broken file is
-// never rewritten, and the edit never breaks one.
-func SetTrusted(data []byte, file, folder string, trust bool) ([]byte, bool, error) {
+// anything. A folder is added pinned to digest, the sha256 of the
+// agents.yaml the person trusts ("" for none): an entry for it already
+// there, plain or pinned to another digest, is replaced where it stands.
+// Removing it removes every entry for it. The rest of the document,
+// comments included, is kept. data must decode as a valid configuration,
+// before and after: a broken file is never rewritten, and the edit never
+// breaks one.
+func SetTrusted(data []byte, file, folder, digest string, trust bool) ([]byte, bool, error) {
 	g, err := DecodeGlobal(data, file)
 	if err != nil {
 		return nil, false, err
 	}
 	has := slices.Contains(g.TrustedProjects, folder)
-	if has == trust {
+	pin, pinned := g.TrustedDigests[folder]
+	if trust && has && pinned && pin == digest || !trust && !has {
 		return data, false, nil
 	}
 	var doc yaml.Node
@@ -50,10 +55,30 @@ func SetTrusted(data []byte, file, folder string, trust bool) ([]byte, bool, err
 		list = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		root.Content = append(root.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: KeyTrustedProjects}, list)
 	}
+	entry := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: KeyFolder},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: folder, Style: yaml.DoubleQuotedStyle},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: KeySHA256},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: digest, Style: yaml.DoubleQuotedStyle},
+	}}
+	replaced := false
+	list.Content = slices.DeleteFunc(list.Content, func(n *yaml.Node) bool {
+		if entryFolder(n) != folder {
+			return false
+		}
+		if trust && !replaced {
+			*n, replaced = *entry, true
+			return false
+		}
+		return true
+	})
+	if trust && !replaced {
+		list.Content = append(list.Content, entry)
+	}
 	if trust {
-		list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: folder, Style: yaml.DoubleQuotedStyle})
-	} else {
-		list.Content = slices.DeleteFunc(list.Content, func(n *yaml.Node) bool { return n.Value == folder })
+		// A pinned entry is two lines of block style, even in a list
+		// written as [] (as an untrust leaves it).
+		list.Style &^= yaml.FlowStyle
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
@@ -67,4 +92,20 @@ func SetTrusted(data []byte, file, folder string, trust bool) ([]byte, bool, err
 		return nil, false, errs.Wrap(errs.KindInternal, err, "the edited %s does not decode", file)
 	}
 	return out, true, nil
+}
+
+// entryFolder returns the folder an entry of trusted_projects names: the
+// path itself, or a pinned entry's folder.
+func entryFolder(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == KeyFolder {
+				return n.Content[i+1].Value
+			}
+		}
+	}
+	return ""
 }

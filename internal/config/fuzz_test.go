@@ -18,6 +18,7 @@ func FuzzDecodeGlobal(f *testing.F) {
 	f.Add([]byte("hooks:\n  sandboxed: true\n  claude-code:\n    tools:\n      Bash: {write: true, unsafe: false}\ntrusted_projects:\n  - \"/home/dev/shop\"\n"))
 	f.Add([]byte("hooks:\n  sandboxed: yes\n"))
 	f.Add([]byte("trusted_projects: [relative/dir]\n"))
+	f.Add([]byte("trusted_projects:\n  - folder: \"/home/dev/shop\"\n    sha256: \"8e2cee2b4e2ed765e05cfa582395375836d65e5330ffcde719170914fa05576e\"\n  - {folder: /x, sha256: \"\"}\n  - {folder: /y}\n"))
 	f.Add([]byte("safety_profile:\n  require_sandbox: false\n  max_retries_per_step: 101\n"))
 	f.Add([]byte("hooks: {codex: {tools: {\" Bash\": {write: true}}}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

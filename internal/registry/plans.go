@@ -180,7 +180,7 @@ func (r *Registry) resolve(req request) (*resolve.Result, error) {
 	}
 	proj, err := config.LoadProject(config.ProjectOptions{
 		Dir: req.projectDir, Explicit: req.explicit,
-		OnlyTrusted: req.onlyTrusted, Trusted: g.TrustedProjects,
+		OnlyTrusted: req.onlyTrusted, Trusted: g.TrustedProjects, Digests: g.TrustedDigests,
 	})
 	if err != nil {
 		return nil, err

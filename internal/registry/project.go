@@ -9,6 +9,7 @@ import (
 	"github.com/agentsctl/agents/internal/atomicfile"
 	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // Trust is what trusting (or no longer trusting) a project did.
@@ -18,6 +19,10 @@ type Trust struct {
 	Folder string
 	// File is the project's agents.yaml; "" when it has none yet.
 	File string
+	// SHA256 is the digest of File's content that trust is pinned to: a
+	// hook uses the project's agents.yaml only while it is unchanged. ""
+	// when there is no file, or when trust was removed.
+	SHA256 string
 	// Changed reports whether config.yaml changed.
 	Changed bool
 	// Config is the home's config.yaml, where trust is recorded.
@@ -45,7 +50,15 @@ func (r *Registry) TrustProject(dir string, trust bool) (Trust, error) {
 	if err != nil {
 		return Trust{}, err
 	}
-	out, changed, err := config.SetTrusted(data, path, folder, trust)
+	digest := ""
+	if trust && file != "" {
+		content, err := strictyaml.ReadOwnFile(file)
+		if err != nil {
+			return Trust{}, err
+		}
+		digest = config.Digest(content)
+	}
+	out, changed, err := config.SetTrusted(data, path, folder, digest, trust)
 	if err != nil {
 		return Trust{}, err
 	}
@@ -54,7 +67,7 @@ func (r *Registry) TrustProject(dir string, trust bool) (Trust, error) {
 			return Trust{}, errs.Wrap(errs.KindInternal, err, "writing %s", path)
 		}
 	}
-	return Trust{Folder: folder, File: file, Changed: changed, Config: path}, nil
+	return Trust{Folder: folder, File: file, SHA256: digest, Changed: changed, Config: path}, nil
 }
 
 // projectFolder returns the folder a project is recorded by (the nearest

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/plan"
@@ -845,5 +846,41 @@ func TestUnsealedPackInTheAnswer(t *testing.T) {
 		if !strings.HasPrefix(w, "decided under a safety pack that is not ratified (the development override): safety pack bench_safety_v1: ") {
 			t.Errorf("warning %q", w)
 		}
+	}
+}
+
+// TestTrustProjectPins: trust is pinned to the agents.yaml the person
+// trusted: a hook resolving there refuses once the file has changed (an
+// agent that rewrites it cannot choose its own profile), until the
+// project is trusted again.
+func TestTrustProjectPins(t *testing.T) {
+	f := newFixture(t)
+	proj := filepath.Join(f.wd, "shop")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(proj, "agents.yaml")
+	f.write(t, file, "automation_profile: ci\n")
+	tr, err := f.r.TrustProject(proj, true)
+	if err != nil || tr.SHA256 != config.Digest([]byte("automation_profile: ci\n")) {
+		t.Fatalf("TrustProject = %+v, %v", tr, err)
+	}
+	subject := func() (Subject, error) {
+		r := New(f.r.src)
+		return r.Subject(Under{Cwd: proj})
+	}
+	if s, err := subject(); err != nil || s.Profile.Name != "ci" {
+		t.Fatalf("the trusted content: %+v, %v", s.Profile, err)
+	}
+	f.write(t, file, "automation_profile: full-auto\n")
+	_, err = subject()
+	if e := wantErr(t, err, errs.KindInvalid, "has changed its agents.yaml since it was trusted"); e.Subject.About != errs.AboutUntrustedProject {
+		t.Errorf("about %q", e.Subject.About)
+	}
+	if tr, err := f.r.TrustProject(proj, true); err != nil || !tr.Changed {
+		t.Fatalf("trusting again = %+v, %v", tr, err)
+	}
+	if s, err := subject(); err != nil || s.Profile.Name != "full-auto" {
+		t.Errorf("trusted again: %+v, %v", s.Profile, err)
 	}
 }

@@ -21,7 +21,8 @@ every tool call of such a hook, with a hint to trust it.
 
 Trust is recorded in the home's config.yaml, under trusted_projects, by the
 folder that holds the agents.yaml (the folder named, or the nearest one
-above it that holds one).`,
+above it that holds one), pinned to the sha256 of that agents.yaml: once
+the file changes, the project is untrusted until it is trusted again.`,
 		Example: `  # Read the project's agents.yaml, then trust it
   $ cat agents.yaml
   $ agents project trust

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
 )
 
@@ -23,8 +24,10 @@ agents.yaml. <dir> is the project's folder or any folder inside it (default:
 the working directory); the folder recorded is the one holding the
 agents.yaml found from there, or <dir> itself when there is none yet.
 
-Read the agents.yaml first: once trusted, whatever it says applies to the
-agent working in the project, until you run 'agents project untrust'.
+Read the agents.yaml first: trust is pinned to what it says now (its
+sha256 is recorded). Once it changes (an edit, a pull, an agent rewriting
+it), a hook there blocks until you read it and trust the project again. A
+folder trusted with no agents.yaml yet blocks once one appears.
 
 EXIT STATUS
   0    trusted (or already trusted)
@@ -59,10 +62,11 @@ func trustRun(opts *trustOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.UI.RenderChange(trustView(t.Folder, t.File, opts.trust, t.Changed, t.Config))
+	return opts.UI.RenderChange(trustView(t, opts.trust))
 }
 
-func trustView(folder, file string, trust, changed bool, configFile string) render.Change {
+func trustView(t registry.Trust, trust bool) render.Change {
+	folder, file, changed := t.Folder, t.File, t.Changed
 	c := render.Change{Subject: "project " + folder}
 	switch {
 	case trust && changed:
@@ -85,13 +89,18 @@ func trustView(folder, file string, trust, changed bool, configFile string) rend
 	var doc struct {
 		Project    string  `json:"project"`
 		AgentsYAML *string `json:"agents_yaml"`
-		Trusted    bool    `json:"trusted"`
-		Changed    bool    `json:"changed"`
-		Config     string  `json:"config"`
+		// SHA256 is the digest of agents.yaml that trust is pinned to.
+		SHA256  *string `json:"sha256"`
+		Trusted bool    `json:"trusted"`
+		Changed bool    `json:"changed"`
+		Config  string  `json:"config"`
 	}
-	doc.Project, doc.Trusted, doc.Changed, doc.Config = folder, trust, changed, configFile
+	doc.Project, doc.Trusted, doc.Changed, doc.Config = folder, trust, changed, t.Config
 	if file != "" {
 		doc.AgentsYAML = &file
+	}
+	if trust && file != "" {
+		doc.SHA256 = &t.SHA256
 	}
 	c.Doc = doc
 	return c

@@ -1,0 +1,110 @@
+package config
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+const shopDigest = "8e2cee2b4e2ed765e05cfa582395375836d65e5330ffcde719170914fa05576e"
+
+// TestDecodeTrusted: trusted_projects holds plain folders (trusting
+// whatever their agents.yaml says) and pinned ones (trusting the content
+// they held), and refuses anything else.
+func TestDecodeTrusted(t *testing.T) {
+	doc := "trusted_projects:\n  - \"/home/dev/plain\"\n  - folder: \"/home/dev/shop\"\n    sha256: \"" + shopDigest + "\"\n  - {folder: /home/dev/empty, sha256: \"\"}\n"
+	g, err := DecodeGlobal([]byte(doc), "config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"/home/dev/plain", "/home/dev/shop", "/home/dev/empty"}; !slices.Equal(g.TrustedProjects, want) {
+		t.Errorf("folders %q, want %q", g.TrustedProjects, want)
+	}
+	if want := map[string]string{"/home/dev/shop": shopDigest, "/home/dev/empty": ""}; !maps.Equal(g.TrustedDigests, want) {
+		t.Errorf("digests %q, want %q", g.TrustedDigests, want)
+	}
+	for _, tt := range []struct{ doc, path, msg string }{
+		{"trusted_projects:\n  - folder: /x\n", "trusted_projects[0].sha256", "is required"},
+		{"trusted_projects:\n  - sha256: \"\"\n", "trusted_projects[0].folder", "is required"},
+		{"trusted_projects:\n  - {folder: /x, sha256: ABC}\n", "trusted_projects[0].sha256", "is not a sha256 digest"},
+		{"trusted_projects:\n  - {folder: /x, sha256: \"" + strings.ToUpper(shopDigest) + "\"}\n", "trusted_projects[0].sha256", "is not a sha256 digest"},
+		{"trusted_projects:\n  - {folder: x/y, sha256: \"\"}\n", "trusted_projects[0].folder", "absolute, clean folder path"},
+		{"trusted_projects:\n  - {folder: /x, sha256: \"\", digest: \"\"}\n", "trusted_projects[0].digest", "unknown field"},
+		{"trusted_projects:\n  - {folder: 7, sha256: \"\"}\n", "trusted_projects[0].folder", "must be a string"},
+	} {
+		_, err := DecodeGlobal([]byte(tt.doc), "config.yaml")
+		var e *errs.Error
+		if !asError(err, &e) || len(e.Problems) == 0 || e.Problems[0].Path != tt.path || !strings.Contains(e.Problems[0].Message, tt.msg) {
+			t.Errorf("%q: %v, want %s: %s", tt.doc, err, tt.path, tt.msg)
+		}
+	}
+}
+
+// TestSetTrustedPins: trusting writes a pinned entry, in place of any
+// entry the folder had; trusting the same content again changes nothing;
+// untrusting removes every entry of the folder; comments stay.
+func TestSetTrustedPins(t *testing.T) {
+	data := []byte("# mine\ntrusted_projects:\n  - \"/a\" # by hand\n  - \"/b\"\n")
+	out, changed, err := SetTrusted(data, "config.yaml", "/a", shopDigest, true)
+	want := "# mine\ntrusted_projects:\n  - folder: \"/a\"\n    sha256: \"" + shopDigest + "\"\n  - \"/b\"\n"
+	if err != nil || !changed || string(out) != want {
+		t.Fatalf("pinning /a: %v %v\n%s\nwant\n%s", changed, err, out, want)
+	}
+	if again, changed, err := SetTrusted(out, "config.yaml", "/a", shopDigest, true); err != nil || changed || string(again) != string(out) {
+		t.Errorf("the same content again: changed %v, %v", changed, err)
+	}
+	other := strings.Repeat("0", 64)
+	out2, changed, err := SetTrusted(out, "config.yaml", "/a", other, true)
+	if err != nil || !changed || !strings.Contains(string(out2), "sha256: \""+other+"\"") || strings.Contains(string(out2), shopDigest) {
+		t.Errorf("new content: changed %v, %v\n%s", changed, err, out2)
+	}
+	out3, changed, err := SetTrusted(out2, "config.yaml", "/c", "", true)
+	if err != nil || !changed || !strings.HasSuffix(string(out3), "  - folder: \"/c\"\n    sha256: \"\"\n") {
+		t.Errorf("a folder with no agents.yaml: changed %v, %v\n%s", changed, err, out3)
+	}
+	gone, changed, err := SetTrusted(out3, "config.yaml", "/a", "", false)
+	if err != nil || !changed || strings.Contains(string(gone), "/a") || !strings.HasPrefix(string(gone), "# mine\n") {
+		t.Errorf("untrusting /a: changed %v, %v\n%s", changed, err, gone)
+	}
+	if _, changed, err := SetTrusted(gone, "config.yaml", "/a", "", false); err != nil || changed {
+		t.Errorf("untrusting /a again: changed %v, %v", changed, err)
+	}
+}
+
+// TestLoadProjectPinned: a hook uses a pinned project's agents.yaml only
+// while it is the content that was trusted; a plain entry trusts any.
+func TestLoadProjectPinned(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, ProjectFileName)
+	content := []byte("automation_profile: ci\n")
+	if err := os.WriteFile(file, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load := func(digests map[string]string) error {
+		_, err := LoadProject(ProjectOptions{Dir: dir, OnlyTrusted: true, Trusted: []string{dir}, Digests: digests})
+		return err
+	}
+	if err := load(map[string]string{dir: Digest(content)}); err != nil {
+		t.Errorf("the trusted content: %v", err)
+	}
+	if err := load(nil); err != nil {
+		t.Errorf("a plain entry: %v", err)
+	}
+	for name, pin := range map[string]string{"other content": shopDigest, "no file then": ""} {
+		err := load(map[string]string{dir: pin})
+		var e *errs.Error
+		if !asError(err, &e) || e.Kind != errs.KindInvalid || e.Subject.About != errs.AboutUntrustedProject ||
+			!strings.Contains(e.Msg, "has changed its agents.yaml since it was trusted") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// Outside a hook, trust is not asked for.
+	if _, err := LoadProject(ProjectOptions{Dir: dir, Trusted: []string{dir}, Digests: map[string]string{dir: shopDigest}}); err != nil {
+		t.Errorf("plan use: %v", err)
+	}
+}
