@@ -4,6 +4,7 @@
 package suggest
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -28,11 +29,15 @@ func Key(key string, known []string) string {
 // whose part after the slash is name (a name typed without its
 // namespace); the nearest by edit distance, within a third of the name's
 // length (one edit for a short name); or the one candidate that name
-// begins.
+// begins. name itself is never suggested: a name the store lists but
+// cannot read is not found, and "did you mean" the same name helps no one.
 func Name(name string, candidates []string) string {
 	lower := strings.ToLower(strings.TrimSpace(name))
 	if lower == "" || len(lower) > 200 {
 		return ""
+	}
+	if slices.Contains(candidates, name) {
+		candidates = slices.DeleteFunc(slices.Clone(candidates), func(c string) bool { return c == name })
 	}
 	for _, c := range candidates {
 		if strings.ToLower(c) == lower {

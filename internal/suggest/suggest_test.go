@@ -39,6 +39,8 @@ func TestName(t *testing.T) {
 		{"x", ""},
 		{"", ""},
 		{"strict", "acme/strict"}, // a name without its namespace
+		{"manual", ""},            // never the name itself
+		{"team/deploy", ""},
 	}
 	for _, tt := range tests {
 		if got := Name(tt.in, candidates); got != tt.want {

@@ -546,6 +546,29 @@ func TestReadsCreateNothing(t *testing.T) {
 	})
 }
 
+// TestDanglingLink: a profile file that is a link to nothing is a problem
+// of the store, said where it is listed and where it is looked up, not a
+// profile that was never stored (which would suggest its own name).
+func TestDanglingLink(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	put(t, s, storetest.Profile(t, "acme/x", 1), false)
+	link := filepath.Join(home, "profiles", "acme", "gone.yaml")
+	if err := os.Symlink("missing.yaml", link); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+	want := link + ": is a link to missing.yaml, which does not exist"
+	_, err := s.Profiles().Get(ctx(), "acme/gone")
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Kind != errs.KindInvalid || len(e.Problems) != 1 || e.Problems[0].String() != want {
+		t.Errorf("get = %v, want invalid: %s", err, want)
+	}
+	l, err := s.Profiles().List(ctx(), store.Query{})
+	if err != nil || len(l.Items) != 1 || len(l.Problems) != 1 || l.Problems[0].String() != want {
+		t.Errorf("list = %v, problems %v, %v; want acme/x and: %s", names(l.Items), l.Problems, err, want)
+	}
+}
+
 func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 	outsideProfile := func(t *testing.T) (dir, file, content string) {
 		dir = t.TempDir()

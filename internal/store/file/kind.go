@@ -204,6 +204,25 @@ func readRegular(r *os.Root, rel string, limit int64) ([]byte, fs.FileInfo, erro
 	return data, fi, err
 }
 
+// danglingLink says what stands at rel when reading it found nothing
+// there (err is fs.ErrNotExist) because it is a link to nothing: a name
+// the store lists but cannot read is a problem to report, not a profile
+// that was never stored.
+func danglingLink(r *os.Root, rel string, err error) (string, bool) {
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", false
+	}
+	fi, lerr := r.Lstat(rel)
+	if lerr != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return "", false
+	}
+	target, lerr := r.Readlink(rel)
+	if lerr != nil {
+		return "is a link to nothing", true
+	}
+	return fmt.Sprintf("is a link to %s, which does not exist", target), true
+}
+
 // badFile is a stored file the store will not read: too large, or not a
 // regular file. It is the file's problem, not the store's.
 type badFile string
@@ -311,6 +330,9 @@ func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
 	rel := k.path(name)
 	v, fi, err := k.loadInfo(s, r, name, rel)
 	if err != nil {
+		if msg, ok := danglingLink(r, rel, err); ok {
+			err = badFile(msg)
+		}
 		return zero, k.readFailure(s, name, rel, err)
 	}
 	s.touchFile(rel, fi)
@@ -430,6 +452,9 @@ func (d docs[T]) list(ctx context.Context, f store.Query) ([]T, []errs.Problem, 
 		var se *safefile.Error
 		if errors.As(err, &se) {
 			err = badFile(se.Detail)
+		}
+		if msg, ok := danglingLink(r, e.rel, err); ok {
+			err = badFile(msg)
 		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
