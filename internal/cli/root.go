@@ -42,7 +42,7 @@ const DefaultLockTimeout = 10 * time.Second
 // Main runs agents with the process's arguments and streams and returns the
 // exit code.
 //
-// SIGINT and SIGTERM are caught from the start of the program (see package
+// SIGINT and SIGTERM are caught from as early as Go allows (see package
 // interrupt): the process ends with 130 (2 for a hook), at once, or, when
 // the command was waiting on its context, once the command has returned.
 func Main() int {
