@@ -113,6 +113,7 @@ hook-claude-code	0	AGENTS_HOME=$work/s10	$a check-guard ci --hook claude-code --
 hook-codex	0	AGENTS_HOME=$work/s10	$a check-guard ci --hook codex --sandboxed <$work/codex.json
 hook-gemini-cli	0	AGENTS_HOME=$work/s10	$a check-guard ci --hook gemini-cli --sandboxed <$work/gemini.json
 hook-resolved	0	AGENTS_HOME=$work/s10	$a check-guard --hook claude-code --sandboxed <$work/claude.json
+hook-snippet	0	-	$work/agents --home $work/s10 automation-profile check-guard ci --hook claude-code --sandboxed <$work/claude.json
 hook-pack	0	AGENTS_HOME=$work/pack	$a check-guard ci --hook claude-code --sandboxed <$work/claude.json
 list-1k	0	AGENTS_HOME=$work/s1000	$a list -f json
 list-10k	0	AGENTS_HOME=$work/s10000	$a list -f json
@@ -175,6 +176,7 @@ awk -F'\t' -v rss="$rss" -v pg="$pg" '
 		check("hook codex / floor", med["hook-codex"] / med["floor"], 2.5)
 		check("hook gemini-cli / floor", med["hook-gemini-cli"] / med["floor"], 2.5)
 		check("hook, profiles resolved from cwd / floor", med["hook-resolved"] / med["floor"], 2.5)
+		check("hook as --print-config runs it (--home first) / floor", med["hook-snippet"] / med["floor"], 2.5)
 		check("hook, configured pack verified / floor", med["hook-pack"] / med["floor"], 2.5)
 		check("show <custom>: 10,000-profile / 10-profile store", med["show-custom-10k"] / med["show-custom-10"], 1.2)
 		check("list -f json, 1,000 profiles / floor", med["list-1k"] / med["floor"], 15)

@@ -134,7 +134,7 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 	}
 	defer deps.CloseStore()
 	if branch {
-		deps.Branch = args
+		deps.Branch = commandWords(args)
 	}
 	root := NewRootCmd(deps)
 	root.SetArgs(args)
@@ -310,21 +310,52 @@ var rootCommands = []struct {
 	{"completion", newCompletionCmd},
 }
 
-// treeFor names the one command under the root that args run, when the
-// first argument names it: only that branch of the tree is then built.
-// Anything else (a flag first, help, completion's __complete, a word that
-// is no command and needs the others for its suggestion) builds the whole
+// treeFor names the one command under the root that args run, when their
+// first word after the global flags names it (see commandWords): only that
+// branch of the tree is then built. Anything else (help, completion's
+// __complete, a word that is no command and needs the others for its
+// suggestion, a flag that is not one of the global ones) builds the whole
 // tree: "".
 func treeFor(args []string) string {
-	if len(args) == 0 {
+	words := commandWords(args)
+	if len(words) == 0 {
 		return ""
 	}
 	for _, c := range rootCommands {
-		if c.name == args[0] {
+		if c.name == words[0] {
 			return c.name
 		}
 	}
 	return ""
+}
+
+// globalValueFlags are the root's persistent flags that take a value, as
+// they may be written before the command: --home DIR, -f json.
+var globalValueFlags = []string{"--home", "--store", "--format", "-f", "--lock-timeout"}
+
+// commandWords returns args from the command's first word on, past the
+// global flags written before it (the hook snippet's --home, say), so that
+// 'agents --home DIR automation-profile check-guard …' builds one branch
+// as 'agents automation-profile check-guard …' does. Any other flag first,
+// a flag with its value missing, or "--" gives nil: the whole tree is
+// built, and cobra says what is wrong.
+func commandWords(args []string) []string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !strings.HasPrefix(a, "-"):
+			return args[i:]
+		case slices.Contains(globalValueFlags, a):
+			i++ // its value
+		case a == "-q" || a == "--quiet" || strings.HasPrefix(a, "--quiet="):
+		case strings.HasPrefix(a, "-f") && a != "-f" && !strings.HasPrefix(a, "--"):
+			// -fjson
+		case strings.Contains(a, "=") && slices.Contains(globalValueFlags, a[:strings.Index(a, "=")]):
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // NewRootCmd builds the command tree: the whole tree, or, when deps.Branch

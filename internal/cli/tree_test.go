@@ -19,6 +19,11 @@ func TestTreeFor(t *testing.T) {
 		calls = append(calls, append(path, "--help"))
 	}
 	calls = append(calls, badInvocations(t)...)
+	// The same again behind the global flags a hook snippet or a script
+	// writes first.
+	for _, args := range calls[:len(calls):len(calls)] {
+		calls = append(calls, append([]string{"--home", home, "--lock-timeout=5s"}, args...))
+	}
 	branches := 0
 	for _, args := range calls {
 		for _, format := range []string{"", "json"} {
@@ -68,7 +73,14 @@ func TestTreeFor(t *testing.T) {
 		{[]string{"automation-profile", "list"}, "automation-profile"},
 		{[]string{"version"}, "version"},
 		{[]string{"completion", "bash"}, "completion"},
-		{[]string{"--home", "x", "plan", "list"}, ""},
+		{[]string{"--home", "x", "plan", "list"}, "plan"},
+		{[]string{"--home=x", "-q", "--lock-timeout", "1s", "-fjson", "--store=u", "plan", "list"}, "plan"},
+		{[]string{"-f", "json", "--format=yaml", "--quiet=false", "version"}, "version"},
+		{[]string{"--home"}, ""},
+		{[]string{"--home", "x", "--", "plan", "list"}, ""},
+		{[]string{"-qf", "json", "plan", "list"}, ""},
+		{[]string{"--version", "plan"}, ""},
+		{[]string{"-f", "plan", "list"}, ""},
 		{[]string{"help", "plan"}, ""},
 		{[]string{"__complete", "plan", ""}, ""},
 		{[]string{"automation-profle", "list"}, ""},
