@@ -31,8 +31,9 @@ func (c *Codec[T]) Read(b []byte) (T, error) { return c.read(NewReader(b)) }
 // profileCodec keeps decoded profiles in the derived cache in a compact
 // binary form that reads back in well under a microsecond, against the tens
 // of microseconds YAML costs. Its version must change whenever the encoding
-// or AutomationProfile changes (a test fails until it does), or whenever
-// the decoder starts judging stored files differently.
+// or AutomationProfile changes (TestProfileCodecVersionPinsLayout fails
+// until it does), or whenever the decoder starts judging stored files
+// differently.
 var profileCodec = &Codec[*profile.AutomationProfile]{
 	version: 1,
 	append:  appendProfile,

@@ -1,7 +1,10 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"reflect"
 	"testing"
 
@@ -67,5 +70,53 @@ func fill(v reflect.Value, variant int) {
 		}
 	default:
 		panic("fill: unhandled kind " + v.Kind().String())
+	}
+}
+
+// profileLayouts pins each version of the profile codec to one layout: of
+// AutomationProfile (every field's name, type and tags, nested ones
+// included) and of the encoding (the bytes of three filled profiles). A
+// change to either fails TestProfileCodecVersionPinsLayout until the
+// version changes and the new layout is added here, so caches and fast
+// forms written under an old layout, which a build without release flags
+// (the same version and commit tag) could otherwise take for its own, are
+// never read.
+var profileLayouts = map[uint32]string{
+	1: "aafc84e36e153ce48ac0ba657357b4350904769e36703145f597a4070ee32535",
+}
+
+func TestProfileCodecVersionPinsLayout(t *testing.T) {
+	h := sha256.New()
+	writeLayout(h, reflect.TypeOf(profile.AutomationProfile{}))
+	for variant := range 3 {
+		p := &profile.AutomationProfile{}
+		fill(reflect.ValueOf(p).Elem(), variant)
+		h.Write(appendProfile(nil, p))
+	}
+	got := hex.EncodeToString(h.Sum(nil))
+	want, ok := profileLayouts[profileCodec.Version()]
+	if !ok || want != got {
+		t.Errorf("the profile codec's layout is %s, but version %d was pinned to %q: change its version and add the layout to profileLayouts", got, profileCodec.Version(), want)
+	}
+}
+
+// writeLayout writes the names, types and tags of t's fields, recursively.
+func writeLayout(w io.Writer, t reflect.Type) {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice:
+		fmt.Fprintf(w, "%s(", t.Kind())
+		writeLayout(w, t.Elem())
+		fmt.Fprint(w, ")")
+	case reflect.Struct:
+		fmt.Fprintf(w, "%s{", t.Name())
+		for i := range t.NumField() {
+			f := t.Field(i)
+			fmt.Fprintf(w, "%s %q ", f.Name, f.Tag)
+			writeLayout(w, f.Type)
+			fmt.Fprint(w, ";")
+		}
+		fmt.Fprint(w, "}")
+	default:
+		fmt.Fprint(w, t.String())
 	}
 }
