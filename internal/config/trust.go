@@ -7,6 +7,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -54,8 +55,39 @@ var invokerPrivateGID = sync.OnceValue(func() int64 {
 	if err != nil {
 		return -1
 	}
+	groups, _ := os.ReadFile("/etc/group")
+	passwd, _ := os.ReadFile("/etc/passwd")
+	if !onlyMember(u.Username, u.Gid, groups, passwd) {
+		return -1
+	}
 	return gid
 })
+
+// onlyMember reports whether user is the one member of the group gid, as
+// the group and passwd files (their content) list them: no other name in
+// the group's member list, and no other account whose primary group it
+// is. A group named after its user is private only then: anyone else in
+// it could write what the group may.
+func onlyMember(user, gid string, groups, passwd []byte) bool {
+	for _, line := range strings.Split(string(groups), "\n") {
+		f := strings.Split(line, ":")
+		if len(f) < 4 || f[2] != gid {
+			continue
+		}
+		for _, m := range strings.Split(f[3], ",") {
+			if m = strings.TrimSpace(m); m != "" && m != user {
+				return false
+			}
+		}
+	}
+	for _, line := range strings.Split(string(passwd), "\n") {
+		f := strings.Split(line, ":")
+		if len(f) >= 4 && f[3] == gid && f[0] != user {
+			return false
+		}
+	}
+	return true
+}
 
 // untrustedReason says why a file or folder with the given owner and mode
 // cannot be trusted by who, or returns "".
