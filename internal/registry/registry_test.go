@@ -787,6 +787,7 @@ func TestUntrustedStoreRefusesDecisions(t *testing.T) {
 		{"plan use", func(r *Registry) error { _, err := r.UsePlan(Choices{Action: "local/deploy"}); return err }},
 		{"resolve", func(r *Registry) error { _, err := r.Resolve(Choices{Action: "local/deploy"}); return err }},
 		{"set-automation-profile", func(r *Registry) error { _, err := r.SetPlanProfile(made.Plan.ID, "manual"); return err }},
+		{"safety-pack check of a plan", func(r *Registry) error { _, err := r.CheckPack(Check{Plan: made.Plan.ID}); return err }},
 	} {
 		r := newRegistry()
 		refused(tc.name, tc.call(r))
