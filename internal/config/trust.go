@@ -7,10 +7,9 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"sync"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // A configuration file sets how much an agent may do, so one that somebody
@@ -39,54 +38,7 @@ type invoker struct {
 // (reading /etc/passwd and /etc/group) only when a file is group-writable,
 // and then once per process.
 func currentInvoker() invoker {
-	return invoker{uid: uint32(os.Geteuid()), privateGID: invokerPrivateGID}
-}
-
-var invokerPrivateGID = sync.OnceValue(func() int64 {
-	u, err := user.LookupId(strconv.Itoa(os.Geteuid()))
-	if err != nil {
-		return -1
-	}
-	g, err := user.LookupGroupId(u.Gid)
-	if err != nil || g.Name != u.Username {
-		return -1
-	}
-	gid, err := strconv.ParseInt(u.Gid, 10, 64)
-	if err != nil {
-		return -1
-	}
-	groups, _ := os.ReadFile("/etc/group")
-	passwd, _ := os.ReadFile("/etc/passwd")
-	if !onlyMember(u.Username, u.Gid, groups, passwd) {
-		return -1
-	}
-	return gid
-})
-
-// onlyMember reports whether user is the one member of the group gid, as
-// the group and passwd files (their content) list them: no other name in
-// the group's member list, and no other account whose primary group it
-// is. A group named after its user is private only then: anyone else in
-// it could write what the group may.
-func onlyMember(user, gid string, groups, passwd []byte) bool {
-	for _, line := range strings.Split(string(groups), "\n") {
-		f := strings.Split(line, ":")
-		if len(f) < 4 || f[2] != gid {
-			continue
-		}
-		for _, m := range strings.Split(f[3], ",") {
-			if m = strings.TrimSpace(m); m != "" && m != user {
-				return false
-			}
-		}
-	}
-	for _, line := range strings.Split(string(passwd), "\n") {
-		f := strings.Split(line, ":")
-		if len(f) >= 4 && f[3] == gid && f[0] != user {
-			return false
-		}
-	}
-	return true
+	return invoker{uid: uint32(os.Geteuid()), privateGID: safefile.PrivateGroup}
 }
 
 // untrustedReason says why a file or folder with the given owner and mode
@@ -102,7 +54,7 @@ func untrustedReason(o ownerInfo, who invoker) string {
 		return "can be written by anyone"
 	}
 	if perm&0o020 != 0 && int64(o.gid) != who.privateGID() {
-		return "can be written by the group " + groupName(o.gid)
+		return "can be written by the group " + safefile.GroupName(o.gid)
 	}
 	return ""
 }
@@ -112,13 +64,6 @@ func userName(uid uint32) string {
 		return fmt.Sprintf("%s (uid %d)", u.Username, uid)
 	}
 	return fmt.Sprintf("uid %d", uid)
-}
-
-func groupName(gid uint32) string {
-	if g, err := user.LookupGroupId(strconv.FormatUint(uint64(gid), 10)); err == nil {
-		return fmt.Sprintf("%s (gid %d)", g.Name, gid)
-	}
-	return fmt.Sprintf("gid %d", gid)
 }
 
 // CheckOwnership returns an errs.KindInvalid error unless file, and the

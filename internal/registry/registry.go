@@ -130,10 +130,13 @@ func (r *Registry) now() time.Time { return r.src.Now() }
 func (r *Registry) Home() string { return r.src.Home() }
 
 // Store returns the store, opened on first use. A store that others can
-// write to is a store others can loosen: its check's warnings are given
-// once, when it is opened, and for a store that checks lazily (the file
-// store's profile namespaces), when it first reads or writes where they
-// apply.
+// write to is a store others can loosen. Its check's warnings are given
+// once, when it is opened, and for a store that checks who may write it
+// (store.LazyChecker: the file store, whose profile namespaces are checked
+// when first read or written), when it comes to them; those warnings, and
+// a failure to check, also refuse every decision (see trusted). Any other
+// store's warnings (the PostgreSQL store's about an unencrypted
+// connection) are warnings only.
 func (r *Registry) Store() (store.Store, error) {
 	if r.st != nil {
 		return r.st, nil
@@ -142,19 +145,19 @@ func (r *Registry) Store() (store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	check := st.Check
+	check, give := st.Check, r.warn
 	if lc, ok := st.(store.LazyChecker); ok {
 		check = func(ctx context.Context) ([]string, error) {
 			return lc.CheckLazily(ctx, func(w string) { r.distrust(w) })
 		}
+		give = r.distrust
 	}
 	ws, err := check(r.ctx())
 	if err != nil {
-		// Not a refusal (the commands still read and decide), but never
-		// a silence: whoever can write the store can loosen it.
+		// Never a silence: whoever can write the store can loosen it.
 		ws = []string{fmt.Sprintf("cannot check who may write the store: %v", err)}
 	}
-	r.distrust(ws...)
+	give(ws...)
 	r.st = st
 	return st, nil
 }

@@ -744,6 +744,14 @@ func TestHookUnprovableLimits(t *testing.T) {
 	}
 }
 
+// lazyCheckedStore is a store that checks who may write it, and finds
+// that others may.
+type lazyCheckedStore struct{ checkedStore }
+
+func (s lazyCheckedStore) CheckLazily(ctx context.Context, _ func(string)) ([]string, error) {
+	return s.Check(ctx)
+}
+
 // TestUntrustedStoreRefusesDecisions: a store another user could have
 // changed is a warning where a command shows or lists, and a refusal
 // (invalid input) where it decides or records a plan; a decision that
@@ -760,7 +768,7 @@ func TestUntrustedStoreRefusesDecisions(t *testing.T) {
 	}
 	newRegistry := func() *Registry {
 		return New(Funcs{
-			StoreFunc: func() (store.Store, error) { return checkedStore{f.st}, nil },
+			StoreFunc: func() (store.Store, error) { return lazyCheckedStore{checkedStore{f.st}}, nil },
 			FS:        profiles.Builtin,
 			HomeFunc:  func() string { return f.home },
 			NowFunc:   time.Now,
@@ -811,6 +819,15 @@ func TestUntrustedStoreRefusesDecisions(t *testing.T) {
 	r = newRegistry()
 	if _, err := r.Subject(Under{Profile: "manual"}); err != nil {
 		t.Errorf("a built-in decision: %v", err)
+	}
+	// A store that does not check who may write it (the PostgreSQL
+	// store's warning about an unencrypted connection) only warns.
+	r = New(Funcs{StoreFunc: func() (store.Store, error) { return checkedStore{f.st}, nil }, FS: profiles.Builtin, HomeFunc: func() string { return f.home }, NowFunc: time.Now})
+	if _, err := r.Subject(Under{Profile: "acme/p"}); err != nil {
+		t.Errorf("a warning that is not about who may write the store: %v", err)
+	}
+	if ws := r.Warnings(); !slices.Equal(ws, []string{"the store is open to all"}) {
+		t.Errorf("warnings %q", ws)
 	}
 }
 

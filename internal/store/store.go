@@ -48,10 +48,13 @@ type Store interface {
 	Check(ctx context.Context) (warnings []string, err error)
 }
 
-// LazyChecker is a store that can leave part of its check until a command
-// reads or writes there: the file store checks one profile namespace
-// folder when it is first used, so that a lookup of one profile does not
-// check every namespace of the store.
+// LazyChecker is a store that checks who, besides the user running
+// agents, could change what it holds, and can leave part of that check
+// until a command reads or writes there: the file store checks one
+// profile namespace folder, and each file it looks up, when it comes to
+// them, so that a lookup of one profile does not check every namespace of
+// the store. Each of its warnings, and a failure to check, refuses a
+// decision (see registry).
 type LazyChecker interface {
 	// CheckLazily returns the warnings Check would give about the store
 	// as a whole, and gives the rest to warn as the store comes to them.

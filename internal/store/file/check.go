@@ -153,7 +153,8 @@ func fileWarnings(path string, fi fs.FileInfo) []string {
 }
 
 // permissionWarnings says who, besides the user running agents, can change
-// what (a folder's profiles, a file's content) at path.
+// what (a folder's profiles, a file's content) at path: anyone, another
+// owner, or a group that is not the user's private one.
 func permissionWarnings(noun, what, path string, fi fs.FileInfo) []string {
 	var warnings []string
 	if fi.Mode().Perm()&0o002 != 0 {
@@ -165,6 +166,11 @@ func permissionWarnings(noun, what, path string, fi fs.FileInfo) []string {
 		warnings = append(warnings, fmt.Sprintf(
 			"%s %s is owned by %s, not by the user running agents: that user can change %s",
 			noun, path, owner, what))
+	}
+	if group, ok := otherGroup(fi); ok {
+		warnings = append(warnings, fmt.Sprintf(
+			"%s %s can be written by the group %s (%s): its members can change %s; run 'chmod g-w %s'",
+			noun, path, group, fi.Mode().Perm(), what, path))
 	}
 	return warnings
 }
