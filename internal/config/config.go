@@ -170,6 +170,10 @@ type Project struct {
 	Dir string
 	// File is the agents.yaml found, or "" when there is none.
 	File string
+	// Unpinned is set when only trusted projects were asked for and the
+	// folder is trusted by plain entries alone (written by hand, or by an
+	// agents that did not pin): whatever its agents.yaml says counts.
+	Unpinned bool
 	Policy
 }
 
@@ -448,8 +452,8 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		return &Project{Dir: abs}, nil
 	}
 	folder := filepath.Dir(file)
-	recorded, trusted := trustedEntry(folder, opts.Trusted)
-	if opts.OnlyTrusted && !trusted {
+	entries := trustedEntries(folder, opts.Trusted)
+	if opts.OnlyTrusted && len(entries) == 0 {
 		return nil, errs.Invalid("the project %s is not trusted, so its %s cannot choose the profiles", folder, ProjectFileName).
 			About(errs.AboutUntrustedProject, folder, file)
 	}
@@ -463,9 +467,14 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	if want, pinned := opts.Digests[recorded]; opts.OnlyTrusted && pinned {
-		// The bytes decoded below are the bytes compared: what the person
-		// read before trusting it, or nothing.
+	for _, e := range entries {
+		want, pinned := opts.Digests[e]
+		if !opts.OnlyTrusted || !pinned {
+			continue
+		}
+		// Every pin that names the folder holds, whatever other entry
+		// names it too. The bytes decoded below are the bytes compared:
+		// what the person read before trusting it, or nothing.
 		if got := Digest(data); got != want {
 			was := "there was none"
 			if want != "" {
@@ -477,7 +486,18 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	}
 	p, err := DecodeProject(data, file)
 	p.Dir = abs
+	p.Unpinned = opts.OnlyTrusted && !anyPinned(entries, opts.Digests)
 	return p, err
+}
+
+// anyPinned reports whether one of entries is pinned in digests.
+func anyPinned(entries []string, digests map[string]string) bool {
+	for _, e := range entries {
+		if _, ok := digests[e]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Digest is the sha256 of a project file's content, as trust pins it.
@@ -486,22 +506,22 @@ func Digest(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// trustedEntry returns the entry of trusted that is folder, comparing the
-// paths as written and with links resolved, and whether there is one.
-func trustedEntry(folder string, trusted []string) (string, bool) {
+// trustedEntries returns the entries of trusted that name folder,
+// comparing the paths as written and with links resolved.
+func trustedEntries(folder string, trusted []string) []string {
 	real := folder
 	if r, err := filepath.EvalSymlinks(folder); err == nil {
 		real = r
 	}
+	var out []string
 	for _, t := range trusted {
 		if t == folder || t == real {
-			return t, true
-		}
-		if r, err := filepath.EvalSymlinks(t); err == nil && r == real {
-			return t, true
+			out = append(out, t)
+		} else if r, err := filepath.EvalSymlinks(t); err == nil && r == real {
+			out = append(out, t)
 		}
 	}
-	return "", false
+	return out
 }
 
 // DecodeProject decodes a project's agents.yaml; file names it in

@@ -51,7 +51,7 @@ func TestDecodeTrusted(t *testing.T) {
 func TestSetTrustedPins(t *testing.T) {
 	data := []byte("# mine\ntrusted_projects:\n  - \"/a\" # by hand\n  - \"/b\"\n")
 	out, changed, err := SetTrusted(data, "config.yaml", "/a", shopDigest, true)
-	want := "# mine\ntrusted_projects:\n  - folder: \"/a\"\n    sha256: \"" + shopDigest + "\"\n  - \"/b\"\n"
+	want := "# mine\ntrusted_projects:\n  - folder: \"/a\" # by hand\n    sha256: \"" + shopDigest + "\"\n  - \"/b\"\n"
 	if err != nil || !changed || string(out) != want {
 		t.Fatalf("pinning /a: %v %v\n%s\nwant\n%s", changed, err, out, want)
 	}
@@ -106,5 +106,77 @@ func TestLoadProjectPinned(t *testing.T) {
 	// Outside a hook, trust is not asked for.
 	if _, err := LoadProject(ProjectOptions{Dir: dir, Trusted: []string{dir}, Digests: map[string]string{dir: shopDigest}}); err != nil {
 		t.Errorf("plan use: %v", err)
+	}
+}
+
+// TestSetTrustedMatchesTheFolder: entries are the folder's whether they
+// name it through a link or an alias; trusting leaves one pinned entry,
+// untrusting none; comments stay.
+func TestSetTrustedMatchesTheFolder(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "p1")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "L")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+	decode := func(out []byte) *Global {
+		t.Helper()
+		g, err := DecodeGlobal(out, "config.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	// A plain entry through a link, then the folder trusted: one pin.
+	data := []byte("trusted_projects:\n  - \"" + link + "\"\n  - \"/other\"\n")
+	out, changed, err := SetTrusted(data, "config.yaml", real, shopDigest, true)
+	if g := decode(out); err != nil || !changed || !slices.Equal(g.TrustedProjects, []string{real, "/other"}) || g.TrustedDigests[real] != shopDigest {
+		t.Errorf("trusting through a link: %v %v\n%s", changed, err, out)
+	}
+	// Untrusting removes an entry that names it through a link, too.
+	out, changed, err = SetTrusted(data, "config.yaml", real, "", false)
+	if g := decode(out); err != nil || !changed || !slices.Equal(g.TrustedProjects, []string{"/other"}) {
+		t.Errorf("untrusting through a link: %v %v\n%s", changed, err, out)
+	}
+	// An entry that is an alias of a string anchored elsewhere.
+	data = []byte("hooks: {claude-code: {tools: {&p \"" + real + "\": {write: true, unsafe: true}}}}\ntrusted_projects: [*p, \"/other\"]\n")
+	out, changed, err = SetTrusted(data, "config.yaml", real, "", false)
+	if g := decode(out); err != nil || !changed || !slices.Equal(g.TrustedProjects, []string{"/other"}) {
+		t.Errorf("untrusting an alias: %v %v\n%s", changed, err, out)
+	}
+	// A comment on a flow list stays.
+	data = []byte("trusted_projects: [] # none yet\n")
+	out, _, err = SetTrusted(data, "config.yaml", real, shopDigest, true)
+	if err != nil || !strings.Contains(string(out), "# none yet") {
+		t.Errorf("the list's comment: %v\n%s", err, out)
+	}
+}
+
+// TestLoadProjectEveryPinHolds: a folder named by a plain entry (through
+// a link) and by a pinned one is held to the pin.
+func TestLoadProjectEveryPinHolds(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "p1")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "L")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(real, ProjectFileName), []byte("automation_profile: full-auto\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadProject(ProjectOptions{Dir: real, OnlyTrusted: true, Trusted: []string{link, real}, Digests: map[string]string{real: shopDigest}})
+	var e *errs.Error
+	if !asError(err, &e) || !strings.Contains(e.Msg, "has changed its agents.yaml since it was trusted") {
+		t.Errorf("a plain entry before the pin: %v", err)
+	}
+	p, err := LoadProject(ProjectOptions{Dir: real, OnlyTrusted: true, Trusted: []string{link}})
+	if err != nil || !p.Unpinned {
+		t.Errorf("plain entries alone: %+v, %v", p, err)
 	}
 }

@@ -185,6 +185,9 @@ func (r *Registry) resolve(req request) (*resolve.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if proj.Unpinned {
+		r.warn(unpinnedWarning(filepath.Dir(proj.File)))
+	}
 	levels := []plan.Setting{
 		resolve.Own(req.own), act,
 		policySetting(plan.LevelProject, proj.File, proj.Policy),

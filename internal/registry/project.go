@@ -2,6 +2,7 @@ package registry
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -101,7 +102,8 @@ func (r *Registry) projectFolder(dir string, mustExist bool) (folder, file strin
 }
 
 // TrustedProjects lists the folders whose agents.yaml a hook may use, as
-// the home's config.yaml records them.
+// the home's config.yaml records them, warning about each one that is not
+// pinned to the content of its agents.yaml.
 func (r *Registry) TrustedProjects() ([]string, error) {
 	g, err := r.Global()
 	if err != nil {
@@ -110,5 +112,16 @@ func (r *Registry) TrustedProjects() ([]string, error) {
 	if g.TrustedProjects == nil {
 		return []string{}, nil
 	}
+	for _, t := range g.TrustedProjects {
+		if _, pinned := g.TrustedDigests[t]; !pinned {
+			r.warn(unpinnedWarning(t))
+		}
+	}
 	return g.TrustedProjects, nil
+}
+
+// unpinnedWarning says that a trusted project's agents.yaml counts
+// whatever it says.
+func unpinnedWarning(folder string) string {
+	return fmt.Sprintf("the project %s is trusted by its folder alone (an entry written by hand, or by an earlier agents), so any %s there counts, even one rewritten since; trust it again to pin it to what it says now", folder, config.ProjectFileName)
 }

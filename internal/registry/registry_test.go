@@ -902,3 +902,39 @@ func TestTrustProjectPins(t *testing.T) {
 		t.Errorf("trusted again: %+v, %v", s.Profile, err)
 	}
 }
+
+// TestUnpinnedTrustWarns: a project trusted by a plain folder entry (by
+// hand, or by an earlier agents) still counts, with a warning that any
+// agents.yaml there does, where it is listed and where a hook uses it.
+func TestUnpinnedTrustWarns(t *testing.T) {
+	f := newFixture(t)
+	proj := filepath.Join(f.wd, "shop")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, filepath.Join(proj, "agents.yaml"), "automation_profile: ci\n")
+	f.write(t, filepath.Join(f.home, "config.yaml"), "trusted_projects:\n  - \""+proj+"\"\n")
+	want := "the project " + proj + " is trusted by its folder alone"
+	r := New(f.r.src)
+	if list, err := r.TrustedProjects(); err != nil || !slices.Equal(list, []string{proj}) {
+		t.Fatalf("TrustedProjects = %q, %v", list, err)
+	}
+	if ws := r.Warnings(); len(ws) != 1 || !strings.HasPrefix(ws[0], want) {
+		t.Errorf("listing warned %q", ws)
+	}
+	r = New(f.r.src)
+	if s, err := r.Subject(Under{Cwd: proj}); err != nil || s.Profile.Name != "ci" {
+		t.Fatalf("a hook in the project: %+v, %v", s.Profile, err)
+	}
+	if ws := r.Warnings(); len(ws) != 1 || !strings.HasPrefix(ws[0], want) {
+		t.Errorf("the hook warned %q", ws)
+	}
+	// Once trusted again, it is pinned, and nothing is said.
+	if _, err := f.r.TrustProject(proj, true); err != nil {
+		t.Fatal(err)
+	}
+	r = New(f.r.src)
+	if _, err := r.TrustedProjects(); err != nil || r.Warnings() != nil {
+		t.Errorf("after trusting again: %q, %v", r.Warnings(), err)
+	}
+}

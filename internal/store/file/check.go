@@ -66,9 +66,10 @@ type lazyNamespaces struct {
 	checked map[string]bool
 }
 
-// touchNamespace checks the folder of a profile namespace (relative to
-// the home) the first time the store reads or writes in it, when
-// CheckLazily asked for that; Check has checked every one otherwise.
+// touchNamespace checks the folder of a profile namespace, or of its
+// history (relative to the home), the first time the store reads or
+// writes in it, when CheckLazily asked for that; Check has checked every
+// profile namespace otherwise.
 func (s *Store) touchNamespace(dir string) {
 	s.ns.mu.Lock()
 	defer s.ns.mu.Unlock()

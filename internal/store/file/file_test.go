@@ -1148,6 +1148,23 @@ func TestCheckLazilyFiles(t *testing.T) {
 	if _, err := s.Profiles().Get(ctx(), "acme/y"); err != nil || len(later) != 1 {
 		t.Errorf("a lookup of a sound file: %q, %v", later, err)
 	}
+	// A profile's history log and its folder, which a verdict on a plan
+	// reads (the digests a name has held), are checked as they are read.
+	logDir := filepath.Join(home, "history", "profiles", "acme")
+	log := filepath.Join(logDir, "y.log")
+	if err := os.Chmod(log, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(logDir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	later = nil
+	if _, err := s.Profiles().History(ctx(), "acme/y"); err != nil {
+		t.Fatal(err)
+	}
+	if len(later) != 2 || !strings.Contains(later[0], "store folder "+logDir+" is world-writable") || !strings.Contains(later[1], "store file "+log+" is world-writable") {
+		t.Errorf("reading the history of acme/y: %q", later)
+	}
 }
 
 // TestCheckFoldersDecisionsRead: the plans and actions folders are checked

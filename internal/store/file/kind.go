@@ -699,7 +699,16 @@ func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry
 	}
 	defer r.Close()
 	rel := k.logPath(name)
-	data, _, err := readRegular(r, rel, maxLogSize)
+	if k.Nested {
+		// The log's namespace folder, as the document's: a verdict that
+		// reads the log (which digests a name has held) is only as good
+		// as who may write it.
+		s.touchNamespace(filepath.Dir(rel))
+	}
+	data, fi, err := readRegular(r, rel, maxLogSize)
+	if err == nil {
+		s.touchFile(rel, fi)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		// A document placed by hand has no history until a writer records it.
 		if _, err := r.Stat(k.path(name)); err == nil {
