@@ -113,15 +113,7 @@ func TestLoadProjectPinned(t *testing.T) {
 // name it through a link or an alias; trusting leaves one pinned entry,
 // untrusting none; comments stay.
 func TestSetTrustedMatchesTheFolder(t *testing.T) {
-	dir := t.TempDir()
-	real := filepath.Join(dir, "p1")
-	if err := os.Mkdir(real, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, "L")
-	if err := os.Symlink(real, link); err != nil {
-		t.Skipf("cannot make links here: %v", err)
-	}
+	real, link := linkedFolder(t)
 	decode := func(out []byte) *Global {
 		t.Helper()
 		g, err := DecodeGlobal(out, "config.yaml")
@@ -158,15 +150,7 @@ func TestSetTrustedMatchesTheFolder(t *testing.T) {
 // TestLoadProjectEveryPinHolds: a folder named by a plain entry (through
 // a link) and by a pinned one is held to the pin.
 func TestLoadProjectEveryPinHolds(t *testing.T) {
-	dir := t.TempDir()
-	real := filepath.Join(dir, "p1")
-	if err := os.Mkdir(real, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(dir, "L")
-	if err := os.Symlink(real, link); err != nil {
-		t.Skipf("cannot make links here: %v", err)
-	}
+	real, link := linkedFolder(t)
 	if err := os.WriteFile(filepath.Join(real, ProjectFileName), []byte("automation_profile: full-auto\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -179,4 +163,18 @@ func TestLoadProjectEveryPinHolds(t *testing.T) {
 	if err != nil || !p.Unpinned {
 		t.Errorf("plain entries alone: %+v, %v", p, err)
 	}
+}
+
+// linkedFolder makes a folder and a link to it, and returns both.
+func linkedFolder(t *testing.T) (real, link string) {
+	t.Helper()
+	dir := t.TempDir()
+	real, link = filepath.Join(dir, "p1"), filepath.Join(dir, "L")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+	return real, link
 }
