@@ -96,8 +96,9 @@ func (r *Registry) distrust(ws ...string) {
 
 // trusted refuses a decision, or a plan about to be recorded, when what it
 // read from the store could have been written by someone other than the
-// user running agents: a store folder or file that is world-writable or
-// another user's, or a store whose permissions could not be checked. At an
+// user running agents: a store folder or file that is world-writable,
+// another user's or writable by a group other than the user's private one,
+// or a store whose permissions could not be checked. At an
 // enforcement point what cannot be proven counts as absent, and a profile
 // another user could have rewritten proves nothing. The store's warnings
 // become the refusal's problems (and are not also given as warnings).
@@ -119,7 +120,7 @@ func (r *Registry) trusted() error {
 		msg += fmt.Sprintf(" (%d problems)", len(problems))
 	}
 	e := &errs.Error{Kind: errs.KindInvalid, Msg: msg, Problems: problems}
-	return e.WithHint("make every folder and file of the store yours and not writable by others (chown, chmod o-w), then decide again; until then nothing is decided from it")
+	return e.WithHint("make every folder and file of the store yours and not writable by others (chown, chmod go-w), then decide again; until then nothing is decided from it")
 }
 
 func (r *Registry) ctx() context.Context { return r.src.Context() }
