@@ -83,6 +83,14 @@ func (r *Registry) checkPack(c Check) (sp.Verdict, error) {
 	if err != nil {
 		return sp.Verdict{}, err
 	}
+	if c.Profile != "" && !l.Pack.HasPredicates() {
+		// The profile named is judged only by a pack's own predicates;
+		// without them it must still exist, so that a name mistyped in a
+		// CI gate is an error, never a verdict on nothing.
+		if _, err := r.Profile(c.Profile); err != nil {
+			return sp.Verdict{}, err
+		}
+	}
 	ctx := &sp.Context{}
 	for _, e := range c.evidence() {
 		part, err := e.Build(r)

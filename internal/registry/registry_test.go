@@ -938,3 +938,17 @@ func TestUnpinnedTrustWarns(t *testing.T) {
 		t.Errorf("after trusting again: %q, %v", r.Warnings(), err)
 	}
 }
+
+// TestCheckPackProfileMustExist: a profile named to a check is looked up
+// even when the pack in force has no predicates to judge it by, so that a
+// name mistyped in a CI gate is an error, not an upheld verdict.
+func TestCheckPackProfileMustExist(t *testing.T) {
+	f := newFixture(t)
+	_, err := f.r.CheckPack(Check{Profile: "acme/nosuch"})
+	wantErr(t, err, errs.KindNotFound, `profile "acme/nosuch" not found`)
+	_, err = f.r.CheckPack(Check{Profile: "BAD NAME"})
+	wantErr(t, err, errs.KindInvalid)
+	if v, err := f.r.CheckPack(Check{Profile: "manual"}); err != nil || !v.Upheld {
+		t.Errorf("a built-in: %+v, %v", v, err)
+	}
+}
