@@ -57,6 +57,15 @@ func (r *Registry) TrustProject(dir string, trust bool) (Trust, error) {
 		if err != nil {
 			return Trust{}, err
 		}
+		// What is trusted must be what a hook can use: a file the decoder
+		// refuses would make every hook there block.
+		if _, err := config.DecodeProject(content, file); err != nil {
+			var e *errs.Error
+			if errors.As(err, &e) && e.Hint == "" {
+				err = e.WithHint("fix %s, then trust the project", file)
+			}
+			return Trust{}, err
+		}
 		digest = config.Digest(content)
 	}
 	out, changed, err := config.SetTrusted(data, path, folder, digest, trust)

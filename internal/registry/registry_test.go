@@ -952,3 +952,21 @@ func TestCheckPackProfileMustExist(t *testing.T) {
 		t.Errorf("a built-in: %+v, %v", v, err)
 	}
 }
+
+// TestTrustRefusesAnInvalidProject: a project whose agents.yaml a hook
+// could not use is not trusted, and config.yaml is left as it was.
+func TestTrustRefusesAnInvalidProject(t *testing.T) {
+	f := newFixture(t)
+	proj := filepath.Join(f.wd, "shop")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, filepath.Join(proj, "agents.yaml"), "automation_profile: ci\nhooks:\n  sandboxed: true\n")
+	_, err := f.r.TrustProject(proj, true)
+	if e := wantErr(t, err, errs.KindInvalid, "hooks"); !strings.Contains(e.Hint, "then trust the project") {
+		t.Errorf("hint %q", e.Hint)
+	}
+	if _, err := os.Stat(filepath.Join(f.home, "config.yaml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("config.yaml was written: %v", err)
+	}
+}
