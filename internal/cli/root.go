@@ -474,7 +474,11 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		fv := viper.New()
 		fv.SetConfigType("yaml")
 		if err := fv.ReadConfig(bytes.NewReader(data)); err != nil {
-			return cfg, errs.Wrap(errs.KindInvalid, err, "%s: cannot read configuration", cfgFile).
+			// The parser's message spans lines ("yaml: unmarshal errors:"
+			// then one indented line each): one line, as every error is.
+			msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+			msg = strings.ReplaceAll(msg, ":;", ":")
+			return cfg, errs.New(errs.KindInvalid, "%s: cannot read configuration: %s", cfgFile, msg).
 				WithHint("fix the YAML in %s", cfgFile)
 		}
 		// A bad safety_pack is left to the commands that load the pack in

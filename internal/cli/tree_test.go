@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
@@ -109,4 +112,23 @@ func runTree(t *testing.T, home string, args []string, branch bool) (int, string
 	}
 	code := run(deps, args, branch)
 	return code, out.String(), errOut.String()
+}
+
+// TestConfigParseErrorIsOneLine: a config.yaml the YAML parser refuses
+// (a key given twice) is reported on one line, in text and in JSON, as
+// every error is.
+func TestConfigParseErrorIsOneLine(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte("format: json\nformat: yaml\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runTree(t, home, []string{"automation-profile", "list"}, true)
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if code != ExitInvalid || len(lines) != 2 || !strings.Contains(lines[0], `cannot read configuration: While parsing config: yaml: unmarshal errors: line 2: mapping key "format" already defined at line 1`) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runTree(t, home, []string{"automation-profile", "list", "-f", "json"}, true)
+	if code != ExitInvalid || strings.Count(errOut, "\n") != 1 || strings.Contains(errOut, `\n`) {
+		t.Errorf("-f json: exit %d, stderr %q", code, errOut)
+	}
 }
