@@ -1,8 +1,12 @@
 package registry
 
 import (
+	"errors"
+	"strings"
+
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/suggest"
 )
@@ -11,9 +15,8 @@ import (
 // be an action's is not found, with the reason; a name not stored is not
 // found; either suggests the nearest stored name.
 func (r *Registry) Action(name string) (*action.Action, error) {
-	if err := action.ValidateName(name); err != nil {
-		e := errs.NotFound("action %q not found: %s", name, err.Error()).About(errs.AboutAction, name)
-		return nil, errs.DidYouMean(e, r.NearestAction(name))
+	if err := checkActionName(name); err != nil {
+		return nil, errs.DidYouMean(err, r.NearestAction(name))
 	}
 	st, err := r.Store()
 	if err != nil {
@@ -68,5 +71,24 @@ func (r *Registry) AddAction(a *action.Action, file string, update bool) (store.
 // what was removed; nil when confirm declined. A name that is not an
 // action's suggests the nearest one, before anything is asked.
 func (r *Registry) RemoveAction(name string, confirm Confirm) (*action.Action, error) {
-	return remove(r, store.Store.Actions, name, action.ValidateName, r.NearestAction, confirm)
+	return remove(r, store.Store.Actions, name, checkActionName, r.NearestAction, confirm)
+}
+
+// checkActionName checks an action name someone typed, by the rule of
+// profile names (see CheckProfileName): a single well-formed word is not
+// found (every action name has a namespace), and anything else that is
+// not a valid namespace/name is invalid.
+func checkActionName(name string) error {
+	err := action.ValidateName(name)
+	if err == nil {
+		return nil
+	}
+	if !strings.Contains(name, "/") && profile.CheckLabel(name) == "" {
+		return errs.NotFound("action %q not found: %s", name, err.Error()).About(errs.AboutAction, name)
+	}
+	var e *errs.Error
+	if errors.As(err, &e) && e.Hint == "" {
+		return e.WithHint("action names are namespace/name, in lower case")
+	}
+	return err
 }

@@ -173,7 +173,8 @@ func TestUseRefusals(t *testing.T) {
 		{"both options", []string{"local/deploy", "--automation-level", "auto", "--automation-profile", "ci"}, 2, "cannot be combined"},
 		{"unknown level", []string{"local/deploy", "--automation-level", "full-auto"}, 2, "unknown automation level"},
 		{"missing action", []string{"local/none"}, 4, `action "local/none" not found`},
-		{"bad action name", []string{"Deploy"}, 4, `action "Deploy" not found`},
+		{"bad action name", []string{"Deploy"}, 3, `invalid action name`},
+		{"action name without a namespace", []string{"deploy"}, 4, `action "deploy" not found`},
 		{"missing profile", []string{"local/deploy", "--automation-profile", "acme/none"}, 4, "named at the plan level"},
 		{"missing safety file", []string{"local/deploy", "--safety-profile", "/nonexistent/s.yaml"}, 4, "file not found"},
 	}
