@@ -7,6 +7,7 @@ package atomicfile
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,9 +18,18 @@ import (
 // that leftovers from a killed process can be recognised and removed.
 const TempPrefix = ".tmp-"
 
+// ErrLink is the error of WriteFile for a path that is a symbolic link:
+// the rename would replace the link itself with a file, and the file the
+// link names would keep its old content.
+var ErrLink = errors.New("is a symbolic link, which would be replaced by a file rather than written through")
+
 // WriteFile atomically replaces path with data. The file gets mode perm
-// (subject to the umask), or keeps the mode of the file it replaces.
+// (subject to the umask), or keeps the mode of the file it replaces. A
+// path that is a symbolic link is refused (ErrLink), whatever it names.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return &fs.PathError{Op: "replace", Path: path, Err: ErrLink}
+	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(path); err == nil {
 		perm = st.Mode().Perm()

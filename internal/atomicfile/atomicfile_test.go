@@ -1,6 +1,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,5 +60,28 @@ func TestTempNames(t *testing.T) {
 	}
 	if !strings.HasPrefix(a, TempPrefix) || strings.HasPrefix("x.yaml", TempPrefix) {
 		t.Error("temporary names do not carry the prefix")
+	}
+}
+
+// TestWriteFileRefusesALink: a link is neither replaced by a file nor
+// written through; both it and what it names are left as they were.
+func TestWriteFileRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.yaml")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+	if err := WriteFile(link, []byte("new"), 0o644); !errors.Is(err, ErrLink) {
+		t.Fatalf("WriteFile through a link = %v, want ErrLink", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "old" {
+		t.Errorf("the target now holds %q", data)
 	}
 }

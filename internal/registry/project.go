@@ -74,6 +74,11 @@ func (r *Registry) TrustProject(dir string, trust bool) (Trust, error) {
 	}
 	if changed {
 		if err := atomicfile.WriteFile(path, out, 0o600); err != nil {
+			if errors.Is(err, atomicfile.ErrLink) {
+				target, _ := filepath.EvalSymlinks(path)
+				return Trust{}, errs.Invalid("%s is a link to %s: agents writes files, not links, and left both as they were", path, target).
+					WithHint("record the change in %s by hand, or put the file itself in the home", target)
+			}
 			return Trust{}, errs.Wrap(errs.KindInternal, err, "writing %s", path)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -261,6 +262,12 @@ func RatifyFile(path string) (*RatifyResult, error) {
 	if base := filepath.Base(path); base != p.PackID+".json" {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the file is named %s, but a configured pack is looked up as %s.json", base, p.PackID))
 	}
+	// Neither file is written when either is a link: both or none.
+	for _, f := range []string{path, res.ReportFile} {
+		if err := refuseLink(f); err != nil {
+			return nil, err
+		}
+	}
 	// The report first: if the pack write is lost, the old seal no longer
 	// matches and verification fails closed until ratify runs again.
 	if res.ReportWritten, err = writeIfChanged(res.ReportFile, report.Encode()); err != nil {
@@ -270,6 +277,19 @@ func RatifyFile(path string) (*RatifyResult, error) {
 		return nil, errs.Wrap(errs.KindInternal, err, "cannot write the safety pack %s", path)
 	}
 	return res, nil
+}
+
+// refuseLink refuses a file ratify would write that is a symbolic link:
+// replacing it would replace the link, and the file it names would keep
+// its old content (see atomicfile.ErrLink).
+func refuseLink(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	target, _ := filepath.EvalSymlinks(path)
+	return errs.Usage("%s is a link to %s: ratify writes files, not links, and left both as they were", path, target).
+		WithHint("ratify the pack where its files are, or replace the link with the file")
 }
 
 func writeIfChanged(path string, data []byte) (bool, error) {

@@ -1,6 +1,11 @@
 package automationprofile
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/atomicfile"
@@ -88,6 +93,12 @@ func migrateRun(opts *migrateOptions) error {
 		}
 		return ui.Render(render.MigratedView{Profiles: profiles})
 	}
+	// A link among the files stops the rewrite before any file changes.
+	for _, m := range ms {
+		if fi, err := os.Lstat(m.File); m.Legacy && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return linkRefusal(m.File)
+		}
+	}
 	if len(ms) > migrateProgressMinimum {
 		progress = ui.Progress("rewriting files", len(ms))
 	}
@@ -99,6 +110,9 @@ func migrateRun(opts *migrateOptions) error {
 			ui.Info("%s: already in the nested format; left unchanged", m.File)
 		} else {
 			if err := atomicfile.WriteFile(m.File, m.encoding, 0o644); err != nil {
+				if errors.Is(err, atomicfile.ErrLink) {
+					return linkRefusal(m.File)
+				}
 				return errs.Wrap(errs.KindInternal, err, "rewrite %s", m.File)
 			}
 			m.Written = true
@@ -116,4 +130,13 @@ func migrateRun(opts *migrateOptions) error {
 		summary[i] = m.Migration
 	}
 	return ui.Render(render.MigrateSummary{Migrations: summary})
+}
+
+// linkRefusal refuses to rewrite a file that is a symbolic link: the
+// rewrite would replace the link, and the file it names would stay as it
+// was.
+func linkRefusal(file string) error {
+	target, _ := filepath.EvalSymlinks(file)
+	return errs.Usage("%s is a link to %s: --write rewrites files, not links, and left every file as it was", file, target).
+		WithHint("migrate the file itself: agents automation-profile migrate %s --write", target)
 }
