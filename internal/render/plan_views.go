@@ -273,7 +273,7 @@ func sourceText(l plan.Setting) string {
 	case plan.LevelProject:
 		return "no agents.yaml found"
 	case plan.LevelGlobal:
-		return "no config.yaml"
+		return "not set in config.yaml"
 	}
 	return "-"
 }

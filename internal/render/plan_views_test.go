@@ -104,7 +104,7 @@ func TestPlanViewTrace(t *testing.T) {
 		"│ plan │ full-auto (wins) │ - │ this plan",
 		"│ action │ - │ standalone (wins) │ action local/deploy",
 		"│ project │ - │ - │ /p/agents.yaml",
-		"│ global │ - │ - │ no config.yaml",
+		"│ global │ - │ - │ not set in config.yaml",
 		"│ system │ review │ - │ the built-in default",
 		"drift: none",
 	} {
