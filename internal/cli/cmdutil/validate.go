@@ -43,7 +43,8 @@ func ValidateFiles(ui *UI, files []string, check CheckFunc) error {
 	case missing > 0:
 		return errs.NotFound("%s not found", countFiles(missing, len(reports)))
 	case invalid > 0:
-		return errs.Invalid("%s invalid", countFiles(invalid, len(reports)))
+		return errs.Invalid("%s invalid", countFiles(invalid, len(reports))).
+			WithHint("fix the problems the report lists (each with its file, line and field), then validate again")
 	case conflict > 0:
 		return errs.Conflict("%s in conflict: registering it would be refused", countFiles(conflict, len(reports))).
 			WithHint("give each profile a custom namespace/name: the built-in names are reserved")
