@@ -81,8 +81,13 @@ func CheckCategory(in GuardInput, stated Stated, names map[string]string) []stri
 }
 
 // FormatFloat formats a number in its shortest form with at least one
-// decimal (1.0, 0.7, 12.5).
+// decimal (1.0, 0.7, 12.5); one too large or too small to read that way
+// (past 1e21, or under 1e-6 but not 0) in its shortest exponent form
+// (1e+308), not in hundreds of digits.
 func FormatFloat(f float64) string {
+	if a := math.Abs(f); a >= 1e21 || a != 0 && a < 1e-6 {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
 	s := strconv.FormatFloat(f, 'f', -1, 64)
 	if strings.ContainsAny(s, ".NI") {
 		return s

@@ -228,10 +228,10 @@ any other exit.`,
 			stated := profile.Stated{Category: flags.Changed("category"), Attempt: flags.Changed("attempt"), Tool: flags.Changed("tool")}
 			if !opts.hookOpts.on && !opts.stdinJSON {
 				if msgs := profile.CheckGuardInput(in, stated, flagNames); len(msgs) > 0 {
-					return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
+					return errs.Usage("%s", msgs[0]).WithHint("%s", inputHintFor(msgs[0]))
 				}
 			} else if msgs := profile.CheckCategory(in, stated, flagNames); len(msgs) > 0 {
-				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHint)
+				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHintFor(msgs[0]))
 			}
 			if (opts.stdinJSON || (opts.hookOpts.on && !opts.hookOpts.printConfig)) && opts.UI.IO().IsStdinTTY() {
 				// Waiting on a terminal for JSON nobody will type helps no one.
@@ -286,6 +286,18 @@ func changed(flags *pflag.FlagSet, names []string) string {
 }
 
 const inputHint = "counts are whole numbers from 0, --attempt from 1, costs are USD from 0; costs nest, so --plan-cost is at least --cost and --total-cost at least the plan's cost"
+
+// inputHintFor is the hint for what is wrong with a flag of the call: the
+// tool and the category are names, matched exactly; the rest are figures.
+func inputHintFor(msg string) string {
+	switch {
+	case strings.HasPrefix(msg, "--tool "):
+		return "name the tool as the agent does, exactly (for example --tool Bash), or pass the call as JSON with --stdin-json"
+	case strings.HasPrefix(msg, "--category "):
+		return "name the skill category as the profile's safety lists it, exactly, or leave --category out"
+	}
+	return inputHint
+}
 
 // The names fields go by in messages: flags, or JSON keys.
 var (

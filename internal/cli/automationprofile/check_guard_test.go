@@ -263,3 +263,18 @@ func TestCheckGuardStdinTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestInputHintFor: a tool or a category named wrong gets a hint about
+// names; every other figure the hint about figures.
+func TestInputHintFor(t *testing.T) {
+	for msg, want := range map[string]string{
+		"--tool must not be blank":              "name the tool as the agent does",
+		`--category " x" must not start or end`: "name the skill category",
+		"--calls must be 0 or more, got -1":     "counts are whole numbers",
+		"--plan-cost 1.0 is less than --cost 2.0, but the plan's cost includes this invocation's": "costs nest",
+	} {
+		if got := inputHintFor(msg); !strings.Contains(got, want) {
+			t.Errorf("inputHintFor(%q) = %q, want it to say %q", msg, got, want)
+		}
+	}
+}
