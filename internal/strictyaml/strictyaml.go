@@ -86,7 +86,7 @@ func ReadFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, errs.NotFound("file not found: %s", path)
+			return nil, errs.NotFound("file not found: %s", path).WithHint("check the path; a relative one is read from the working folder")
 		}
 		return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
 	}
@@ -127,7 +127,7 @@ func ReadOwnFile(path string) ([]byte, error) {
 	case err == nil:
 		return data, nil
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, errs.NotFound("file not found: %s", path)
+		return nil, errs.NotFound("file not found: %s", path).WithHint("check the path; a relative one is read from the working folder")
 	case errors.Is(err, safefile.ErrTooLarge):
 		return nil, tooLarge(path)
 	case errors.As(err, &se):

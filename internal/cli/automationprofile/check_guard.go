@@ -3,6 +3,7 @@ package automationprofile
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -382,7 +383,11 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 	}
 	for _, f := range fields {
 		if err := json.Unmarshal(f.raw, targets[f.key]); err != nil {
-			problems = append(problems, errs.Problem{File: src, Path: f.key, Message: "must be " + keyType(f.key) + ", got " + rawKind(f.raw)})
+			msg := "must be " + keyType(f.key) + ", got " + rawKind(f.raw)
+			if outOfRange(f.key, f.raw, err) {
+				msg = "must be " + keyType(f.key) + " that fits: " + string(f.raw) + " is out of range"
+			}
+			problems = append(problems, errs.Problem{File: src, Path: f.key, Message: msg})
 		}
 	}
 	if len(problems) > 0 {
@@ -403,6 +408,22 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 		return profile.GuardInput{}, invalidCall(problems...)
 	}
 	return in, nil
+}
+
+// outOfRange reports whether decoding a key's raw value failed only
+// because it is too large: a cost past the largest float (1e999), or a
+// count written as a whole number past the largest integer. A fraction
+// for a count is the wrong kind, not out of range.
+func outOfRange(key string, raw json.RawMessage, err error) bool {
+	var ute *json.UnmarshalTypeError
+	if !errors.As(err, &ute) || ute.Value != "number "+string(raw) {
+		return false
+	}
+	if keyType(key) != "a whole number" {
+		return true
+	}
+	digits := strings.TrimPrefix(string(raw), "-")
+	return digits != "" && strings.Trim(digits, "0123456789") == ""
 }
 
 func invalidCall(problems ...errs.Problem) error {
