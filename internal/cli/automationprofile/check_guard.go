@@ -65,6 +65,10 @@ func checkHookFlags(flags *pflag.FlagSet, opts *checkGuardOptions) error {
 		return errs.Usage("--print-config cannot be combined with --plan").
 			WithHint("install a hook for a profile, or for none to resolve it from the agent's working folder")
 	}
+	if f := flags.Lookup("format"); opts.hookOpts.printConfig && f != nil && f.Changed && f.Value.String() != "json" {
+		return errs.Usage("--print-config prints the agent's own settings, which are JSON, so -f %s does not apply", f.Value.String()).
+			WithHint("leave -f out (or give -f json)")
+	}
 	return nil
 }
 
