@@ -37,6 +37,12 @@ func (r *Registry) Pack() (*sp.Loaded, error) {
 	for _, p := range l.SealProblems {
 		r.warn(fmt.Sprintf("safety pack %s loaded without a valid seal: %s", l.Pack.PackID, p.String()))
 	}
+	if g, err := r.Global(); err == nil && g.SafetyPack == sp.ShippedPackID && l.Level == sp.LevelSystem {
+		// Naming the shipped pack cannot step below the system's: say
+		// which pack is in force, rather than let the name seem obeyed.
+		r.warn(fmt.Sprintf("%s names the shipped safety pack %s, but this machine's system pack %s is in force: a user's configuration cannot loosen it",
+			g.File, sp.ShippedPackID, l.Pack.PackID))
+	}
 	r.pack = l
 	return l, nil
 }
