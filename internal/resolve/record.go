@@ -106,6 +106,15 @@ func verify(p *plan.Plan, objects Objects, builtin Lookup) (*profile.AutomationP
 	if ap.Name != ref.Name {
 		return nil, errs.Invalid("plan %s cites sha256 %s for automation profile %q, but that snapshot is of %q", p.ID, ref.SHA256, ref.Name, ap.Name)
 	}
+	// A built-in has one content, the one compiled in: a snapshot of a
+	// built-in's name with any other (an object planted in the store
+	// beside an edited record, say) would decide under a profile that
+	// every view names as the built-in.
+	if current := builtinContent(builtin, ref.Name); current != nil {
+		if b, ok := current(); ok && canon.Digest(b) != ref.SHA256 {
+			return nil, again(errs.Invalid("plan %s records the built-in profile %q as sha256 %s, but this agents' built-in %q is sha256 %s: the plan was made by another version of agents, or its record has been edited", p.ID, ref.Name, ref.SHA256, ref.Name, canon.Digest(b)))
+		}
+	}
 	sdata, err := SafetyContent(sref.SafetyProfile)
 	if err != nil {
 		return nil, err

@@ -266,3 +266,40 @@ func verifyRecord(p *plan.Plan, objects Objects, builtin Lookup) error {
 	_, _, err := Recorded(p, objects, builtin)
 	return err
 }
+
+// TestVerifyForgedBuiltin: a record that names a built-in but cites a
+// snapshot of other content (a looser profile renamed, planted as an
+// object, with the record's digests and safety made to match) is refused:
+// a built-in has one content, the one compiled in.
+func TestVerifyForgedBuiltin(t *testing.T) {
+	lookup := lookupIn(t, nil)
+	forged := builtin(t, "full-auto")
+	forged.Name = "manual"
+	plantedLookup := func(name string) (*profile.AutomationProfile, error) {
+		if name == "manual" {
+			return forged.Clone(), nil
+		}
+		return lookup(name)
+	}
+	r, err := Resolve(levels([4]string{"manual"}, [4]*profile.SafetyProfile{}), plantedLookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &plan.Plan{ID: "01jq3v6m4x8b2c7d9e0f1g2h3k"}
+	objects := objectsOf(t, r, p)
+	err = verifyRecord(p, objects, lookup)
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Kind != errs.KindInvalid || e.Subject.About != errs.AboutPlanRecord ||
+		!strings.Contains(e.Msg, `records the built-in profile "manual" as sha256`) {
+		t.Errorf("a forged built-in snapshot: %v", err)
+	}
+	// The real built-in, from the same objects, still verifies.
+	r, err = Resolve(levels([4]string{"manual"}, [4]*profile.SafetyProfile{}), lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := &plan.Plan{ID: p.ID}
+	if err := verifyRecord(real, objectsOf(t, r, real), lookup); err != nil {
+		t.Errorf("the real built-in: %v", err)
+	}
+}
