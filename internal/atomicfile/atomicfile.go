@@ -23,12 +23,22 @@ const TempPrefix = ".tmp-"
 // link names would keep its old content.
 var ErrLink = errors.New("is a symbolic link, which would be replaced by a file rather than written through")
 
+// NotLink returns the error WriteFile gives a path that is a symbolic link
+// (ErrLink), or nil, so that a caller replacing several files can check
+// them all before it writes any.
+func NotLink(path string) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return &fs.PathError{Op: "replace", Path: path, Err: ErrLink}
+	}
+	return nil
+}
+
 // WriteFile atomically replaces path with data. The file gets mode perm
 // (subject to the umask), or keeps the mode of the file it replaces. A
 // path that is a symbolic link is refused (ErrLink), whatever it names.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return &fs.PathError{Op: "replace", Path: path, Err: ErrLink}
+	if err := NotLink(path); err != nil {
+		return err
 	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(path); err == nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -283,8 +282,7 @@ func RatifyFile(path string) (*RatifyResult, error) {
 // replacing it would replace the link, and the file it names would keep
 // its old content (see atomicfile.ErrLink).
 func refuseLink(path string) error {
-	fi, err := os.Lstat(path)
-	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+	if atomicfile.NotLink(path) == nil {
 		return nil
 	}
 	target, _ := filepath.EvalSymlinks(path)

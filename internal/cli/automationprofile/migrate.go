@@ -2,8 +2,6 @@ package automationprofile
 
 import (
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -95,7 +93,7 @@ func migrateRun(opts *migrateOptions) error {
 	}
 	// A link among the files stops the rewrite before any file changes.
 	for _, m := range ms {
-		if fi, err := os.Lstat(m.File); m.Legacy && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if m.Legacy && atomicfile.NotLink(m.File) != nil {
 			return linkRefusal(m.File)
 		}
 	}
