@@ -90,6 +90,18 @@ func (f *fixture) action(t *testing.T, name, automationProfile string) {
 	}
 }
 
+// project makes the folder shop in the working folder, with an
+// agents.yaml holding content, and returns the folder.
+func (f *fixture) project(t *testing.T, content string) string {
+	t.Helper()
+	proj := filepath.Join(f.wd, "shop")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, filepath.Join(proj, "agents.yaml"), content)
+	return proj
+}
+
 func (f *fixture) write(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
@@ -908,11 +920,7 @@ func TestTrustProjectPins(t *testing.T) {
 // agents.yaml there does, where it is listed and where a hook uses it.
 func TestUnpinnedTrustWarns(t *testing.T) {
 	f := newFixture(t)
-	proj := filepath.Join(f.wd, "shop")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f.write(t, filepath.Join(proj, "agents.yaml"), "automation_profile: ci\n")
+	proj := f.project(t, "automation_profile: ci\n")
 	f.write(t, filepath.Join(f.home, "config.yaml"), "trusted_projects:\n  - \""+proj+"\"\n")
 	want := "the project " + proj + " is trusted by its folder alone"
 	r := New(f.r.src)
@@ -957,11 +965,7 @@ func TestCheckPackProfileMustExist(t *testing.T) {
 // could not use is not trusted, and config.yaml is left as it was.
 func TestTrustRefusesAnInvalidProject(t *testing.T) {
 	f := newFixture(t)
-	proj := filepath.Join(f.wd, "shop")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f.write(t, filepath.Join(proj, "agents.yaml"), "automation_profile: ci\nhooks:\n  sandboxed: true\n")
+	proj := f.project(t, "automation_profile: ci\nhooks:\n  sandboxed: true\n")
 	_, err := f.r.TrustProject(proj, true)
 	if e := wantErr(t, err, errs.KindInvalid, "hooks"); !strings.Contains(e.Hint, "then trust the project") {
 		t.Errorf("hint %q", e.Hint)
