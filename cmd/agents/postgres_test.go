@@ -17,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/profile"
 	filestore "github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/postgres/pgtest"
@@ -456,5 +457,49 @@ func TestPostgresPasswordNeverPrinted(t *testing.T) {
 		if r.code == 0 && !help {
 			t.Errorf("%v: exit 0, want a failure:\n%s", c.args, all)
 		}
+	}
+}
+
+// TestPostgresHookSnippetNamesTheStore: a hook installed from a command
+// whose store came from AGENTS_STORE decides from that store, though the
+// agent runs it with an environment of its own: the snippet names the
+// store. Here the home's file store holds a looser profile of the same
+// name, which the hook must not use.
+func TestPostgresHookSnippetNamesTheStore(t *testing.T) {
+	p := newPgStore(t)
+	strict := filepath.Join(t.TempDir(), "strict.yaml")
+	writeFile(t, strict, "name: acme/coder\nauto_decisions_execute: 0\nguards:\n  tool_denylist: [Read]\n")
+	if r := p.run("automation-profile", "add", "-c", strict); r.code != 0 {
+		t.Fatalf("add to PostgreSQL: %d %s", r.code, r.stderr)
+	}
+	loose := filepath.Join(t.TempDir(), "loose.yaml")
+	writeFile(t, loose, "name: acme/coder\nauto_decisions_execute: 0\n")
+	add := exec.Command(agentsBinary(t), "automation-profile", "add", "-c", loose)
+	add.Env = append(os.Environ(), "AGENTS_HOME="+p.home, "AGENTS_STORE=")
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("add to the file store: %v %s", err, out)
+	}
+	r := p.run("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed", "--print-config")
+	if r.code != 0 {
+		t.Fatalf("--print-config: %d %s", r.code, r.stderr)
+	}
+	var settings struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string } `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &settings); err != nil {
+		t.Fatal(err)
+	}
+	command := settings.Hooks["PreToolUse"][0].Hooks[0].Command
+	if !strings.Contains(command, `--store "$2"`) || !strings.HasSuffix(command, " "+hook.ShellQuote(p.url)) {
+		t.Fatalf("the command does not name the store: %s", command)
+	}
+	c := exec.Command("sh", "-c", command)
+	c.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	c.Env = []string{"PATH=/usr/bin:/bin"} // the agent's environment: no AGENTS_STORE
+	out, err := c.Output()
+	if err != nil || !strings.Contains(string(out), `"permissionDecision":"ask"`) || !strings.Contains(string(out), "denylist") {
+		t.Errorf("the installed hook answered %s (%v); want the PostgreSQL profile's ask for a denylisted tool", out, err)
 	}
 }

@@ -458,7 +458,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	v.SetDefault("format", render.Default)
 	v.SetDefault("lock_timeout", DefaultLockTimeout)
 	from := map[string]string{"format": "", "lock_timeout": ""}
-	storeURL := deps.Getenv("AGENTS_STORE")
+	storeURL, storeFromFile := deps.Getenv("AGENTS_STORE"), false
 	cfgFile := config.GlobalPath(home)
 	// config.yaml is read here, once: at most 1 MiB and a byte (a huge
 	// file is refused unread), and only from a file the user owns and no
@@ -502,12 +502,12 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 			if err != nil {
 				return cfg, err
 			}
-			storeURL = u
+			storeURL, storeFromFile = u, true
 			warnReadablePassword(deps, cfgFile, u)
 		}
 	}
 	if flags.Changed("store") {
-		storeURL = g.store
+		storeURL, storeFromFile = g.store, false
 	}
 	if storeURL != "" && !storeurl.IsPostgres(storeURL) {
 		return cfg, cmdutil.UnsupportedStore(storeURL)
@@ -529,6 +529,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		from["lock_timeout"] = "--lock-timeout"
 	}
 	cfg.Store, cfg.Format, cfg.Quiet = storeURL, v.GetString("format"), g.quiet
+	cfg.StoreFromFile = storeFromFile && storeURL != ""
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
 		return cfg, badSetting(err, from["format"], "unknown format %q", v.GetString("format"))

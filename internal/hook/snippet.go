@@ -21,20 +21,28 @@ type SnippetOptions struct {
 	// home the hook must use.
 	Binary string
 	Home   string
+	// Store is the store URL the hook must use, when the home's
+	// config.yaml does not name it ("" for none to pass).
+	Store string
 	// Args are the arguments the binary is run with, where HomeArg stands
-	// for Home.
+	// for Home and StoreArg for Store.
 	Args []string
 }
 
-// HomeArg stands for the home in SnippetOptions.Args: the script receives
-// the binary and the home as its arguments, never spliced into it.
-const HomeArg = `"$1"`
+// HomeArg and StoreArg stand for the home and the store in
+// SnippetOptions.Args: the script receives the binary, the home and the
+// store as its arguments, never spliced into it.
+const (
+	HomeArg  = `"$1"`
+	StoreArg = `"$2"`
+)
 
 // Command returns the shell command that runs the hook. All three agents
 // run a hook's command through a shell (Claude Code's, Codex's $SHELL -lc,
 // Gemini CLI's bash -c), so the command is `sh -c '<script>' <binary>
-// <home>`: the same POSIX script whatever the user's shell, with the two
-// paths passed as arguments rather than spliced into the script. The
+// <home> [<store>]`: the same POSIX script whatever the user's shell, with
+// the paths (and the store URL) passed as arguments rather than spliced
+// into the script. The
 // script turns every exit other than 0 and 2 into 2 with a message on
 // stderr, so that a missing binary (127), a crash or a kill blocks the
 // call: each agent lets a call proceed on any other exit.
@@ -42,7 +50,11 @@ func Command(o SnippetOptions) string {
 	script := strings.Join(append([]string{`"$0"`}, o.Args...), " ") + `; rc=$?; ` +
 		`if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then ` +
 		`echo "agents: the hook did not run (exit $rc), so the tool call is blocked" >&2; exit 2; fi; exit "$rc"`
-	return "sh -c " + ShellQuote(script) + " " + ShellQuote(o.Binary) + " " + ShellQuote(o.Home)
+	cmd := "sh -c " + ShellQuote(script) + " " + ShellQuote(o.Binary) + " " + ShellQuote(o.Home)
+	if o.Store != "" {
+		cmd += " " + ShellQuote(o.Store)
+	}
+	return cmd
 }
 
 // ShellQuote quotes s for a POSIX shell (and fish): in single quotes,

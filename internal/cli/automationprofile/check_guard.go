@@ -76,6 +76,9 @@ type checkGuardOptions struct {
 	cmdutil.Run
 	profile string
 	plan    string
+	// store is the store URL in force and whether config.yaml named it,
+	// for the command --print-config installs.
+	store func() (url string, fromFile bool)
 	// input is the call from the flags; used when neither stdinJSON nor
 	// hook is set, and as the session settings with hook.
 	input     profile.GuardInput
@@ -85,7 +88,7 @@ type checkGuardOptions struct {
 }
 
 func newCheckGuardCmd(deps *cmdutil.Deps, runF func(*checkGuardOptions) error) *cobra.Command {
-	opts := &checkGuardOptions{Run: deps.Run()}
+	opts := &checkGuardOptions{Run: deps.Run(), store: func() (string, bool) { return deps.Config.Store, deps.Config.StoreFromFile }}
 	var f struct {
 		tool, category                         string
 		calls, attempt                         int

@@ -10,6 +10,7 @@ import (
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/registry"
+	"github.com/agentsctl/agents/internal/storeurl"
 )
 
 // hookOptions are the flags of check-guard's hook mode.
@@ -141,7 +142,19 @@ func printHookConfig(opts *checkGuardOptions) error {
 	if real, err := filepath.EvalSymlinks(bin); err == nil {
 		bin = real
 	}
-	snippet, err := hook.Snippet(h.agent, hook.SnippetOptions{Binary: bin, Home: opts.Reg.Home(), Args: hookArgs(opts)})
+	// A store named by --store or AGENTS_STORE would not be the hook's:
+	// the agent runs it with its own environment, and only the home is
+	// pinned. The command names the store too, unless a password would
+	// then sit in the agent's settings.
+	var store string
+	if url, fromFile := opts.storeIn(); url != "" && !fromFile {
+		if storeurl.Password(url) != "" {
+			return errs.Usage("the store URL holds a password, which the agent's settings would keep in the clear").
+				WithHint("keep the password in ~/.pgpass or PGPASSWORD, or name the store in the home's config.yaml (store:), then print the settings again")
+		}
+		store = url
+	}
+	snippet, err := hook.Snippet(h.agent, hook.SnippetOptions{Binary: bin, Home: opts.Reg.Home(), Store: store, Args: hookArgs(opts, store != "")})
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "cannot encode the settings")
 	}
@@ -151,9 +164,14 @@ func printHookConfig(opts *checkGuardOptions) error {
 }
 
 // hookArgs are the arguments of the command a snippet installs: this
-// check-guard, for the agent, with the declarations and options given.
-func hookArgs(opts *checkGuardOptions) []string {
-	args := []string{"--home", hook.HomeArg, "automation-profile", "check-guard"}
+// check-guard, for the agent, with the declarations and options given, and
+// the store when it must be named.
+func hookArgs(opts *checkGuardOptions, store bool) []string {
+	args := []string{"--home", hook.HomeArg}
+	if store {
+		args = append(args, "--store", hook.StoreArg)
+	}
+	args = append(args, "automation-profile", "check-guard")
 	if opts.profile != "" {
 		args = append(args, opts.profile)
 	}
@@ -167,4 +185,13 @@ func hookArgs(opts *checkGuardOptions) []string {
 		}
 	}
 	return args
+}
+
+// storeIn returns the store URL in force and whether config.yaml named it
+// ("" for the file store in the home).
+func (o *checkGuardOptions) storeIn() (string, bool) {
+	if o.store == nil {
+		return "", false
+	}
+	return o.store()
 }

@@ -34,6 +34,9 @@ type Config struct {
 	// config.yaml); "" is the file store in Home. It may hold a password:
 	// show it only through storeurl.Redact.
 	Store string
+	// StoreFromFile says Store came from config.yaml, not from --store or
+	// AGENTS_STORE: a command run with the same home finds it again.
+	StoreFromFile bool
 	// Quiet suppresses progress and informational messages on stderr.
 	Quiet bool
 	// GlobalRead says the home's config.yaml was read while resolving
