@@ -313,3 +313,35 @@ func TestTLS(t *testing.T) {
 		t.Fatalf("sslmode=verify-full with an untrusted certificate: %v", err)
 	}
 }
+
+// TestFastFormDecidesNothing: a fast form rewritten by hand, with the
+// tag and digest it needs to be read (a role with UPDATE on the table can
+// write it), changes no lookup of one document, from which decisions are
+// taken: that reads the canonical content.
+func TestFastFormDecidesNothing(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, postgres.Options{})
+	strict := storetest.Profile(t, "acme/a", 1)
+	if _, err := s.Profiles().Put(ctx, strict, false); err != nil {
+		t.Fatal(err)
+	}
+	loose := storetest.Profile(t, "acme/b", 5)
+	if _, err := s.Profiles().Put(ctx, loose, false); err != nil {
+		t.Fatal(err)
+	}
+	// acme/b's fast form, renamed acme/a, in acme/a's row.
+	loose.Name = "acme/a"
+	forged := store.Profiles.Codec.Append(nil, loose)
+	c, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, "UPDATE "+s.Schema()+".profiles SET decoded = $1 WHERE name = 'acme/a'", forged); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Profiles().Get(ctx, "acme/a")
+	if err != nil || !reflect.DeepEqual(got, strict) {
+		t.Fatalf("Get read the forged fast form: %+v, %v", got, err)
+	}
+}

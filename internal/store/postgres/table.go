@@ -65,15 +65,25 @@ func scanRow(r pgx.Row) (row, error) {
 	return x, err
 }
 
-// decode returns the document a row holds: from its fast form when this
-// build wrote it for this content, else from the canonical YAML.
-func (t *table[T]) decode(x row) (T, error) {
+// decodeListed returns the document a row holds for a listing: from its
+// fast form when this build wrote it for this content, else from the
+// canonical YAML. Nothing is decided from a listing: a lookup of one
+// document (decode) reads the YAML, so that a fast form rewritten by hand
+// (a role with UPDATE on the table can write it) changes no decision, only
+// what a listing shows until the next write.
+func (t *table[T]) decodeListed(x row) (T, error) {
 	if t.c.Codec != nil && x.decoded != nil && x.decodedBy != nil && *x.decodedBy == t.tag &&
 		x.decodedFor != nil && *x.decodedFor == x.digest {
 		if v, err := t.c.Codec.Read(x.decoded); err == nil && t.c.NameOf(v) == x.name {
 			return v, nil
 		}
 	}
+	return t.decode(x)
+}
+
+// decode returns the document a row holds, from its canonical YAML: what
+// show prints, what decisions are taken under, and what a change replaces.
+func (t *table[T]) decode(x row) (T, error) {
 	v, err := t.c.Decode(x.content, t.label(x.name))
 	if err != nil {
 		return v, err
@@ -224,7 +234,7 @@ func decodeAll[T any](ctx context.Context, t *table[T], rows []row, progress fun
 	vals := make([]T, len(rows))
 	probs := make([][]errs.Problem, len(rows))
 	err := store.Parallel(ctx, len(rows), 64, progress, func(i int) {
-		v, err := t.decode(rows[i])
+		v, err := t.decodeListed(rows[i])
 		if err != nil {
 			probs[i] = store.Problem(t.label(rows[i].name), err)
 		} else {
