@@ -119,7 +119,11 @@ func (s *Store) Migrate(ctx context.Context) (*MigrateResult, error) {
 		return nil, fail(err, "reading the schemas")
 	}
 	if !exists {
-		if _, err := db.ExecContext(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{s.schema}.Sanitize()); err != nil {
+		// Two migrations of a new schema at once both find it missing;
+		// IF NOT EXISTS does not stop the second CREATE from failing on
+		// the catalog's unique index when the first commits in between.
+		// Either way the schema is there, which is all this asks.
+		if _, err := db.ExecContext(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{s.schema}.Sanitize()); err != nil && !schemaCreatedMeanwhile(err) {
 			return nil, fail(err, "creating schema "+s.schema)
 		}
 	}
@@ -187,4 +191,12 @@ func unwrapGoose(err error) error {
 		return err
 	}
 	return fmt.Errorf("%w", err)
+}
+
+// schemaCreatedMeanwhile reports whether creating a schema failed only
+// because another session created it at the same moment: a unique
+// violation on the catalog (23505) or a duplicate schema (42P06).
+func schemaCreatedMeanwhile(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "42P06")
 }

@@ -345,3 +345,31 @@ func TestFastFormDecidesNothing(t *testing.T) {
 		t.Fatalf("Get read the forged fast form: %+v, %v", got, err)
 	}
 }
+
+// TestMigrateNewSchemaAtOnce: migrations of a new schema started at the
+// same moment all succeed; the one that does not create the schema finds
+// it made, whether or not its own CREATE lost the race.
+func TestMigrateNewSchemaAtOnce(t *testing.T) {
+	for round := range 3 {
+		url := pgtest.Schema(t)
+		const n = 4
+		errc := make(chan error, n)
+		for range n {
+			go func() {
+				s, err := postgres.Open(url, postgres.Options{LockTimeout: 30 * time.Second})
+				if err != nil {
+					errc <- err
+					return
+				}
+				defer s.Close()
+				_, err = s.Migrate(context.Background())
+				errc <- err
+			}()
+		}
+		for range n {
+			if err := <-errc; err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+	}
+}
