@@ -4,6 +4,7 @@
 package storeurl
 
 import (
+	"errors"
 	"net/url"
 	"regexp"
 	"strings"
@@ -30,6 +31,35 @@ func IsPostgres(s string) bool {
 		}
 	}
 	return false
+}
+
+// Normalize returns a PostgreSQL store URL with its scheme in lower case,
+// as the driver reads it (a scheme in capitals would otherwise be taken
+// for a key=value string).
+func Normalize(s string) string {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return s
+	}
+	return strings.ToLower(scheme) + "://" + rest
+}
+
+// CheckAuthority refuses a store URL whose user part holds more than one
+// unescaped @: where the user part ends is then a matter of which parser
+// reads it, and one of them would take part of the password for the
+// host, and print it. The message never quotes the URL.
+func CheckAuthority(s string) error {
+	_, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return nil
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if strings.Count(rest, "@") > 1 {
+		return errors.New("the store URL has more than one @ before its host: write an @ in the user name or password as %40")
+	}
+	return nil
 }
 
 // LooksLikeURL reports whether s has the form scheme://..., whatever the

@@ -67,3 +67,38 @@ func TestIsPostgres(t *testing.T) {
 		t.Error("LooksLikeURL")
 	}
 }
+
+// TestCheckAuthority: a user part with one @ passes; two, where parsers
+// disagree on where the host begins, are refused without the URL quoted.
+func TestCheckAuthority(t *testing.T) {
+	for url, ok := range map[string]bool{
+		"postgres://u:p@host/db":                  true,
+		"postgres://u:p%40q@host/db":              true,
+		"postgres://host/db?options=a@b":          true,
+		"postgres:///db":                          true,
+		"postgres://u:a@bSECRET@127.0.0.1:5499/x": false,
+		"postgres://a@b@host":                     false,
+	} {
+		err := CheckAuthority(url)
+		if (err == nil) != ok {
+			t.Errorf("CheckAuthority(%q) = %v, want ok %v", url, err, ok)
+		}
+		if err != nil && strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("the refusal quotes the URL: %v", err)
+		}
+	}
+}
+
+// TestNormalize: the scheme is read in lower case, the rest as written.
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		"POSTGRES://U@Host/DB": "postgres://U@Host/DB",
+		"PostgreSQL://h/d?x=Y": "postgresql://h/d?x=Y",
+		"postgres://h/d":       "postgres://h/d",
+		"host=h dbname=d":      "host=h dbname=d",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

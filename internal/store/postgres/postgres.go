@@ -89,6 +89,11 @@ var (
 // (PGHOST, PGUSER, PGPASSWORD, PGSERVICE, PGSSLMODE, ...) and ~/.pgpass,
 // as for psql.
 func Open(url string, opts Options) (*Store, error) {
+	if err := storeurl.CheckAuthority(url); err != nil {
+		return nil, errs.Usage("invalid store URL: %s", err.Error()).
+			WithHint("give a URL such as postgres://user@host:5432/dbname?sslmode=verify-full; see docs/postgres.md")
+	}
+	url = storeurl.Normalize(url)
 	secret := storeurl.Password(url)
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
