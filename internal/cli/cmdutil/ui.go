@@ -91,6 +91,17 @@ func (u *UI) RenderChange(c render.Change) error {
 	return u.Render(c)
 }
 
+// RenderSummary prints what a change that is not one document's did (a
+// migration, a copy), as RenderChange does: the document in json and yaml,
+// quiet or not; in the human formats, the summary unless --quiet.
+func (u *UI) RenderSummary(v render.View) error {
+	if u.d.Config.Quiet && !render.IsMachine(u.d.Config.Format) {
+		u.Flush()
+		return nil
+	}
+	return u.Render(v)
+}
+
 // Warn writes a warning line to stderr.
 func (u *UI) Warn(format string, a ...any) {
 	u.Flush()

@@ -116,7 +116,7 @@ func copyRun(opts *copyOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.UI.Render(copyView(storeurl.Redact(opts.from), storeurl.Redact(opts.to), report))
+	return opts.UI.RenderSummary(copyView(storeurl.Redact(opts.from), storeurl.Redact(opts.to), report))
 }
 
 // same reports whether two arguments name one store.

@@ -91,5 +91,5 @@ func migrateRun(opts *migrateOptions) error {
 		Store string `json:"store"`
 		*postgres.MigrateResult
 	}{where, res}
-	return opts.UI.Render(render.Line{Text: text, Doc: doc})
+	return opts.UI.RenderSummary(render.Line{Text: text, Doc: doc})
 }
