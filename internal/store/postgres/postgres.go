@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -113,6 +114,13 @@ func Open(url string, opts Options) (*Store, error) {
 	}
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "agents"
+	}
+	if cfg.RuntimeParams["lock_timeout"] == "" && opts.LockTimeout > 0 {
+		// A read waits for a table another session holds no longer than
+		// a change waits for the store (a change sets its own): then it
+		// is locked (exit 75), not a command that never returns. Sent
+		// with the connection, so it costs no round trip.
+		cfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(max(1, opts.LockTimeout.Milliseconds()), 10)
 	}
 	switch {
 	case opts.ConnectTimeout > 0:

@@ -373,3 +373,49 @@ func TestMigrateNewSchemaAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestReadWaitsNoLongerThanTheLockTimeout: a read of a table another
+// session holds locked gives up after the lock timeout, as locked (exit
+// 75), rather than waiting as long as the other session does.
+func TestReadWaitsNoLongerThanTheLockTimeout(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Schema(t)
+	s, err := postgres.Open(url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	c, err := pgx.Connect(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "LOCK TABLE "+s.Schema()+".profiles IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := postgres.Open(url, postgres.Options{LockTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	start := time.Now()
+	// Bounded here too, so that a read that waits fails this test rather
+	// than hanging it.
+	bounded, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err = r.Profiles().Get(bounded, "acme/a")
+	if !errs.Is(err, errs.KindLocked) || time.Since(start) > 10*time.Second {
+		t.Errorf("a read of a locked table: %v after %v, want locked after about 300ms", err, time.Since(start))
+	}
+}
