@@ -419,3 +419,21 @@ func TestReadWaitsNoLongerThanTheLockTimeout(t *testing.T) {
 		t.Errorf("a read of a locked table: %v after %v, want locked after about 300ms", err, time.Since(start))
 	}
 }
+
+// TestBadURLParameter: a parameter of the URL the server does not know,
+// or a value it refuses, is the URL's fault (usage, exit 2), not an
+// internal error.
+func TestBadURLParameter(t *testing.T) {
+	for _, p := range [][2]string{{"bogus", "1"}, {"lock_timeout", "abc"}} {
+		url := pgtest.WithParam(t, pgtest.Schema(t), p[0], p[1])
+		s, err := postgres.Open(url, postgres.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Profiles().Get(context.Background(), "acme/a")
+		s.Close()
+		if !errs.Is(err, errs.KindUsage) || !strings.Contains(err.Error(), p[0]) {
+			t.Errorf("%s=%s: %v, want usage naming the parameter", p[0], p[1], err)
+		}
+	}
+}
