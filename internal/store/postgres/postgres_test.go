@@ -22,6 +22,17 @@ import (
 )
 
 // open returns a store in a schema of its own, migrated.
+// openAt opens the store at url, unmigrated, closed when the test ends.
+func openAt(t *testing.T, url string, opts postgres.Options) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 func open(t *testing.T, opts postgres.Options) *postgres.Store {
 	t.Helper()
 	url := pgtest.Schema(t)
@@ -61,12 +72,8 @@ func TestCopy(t *testing.T) {
 func TestSchemaVersion(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.Schema(t)
-	s, err := postgres.Open(url, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	_, err = s.Profiles().Get(ctx, "acme/x")
+	s := openAt(t, url, postgres.Options{})
+	_, err := s.Profiles().Get(ctx, "acme/x")
 	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "never migrated") {
 		t.Fatalf("get from an unmigrated schema: %v", err)
 	}
@@ -380,11 +387,7 @@ func TestMigrateNewSchemaAtOnce(t *testing.T) {
 func TestReadWaitsNoLongerThanTheLockTimeout(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.Schema(t)
-	s, err := postgres.Open(url, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openAt(t, url, postgres.Options{})
 	if _, err := s.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -404,11 +407,7 @@ func TestReadWaitsNoLongerThanTheLockTimeout(t *testing.T) {
 	if _, err := tx.Exec(ctx, "LOCK TABLE "+s.Schema()+".profiles IN ACCESS EXCLUSIVE MODE"); err != nil {
 		t.Fatal(err)
 	}
-	r, err := postgres.Open(url, postgres.Options{LockTimeout: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openAt(t, url, postgres.Options{LockTimeout: 300 * time.Millisecond})
 	start := time.Now()
 	// Bounded here too, so that a read that waits fails this test rather
 	// than hanging it.
