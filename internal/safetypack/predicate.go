@@ -3,6 +3,7 @@ package safetypack
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -231,6 +232,51 @@ func cost(n ast.Node, list, str int) float64 {
 	return c
 }
 
+// growth returns the longest list or string literal of a predicate, and
+// how many times over a list or a string can grow past what it starts
+// from: twice for each + that joins lists or strings (or values whose type
+// the checker could not tell), since a let can bind the result of one and
+// the next join it to itself.
+func growth(root ast.Node) (lit int, factor float64) {
+	factor = 1
+	ast.Find(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ArrayNode:
+			lit = max(lit, len(n.Nodes))
+		case *ast.StringNode:
+			lit = max(lit, len(n.Value))
+		case *ast.BinaryNode:
+			if n.Operator == "+" && joins(n.Type()) {
+				factor *= 2
+			}
+		}
+		return false
+	})
+	return lit, factor
+}
+
+// joins reports whether + on values of type t may join them (strings,
+// lists, or a type unknown before the run) rather than add numbers.
+func joins(t reflect.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.String, reflect.Slice, reflect.Array, reflect.Interface:
+		return true
+	}
+	return false
+}
+
+// grown is n times factor, as a length the cost can be worked out with:
+// past the budget it is the budget and one, which no loop or scan fits.
+func grown(n int, factor float64) int {
+	if g := float64(n) * factor; g <= MaxPredicateCost {
+		return int(g)
+	}
+	return MaxPredicateCost + 1
+}
+
 // children lists a node's direct children for the nodes cost does not
 // handle itself.
 func children(n ast.Node) []ast.Node {
@@ -265,6 +311,11 @@ func children(n ast.Node) []ast.Node {
 // anything else (false, an error, a result that is not a boolean, a cost
 // bound over budget) violates it, and the reason says which.
 func (c *compiled) eval(env *policyEnv, list, str int) (upheld bool, reason string) {
+	// Lists and strings the predicate makes itself count too: a literal
+	// longer than the context's longest, doubled by each + that joins two
+	// (a let can bind what one + made, and the next join it to itself).
+	lit, factor := growth(c.program.Node())
+	list, str = grown(max(list, lit), factor), grown(max(str, lit), factor)
 	if bound := cost(c.program.Node(), list, str); bound > MaxPredicateCost {
 		return false, fmt.Sprintf("not evaluated: over this context its cost could reach %.0f, above the budget of %d", bound, MaxPredicateCost)
 	}

@@ -340,3 +340,39 @@ func TestPlanSafetyFieldsFlattened(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestJudgeCostBudgetMadeUp: lists and strings the predicate makes itself
+// count as the context's do: a let-bound list longer than any in the
+// context, looped over in depth, and a string doubled by + over and over,
+// are not run, and violate their boundary at once.
+func TestJudgeCostBudgetMadeUp(t *testing.T) {
+	nest := "true"
+	for range 7 {
+		nest = "all(a, " + nest + ")"
+	}
+	double := "let a0 = profile.name + profile.name;"
+	for i := 1; i <= 22; i++ {
+		double += fmt.Sprintf(" let a%d = a%d + a%d;", i, i-1, i-1)
+	}
+	double += " len(a22) > 0"
+	prof := testProfile("acme/x", 1, false, true)
+	for name, src := range map[string]string{
+		"nested loops over a let list": "let a = [1,1,1,1,1,1,1,1,1,1]; " + nest,
+		"a string doubled 23 times":    double,
+	} {
+		p := predicatePack(t, [][2]string{{"made_up", src}}, nil)
+		start := time.Now()
+		j := p.Judge(ctxOf(prof)).Judgements[0]
+		if j.Upheld || !strings.Contains(j.Reason, "above the budget") {
+			t.Errorf("%s: upheld %v, %s", name, j.Upheld, j.Reason)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: refusing it took %v: the predicate ran", name, d)
+		}
+	}
+	// Adding numbers is no join: a sum in a loop stays within budget.
+	p := predicatePack(t, [][2]string{{"sum", `all(safety.allowed_skill_categories, safety.max_retries_per_step + 1 > 0)`}}, nil)
+	if j := p.Judge(ctxOf(prof)).Judgements[0]; strings.Contains(j.Reason, "above the budget") {
+		t.Errorf("a sum: %s", j.Reason)
+	}
+}
