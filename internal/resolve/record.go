@@ -143,6 +143,9 @@ func verify(p *plan.Plan, objects Objects, builtin Lookup) (*profile.AutomationP
 	if !bytes.Equal(obj, sdata) {
 		return nil, again(errs.Invalid("plan %s: its safety profile is not the content of the snapshot it cites (sha256 %s); the plan has been edited", p.ID, sref.SHA256))
 	}
+	if err := agreesWithTrace(p, sdata); err != nil {
+		return nil, again(err)
+	}
 	if sref.Source == plan.SourceComposed {
 		if sref.FromProfile == nil || *sref.FromProfile != ref.Name {
 			return nil, again(errs.Invalid("plan %s records a safety profile composed in another profile than its automation profile %q; the plan has been edited", p.ID, ref.Name))
@@ -152,6 +155,43 @@ func verify(p *plan.Plan, objects Objects, builtin Lookup) (*profile.AutomationP
 		}
 	}
 	return ap, nil
+}
+
+// agreesWithTrace checks that a plan's record is what its own trace of
+// the levels resolves to: the automation profile the most specific level
+// that names one names (or the system default), and the standalone safety
+// profile of the most specific level that sets one, with the same content
+// (sdata, the recorded safety profile's), or a composed one when none
+// does. An edited record that cites a snapshot planted beside it must
+// then be matched by an edited trace as well.
+func agreesWithTrace(p *plan.Plan, sdata []byte) *errs.Error {
+	ref, sref := p.AutomationProfile, p.SafetyProfile
+	auto, autoLevel := profile.SystemDefault, plan.LevelSystem
+	var safety *profile.SafetyProfile
+	safetyLevel := ""
+	for _, l := range p.Levels {
+		if l.AutomationProfile != nil && autoLevel == plan.LevelSystem {
+			auto, autoLevel = *l.AutomationProfile, l.Level
+		}
+		if l.SafetyProfile != nil && safety == nil {
+			safety, safetyLevel = l.SafetyProfile, l.Level
+		}
+	}
+	if auto != ref.Name || autoLevel != ref.Provenance {
+		return errs.Invalid("plan %s records automation profile %q from the %s level, but its trace of the levels resolves to %q from the %s level; the plan has been edited", p.ID, ref.Name, ref.Provenance, auto, autoLevel)
+	}
+	switch {
+	case safety == nil && sref.Source != plan.SourceComposed:
+		return errs.Invalid("plan %s records a standalone safety profile, but no level of its trace sets one; the plan has been edited", p.ID)
+	case safety != nil && (sref.Source != plan.SourceStandalone || sref.Provenance != safetyLevel):
+		return errs.Invalid("plan %s records its safety profile as %s from the %s level, but its trace sets a standalone one at the %s level; the plan has been edited", p.ID, sref.Source, sref.Provenance, safetyLevel)
+	case safety != nil:
+		content, err := SafetyContent(*safety)
+		if err != nil || !bytes.Equal(content, sdata) {
+			return errs.Invalid("plan %s records a safety profile that is not the one its trace sets at the %s level; the plan has been edited", p.ID, safetyLevel)
+		}
+	}
+	return nil
 }
 
 // snapshot returns the object with the digest from objects (whose content

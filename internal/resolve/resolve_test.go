@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
@@ -301,5 +302,46 @@ func TestVerifyForgedBuiltin(t *testing.T) {
 	real := &plan.Plan{ID: p.ID}
 	if err := verifyRecord(real, objectsOf(t, r, real), lookup); err != nil {
 		t.Errorf("the real built-in: %v", err)
+	}
+}
+
+// TestVerifyRecordAgreesWithTrace: a record edited to a looser standalone
+// safety profile, with its snapshot planted among the objects, is refused
+// when the plan's own trace of the levels does not set that profile; and
+// an automation profile the trace does not resolve to is refused too.
+func TestVerifyRecordAgreesWithTrace(t *testing.T) {
+	lookup := lookupIn(t, nil)
+	r, err := Resolve(levels([4]string{"supervised"}, [4]*profile.SafetyProfile{}), lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &plan.Plan{ID: "01jq3v6m4x8b2c7d9e0f1g2h3k"}
+	objects := objectsOf(t, r, p)
+	if err := verifyRecord(p, objects, lookup); err != nil {
+		t.Fatalf("the plan as made: %v", err)
+	}
+	loose := profile.DefaultSafetyProfile()
+	loose.RequireSandbox, loose.AllowUnsafeTools = false, true
+	looseData, err := SafetyContent(loose)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := func(d string) ([]byte, error) {
+		if d == canon.Digest(looseData) {
+			return looseData, nil
+		}
+		return objects(d)
+	}
+	edited := p.Clone()
+	edited.SafetyProfile = plan.SafetyRef{Provenance: plan.LevelPlan, Source: plan.SourceStandalone, SafetyProfile: loose, SHA256: canon.Digest(looseData)}
+	err = verifyRecord(edited, planted, lookup)
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Kind != errs.KindInvalid || e.Subject.About != errs.AboutPlanRecord || !strings.Contains(e.Msg, "no level of its trace sets one") {
+		t.Errorf("a planted standalone safety profile: %v", err)
+	}
+	renamed := p.Clone()
+	renamed.AutomationProfile.Provenance = plan.LevelGlobal
+	if err := verifyRecord(renamed, objects, lookup); err == nil || !strings.Contains(err.Error(), "its trace of the levels resolves to") {
+		t.Errorf("a provenance the trace does not give: %v", err)
 	}
 }
