@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -259,6 +260,13 @@ func RatifyFile(path string) (*RatifyResult, error) {
 		Report:     report,
 	}
 	if base := filepath.Base(path); base != p.PackID+".json" {
+		// The report is named after the pack id: ratifying a copy under
+		// another name would replace the report of the pack file that
+		// bears the id, and break its seal without a word.
+		if owner := filepath.Join(dir, p.PackID+".json"); fileExists(owner) {
+			return nil, errs.Conflict("%s has the pack id %s, which %s beside it bears too: ratifying it would replace that pack's mastery report and break its seal", path, p.PackID, owner).
+				WithHint("give the copy a pack id of its own, or ratify %s itself", owner)
+		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the file is named %s, but a configured pack is looked up as %s.json", base, p.PackID))
 	}
 	// Neither file is written when either is a link: both or none.
@@ -378,4 +386,10 @@ func sealError(id, source string, st SealStatus, canRatify bool) *errs.Error {
 		e.Hint = "the embedded pack is damaged: reinstall agents"
 	}
 	return e
+}
+
+// fileExists reports whether something stands at path.
+func fileExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

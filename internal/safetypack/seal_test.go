@@ -143,6 +143,28 @@ func TestRatifyFileWarnsAboutFileName(t *testing.T) {
 	}
 }
 
+// TestRatifyFileRefusesACopyBesideTheOriginal: a copy of a pack under
+// another name, beside the file that bears its pack id, is not ratified:
+// its report would replace the original's and break that seal.
+func TestRatifyFileRefusesACopyBesideTheOriginal(t *testing.T) {
+	dir := t.TempDir()
+	original := filepath.Join(dir, "acme_v1.json")
+	writeFile(t, original, validPack("acme_v1").Encode())
+	if _, err := RatifyFile(original); err != nil {
+		t.Fatal(err)
+	}
+	copied := validPack("acme_v1")
+	copied.Description = "edited"
+	writeFile(t, filepath.Join(dir, "draft.json"), copied.Encode())
+	_, err := RatifyFile(filepath.Join(dir, "draft.json"))
+	if !errs.Is(err, errs.KindConflict) || !strings.Contains(err.Error(), "would replace that pack's mastery report") {
+		t.Errorf("ratifying the copy: %v, want a conflict", err)
+	}
+	if _, err := VerifyFile(original); err != nil {
+		t.Errorf("the original no longer verifies: %v", err)
+	}
+}
+
 func editJSON(t *testing.T, path string, edit func(m map[string]any)) {
 	t.Helper()
 	var m map[string]any
