@@ -30,8 +30,9 @@ malformed, unratified, tampered, or lacks a boundary of the shipped pack;
 they never fall back to another pack.
 
 Setting AGENTS_ALLOW_UNRATIFIED_SAFETY=1 in the environment skips only the
-seal check of the user's pack, for authoring (never the system pack's);
-every command that loads the pack then says so.`,
+seal check of the shipped pack and of the user's, for authoring (never the
+system pack's, and never in a hook); every command that loads the pack then
+says so.`,
 		Example: `  # Show the pack in force
   $ agents safety-pack show
 
