@@ -331,3 +331,10 @@ func explain(err error, name string, stat func() (fs.FileInfo, error)) error {
 	}
 	return notRegular(name, fi.Mode())
 }
+
+// Exists reports whether anything stands at path (a link too, whatever it
+// names), without opening it.
+func Exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -263,7 +262,7 @@ func RatifyFile(path string) (*RatifyResult, error) {
 		// The report is named after the pack id: ratifying a copy under
 		// another name would replace the report of the pack file that
 		// bears the id, and break its seal without a word.
-		if owner := filepath.Join(dir, p.PackID+".json"); fileExists(owner) {
+		if owner := filepath.Join(dir, p.PackID+".json"); safefile.Exists(owner) {
 			return nil, errs.Conflict("%s has the pack id %s, which %s beside it bears too: ratifying it would replace that pack's mastery report and break its seal", path, p.PackID, owner).
 				WithHint("give the copy a pack id of its own, or ratify %s itself", owner)
 		}
@@ -386,10 +385,4 @@ func sealError(id, source string, st SealStatus, canRatify bool) *errs.Error {
 		e.Hint = "the embedded pack is damaged: reinstall agents"
 	}
 	return e
-}
-
-// fileExists reports whether something stands at path.
-func fileExists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
 }
