@@ -264,14 +264,16 @@ func TestPostgresUnreachable(t *testing.T) {
 			t.Errorf("%v took %s", args, d)
 		}
 	}
-	cmd := exec.Command(agentsBinary(t), "automation-profile", "check-guard", "acme/x", "--hook", "claude-code")
-	cmd.Env = append(os.Environ(), "AGENTS_HOME="+home, "AGENTS_STORE="+u, "CI=true")
+	// A hook names its store with --store, as the snippet does (it reads
+	// none from the environment).
+	cmd := exec.Command(agentsBinary(t), "--store", u, "automation-profile", "check-guard", "acme/x", "--hook", "claude-code")
+	cmd.Env = append(os.Environ(), "AGENTS_HOME="+home, "CI=true")
 	cmd.Stdin = strings.NewReader(claudeInput)
 	r, err := runCmd(cmd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.code != 2 || strings.Contains(r.stdout+r.stderr, secret) || !strings.Contains(r.stdout, "deny") {
+	if r.code != 2 || strings.Contains(r.stdout+r.stderr, secret) || !strings.Contains(r.stdout, "deny") || !strings.Contains(r.stderr, "unreachable") {
 		t.Errorf("hook with the store unreachable: exit %d, want 2 and a deny:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -501,5 +503,39 @@ func TestPostgresHookSnippetNamesTheStore(t *testing.T) {
 	out, err := c.Output()
 	if err != nil || !strings.Contains(string(out), `"permissionDecision":"ask"`) || !strings.Contains(string(out), "denylist") {
 		t.Errorf("the installed hook answered %s (%v); want the PostgreSQL profile's ask for a denylisted tool", out, err)
+	}
+}
+
+// TestPostgresHookIgnoresAgentsStore: AGENTS_STORE in the environment the
+// agent runs its hook with cannot point the hook at another store: the
+// hook reads the store its command names, or the home's, never that one.
+func TestPostgresHookIgnoresAgentsStore(t *testing.T) {
+	p := newPgStore(t)
+	// The home's file store holds the strict profile; PostgreSQL a
+	// looser one of the same name.
+	strict := filepath.Join(t.TempDir(), "strict.yaml")
+	writeFile(t, strict, "name: acme/coder\nauto_decisions_execute: 0\nguards:\n  tool_denylist: [Read]\n")
+	add := exec.Command(agentsBinary(t), "automation-profile", "add", "-c", strict)
+	add.Env = append(os.Environ(), "AGENTS_HOME="+p.home, "AGENTS_STORE=")
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("add to the file store: %v %s", err, out)
+	}
+	loose := filepath.Join(t.TempDir(), "loose.yaml")
+	writeFile(t, loose, "name: acme/coder\nauto_decisions_execute: 0\n")
+	if r := p.run("automation-profile", "add", "-c", loose); r.code != 0 {
+		t.Fatalf("add to PostgreSQL: %d %s", r.code, r.stderr)
+	}
+	hook := p.cmd("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	r, err := runCmd(hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"ask"`) || !strings.Contains(r.stderr, "AGENTS_STORE is ignored by a hook") {
+		t.Errorf("a hook with AGENTS_STORE set: exit %d\n%s%s\nwant the home's profile's ask, and a warning", r.code, r.stdout, r.stderr)
+	}
+	// Outside a hook, AGENTS_STORE chooses the store as documented.
+	if r := p.run("automation-profile", "check-guard", "acme/coder", "--tool", "Read", "-f", "json"); !strings.Contains(r.stdout, `"allowed": true`) {
+		t.Errorf("check-guard with AGENTS_STORE: %s%s", r.stdout, r.stderr)
 	}
 }

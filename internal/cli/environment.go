@@ -12,6 +12,9 @@ const EnvironmentHelp = `ENVIRONMENT
   AGENTS_HOME          the agents home: store, config.yaml, packs (default
                        $XDG_CONFIG_HOME/agents, else ~/.config/agents);
                        --home beats it
+  AGENTS_STORE         the store URL (postgres://…) when --store is not
+                       given; beats store: in config.yaml; ignored by a
+                       hook, which the agent's environment must not steer
   AGENTS_FORMAT        the output format when -f is not given: json, yaml,
                        plain, table or rich; beats format in config.yaml
   AGENTS_LOCK_TIMEOUT  how long a change waits for the store lock, such as

@@ -458,7 +458,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	v.SetDefault("format", render.Default)
 	v.SetDefault("lock_timeout", DefaultLockTimeout)
 	from := map[string]string{"format": "", "lock_timeout": ""}
-	storeURL, storeFromFile := deps.Getenv("AGENTS_STORE"), false
+	storeURL, storeFromFile, fileStore := deps.Getenv(cmdutil.EnvStore), false, ""
 	cfgFile := config.GlobalPath(home)
 	// config.yaml is read here, once: at most 1 MiB and a byte (a huge
 	// file is refused unread), and only from a file the user owns and no
@@ -497,17 +497,24 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 				from[key] = key + " in " + cfgFile
 			}
 		}
-		if fv.IsSet(config.KeyStore) && storeURL == "" {
+		if fv.IsSet(config.KeyStore) {
 			u, err := fileStoreURL(fv.Get(config.KeyStore), cfgFile)
 			if err != nil {
 				return cfg, err
 			}
-			storeURL, storeFromFile = u, true
-			warnReadablePassword(deps, cfgFile, u)
+			fileStore = u
+			if storeURL == "" {
+				storeURL, storeFromFile = u, true
+				warnReadablePassword(deps, cfgFile, u)
+			}
 		}
 	}
+	// A hook reads no store from the environment, which the agent running
+	// it sets: only --store (the snippet's) or the home's store: counts.
+	cfg.HookStore = fileStore
 	if flags.Changed("store") {
 		storeURL, storeFromFile = g.store, false
+		cfg.HookStore = g.store
 	}
 	if storeURL != "" && !storeurl.IsPostgres(storeURL) {
 		return cfg, cmdutil.UnsupportedStore(storeURL)

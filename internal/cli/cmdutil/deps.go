@@ -37,6 +37,11 @@ type Config struct {
 	// StoreFromFile says Store came from config.yaml, not from --store or
 	// AGENTS_STORE: a command run with the same home finds it again.
 	StoreFromFile bool
+	// HookStore is the store a hook uses: --store, else store: in
+	// config.yaml, else the file store; never AGENTS_STORE, which the
+	// environment of the agent running the hook could set to a store of
+	// its choosing.
+	HookStore string
 	// Quiet suppresses progress and informational messages on stderr.
 	Quiet bool
 	// GlobalRead says the home's config.yaml was read while resolving
@@ -127,7 +132,12 @@ func (d *Deps) openStore() (store.Store, error) {
 	if err := d.EnsureConfig(); err != nil {
 		return nil, err
 	}
-	s, err := d.OpenStore(d.Config)
+	cfg := d.Config
+	if d.HookMode && cfg.Store != cfg.HookStore {
+		d.UI().Warn("%s is ignored by a hook: it uses the store its command names (--store) or the home's config.yaml does", EnvStore)
+		cfg.Store = cfg.HookStore
+	}
+	s, err := d.OpenStore(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -226,6 +236,9 @@ const EnvAllowUnratified = sp.EnvAllowUnratified
 // safety pack comes from. agents does not read it; set, it earns a warning
 // naming the variable that counts.
 const EnvSeedAllowUnratified = "CORE_ALLOW_UNRATIFIED_SAFETY"
+
+// EnvStore names the store outside a hook (see Config.HookStore).
+const EnvStore = "AGENTS_STORE"
 
 // allowUnratified decides whether the development override is in effect,
 // with a warning whenever the variable is set: it comes from the
