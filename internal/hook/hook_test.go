@@ -162,7 +162,7 @@ func TestModeAsks(t *testing.T) {
 		{ClaudeCode, "auto", false},
 		{ClaudeCode, "", false},
 		{ClaudeCode, "Default", false},
-		{Codex, "default", true},
+		{Codex, "default", false}, // every approval policy but never: no one may be asked
 		{Codex, "bypassPermissions", false},
 		{Codex, "", false},
 		{GeminiCLI, "default", false},

@@ -70,8 +70,13 @@ var protocols = map[string]*protocol{
 	Codex: {
 		event:     "PreToolUse",
 		modeField: "permission_mode",
-		// bypassPermissions is the approval policy "never".
-		askingModes:  []string{"default"},
+		// Codex sends "bypassPermissions" for the approval policy "never"
+		// and "default" for every other one (codex-rs/core/src/
+		// hook_runtime.rs, hook_permission_mode), on-request and
+		// on-failure included, under which sandboxed commands and patches
+		// in the workspace run without asking anyone: no mode tells that
+		// a person will be asked.
+		askingModes:  nil,
 		hasAsk:       false,
 		sendsAllow:   false,
 		encode:       encodeClaudeStyle,

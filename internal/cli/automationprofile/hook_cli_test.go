@@ -224,7 +224,7 @@ func TestHookAbstain(t *testing.T) {
 		{"claude-code", "auto", "Read", "review", "ask"},
 		{"claude-code", "", "Read", "review", "ask"},
 		{"claude-code", "something-new", "Read", "review", "ask"},
-		{"codex", "default", "read_file", "review", "-"},
+		{"codex", "default", "read_file", "review", "deny"},
 		{"codex", "bypassPermissions", "read_file", "review", "deny"},
 		{"codex", "", "read_file", "review", "deny"},
 		{"gemini-cli", "", "read_file", "review", "deny"},
