@@ -280,3 +280,17 @@ func TestInputHintFor(t *testing.T) {
 		}
 	}
 }
+
+// TestHookArgsKeepTheCategory: the command --print-config installs keeps
+// the session's --category, quoted for the shell, so the installed hook
+// decides as the command that printed it would.
+func TestHookArgsKeepTheCategory(t *testing.T) {
+	opts := &checkGuardOptions{profile: "ci"}
+	opts.hookOpts.agent, opts.hookOpts.sandboxed = "claude-code", true
+	opts.input.Category = "it's build"
+	got := strings.Join(hookArgs(opts, false), " ")
+	want := `--home "$1" automation-profile check-guard ci --hook claude-code --sandboxed --category 'it'\''s build'`
+	if got != want {
+		t.Errorf("hookArgs = %s\nwant        %s", got, want)
+	}
+}

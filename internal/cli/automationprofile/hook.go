@@ -184,6 +184,10 @@ func hookArgs(opts *checkGuardOptions, store bool) []string {
 			args = append(args, f.flag)
 		}
 	}
+	if c := opts.input.Category; c != "" {
+		// Free text, so quoted within the script (which is quoted whole).
+		args = append(args, "--category", hook.ShellQuote(c))
+	}
 	return args
 }
 
