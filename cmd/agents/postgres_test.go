@@ -462,6 +462,28 @@ func TestPostgresPasswordNeverPrinted(t *testing.T) {
 	}
 }
 
+// Two profiles of one name, acme/coder: one that asks before Read (on
+// its denylist), and one that does not.
+const (
+	strictCoder = "name: acme/coder\nauto_decisions_execute: 0\nguards:\n  tool_denylist: [Read]\n"
+	looseCoder  = "name: acme/coder\nauto_decisions_execute: 0\n"
+)
+
+// addCoder adds a profile to the PostgreSQL store, or to the home's file
+// store.
+func (p *pgStore) addCoder(postgres bool, content string) {
+	p.t.Helper()
+	file := filepath.Join(p.t.TempDir(), "coder.yaml")
+	writeFile(p.t, file, content)
+	cmd := p.cmd("automation-profile", "add", "-c", file)
+	if !postgres {
+		cmd.Env = append(cmd.Env, "AGENTS_STORE=")
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		p.t.Fatalf("add (PostgreSQL %v): %v %s", postgres, err, out)
+	}
+}
+
 // TestPostgresHookSnippetNamesTheStore: a hook installed from a command
 // whose store came from AGENTS_STORE decides from that store, though the
 // agent runs it with an environment of its own: the snippet names the
@@ -469,18 +491,8 @@ func TestPostgresPasswordNeverPrinted(t *testing.T) {
 // name, which the hook must not use.
 func TestPostgresHookSnippetNamesTheStore(t *testing.T) {
 	p := newPgStore(t)
-	strict := filepath.Join(t.TempDir(), "strict.yaml")
-	writeFile(t, strict, "name: acme/coder\nauto_decisions_execute: 0\nguards:\n  tool_denylist: [Read]\n")
-	if r := p.run("automation-profile", "add", "-c", strict); r.code != 0 {
-		t.Fatalf("add to PostgreSQL: %d %s", r.code, r.stderr)
-	}
-	loose := filepath.Join(t.TempDir(), "loose.yaml")
-	writeFile(t, loose, "name: acme/coder\nauto_decisions_execute: 0\n")
-	add := exec.Command(agentsBinary(t), "automation-profile", "add", "-c", loose)
-	add.Env = append(os.Environ(), "AGENTS_HOME="+p.home, "AGENTS_STORE=")
-	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("add to the file store: %v %s", err, out)
-	}
+	p.addCoder(true, strictCoder)
+	p.addCoder(false, looseCoder)
 	r := p.run("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed", "--print-config")
 	if r.code != 0 {
 		t.Fatalf("--print-config: %d %s", r.code, r.stderr)
@@ -513,18 +525,8 @@ func TestPostgresHookIgnoresAgentsStore(t *testing.T) {
 	p := newPgStore(t)
 	// The home's file store holds the strict profile; PostgreSQL a
 	// looser one of the same name.
-	strict := filepath.Join(t.TempDir(), "strict.yaml")
-	writeFile(t, strict, "name: acme/coder\nauto_decisions_execute: 0\nguards:\n  tool_denylist: [Read]\n")
-	add := exec.Command(agentsBinary(t), "automation-profile", "add", "-c", strict)
-	add.Env = append(os.Environ(), "AGENTS_HOME="+p.home, "AGENTS_STORE=")
-	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("add to the file store: %v %s", err, out)
-	}
-	loose := filepath.Join(t.TempDir(), "loose.yaml")
-	writeFile(t, loose, "name: acme/coder\nauto_decisions_execute: 0\n")
-	if r := p.run("automation-profile", "add", "-c", loose); r.code != 0 {
-		t.Fatalf("add to PostgreSQL: %d %s", r.code, r.stderr)
-	}
+	p.addCoder(false, strictCoder)
+	p.addCoder(true, looseCoder)
 	hook := p.cmd("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
 	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
 	r, err := runCmd(hook)
