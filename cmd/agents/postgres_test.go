@@ -493,6 +493,12 @@ func TestPostgresHookSnippetNamesTheStore(t *testing.T) {
 	p := newPgStore(t)
 	p.addCoder(true, strictCoder)
 	p.addCoder(false, looseCoder)
+	// A profile the PostgreSQL store alone holds is found by the command
+	// that prints the settings, as by the hook it installs.
+	p.addCoder(true, "name: acme/only\nauto_decisions_execute: 0\n")
+	if r := p.run("automation-profile", "check-guard", "acme/only", "--hook", "claude-code", "--print-config"); r.code != 0 {
+		t.Errorf("--print-config for a profile in the store it names: exit %d %s", r.code, r.stderr)
+	}
 	r := p.run("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed", "--print-config")
 	if r.code != 0 {
 		t.Fatalf("--print-config: %d %s", r.code, r.stderr)

@@ -144,7 +144,7 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 	cmd, err := root.ExecuteC()
 	// The registry's warnings come before the error, as they arose.
 	deps.UI().Flush()
-	if err == nil && hooked && !deps.HookMode && !completing(cmd) {
+	if err == nil && hooked && !deps.HookMode && !deps.HookPrinted && !completing(cmd) {
 		// Exit 0 lets the call through: with --hook it must carry a
 		// decision, and help text, or a command that takes no hook, is
 		// none.

@@ -194,8 +194,10 @@ any other exit.`,
 		RunE: cmdutil.RunE(opts, runF, checkGuardRun, func(opts *checkGuardOptions, cmd *cobra.Command, args []string) error {
 			flags := cmd.Flags()
 			if flags.Changed("hook") {
-				// From here on every failure blocks the call.
-				deps.HookMode = true
+				// From here on every failure blocks the call. Printing the
+				// settings answers no call: it reads the store the command
+				// names, as the command it installs will.
+				deps.HookMode, deps.HookPrinted = !opts.hookOpts.printConfig, opts.hookOpts.printConfig
 				opts.hookOpts.on, opts.hookOpts.agent = true, opts.hook
 			}
 			if set := changed(flags, hookFlags); len(set) > 0 && !flags.Changed("hook") {

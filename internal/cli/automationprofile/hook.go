@@ -128,6 +128,18 @@ func subjectPhrase(s registry.Subject) string {
 // printHookConfig prints the settings snippet that installs the hook.
 func printHookConfig(opts *checkGuardOptions) error {
 	h := opts.hookOpts
+	// A store named by --store or AGENTS_STORE would not be the hook's:
+	// the agent runs it with its own environment, and only the home is
+	// pinned. The command names the store too, unless a password would
+	// then sit in the agent's settings.
+	var store string
+	if url, fromFile := opts.storeIn(); url != "" && !fromFile {
+		if storeurl.Password(url) != "" {
+			return errs.Usage("the store URL holds a password, which the agent's settings would keep in the clear").
+				WithHint("keep the password in ~/.pgpass or PGPASSWORD, or name the store in the home's config.yaml (store:), then print the settings again")
+		}
+		store = url
+	}
 	if opts.profile != "" {
 		// A hook that names a profile that does not exist blocks every
 		// call: say so now rather than at the agent's first tool call.
@@ -141,18 +153,6 @@ func printHookConfig(opts *checkGuardOptions) error {
 	}
 	if real, err := filepath.EvalSymlinks(bin); err == nil {
 		bin = real
-	}
-	// A store named by --store or AGENTS_STORE would not be the hook's:
-	// the agent runs it with its own environment, and only the home is
-	// pinned. The command names the store too, unless a password would
-	// then sit in the agent's settings.
-	var store string
-	if url, fromFile := opts.storeIn(); url != "" && !fromFile {
-		if storeurl.Password(url) != "" {
-			return errs.Usage("the store URL holds a password, which the agent's settings would keep in the clear").
-				WithHint("keep the password in ~/.pgpass or PGPASSWORD, or name the store in the home's config.yaml (store:), then print the settings again")
-		}
-		store = url
 	}
 	snippet, err := hook.Snippet(h.agent, hook.SnippetOptions{Binary: bin, Home: opts.Reg.Home(), Store: store, Args: hookArgs(opts, store != "")})
 	if err != nil {

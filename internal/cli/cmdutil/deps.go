@@ -84,6 +84,10 @@ type Deps struct {
 	// failure then blocks, and nothing that loosens a check for a person
 	// at a terminal applies.
 	HookMode bool
+	// HookPrinted is set when the command printed the settings that
+	// install a hook (--print-config): it ran as asked, and answered no
+	// call, so none of HookMode applies.
+	HookPrinted bool
 	// Branch is the invocation's arguments when they name their command
 	// from the first word on (see cli's treeFor): a group then builds only
 	// the verb its second word names. Nil builds every verb.
