@@ -547,3 +547,34 @@ func TestPostgresHookIgnoresAgentsStore(t *testing.T) {
 		t.Errorf("check-guard with AGENTS_STORE: %s%s", r.stdout, r.stderr)
 	}
 }
+
+// TestPostgresHookIgnoresLibpqEnvironment: what the store URL leaves out
+// (here the port) a hook does not take from the libpq environment
+// (PGPORT), which the agent running it sets; other commands do.
+func TestPostgresHookIgnoresLibpqEnvironment(t *testing.T) {
+	p := newPgStore(t)
+	if !strings.Contains(p.url, "@127.0.0.1:5432/") {
+		t.Skip("the test server is not at 127.0.0.1:5432, the port a URL without one means")
+	}
+	p.addCoder(true, looseCoder)
+	if err := os.MkdirAll(p.home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(p.home, "config.yaml"), "store: \""+strings.Replace(p.url, "127.0.0.1:5432", "127.0.0.1", 1)+"\"\n")
+	env := []string{"AGENTS_STORE=", "PGPORT=1", "PGHOST=192.0.2.1"}
+	hook := p.cmd("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
+	hook.Env = append(hook.Env, env...)
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	r, err := runCmd(hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"allow"`) {
+		t.Errorf("a hook with PGPORT set: exit %d\n%s%s\nwant the store's answer", r.code, r.stdout, r.stderr)
+	}
+	show := p.cmd("automation-profile", "show", "acme/coder")
+	show.Env = append(show.Env, env...)
+	if r, err := runCmd(show); err != nil || r.code != 75 {
+		t.Errorf("show with PGPORT=1: exit %d, want 75 (the environment counts outside a hook): %s", r.code, r.stderr)
+	}
+}

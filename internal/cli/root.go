@@ -656,6 +656,9 @@ func resolveHome(deps *cmdutil.Deps, flag string) (string, error) {
 }
 
 func openStore(cfg cmdutil.Config) (store.Store, error) {
+	if cfg.ForHook {
+		return cmdutil.OpenHookStore(cfg.Store, cfg.Home, cfg.LockTimeout)
+	}
 	return cmdutil.OpenStore(cfg.Store, cfg.Home, cfg.LockTimeout)
 }
 

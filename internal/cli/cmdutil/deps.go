@@ -42,6 +42,9 @@ type Config struct {
 	// environment of the agent running the hook could set to a store of
 	// its choosing.
 	HookStore string
+	// ForHook is set on the configuration a hook opens its store with: a
+	// PostgreSQL store is then reached by its URL alone.
+	ForHook bool
 	// Quiet suppresses progress and informational messages on stderr.
 	Quiet bool
 	// GlobalRead says the home's config.yaml was read while resolving
@@ -141,6 +144,7 @@ func (d *Deps) openStore() (store.Store, error) {
 		d.UI().Warn("%s is ignored by a hook: it uses the store its command names (--store) or the home's config.yaml does", EnvStore)
 		cfg.Store = cfg.HookStore
 	}
+	cfg.ForHook = d.HookMode
 	s, err := d.OpenStore(cfg)
 	if err != nil {
 		return nil, err

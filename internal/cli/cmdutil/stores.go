@@ -16,13 +16,23 @@ import (
 // OpenStore opens the store a store URL names (postgres:// or
 // postgresql://), or the file store in home when url is "".
 func OpenStore(url, home string, lockTimeout time.Duration) (store.Store, error) {
+	return openStoreAs(url, home, lockTimeout, false)
+}
+
+// OpenHookStore is OpenStore for a hook: a PostgreSQL store is reached by
+// what its URL says alone (see postgres.Options.URLOnly).
+func OpenHookStore(url, home string, lockTimeout time.Duration) (store.Store, error) {
+	return openStoreAs(url, home, lockTimeout, true)
+}
+
+func openStoreAs(url, home string, lockTimeout time.Duration, urlOnly bool) (store.Store, error) {
 	if url == "" {
 		return file.Open(home, file.Options{LockTimeout: lockTimeout})
 	}
 	if !storeurl.IsPostgres(url) {
 		return nil, UnsupportedStore(url)
 	}
-	return postgres.Open(url, postgres.Options{LockTimeout: lockTimeout})
+	return postgres.Open(url, postgres.Options{LockTimeout: lockTimeout, URLOnly: urlOnly})
 }
 
 // OpenStoreAt opens the store a command-line argument names: a URL as for

@@ -26,6 +26,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,7 +63,24 @@ type Options struct {
 	// Now stamps history events; nil stamps them with the server's clock,
 	// which every machine sharing the registry agrees on.
 	Now func() time.Time
+	// URLOnly takes where and how to connect from the URL alone: the
+	// libpq environment (PGHOST, PGPORT, PGDATABASE, PGUSER, PGSERVICE,
+	// PGSSLMODE, PGSSLROOTCERT, …) is not read, but for the password
+	// (PGPASSWORD, PGPASSFILE). A hook sets it: the agent that runs the
+	// hook sets its environment, which must not choose the server a
+	// decision is read from.
+	URLOnly bool
 }
+
+// libpqSettings are the libpq environment variables the driver reads;
+// passwordSettings those of them that only authenticate.
+var (
+	libpqSettings = []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGPASSWORD", "PGPASSFILE", "PGAPPNAME",
+		"PGCONNECT_TIMEOUT", "PGSSLMODE", "PGSSLKEY", "PGSSLCERT", "PGSSLCERTMODE", "PGSSLSNI", "PGSSLROOTCERT",
+		"PGSSLPASSWORD", "PGSSLNEGOTIATION", "PGTARGETSESSIONATTRS", "PGSERVICE", "PGSERVICEFILE", "PGTZ",
+		"PGOPTIONS", "PGMINPROTOCOLVERSION", "PGMAXPROTOCOLVERSION", "PGCHANNELBINDING", "PGREQUIREAUTH"}
+	passwordSettings = []string{"PGPASSWORD", "PGPASSFILE"}
+)
 
 // Store is the registry in a PostgreSQL database. It holds one connection,
 // made on first use; its methods are safe for concurrent use.
@@ -95,6 +114,16 @@ func Open(url string, opts Options) (*Store, error) {
 			WithHint("give a URL such as postgres://user@host:5432/dbname?sslmode=verify-full; see docs/postgres.md")
 	}
 	url = storeurl.Normalize(url)
+	if opts.URLOnly {
+		// The driver reads the environment as it parses the URL, and has
+		// no way to be told not to: the settings go from this process's
+		// environment (one store is opened per process).
+		for _, v := range libpqSettings {
+			if !slices.Contains(passwordSettings, v) {
+				os.Unsetenv(v)
+			}
+		}
+	}
 	secret := storeurl.Password(url)
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
