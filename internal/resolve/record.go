@@ -111,7 +111,11 @@ func verify(p *plan.Plan, objects Objects, builtin Lookup) (*profile.AutomationP
 	// beside an edited record, say) would decide under a profile that
 	// every view names as the built-in.
 	if current := builtinContent(builtin, ref.Name); current != nil {
-		if b, ok := current(); ok && canon.Digest(b) != ref.SHA256 {
+		b, ok := current()
+		if !ok {
+			return nil, errs.New(errs.KindInternal, "plan %s: the built-in profile %q cannot be read to check the record against", p.ID, ref.Name)
+		}
+		if canon.Digest(b) != ref.SHA256 {
 			return nil, again(errs.Invalid("plan %s records the built-in profile %q as sha256 %s, but this agents' built-in %q is sha256 %s: the plan was made by another version of agents, or its record has been edited", p.ID, ref.Name, ref.SHA256, ref.Name, canon.Digest(b)))
 		}
 	}
@@ -180,9 +184,15 @@ func agreesWithTrace(p *plan.Plan, sdata []byte) *errs.Error {
 	if auto != ref.Name || autoLevel != ref.Provenance {
 		return errs.Invalid("plan %s records automation profile %q from the %s level, but its trace of the levels resolves to %q from the %s level; the plan has been edited", p.ID, ref.Name, ref.Provenance, auto, autoLevel)
 	}
+	composedAt := autoLevel
+	if composedAt == plan.LevelSystem {
+		composedAt = plan.LevelGlobal // as a composed safety profile is reported
+	}
 	switch {
 	case safety == nil && sref.Source != plan.SourceComposed:
 		return errs.Invalid("plan %s records a standalone safety profile, but no level of its trace sets one; the plan has been edited", p.ID)
+	case safety == nil && sref.Provenance != composedAt:
+		return errs.Invalid("plan %s records its composed safety profile from the %s level, but its automation profile came from the %s level; the plan has been edited", p.ID, sref.Provenance, composedAt)
 	case safety != nil && (sref.Source != plan.SourceStandalone || sref.Provenance != safetyLevel):
 		return errs.Invalid("plan %s records its safety profile as %s from the %s level, but its trace sets a standalone one at the %s level; the plan has been edited", p.ID, sref.Source, sref.Provenance, safetyLevel)
 	case safety != nil:

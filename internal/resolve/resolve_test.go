@@ -339,6 +339,11 @@ func TestVerifyRecordAgreesWithTrace(t *testing.T) {
 	if !errors.As(err, &e) || e.Kind != errs.KindInvalid || e.Subject.About != errs.AboutPlanRecord || !strings.Contains(e.Msg, "no level of its trace sets one") {
 		t.Errorf("a planted standalone safety profile: %v", err)
 	}
+	moved := p.Clone()
+	moved.SafetyProfile.Provenance = plan.LevelProject
+	if err := verifyRecord(moved, objects, lookup); err == nil || !strings.Contains(err.Error(), "records its composed safety profile from the project level") {
+		t.Errorf("a composed safety profile's level edited: %v", err)
+	}
 	renamed := p.Clone()
 	renamed.AutomationProfile.Provenance = plan.LevelGlobal
 	if err := verifyRecord(renamed, objects, lookup); err == nil || !strings.Contains(err.Error(), "its trace of the levels resolves to") {

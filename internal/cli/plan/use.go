@@ -38,7 +38,8 @@ EXIT STATUS
   0    the plan was made
   2    usage: --automation-level with --automation-profile, an unknown level
   3    invalid input: the safety profile file, agents.yaml or config.yaml;
-       a store folder or file that another user owns or anyone can write
+       an invalid action name; a store folder or file that another user
+       owns or anyone can write
   4    not found: the action, a profile a level names, the safety profile file
   6    the safety pack in force was refused`,
 		Example: `  # Resolve from the action, the project and the global configuration
