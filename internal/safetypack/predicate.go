@@ -77,6 +77,10 @@ var scanOperators = []string{"in", "not in", "contains", "not contains", "starts
 type compiled struct {
 	source  string
 	program *vm.Program
+	// lit and factor are what the predicate's own lists and strings add
+	// to its cost bound (see growth): the same for every evaluation.
+	lit    int
+	factor float64
 }
 
 // compilePredicate parses and type-checks a predicate against the context
@@ -97,7 +101,8 @@ func compilePredicate(src string) (*compiled, error) {
 	if err := checkShape(root); err != nil {
 		return nil, err
 	}
-	return &compiled{source: src, program: program}, nil
+	lit, factor := growth(program.Node())
+	return &compiled{source: src, program: program, lit: lit, factor: factor}, nil
 }
 
 // predicateConfig is the compiler's configuration for predicates, made
@@ -314,8 +319,7 @@ func (c *compiled) eval(env *policyEnv, list, str int) (upheld bool, reason stri
 	// Lists and strings the predicate makes itself count too: a literal
 	// longer than the context's longest, doubled by each + that joins two
 	// (a let can bind what one + made, and the next join it to itself).
-	lit, factor := growth(c.program.Node())
-	list, str = grown(max(list, lit), factor), grown(max(str, lit), factor)
+	list, str = grown(max(list, c.lit), c.factor), grown(max(str, c.lit), c.factor)
 	if bound := cost(c.program.Node(), list, str); bound > MaxPredicateCost {
 		return false, fmt.Sprintf("not evaluated: over this context its cost could reach %.0f, above the budget of %d", bound, MaxPredicateCost)
 	}
