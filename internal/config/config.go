@@ -515,9 +515,7 @@ func trustedEntries(folder string, trusted []string) []string {
 	}
 	var out []string
 	for _, t := range trusted {
-		if t == folder || t == real {
-			out = append(out, t)
-		} else if r, err := filepath.EvalSymlinks(t); err == nil && r == real {
+		if t == folder || sameFolder(t, real) {
 			out = append(out, t)
 		}
 	}
