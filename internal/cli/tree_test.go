@@ -9,6 +9,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/profiles"
+	"github.com/spf13/pflag"
 )
 
 // TestTreeFor: a run that builds only the branch its first argument names
@@ -131,4 +132,26 @@ func TestConfigParseErrorIsOneLine(t *testing.T) {
 	if code != ExitInvalid || strings.Count(errOut, "\n") != 1 || strings.Contains(errOut, `\n`) {
 		t.Errorf("-f json: exit %d, stderr %q", code, errOut)
 	}
+}
+
+// TestGlobalValueFlagsAreTheRoots: commandWords steps over the root's
+// persistent flags by the names it knows; a flag added to the root and
+// not to them would make every run behind it build the whole tree.
+func TestGlobalValueFlagsAreTheRoots(t *testing.T) {
+	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	root.PersistentFlags().VisitAll(func(f *pflag.Flag) {
+		args := []string{"--" + f.Name, "x", "version"}
+		if f.Value.Type() == "bool" {
+			args = []string{"--" + f.Name, "version"}
+		}
+		if got := treeFor(args); got != "version" {
+			t.Errorf("treeFor(%q) = %q: commandWords does not know --%s", args, got, f.Name)
+		}
+		if f.Shorthand != "" {
+			args[0] = "-" + f.Shorthand
+			if got := treeFor(args); got != "version" {
+				t.Errorf("treeFor(%q) = %q: commandWords does not know -%s", args, got, f.Shorthand)
+			}
+		}
+	})
 }
