@@ -396,8 +396,11 @@ func FindProject(start string) (string, error) {
 	}
 	for {
 		file := filepath.Join(dir, ProjectFileName)
-		fi, err := os.Stat(file)
-		if err == nil && !fi.IsDir() {
+		// Anything by that name is the project's file: one that is not a
+		// regular file (a folder, a FIFO) is refused when it is read, not
+		// passed over for a file further up.
+		_, err := os.Lstat(file)
+		if err == nil {
 			return file, nil
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {

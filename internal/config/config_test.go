@@ -157,12 +157,16 @@ func TestFindProject(t *testing.T) {
 	if err != nil || p.File != filepath.Join(root, "a", "b", "agents.yaml") || *p.AutomationProfile != "manual" || p.Dir != deep {
 		t.Errorf("nearest: %+v, %v", p, err)
 	}
-	// A folder called agents.yaml is not a project file.
+	// A folder called agents.yaml is not passed over for the file further
+	// up: the project level it stands for is refused, not dropped.
 	if err := os.MkdirAll(filepath.Join(deep, "agents.yaml"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := FindProject(deep); got != filepath.Join(root, "a", "b", "agents.yaml") {
-		t.Errorf("a folder named agents.yaml was taken: %q", got)
+	if got, _ := FindProject(deep); got != filepath.Join(deep, "agents.yaml") {
+		t.Errorf("a folder named agents.yaml was passed over: %q", got)
+	}
+	if _, err := LoadProject(ProjectOptions{Dir: deep}); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a folder named agents.yaml: %v", err)
 	}
 	if _, err := FindProject(filepath.Join(root, "none")); !errs.Is(err, errs.KindNotFound) {
 		t.Errorf("missing folder: %v", err)

@@ -7,6 +7,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/safefile"
@@ -66,29 +67,86 @@ func userName(uid uint32) string {
 	return fmt.Sprintf("uid %d", uid)
 }
 
+// maxLinks bounds the links followed from one file, as the kernel does.
+const maxLinks = 40
+
 // CheckOwnership returns an errs.KindInvalid error unless file, and the
 // folder that holds it, are owned by the invoking user or root and cannot
-// be written by anyone else. what names the file in the message ("the
-// project file"); fix adds to the refusal how to fix it (a hint or a
-// subject). A file that does not exist is not this check's concern and
-// passes.
+// be written by anyone else. A file reached through links is checked all
+// the way: each link, and the folder holding it, must pass the same test
+// as the file it leads to, since whoever can replace a link chooses what
+// is read. what names the file in the message ("the project file"); fix
+// adds to the refusal how to fix it (a hint or a subject). A file that
+// does not exist is not this check's concern and passes.
 func CheckOwnership(file, what string, fix func(*errs.Error) *errs.Error) error {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "resolving %s", file)
 	}
 	who := currentInvoker()
-	for _, p := range []struct{ path, role string }{{abs, what}, {filepath.Dir(abs), "the folder of " + what}} {
-		o, ok, err := statOwner(p.path)
+	refuse := func(subject string, o ownerInfo, why string) error {
+		return fix(errs.Invalid("refusing %s %s: %s %s (%s)", what, abs, subject, why, ownerAndMode(o, why)))
+	}
+	p := abs
+	for hops := 0; ; hops++ {
+		if hops > maxLinks {
+			return fix(errs.Invalid("refusing %s %s: it goes through more than %d links", what, abs, maxLinks))
+		}
+		dir := filepath.Dir(p)
+		// The folder may itself be reached through a link: what counts
+		// is the folder it names.
+		d, ok, err := statOwner(dir, true)
 		if err != nil {
-			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", p.path)
+			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", dir)
+		}
+		if why := untrustedReason(d, who); ok && why != "" {
+			subject := "its folder " + dir
+			if p != abs {
+				subject = "the folder " + dir + " of the link " + p + " it is reached through"
+			}
+			return refuse(subject, d, why)
+		}
+		o, ok, err := statOwner(p, false)
+		if err != nil {
+			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", p)
 		}
 		if !ok {
-			continue
+			return nil
 		}
-		if why := untrustedReason(o, who); why != "" {
-			return fix(errs.Invalid("refusing %s %s: it %s (mode %s)", p.role, abs, why, o.mode.Perm()))
+		if o.mode&fs.ModeSymlink == 0 {
+			if why := untrustedReason(o, who); why != "" {
+				subject := "it"
+				if p != abs {
+					subject = "the file " + p + " it links to"
+				}
+				return refuse(subject, o, why)
+			}
+			return nil
 		}
+		// A link's own mode means nothing; its owner may replace it.
+		if o.uid != who.uid && o.uid != 0 {
+			subject := "it is a link that"
+			if p != abs {
+				subject = "the link " + p + " it is reached through"
+			}
+			return refuse(subject, o, "is owned by "+userName(o.uid))
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return errs.Wrap(errs.KindInternal, err, "cannot read the link %s", p)
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(dir, target)
+		}
+		p = filepath.Clean(target)
 	}
-	return nil
+}
+
+// ownerAndMode says who owns a refused file and its mode, for the message;
+// the owner is left out where the reason already names it.
+func ownerAndMode(o ownerInfo, why string) string {
+	if strings.HasPrefix(why, "is owned by") {
+		return "mode " + o.mode.String()
+	}
+	return "owner " + userName(o.uid) + ", mode " + o.mode.String()
 }

@@ -9,10 +9,15 @@ import (
 	"syscall"
 )
 
-// statOwner returns the owner, group and mode of path, following links;
-// ok is false when it does not exist.
-func statOwner(path string) (ownerInfo, bool, error) {
-	fi, err := os.Stat(path)
+// statOwner returns the owner, group and mode of path, following a link
+// when follow is set and describing the link itself otherwise; ok is false
+// when it does not exist.
+func statOwner(path string, follow bool) (ownerInfo, bool, error) {
+	stat := os.Lstat
+	if follow {
+		stat = os.Stat
+	}
+	fi, err := stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ownerInfo{}, false, nil
 	}
