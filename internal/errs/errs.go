@@ -40,12 +40,13 @@ func (k Kind) Code() string {
 		return "conflict"
 	case KindSafetyPack:
 		return "safety_pack"
-	case KindLocked:
+	case KindLocked, KindUnavailable:
+		// One code for each exit code: 75 says "retry", whether a lock
+		// or the store's server kept the command from finishing; the
+		// message says which.
 		return "locked"
 	case KindInterrupted:
 		return "interrupted"
-	case KindUnavailable:
-		return "unavailable"
 	case KindPermission:
 		return "permission"
 	case KindApproval:

@@ -19,7 +19,7 @@ func TestCodes(t *testing.T) {
 	want := map[Kind]string{
 		KindInternal: "internal", KindUsage: "usage", KindInvalid: "invalid", KindNotFound: "not_found",
 		KindConflict: "conflict", KindSafetyPack: "safety_pack", KindLocked: "locked", KindInterrupted: "interrupted",
-		KindUnavailable: "unavailable", KindPermission: "permission",
+		KindUnavailable: "locked", KindPermission: "permission",
 	}
 	for k, code := range want {
 		if k.Code() != code {
