@@ -20,14 +20,12 @@ type decisionDoc struct {
 	Rule             string  `json:"rule"`
 	Profile          string  `json:"profile"`
 	Level            *string `json:"level"`
-	// Plan is the plan decided for; left out when a profile was named, so
-	// that a decision on a profile is exactly the seed's GuardResult plus
-	// rule, profile, level and conditions.
-	Plan *string `json:"plan,omitempty"`
+	// Plan is the plan decided for; null when a profile was named.
+	Plan *string `json:"plan"`
 	// Warnings name the safety pack's boundaries in warn mode that the
 	// profile violates, and the problems of the seal of a pack that loaded
-	// only under the development override; left out when there are none.
-	Warnings []string `json:"warnings,omitempty"`
+	// only under the development override; empty when there are none.
+	Warnings []string `json:"warnings"`
 }
 
 // guardDoc adds where the safety profile decided under came from: its
@@ -35,8 +33,8 @@ type decisionDoc struct {
 // whether it was standalone or composed.
 type guardDoc struct {
 	decisionDoc
-	SafetyLevel  *string  `json:"safety_level,omitempty"`
-	SafetySource *string  `json:"safety_source,omitempty"`
+	SafetyLevel  *string  `json:"safety_level"`
+	SafetySource *string  `json:"safety_source"`
 	Conditions   []string `json:"conditions"`
 }
 
@@ -68,15 +66,10 @@ func (d *decisionDoc) appendFields(b []byte) []byte {
 	b = canon.AppendString(b, d.Profile)
 	b = append(b, `,"level":`...)
 	b = canon.AppendOptional(b, d.Level)
-	if d.Plan != nil {
-		b = append(b, `,"plan":`...)
-		b = canon.AppendString(b, *d.Plan)
-	}
-	if len(d.Warnings) > 0 {
-		b = append(b, `,"warnings":`...)
-		b = canon.AppendStrings(b, d.Warnings)
-	}
-	return b
+	b = append(b, `,"plan":`...)
+	b = canon.AppendOptional(b, d.Plan)
+	b = append(b, `,"warnings":`...)
+	return canon.AppendStrings(b, d.Warnings)
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -85,14 +78,10 @@ func (d guardDoc) MarshalJSON() ([]byte, error) { return d.AppendJSON(make([]byt
 // AppendJSON implements canon.Appender.
 func (d guardDoc) AppendJSON(b []byte) ([]byte, error) {
 	b = d.appendFields(b)
-	if d.SafetyLevel != nil {
-		b = append(b, `,"safety_level":`...)
-		b = canon.AppendString(b, *d.SafetyLevel)
-	}
-	if d.SafetySource != nil {
-		b = append(b, `,"safety_source":`...)
-		b = canon.AppendString(b, *d.SafetySource)
-	}
+	b = append(b, `,"safety_level":`...)
+	b = canon.AppendOptional(b, d.SafetyLevel)
+	b = append(b, `,"safety_source":`...)
+	b = canon.AppendOptional(b, d.SafetySource)
 	b = append(b, `,"conditions":`...)
 	b = canon.AppendStrings(b, d.Conditions)
 	return append(b, '}'), nil
@@ -123,6 +112,15 @@ func optional(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// orEmpty returns list, or an empty list for none, so that a document
+// prints [] rather than null for a list that is always there.
+func orEmpty(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }
 
 // GuardDecisionView renders the answer to check-guard.
@@ -165,7 +163,7 @@ func (v GuardDecisionView) Data() any {
 			Profile:          v.Profile,
 			Level:            optional(v.Level),
 			Plan:             optional(v.Plan),
-			Warnings:         v.Warnings,
+			Warnings:         orEmpty(v.Warnings),
 		},
 		Conditions: r.Conditions.Names(),
 	}
@@ -259,7 +257,7 @@ func (v GateDecisionView) Data() any {
 			Profile:          v.Profile,
 			Level:            optional(v.Level),
 			Plan:             optional(v.Plan),
-			Warnings:         v.Warnings,
+			Warnings:         orEmpty(v.Warnings),
 		},
 		Conditions: []string{},
 		Threshold:  d.Threshold,

@@ -50,6 +50,10 @@ func TestGuardDecisionViewFormats(t *testing.T) {
   "rule": "guards.tool_denylist",
   "profile": "acme/guarded",
   "level": null,
+  "plan": null,
+  "warnings": [],
+  "safety_level": null,
+  "safety_source": null,
   "conditions": []
 }
 `},
@@ -60,6 +64,10 @@ func TestGuardDecisionViewFormats(t *testing.T) {
   "rule": "default",
   "profile": "ci",
   "level": "plan",
+  "plan": null,
+  "warnings": [],
+  "safety_level": null,
+  "safety_source": null,
   "conditions": [
     "sandbox",
     "checkpoint_before_write"
@@ -72,6 +80,10 @@ requires_approval: false
 rule: safety.allow_unsafe_tools
 profile: ci
 level: null
+plan: null
+warnings: []
+safety_level: null
+safety_source: null
 conditions: []
 `},
 		{"plain allowed", "plain", allowedWrite(""), `decision: allowed
@@ -129,6 +141,8 @@ func TestGateDecisionViewFormats(t *testing.T) {
   "rule": "auto_execute",
   "profile": "cautious",
   "level": null,
+  "plan": null,
+  "warnings": [],
   "conditions": [],
   "threshold": 0.7,
   "confidence": 0.7
@@ -140,6 +154,8 @@ requires_approval: false
 rule: auto_execute
 profile: cautious
 level: null
+plan: null
+warnings: []
 conditions: []
 threshold: 0.7
 confidence: 0.75

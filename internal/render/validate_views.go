@@ -10,8 +10,9 @@ import (
 type FileReport struct {
 	File  string `json:"file"`
 	Valid bool   `json:"valid"`
-	// Name is the document's name when it has one and the file is valid.
-	Name     *string        `json:"name,omitempty"`
+	// Name is the document's name when it has one and the file is
+	// valid, and null otherwise.
+	Name     *string        `json:"name"`
 	Problems []errs.Problem `json:"problems"`
 	Warnings []string       `json:"warnings"`
 	// Outcome is "" for a valid file, else why it is not.

@@ -137,6 +137,7 @@ type decision struct {
 	Profile          string   `json:"profile"`
 	Level            *string  `json:"level"`
 	Plan             *string  `json:"plan"`
+	Warnings         []string `json:"warnings"`
 	SafetyLevel      *string  `json:"safety_level"`
 	SafetySource     *string  `json:"safety_source"`
 	Conditions       []string `json:"conditions"`
@@ -242,6 +243,10 @@ func TestCheckGuardExactJSON(t *testing.T) {
   "rule": "guards.tool_denylist",
   "profile": "acme/guarded",
   "level": null,
+  "plan": null,
+  "warnings": [],
+  "safety_level": null,
+  "safety_source": null,
   "conditions": []
 }
 `
