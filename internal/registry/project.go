@@ -41,6 +41,11 @@ func (r *Registry) TrustProject(dir string, trust bool) (Trust, error) {
 		return Trust{}, err
 	}
 	home := r.Home()
+	// A change that would change nothing takes no lock: untrusting a
+	// project in a home that does not exist yet must not create it.
+	if t, done, err := r.trustUnchanged(home, folder, file, trust); done || err != nil {
+		return t, err
+	}
 	unlock, err := r.src.LockHome(r.ctx())
 	if err != nil {
 		return Trust{}, err
@@ -85,6 +90,26 @@ func (r *Registry) TrustProject(dir string, trust bool) (Trust, error) {
 	return Trust{Folder: folder, File: file, SHA256: digest, Changed: changed, Config: path}, nil
 }
 
+// trustUnchanged reports, without the home's lock, whether recording trust
+// in folder would leave config.yaml as it is; done is false when it would
+// change it, or may (the change is then made under the lock, which reads
+// the file again).
+func (r *Registry) trustUnchanged(home, folder, file string, trust bool) (t Trust, done bool, err error) {
+	if trust {
+		// Trusting pins the current content, read under the lock.
+		return Trust{}, false, nil
+	}
+	path := config.GlobalPath(home)
+	data, err := config.ReadGlobal(home)
+	if err != nil {
+		return Trust{}, false, err
+	}
+	if _, changed, err := config.SetTrusted(data, path, folder, "", false); err != nil || changed {
+		return Trust{}, false, err
+	}
+	return Trust{Folder: folder, File: file, Config: path}, true, nil
+}
+
 // projectFolder returns the folder a project is recorded by (the nearest
 // one, from dir up, that holds an agents.yaml, or dir itself) and its
 // agents.yaml. A folder to trust must exist.
@@ -115,23 +140,36 @@ func (r *Registry) projectFolder(dir string, mustExist bool) (folder, file strin
 	return filepath.Dir(file), file, nil
 }
 
+// TrustedProject is one entry of the home's trusted projects.
+type TrustedProject struct {
+	// Folder is the project's folder.
+	Folder string
+	// Pinned reports whether trust holds only while the project's
+	// agents.yaml is unchanged; an entry written by hand as a plain path
+	// is not pinned.
+	Pinned bool
+	// SHA256 is the digest agents.yaml must have; "" for a pinned project
+	// that had none (and must still have none).
+	SHA256 string
+}
+
 // TrustedProjects lists the folders whose agents.yaml a hook may use, as
 // the home's config.yaml records them, warning about each one that is not
 // pinned to the content of its agents.yaml.
-func (r *Registry) TrustedProjects() ([]string, error) {
+func (r *Registry) TrustedProjects() ([]TrustedProject, error) {
 	g, err := r.Global()
 	if err != nil {
 		return nil, err
 	}
-	if g.TrustedProjects == nil {
-		return []string{}, nil
-	}
-	for _, t := range g.TrustedProjects {
-		if _, pinned := g.TrustedDigests[t]; !pinned {
-			r.warn(unpinnedWarning(t))
+	list := make([]TrustedProject, 0, len(g.TrustedProjects))
+	for _, folder := range g.TrustedProjects {
+		digest, pinned := g.TrustedDigests[folder]
+		if !pinned {
+			r.warn(unpinnedWarning(folder))
 		}
+		list = append(list, TrustedProject{Folder: folder, Pinned: pinned, SHA256: digest})
 	}
-	return g.TrustedProjects, nil
+	return list, nil
 }
 
 // unpinnedWarning says that a trusted project's agents.yaml counts

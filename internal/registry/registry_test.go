@@ -667,7 +667,7 @@ func TestTrustProject(t *testing.T) {
 		t.Errorf("trusting again = %+v, %v", tr, err)
 	}
 	list, err := f.r.TrustedProjects()
-	if err != nil || !slices.Equal(list, []string{proj}) {
+	if err != nil || len(list) != 1 || list[0].Folder != proj || !list[0].Pinned || list[0].SHA256 != tr.SHA256 || tr.SHA256 == "" {
 		t.Errorf("TrustedProjects = %v, %v", list, err)
 	}
 	if tr, err := f.r.TrustProject(proj, false); err != nil || !tr.Changed {
@@ -924,8 +924,8 @@ func TestUnpinnedTrustWarns(t *testing.T) {
 	f.write(t, filepath.Join(f.home, "config.yaml"), "trusted_projects:\n  - \""+proj+"\"\n")
 	want := "the project " + proj + " is trusted by its folder alone"
 	r := New(f.r.src)
-	if list, err := r.TrustedProjects(); err != nil || !slices.Equal(list, []string{proj}) {
-		t.Fatalf("TrustedProjects = %q, %v", list, err)
+	if list, err := r.TrustedProjects(); err != nil || len(list) != 1 || list[0] != (TrustedProject{Folder: proj}) {
+		t.Fatalf("TrustedProjects = %+v, %v", list, err)
 	}
 	if ws := r.Warnings(); len(ws) != 1 || !strings.HasPrefix(ws[0], want) {
 		t.Errorf("listing warned %q", ws)

@@ -42,6 +42,7 @@ func TestTrustAndList(t *testing.T) {
 	}
 	var doc struct {
 		Project string
+		SHA256  string
 		Trusted bool
 		Changed bool
 	}
@@ -52,9 +53,14 @@ func TestTrustAndList(t *testing.T) {
 	if err := e.Run(NewCmd(e.Deps), "list"); err != nil {
 		t.Fatal(err)
 	}
-	var list []string
+	var list []struct {
+		Project string  `json:"project"`
+		Pinned  bool    `json:"pinned"`
+		SHA256  *string `json:"sha256"`
+	}
 	real, _ := filepath.EvalSymlinks(proj)
-	if err := json.Unmarshal(e.Out.Bytes(), &list); err != nil || len(list) != 1 || list[0] != real {
-		t.Errorf("list printed %s (%v), want [%s]", e.Out, err, real)
+	if err := json.Unmarshal(e.Out.Bytes(), &list); err != nil || len(list) != 1 || list[0].Project != real ||
+		!list[0].Pinned || list[0].SHA256 == nil || *list[0].SHA256 != doc.SHA256 || doc.SHA256 == "" {
+		t.Errorf("list printed %s (%v), want %s pinned to %s", e.Out, err, real, doc.SHA256)
 	}
 }
