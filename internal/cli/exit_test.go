@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os/user"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -98,5 +100,23 @@ func TestErrorFormatFromArgs(t *testing.T) {
 		if got := errorFormat(deps, tt.args); got != tt.want {
 			t.Errorf("errorFormat(%q) = %q, want %q", tt.args, got, tt.want)
 		}
+	}
+}
+
+// TestHomeWithoutHOME: with no HOME, AGENTS_HOME or XDG_CONFIG_HOME (a
+// minimal container, a service), the home is the account's own folder from
+// the user database, not an error that stops even read-only commands.
+func TestHomeWithoutHOME(t *testing.T) {
+	u, err := user.Current()
+	if err != nil || u.HomeDir == "" {
+		t.Skipf("this account has no home folder in the user database: %v", err)
+	}
+	deps := &cmdutil.Deps{Getenv: func(string) string { return "" }}
+	got, err := resolveHome(deps, "")
+	if want := filepath.Join(u.HomeDir, ".config", "agents"); err != nil || got != want {
+		t.Errorf("resolveHome = %q, %v; want %q", got, err, want)
+	}
+	if got, err := resolveHome(deps, "/srv/agents"); err != nil || got != "/srv/agents" {
+		t.Errorf("--home without HOME = %q, %v", got, err)
 	}
 }

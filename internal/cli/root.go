@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -640,11 +641,16 @@ func resolveHome(deps *cmdutil.Deps, flag string) (string, error) {
 	if home == "" {
 		h := deps.Getenv("HOME")
 		if h == "" {
-			var err error
-			if h, err = os.UserHomeDir(); err != nil {
-				return "", errs.Usage("cannot find the agents home directory").
-					WithHint("set AGENTS_HOME or pass --home")
+			// A minimal container or a service may run with no HOME:
+			// the account's home from the user database is the same
+			// folder a login would have given.
+			if u, err := user.Current(); err == nil && u.HomeDir != "" {
+				h = u.HomeDir
 			}
+		}
+		if h == "" {
+			return "", errs.Usage("cannot find the agents home directory: HOME is not set and the account has no home folder").
+				WithHint("set AGENTS_HOME or pass --home")
 		}
 		home = filepath.Join(h, ".config", "agents")
 	}
