@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -142,6 +144,9 @@ type Choices struct {
 type Resolution struct {
 	Plan     *plan.Plan
 	Loosened []profile.Loosening
+	// Unchanged reports a plan resolved again to exactly what it
+	// recorded: nothing was written.
+	Unchanged bool
 }
 
 // request is what a resolution reads its levels for.
@@ -344,6 +349,25 @@ func (r *Registry) record(res *resolve.Result, p *plan.Plan, update bool, at tim
 	st, err := r.Store()
 	if err != nil {
 		return Resolution{}, err
+	}
+	if update {
+		// Resolving again to the very record the plan holds (the time
+		// it was resolved aside) changes nothing, and writes nothing.
+		same := p.Clone()
+		if _, err := res.Apply(same, p.ResolvedAt); err != nil {
+			return Resolution{}, err
+		}
+		same.ResolvedAt = p.ResolvedAt
+		was, _, err1 := plan.Encode(p)
+		now, _, err2 := plan.Encode(same)
+		if err := errors.Join(err1, err2); err != nil {
+			return Resolution{}, err
+		}
+		if bytes.Equal(was, now) {
+			res := r.loosened(p, res.Loosened())
+			res.Unchanged = true
+			return res, nil
+		}
 	}
 	if err := r.keep(st, res, p, at); err != nil {
 		return Resolution{}, err

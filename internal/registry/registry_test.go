@@ -461,8 +461,14 @@ func TestPlanUseShowSet(t *testing.T) {
 		t.Fatalf("plan show after the levels changed = %+v, %v", shown, err)
 	}
 	set, err := f.r.SetPlanProfile(p.ID, "supervised")
-	if err != nil || set.Plan.AutomationProfile.Name != "supervised" || set.Plan.AutomationProfile.Provenance != plan.LevelPlan {
+	if err != nil || set.Unchanged || set.Plan.AutomationProfile.Name != "supervised" || set.Plan.AutomationProfile.Provenance != plan.LevelPlan {
 		t.Fatalf("set-automation-profile = %+v, %v", set.Plan, err)
+	}
+	// The same again resolves to the record the plan holds: unchanged,
+	// and the plan as it was, its time of resolution included.
+	again, err := f.r.SetPlanProfile(p.ID, "supervised")
+	if err != nil || !again.Unchanged || !again.Plan.ResolvedAt.Equal(set.Plan.ResolvedAt) {
+		t.Fatalf("set-automation-profile again = %+v, %v", again, err)
 	}
 	shown, err = f.r.ShowPlan(p.ID)
 	if err != nil || shown.Drift != nil {

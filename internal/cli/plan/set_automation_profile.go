@@ -23,7 +23,9 @@ func newSetAutomationProfileCmd(deps *cmdutil.Deps, runF func(*setAutomationProf
 resolve the plan again, as 'plan use' did, and record the new answer and
 snapshots. The plan keeps its own --safety-profile, if it had one; the
 action, the project (looked for where the plan was made) and the global
-configuration are read as they are now, so any drift is taken up.
+configuration are read as they are now, so any drift is taken up. A plan
+that resolves to exactly what it records is left as it is, and the line
+says unchanged.
 
 EXIT STATUS
   0    the plan was resolved again
@@ -49,5 +51,9 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.UI.RenderChange(render.PlanChange("updated", res.Plan, res.Loosened))
+	verb := "updated"
+	if res.Unchanged {
+		verb = render.Unchanged
+	}
+	return opts.UI.RenderChange(render.PlanChange(verb, res.Plan, res.Loosened))
 }
