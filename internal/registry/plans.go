@@ -315,15 +315,17 @@ func (r *Registry) UsePlan(c Choices) (Resolution, error) {
 		return Resolution{}, err
 	}
 	p := &plan.Plan{ID: id, Action: c.Action, CreatedAt: plan.Timestamp(now), ProjectDir: req.projectDir}
-	return r.record(res, p, false, now)
+	return r.record(res, p, nil, now)
 }
 
 // SetPlanProfile chooses the automation profile of the plan id at its own
 // level and resolves the plan again, as UsePlan did, recording the new
 // answer and snapshots. The plan keeps its own safety profile; the
 // action, the project and the global configuration are read as they are
-// now.
-func (r *Registry) SetPlanProfile(id, name string) (Resolution, error) {
+// now. The project is looked for where the plan was made, or from project
+// when it is not "": a folder named so, as for UsePlan, trusts the
+// agents.yaml in it whoever owns it, and becomes the plan's project folder.
+func (r *Registry) SetPlanProfile(id, name, project string) (Resolution, error) {
 	if _, err := r.Pack(); err != nil {
 		return Resolution{}, err
 	}
@@ -331,18 +333,28 @@ func (r *Registry) SetPlanProfile(id, name string) (Resolution, error) {
 	if err != nil {
 		return Resolution{}, err
 	}
+	was := p.Clone()
 	o := p.Own()
 	o.AutomationProfile = &name
-	res, err := r.resolve(request{own: o, action: p.Action, projectDir: p.ProjectDir})
+	req := request{own: o, action: p.Action, projectDir: p.ProjectDir}
+	if project != "" {
+		if req.projectDir, err = r.projectDir(project); err != nil {
+			return Resolution{}, err
+		}
+		req.explicit = true
+		p.ProjectDir = req.projectDir
+	}
+	res, err := r.resolve(req)
 	if err != nil {
 		return Resolution{}, err
 	}
-	return r.record(res, p, true, r.now())
+	return r.record(res, p, was, r.now())
 }
 
 // record judges a resolution about to be recorded in p, then records it:
-// its snapshots as objects, then the plan.
-func (r *Registry) record(res *resolve.Result, p *plan.Plan, update bool, at time.Time) (Resolution, error) {
+// its snapshots as objects, then the plan. was is the plan as stored, for
+// a plan resolved again, and nil for a new one.
+func (r *Registry) record(res *resolve.Result, p, was *plan.Plan, at time.Time) (Resolution, error) {
 	if err := r.judgeResolution(res, p, at); err != nil {
 		return Resolution{}, err
 	}
@@ -350,21 +362,20 @@ func (r *Registry) record(res *resolve.Result, p *plan.Plan, update bool, at tim
 	if err != nil {
 		return Resolution{}, err
 	}
-	if update {
+	if was != nil {
 		// Resolving again to the very record the plan holds (the time
 		// it was resolved aside) changes nothing, and writes nothing.
 		same := p.Clone()
-		if _, err := res.Apply(same, p.ResolvedAt); err != nil {
+		if _, err := res.Apply(same, was.ResolvedAt); err != nil {
 			return Resolution{}, err
 		}
-		same.ResolvedAt = p.ResolvedAt
-		was, _, err1 := plan.Encode(p)
-		now, _, err2 := plan.Encode(same)
+		before, _, err1 := plan.Encode(was)
+		after, _, err2 := plan.Encode(same)
 		if err := errors.Join(err1, err2); err != nil {
 			return Resolution{}, err
 		}
-		if bytes.Equal(was, now) {
-			res := r.loosened(p, res.Loosened())
+		if bytes.Equal(before, after) {
+			res := r.loosened(was, res.Loosened())
 			res.Unchanged = true
 			return res, nil
 		}
@@ -372,7 +383,7 @@ func (r *Registry) record(res *resolve.Result, p *plan.Plan, update bool, at tim
 	if err := r.keep(st, res, p, at); err != nil {
 		return Resolution{}, err
 	}
-	put, err := st.Plans().Put(r.ctx(), p, update)
+	put, err := st.Plans().Put(r.ctx(), p, was != nil)
 	if err != nil {
 		return Resolution{}, err
 	}

@@ -460,13 +460,13 @@ func TestPlanUseShowSet(t *testing.T) {
 	if err != nil || shown.Drift == nil || shown.Drift.AutomationProfile == nil || shown.Plan.AutomationProfile.Name != "cautious" {
 		t.Fatalf("plan show after the levels changed = %+v, %v", shown, err)
 	}
-	set, err := f.r.SetPlanProfile(p.ID, "supervised")
+	set, err := f.r.SetPlanProfile(p.ID, "supervised", "")
 	if err != nil || set.Unchanged || set.Plan.AutomationProfile.Name != "supervised" || set.Plan.AutomationProfile.Provenance != plan.LevelPlan {
 		t.Fatalf("set-automation-profile = %+v, %v", set.Plan, err)
 	}
 	// The same again resolves to the record the plan holds: unchanged,
 	// and the plan as it was, its time of resolution included.
-	again, err := f.r.SetPlanProfile(p.ID, "supervised")
+	again, err := f.r.SetPlanProfile(p.ID, "supervised", "")
 	if err != nil || !again.Unchanged || !again.Plan.ResolvedAt.Equal(set.Plan.ResolvedAt) {
 		t.Fatalf("set-automation-profile again = %+v, %v", again, err)
 	}
@@ -812,7 +812,7 @@ func TestUntrustedStoreRefusesDecisions(t *testing.T) {
 		}},
 		{"plan use", func(r *Registry) error { _, err := r.UsePlan(Choices{Action: "local/deploy"}); return err }},
 		{"resolve", func(r *Registry) error { _, err := r.Resolve(Choices{Action: "local/deploy"}); return err }},
-		{"set-automation-profile", func(r *Registry) error { _, err := r.SetPlanProfile(made.Plan.ID, "manual"); return err }},
+		{"set-automation-profile", func(r *Registry) error { _, err := r.SetPlanProfile(made.Plan.ID, "manual", ""); return err }},
 		{"safety-pack check of a plan", func(r *Registry) error { _, err := r.CheckPack(Check{Plan: made.Plan.ID}); return err }},
 	} {
 		r := newRegistry()

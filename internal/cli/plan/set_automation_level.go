@@ -8,7 +8,7 @@ import (
 
 func newSetAutomationLevelCmd(deps *cmdutil.Deps, runF func(*setAutomationProfileOptions) error) *cobra.Command {
 	opts := &setAutomationProfileOptions{Run: deps.Run()}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "set-automation-level <id> <level>",
 		Short: "Deprecated: use set-automation-profile",
 		Long: `Deprecated: use 'agents plan set-automation-profile'. The legacy automation
@@ -32,4 +32,6 @@ profile, after a deprecation warning on stderr.`,
 			return nil
 		}),
 	}
+	projectFlag(cmd, &opts.project)
+	return cmd
 }

@@ -12,11 +12,14 @@ type setAutomationProfileOptions struct {
 	cmdutil.Run
 	id      string
 	profile string
+	// project is the folder to look for agents.yaml from, trusted
+	// explicitly; "" looks where the plan was made.
+	project string
 }
 
 func newSetAutomationProfileCmd(deps *cmdutil.Deps, runF func(*setAutomationProfileOptions) error) *cobra.Command {
 	opts := &setAutomationProfileOptions{Run: deps.Run()}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "set-automation-profile <id> <profile>",
 		Short: "Choose a plan's automation profile and resolve it again",
 		Long: `Set the automation profile at the plan's own level, the most specific, then
@@ -25,7 +28,9 @@ snapshots. The plan keeps its own --safety-profile, if it had one; the
 action, the project (looked for where the plan was made) and the global
 configuration are read as they are now, so any drift is taken up. A plan
 that resolves to exactly what it records is left as it is, and the line
-says unchanged.
+says unchanged. --project DIR looks for agents.yaml from DIR instead, and
+trusts the one in DIR itself whoever owns it, as 'plan use --project'
+does; DIR becomes the plan's project folder.
 
 EXIT STATUS
   0    the plan was resolved again
@@ -44,10 +49,18 @@ EXIT STATUS
 			return nil
 		}),
 	}
+	projectFlag(cmd, &opts.project)
+	return cmd
+}
+
+// projectFlag adds --project to a command that resolves a plan again.
+func projectFlag(cmd *cobra.Command, dir *string) {
+	cmd.Flags().StringVar(dir, "project", "", "look for agents.yaml from this folder, and trust the one in it explicitly, instead of where the plan was made")
+	_ = cmd.MarkFlagDirname("project")
 }
 
 func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
-	res, err := opts.Reg.SetPlanProfile(opts.id, opts.profile)
+	res, err := opts.Reg.SetPlanProfile(opts.id, opts.profile, opts.project)
 	if err != nil {
 		return err
 	}
