@@ -578,3 +578,72 @@ func TestPostgresHookIgnoresLibpqEnvironment(t *testing.T) {
 		t.Errorf("show with PGPORT=1: exit %d, want 75 (the environment counts outside a hook): %s", r.code, r.stderr)
 	}
 }
+
+// TestPostgresHostilePasswordsNeverPrinted: a store URL whose password
+// holds what ends a URL's user information early (/ ? # @ : and others),
+// written raw, is refused or fails to connect; no output of any path (the
+// URL refused, the server not there, JSON errors, a store copy, a hook's
+// reply on stdout, a config.yaml naming it) shows the password or any
+// recognisable part of it.
+func TestPostgresHostilePasswordsNeverPrinted(t *testing.T) {
+	port := closedPort(t)
+	home := t.TempDir()
+	for _, secret := range []string{
+		"k9X+Qw/Zr7Lp==", "Tr0ub@dor#3x", "Tr0ub@d?or3x", "a1b2/c3d4?e5f6#g7h8@i9j0:k1l2",
+		"pa55:w0rd:m0re", "100%sure", "p%40ss%2Fw0rd", "w1th sp4ces s3cret", "ünïcødé-密码",
+		"pluses+and=equals", "tra1l@@@", "x9y8/z7w6",
+	} {
+		for _, u := range []string{
+			"postgres://agents_writer:" + secret + "@db.invalid/agents?sslmode=verify-full",
+			fmt.Sprintf("postgres://u:%s@127.0.0.1:%d/test?sslmode=disable", secret, port),
+			fmt.Sprintf("postgres://u:%s@127.0.0.1:%d/test", url.QueryEscape(secret), port),
+		} {
+			cfgHome := t.TempDir()
+			writeFile(t, filepath.Join(cfgHome, "config.yaml"), "store: '"+u+"'\n")
+			os.Chmod(filepath.Join(cfgHome, "config.yaml"), 0o600)
+			for _, c := range []struct {
+				home  string
+				stdin string
+				args  []string
+			}{
+				{home, "", []string{"--store", u, "automation-profile", "show", "acme/x"}},
+				{home, "", []string{"--store", u, "automation-profile", "list", "-f", "json"}},
+				{home, "", []string{"store", "copy", "--from", u, "--to", filepath.Join(t.TempDir(), "to"), "-f", "json"}},
+				{home, claudeInput, []string{"--store", u, "automation-profile", "check-guard", "acme/x", "--hook", "claude-code"}},
+				{home, "", []string{"--store", u, "automation-profile", "check-guard", "acme/x", "--hook", "claude-code", "--print-config"}},
+				{cfgHome, "", []string{"automation-profile", "show", "acme/x", "-f", "yaml"}},
+				{cfgHome, claudeInput, []string{"automation-profile", "check-guard", "acme/x", "--hook", "claude-code"}},
+			} {
+				cmd := exec.Command(agentsBinary(t), c.args...)
+				cmd.Env = append(os.Environ(), "AGENTS_HOME="+c.home, "CI=true", "NO_COLOR=1", "AGENTS_STORE=")
+				cmd.Stdin = strings.NewReader(c.stdin)
+				r, err := runCmd(cmd)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.code == 0 {
+					t.Errorf("%v: exit 0, want a failure", c.args)
+				}
+				all := r.stdout + r.stderr
+				for _, part := range passwordParts(secret) {
+					if strings.Contains(all, part) {
+						t.Errorf("%v (%s) printed %q of the password:\n%s", c.args[:min(len(c.args), 4)], u, part, all)
+					}
+				}
+			}
+		}
+	}
+}
+
+// passwordParts returns the password, its escaped forms, and each of its
+// parts between the characters a parser could split it at that is long
+// enough to be recognised.
+func passwordParts(secret string) []string {
+	parts := []string{secret, url.QueryEscape(secret), url.PathEscape(secret)}
+	for _, p := range strings.FieldsFunc(secret, func(r rune) bool { return strings.ContainsRune("/?#@:&=+% ", r) }) {
+		if len(p) >= 4 {
+			parts = append(parts, p)
+		}
+	}
+	return parts
+}

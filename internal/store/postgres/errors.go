@@ -165,4 +165,9 @@ func innermost(err error) error {
 
 // scrub keeps the password out of a message that quotes the server or a
 // library.
-func (s *Store) scrub(msg string) string { return storeurl.Scrub(msg, s.secret) }
+func (s *Store) scrub(msg string) string {
+	for _, secret := range s.secrets {
+		msg = storeurl.Scrub(msg, secret)
+	}
+	return msg
+}

@@ -86,11 +86,11 @@ var (
 // made on first use; its methods are safe for concurrent use.
 type Store struct {
 	store.Kinds
-	cfg    *pgx.ConnConfig
-	secret string // the password, scrubbed from every message
-	where  string // the server, as messages name it
-	schema string
-	opts   Options
+	cfg     *pgx.ConnConfig
+	secrets []string // the passwords (the URL's, the driver's), scrubbed from every message
+	where   string   // the server, as messages name it
+	schema  string
+	opts    Options
 
 	mu      sync.Mutex
 	conn    *pgx.Conn
@@ -124,15 +124,15 @@ func Open(url string, opts Options) (*Store, error) {
 			}
 		}
 	}
-	secret := storeurl.Password(url)
+	secrets := []string{storeurl.Password(url)}
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
-		msg := storeurl.Scrub(parseMessage(err), secret)
+		msg := storeurl.Scrub(parseMessage(err), secrets[0])
 		return nil, errs.Usage("invalid store URL %s: %s", storeurl.Redact(url), msg).
 			WithHint("give a URL such as postgres://user@host:5432/dbname?sslmode=verify-full; see docs/postgres.md")
 	}
-	if cfg.Password != "" {
-		secret = cfg.Password
+	if cfg.Password != "" && cfg.Password != secrets[0] {
+		secrets = append(secrets, cfg.Password)
 	}
 	schema, err := schemaOf(cfg.RuntimeParams["search_path"])
 	if err != nil {
@@ -162,7 +162,7 @@ func Open(url string, opts Options) (*Store, error) {
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 	cfg.StatementCacheCapacity = 0
 	cfg.DescriptionCacheCapacity = 0
-	s := &Store{cfg: cfg, secret: secret, where: whereOf(cfg.Config), schema: schema, opts: opts}
+	s := &Store{cfg: cfg, secrets: secrets, where: whereOf(cfg.Config), schema: schema, opts: opts}
 	s.Kinds = store.NewKinds(&docs[*profile.AutomationProfile]{s, profiles}, &docs[*action.Action]{s, actions}, &docs[*plan.Plan]{s, plans})
 	return s, nil
 }
