@@ -647,3 +647,42 @@ func passwordParts(secret string) []string {
 	}
 	return parts
 }
+
+// TestPostgresLockTimeoutZero: with --lock-timeout 0 ("try once, do not
+// wait"), a read of a table another session holds locked gives up with
+// exit 75 rather than wait for ever (PostgreSQL's lock_timeout 0 means
+// no limit).
+func TestPostgresLockTimeoutZero(t *testing.T) {
+	p := newPgStore(t)
+	src := t.TempDir()
+	f, _ := profileFile(t, src, "x.yaml", "name: acme/x\nauto_apply: 0.5\n")
+	if r := p.run("automation-profile", "add", "-c", f); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	ctx := context.Background()
+	tx, err := p.conn().Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "LOCK TABLE "+p.schema+".profiles IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--lock-timeout", "0", "automation-profile", "show", "acme/x"},
+		{"--lock-timeout", "0s", "automation-profile", "list"},
+	} {
+		cctx, cancel := context.WithTimeout(ctx, time.Minute)
+		cmd := p.cmd(args...)
+		run := exec.CommandContext(cctx, cmd.Path, cmd.Args[1:]...)
+		run.Env = cmd.Env
+		r, err := runCmd(run)
+		cancel()
+		if err != nil {
+			t.Fatalf("%v did not return: %v", args, err)
+		}
+		if r.code != 75 || !strings.Contains(r.stderr, "locked") {
+			t.Errorf("%v with the table locked: exit %d, want 75:\n%s", args, r.code, r.stderr)
+		}
+	}
+}

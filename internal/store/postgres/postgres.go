@@ -144,11 +144,13 @@ func Open(url string, opts Options) (*Store, error) {
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "agents"
 	}
-	if cfg.RuntimeParams["lock_timeout"] == "" && opts.LockTimeout > 0 {
+	if cfg.RuntimeParams["lock_timeout"] == "" {
 		// A read waits for a table another session holds no longer than
 		// a change waits for the store (a change sets its own): then it
 		// is locked (exit 75), not a command that never returns. Sent
-		// with the connection, so it costs no round trip.
+		// with the connection, so it costs no round trip. A lock timeout
+		// of 0 ("try once") is sent as 1ms: PostgreSQL reads 0 as "wait
+		// for ever".
 		cfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(max(1, opts.LockTimeout.Milliseconds()), 10)
 	}
 	switch {
