@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -434,5 +435,53 @@ func TestBadURLParameter(t *testing.T) {
 		if !errs.Is(err, errs.KindUsage) || !strings.Contains(err.Error(), p[0]) {
 			t.Errorf("%s=%s: %v, want usage naming the parameter", p[0], p[1], err)
 		}
+	}
+}
+
+// TestCopyRefusesUnparsableSourceRow: a source row whose content does
+// not parse (with the object it cites, so the table's constraints hold)
+// is refused with exit 3 before anything is written, into a home as
+// into PostgreSQL: the home gains no file, the schema no row.
+func TestCopyRefusesUnparsableSourceRow(t *testing.T) {
+	ctx := context.Background()
+	src := open(t, postgres.Options{LockTimeout: time.Minute})
+	storetest.Fill(t, src)
+	const bad = "garbage: [x"
+	pgtest.Exec(t,
+		"INSERT INTO "+src.Schema()+".objects VALUES (encode(sha256('"+bad+"'::bytea), 'hex'), '"+bad+"'::bytea)",
+		"INSERT INTO "+src.Schema()+".profiles (name, namespace, content, digest) VALUES ('zz/bad', 'zz', '"+bad+"'::bytea, encode(sha256('"+bad+"'::bytea), 'hex'))")
+
+	home, dir := newHome(t)
+	_, err := store.Copy(ctx, src, home.(store.Transferer), store.CopyOptions{})
+	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "zz/bad") {
+		t.Fatalf("copy of a bad row into a home: %v, want invalid naming it", err)
+	}
+	var written []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && !strings.Contains(d.Name(), "lock") {
+			written = append(written, path)
+		}
+		return nil
+	})
+	if len(written) > 0 {
+		t.Errorf("the refused copy wrote into the home: %v", written)
+	}
+
+	dst := open(t, postgres.Options{LockTimeout: time.Minute})
+	_, err = store.Copy(ctx, src, dst, store.CopyOptions{})
+	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "zz/bad") {
+		t.Fatalf("copy of a bad row into PostgreSQL: %v, want invalid naming it", err)
+	}
+	snap, err := dst.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for coll, es := range snap.Entries {
+		if len(es) > 0 {
+			t.Errorf("the refused copy wrote %d %s into PostgreSQL", len(es), coll)
+		}
+	}
+	if len(snap.Objects) > 0 {
+		t.Errorf("the refused copy wrote %d objects into PostgreSQL", len(snap.Objects))
 	}
 }
