@@ -4,14 +4,17 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -684,5 +687,124 @@ func TestPostgresLockTimeoutZero(t *testing.T) {
 		if r.code != 75 || !strings.Contains(r.stderr, "locked") {
 			t.Errorf("%v with the table locked: exit %d, want 75:\n%s", args, r.code, r.stderr)
 		}
+	}
+}
+
+// freezingProxy listens on a local port and forwards each connection to
+// the server at upstream until the server has answered the startup (its
+// first ReadyForQuery); from then on it swallows whatever the client
+// sends: a server that stops answering once connected. It returns the
+// proxy's address.
+func freezingProxy(t *testing.T, upstream string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				s, err := net.Dial("tcp", upstream)
+				if err != nil {
+					return
+				}
+				defer s.Close()
+				var frozen atomic.Bool
+				go func() {
+					// Server to client, message by message (no SSL: the
+					// URL says sslmode=disable): type, length, body.
+					defer c.Close()
+					hdr := make([]byte, 5)
+					for {
+						if _, err := io.ReadFull(s, hdr); err != nil {
+							return
+						}
+						body := make([]byte, int(binary.BigEndian.Uint32(hdr[1:]))-4)
+						if _, err := io.ReadFull(s, body); err != nil {
+							return
+						}
+						if hdr[0] == 'Z' {
+							frozen.Store(true)
+						}
+						if _, err := c.Write(append(hdr, body...)); err != nil {
+							return
+						}
+						hdr = make([]byte, 5)
+					}
+				}()
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := c.Read(buf)
+					if err != nil {
+						return
+					}
+					if !frozen.Load() {
+						if _, err := s.Write(buf[:n]); err != nil {
+							return
+						}
+					}
+				}
+			}()
+		}
+	}()
+	return l.Addr().String()
+}
+
+// TestPostgresServerStopsAnswering: a server (or network) that passes the
+// startup and then answers nothing does not hang a command: past the
+// reply timeout (here 10 × connect_timeout=1) it ends with exit 75,
+// naming the server and never the password, and a store copy into it
+// writes nothing.
+func TestPostgresServerStopsAnswering(t *testing.T) {
+	p := newPgStore(t)
+	src := t.TempDir()
+	f, _ := profileFile(t, src, "x.yaml", "name: acme/x\nauto_apply: 0.5\n")
+	if r := p.run("automation-profile", "add", "-c", f); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	if r := runAgents(t, home, "automation-profile", "add", "-c", f); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	const secret = "Fr0zen-pr0xy-pw"
+	u, err := url.Parse(pgtest.WithParam(t, p.url, "connect_timeout", "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := freezingProxy(t, u.Host)
+	u.Host = proxy
+	u.User = url.UserPassword(u.User.Username(), secret)
+	frozen := u.String()
+	for _, args := range [][]string{
+		{"--store", frozen, "automation-profile", "show", "acme/x"},
+		{"--store", frozen, "automation-profile", "list", "-f", "json"},
+		{"store", "copy", "--from", home, "--to", frozen},
+		{"store", "copy", "--from", frozen, "--to", filepath.Join(t.TempDir(), "to")},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := exec.CommandContext(ctx, agentsBinary(t), args...)
+		cmd.Env = append(os.Environ(), "AGENTS_HOME="+home, "CI=true", "NO_COLOR=1", "AGENTS_STORE=")
+		r, err := runCmd(cmd)
+		cancel()
+		if err != nil {
+			t.Fatalf("%v did not return: %v", args, err)
+		}
+		if r.code != 75 || !strings.Contains(r.stderr, proxy) || !strings.Contains(r.stderr, "no answer") {
+			t.Errorf("%v through a server that stopped answering: exit %d, want 75 naming %s:\n%s", args, r.code, proxy, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, secret) {
+			t.Errorf("%v printed the password:\n%s%s", args, r.stdout, r.stderr)
+		}
+	}
+	// The copy into the frozen store wrote nothing: the home's acme/x,
+	// the same content, would have added the home's put.
+	if got := p.run("automation-profile", "history", "acme/x", "-f", "json"); strings.Count(got.stdout, `"put"`) != 1 {
+		t.Errorf("history of acme/x after the frozen copy:\n%s%s", got.stdout, got.stderr)
 	}
 }
