@@ -171,7 +171,12 @@ func Copy(ctx context.Context, from, to Transferer, opts CopyOptions) (*CopyRepo
 				case "removed":
 					counts.Removed++
 				default:
-					counts.Unchanged++
+					// A name neither side holds (removed in the source,
+					// absent or removed in the target) is no document
+					// left as it was: only its history events count.
+					if out.Data != nil {
+						counts.Unchanged++
+					}
 				}
 				counts.Events += len(out.History)
 				if what != "" || len(out.History) > 0 {

@@ -485,3 +485,27 @@ func TestCopyRefusesUnparsableSourceRow(t *testing.T) {
 		t.Errorf("the refused copy wrote %d objects into PostgreSQL", len(snap.Objects))
 	}
 }
+
+// TestCopyCountsNoRemovedNameAsUnchanged: the first copy into an empty
+// target of a source that removed a name adds its history, and does not
+// report the name as a document left unchanged.
+func TestCopyCountsNoRemovedNameAsUnchanged(t *testing.T) {
+	ctx := context.Background()
+	src, _ := newHome(t)
+	for _, n := range []string{"acme/kept", "acme/gone"} {
+		if _, err := src.Profiles().Put(ctx, storetest.Profile(t, n, 1), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := src.Profiles().Remove(ctx, "acme/gone"); err != nil {
+		t.Fatal(err)
+	}
+	dst, _ := newHome(t)
+	r, err := store.Copy(ctx, src.(store.Transferer), dst.(store.Transferer), store.CopyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Collections["profiles"]; c.Added != 1 || c.Unchanged != 0 || c.Events != 3 {
+		t.Errorf("first copy of one held and one removed profile: %+v, want 1 added, 0 unchanged, 3 events", c)
+	}
+}
