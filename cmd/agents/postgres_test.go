@@ -4,14 +4,17 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -294,7 +297,7 @@ func TestPostgresReadOnlyRole(t *testing.T) {
 	if r := p.run("automation-profile", "add", "-c", f); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
-	role := "agents_ro_" + p.schema[len("agents_test_"):]
+	role := "agents_ro_" + p.schema[len(pgtest.SchemaPrefix()):]
 	pgtest.Exec(t, "CREATE ROLE "+role+" LOGIN",
 		"GRANT USAGE ON SCHEMA "+p.schema+" TO "+role,
 		"GRANT SELECT ON ALL TABLES IN SCHEMA "+p.schema+" TO "+role)
@@ -576,5 +579,232 @@ func TestPostgresHookIgnoresLibpqEnvironment(t *testing.T) {
 	show.Env = append(show.Env, env...)
 	if r, err := runCmd(show); err != nil || r.code != 75 {
 		t.Errorf("show with PGPORT=1: exit %d, want 75 (the environment counts outside a hook): %s", r.code, r.stderr)
+	}
+}
+
+// TestPostgresHostilePasswordsNeverPrinted: a store URL whose password
+// holds what ends a URL's user information early (/ ? # @ : and others),
+// written raw, is refused or fails to connect; no output of any path (the
+// URL refused, the server not there, JSON errors, a store copy, a hook's
+// reply on stdout, a config.yaml naming it) shows the password or any
+// recognisable part of it.
+func TestPostgresHostilePasswordsNeverPrinted(t *testing.T) {
+	port := closedPort(t)
+	home := t.TempDir()
+	for _, secret := range []string{
+		"k9X+Qw/Zr7Lp==", "Tr0ub@dor#3x", "Tr0ub@d?or3x", "a1b2/c3d4?e5f6#g7h8@i9j0:k1l2",
+		"pa55:w0rd:m0re", "100%sure", "p%40ss%2Fw0rd", "w1th sp4ces s3cret", "ünïcødé-密码",
+		"pluses+and=equals", "tra1l@@@", "x9y8/z7w6",
+	} {
+		for _, u := range []string{
+			"postgres://agents_writer:" + secret + "@db.invalid/agents?sslmode=verify-full",
+			fmt.Sprintf("postgres://u:%s@127.0.0.1:%d/test?sslmode=disable", secret, port),
+			fmt.Sprintf("postgres://u:%s@127.0.0.1:%d/test", url.QueryEscape(secret), port),
+		} {
+			cfgHome := t.TempDir()
+			writeFile(t, filepath.Join(cfgHome, "config.yaml"), "store: '"+u+"'\n")
+			os.Chmod(filepath.Join(cfgHome, "config.yaml"), 0o600)
+			for _, c := range []struct {
+				home  string
+				stdin string
+				args  []string
+			}{
+				{home, "", []string{"--store", u, "automation-profile", "show", "acme/x"}},
+				{home, "", []string{"--store", u, "automation-profile", "list", "-f", "json"}},
+				{home, "", []string{"store", "copy", "--from", u, "--to", filepath.Join(t.TempDir(), "to"), "-f", "json"}},
+				{home, claudeInput, []string{"--store", u, "automation-profile", "check-guard", "acme/x", "--hook", "claude-code"}},
+				{home, "", []string{"--store", u, "automation-profile", "check-guard", "acme/x", "--hook", "claude-code", "--print-config"}},
+				{cfgHome, "", []string{"automation-profile", "show", "acme/x", "-f", "yaml"}},
+				{cfgHome, claudeInput, []string{"automation-profile", "check-guard", "acme/x", "--hook", "claude-code"}},
+			} {
+				cmd := exec.Command(agentsBinary(t), c.args...)
+				cmd.Env = append(os.Environ(), "AGENTS_HOME="+c.home, "CI=true", "NO_COLOR=1", "AGENTS_STORE=")
+				cmd.Stdin = strings.NewReader(c.stdin)
+				r, err := runCmd(cmd)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.code == 0 {
+					t.Errorf("%v: exit 0, want a failure", c.args)
+				}
+				all := r.stdout + r.stderr
+				for _, part := range passwordParts(secret) {
+					if strings.Contains(all, part) {
+						t.Errorf("%v (%s) printed %q of the password:\n%s", c.args[:min(len(c.args), 4)], u, part, all)
+					}
+				}
+			}
+		}
+	}
+}
+
+// passwordParts returns the password, its escaped forms, and each of its
+// parts between the characters a parser could split it at that is long
+// enough to be recognised.
+func passwordParts(secret string) []string {
+	parts := []string{secret, url.QueryEscape(secret), url.PathEscape(secret)}
+	for _, p := range strings.FieldsFunc(secret, func(r rune) bool { return strings.ContainsRune("/?#@:&=+% ", r) }) {
+		if len(p) >= 4 {
+			parts = append(parts, p)
+		}
+	}
+	return parts
+}
+
+// TestPostgresLockTimeoutZero: with --lock-timeout 0 ("try once, do not
+// wait"), a read of a table another session holds locked gives up with
+// exit 75 rather than wait for ever (PostgreSQL's lock_timeout 0 means
+// no limit).
+func TestPostgresLockTimeoutZero(t *testing.T) {
+	p := newPgStore(t)
+	src := t.TempDir()
+	f, _ := profileFile(t, src, "x.yaml", "name: acme/x\nauto_apply: 0.5\n")
+	if r := p.run("automation-profile", "add", "-c", f); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	ctx := context.Background()
+	tx, err := p.conn().Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "LOCK TABLE "+p.schema+".profiles IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--lock-timeout", "0", "automation-profile", "show", "acme/x"},
+		{"--lock-timeout", "0s", "automation-profile", "list"},
+	} {
+		cctx, cancel := context.WithTimeout(ctx, time.Minute)
+		cmd := p.cmd(args...)
+		run := exec.CommandContext(cctx, cmd.Path, cmd.Args[1:]...)
+		run.Env = cmd.Env
+		r, err := runCmd(run)
+		cancel()
+		if err != nil {
+			t.Fatalf("%v did not return: %v", args, err)
+		}
+		if r.code != 75 || !strings.Contains(r.stderr, "locked") {
+			t.Errorf("%v with the table locked: exit %d, want 75:\n%s", args, r.code, r.stderr)
+		}
+	}
+}
+
+// freezingProxy listens on a local port and forwards each connection to
+// the server at upstream until the server has answered the startup (its
+// first ReadyForQuery); from then on it swallows whatever the client
+// sends: a server that stops answering once connected. It returns the
+// proxy's address.
+func freezingProxy(t *testing.T, upstream string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				s, err := net.Dial("tcp", upstream)
+				if err != nil {
+					return
+				}
+				defer s.Close()
+				var frozen atomic.Bool
+				go func() {
+					// Server to client, message by message (no SSL: the
+					// URL says sslmode=disable): type, length, body.
+					defer c.Close()
+					hdr := make([]byte, 5)
+					for {
+						if _, err := io.ReadFull(s, hdr); err != nil {
+							return
+						}
+						body := make([]byte, int(binary.BigEndian.Uint32(hdr[1:]))-4)
+						if _, err := io.ReadFull(s, body); err != nil {
+							return
+						}
+						if hdr[0] == 'Z' {
+							frozen.Store(true)
+						}
+						if _, err := c.Write(append(hdr, body...)); err != nil {
+							return
+						}
+						hdr = make([]byte, 5)
+					}
+				}()
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := c.Read(buf)
+					if err != nil {
+						return
+					}
+					if !frozen.Load() {
+						if _, err := s.Write(buf[:n]); err != nil {
+							return
+						}
+					}
+				}
+			}()
+		}
+	}()
+	return l.Addr().String()
+}
+
+// TestPostgresServerStopsAnswering: a server (or network) that passes the
+// startup and then answers nothing does not hang a command: past the
+// reply timeout (here 10 × connect_timeout=1) it ends with exit 75,
+// naming the server and never the password, and a store copy into it
+// writes nothing.
+func TestPostgresServerStopsAnswering(t *testing.T) {
+	p := newPgStore(t)
+	src := t.TempDir()
+	f, _ := profileFile(t, src, "x.yaml", "name: acme/x\nauto_apply: 0.5\n")
+	if r := p.run("automation-profile", "add", "-c", f); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	if r := runAgents(t, home, "automation-profile", "add", "-c", f); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	const secret = "Fr0zen-pr0xy-pw"
+	u, err := url.Parse(pgtest.WithParam(t, p.url, "connect_timeout", "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := freezingProxy(t, u.Host)
+	u.Host = proxy
+	u.User = url.UserPassword(u.User.Username(), secret)
+	frozen := u.String()
+	for _, args := range [][]string{
+		{"--store", frozen, "automation-profile", "show", "acme/x"},
+		{"--store", frozen, "automation-profile", "list", "-f", "json"},
+		{"store", "copy", "--from", home, "--to", frozen},
+		{"store", "copy", "--from", frozen, "--to", filepath.Join(t.TempDir(), "to")},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := exec.CommandContext(ctx, agentsBinary(t), args...)
+		cmd.Env = append(os.Environ(), "AGENTS_HOME="+home, "CI=true", "NO_COLOR=1", "AGENTS_STORE=")
+		r, err := runCmd(cmd)
+		cancel()
+		if err != nil {
+			t.Fatalf("%v did not return: %v", args, err)
+		}
+		if r.code != 75 || !strings.Contains(r.stderr, proxy) || !strings.Contains(r.stderr, "no answer") {
+			t.Errorf("%v through a server that stopped answering: exit %d, want 75 naming %s:\n%s", args, r.code, proxy, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, secret) {
+			t.Errorf("%v printed the password:\n%s%s", args, r.stdout, r.stderr)
+		}
+	}
+	// The copy into the frozen store wrote nothing: the home's acme/x,
+	// the same content, would have added the home's put.
+	if got := p.run("automation-profile", "history", "acme/x", "-f", "json"); strings.Count(got.stdout, `"put"`) != 1 {
+		t.Errorf("history of acme/x after the frozen copy:\n%s%s", got.stdout, got.stderr)
 	}
 }

@@ -137,6 +137,9 @@ func Copy(ctx context.Context, from, to Transferer, opts CopyOptions) (*CopyRepo
 	if err := checkCited(src); err != nil {
 		return nil, err
 	}
+	if err := checkDocuments(src); err != nil {
+		return nil, err
+	}
 	var report *CopyReport
 	err = to.Apply(ctx, func(dst *Snapshot) (*Import, error) {
 		r := &CopyReport{Collections: map[string]*CopyCounts{}, ObjectsHeld: len(src.Objects)}
@@ -168,7 +171,12 @@ func Copy(ctx context.Context, from, to Transferer, opts CopyOptions) (*CopyRepo
 				case "removed":
 					counts.Removed++
 				default:
-					counts.Unchanged++
+					// A name neither side holds (removed in the source,
+					// absent or removed in the target) is no document
+					// left as it was: only its history events count.
+					if out.Data != nil {
+						counts.Unchanged++
+					}
 				}
 				counts.Events += len(out.History)
 				if what != "" || len(out.History) > 0 {
@@ -312,6 +320,54 @@ func checkCited(src *Snapshot) error {
 	if len(problems) > 0 {
 		return errs.InvalidProblems("the source registry", problems).
 			WithHint("restore the missing objects from a backup, then copy again")
+	}
+	return nil
+}
+
+// checkDocuments refuses a source holding a document that does not parse,
+// or that holds another name than its own, before anything is written:
+// not every target parses what it writes (PostgreSQL does not), and one
+// that does (a home) would otherwise stop half-way through.
+func checkDocuments(src *Snapshot) error {
+	var problems []errs.Problem
+	for _, coll := range CollectionNames {
+		for _, e := range src.Entries[coll] {
+			var err error
+			switch coll {
+			case Profiles.Name:
+				err = Profiles.checkEntry(e)
+			case Actions.Name:
+				err = Actions.checkEntry(e)
+			case Plans.Name:
+				err = Plans.checkEntry(e)
+			}
+			if err != nil {
+				problems = append(problems, Problem(coll+"/"+e.Name, err)...)
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return errs.InvalidProblems("the source registry", problems).
+			WithHint("fix or remove the documents named in the source, then copy again; nothing was written")
+	}
+	return nil
+}
+
+// checkEntry reports whether e is a document the collection can hold: a
+// valid name and, unless removed, content that parses and holds that name.
+func (c *Collection[T]) checkEntry(e Entry) error {
+	if err := c.Validate(e.Name); err != nil {
+		return err
+	}
+	if e.Data == nil {
+		return nil
+	}
+	v, err := c.Decode(e.Data, c.Name+"/"+e.Name)
+	if err != nil {
+		return err
+	}
+	if got := c.NameOf(v); got != e.Name {
+		return fmt.Errorf("it holds %s %s, not %s", c.Noun, c.quote(got), c.quote(e.Name))
 	}
 	return nil
 }

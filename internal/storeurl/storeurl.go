@@ -44,22 +44,37 @@ func Normalize(s string) string {
 	return strings.ToLower(scheme) + "://" + rest
 }
 
-// CheckAuthority refuses a store URL whose user part holds more than one
-// unescaped @: where the user part ends is then a matter of which parser
-// reads it, and one of them would take part of the password for the
-// host, and print it. The message never quotes the URL.
+// CheckAuthority refuses a store URL in which parsers may disagree on
+// where the password ends: one with more than one unescaped @ anywhere
+// (an @ in the password, or after a / ? or # the password holds), or one
+// whose only @ follows a user:password part holding / ? or #. Go's URL
+// parser would then take part of the password for the host, the port,
+// the database or a parameter, and print it. The message never quotes
+// the URL.
 func CheckAuthority(s string) error {
 	_, rest, ok := strings.Cut(s, "://")
 	if !ok {
 		return nil
 	}
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		rest = rest[:i]
-	}
 	if strings.Count(rest, "@") > 1 {
-		return errors.New("the store URL has more than one @ before its host: write an @ in the user name or password as %40")
+		return errors.New("the store URL has more than one @: write an @ in the user name, the password or a parameter as %40")
+	}
+	if info, ok := userinfo(rest); ok && strings.Contains(info, ":") && strings.ContainsAny(info, "/?#") {
+		return errors.New("the store URL's password (or what comes before its @) holds a / ? or #: write them as %2F %3F %23")
 	}
 	return nil
+}
+
+// userinfo returns what comes before the last @ of a URL's rest (after
+// scheme://): read conservatively, the user name and password. Where a
+// URL parser would end it earlier (at a / ? or #), the part after that is
+// still taken for the password, so it is masked rather than shown.
+func userinfo(rest string) (string, bool) {
+	i := strings.LastIndexByte(rest, '@')
+	if i < 0 {
+		return "", false
+	}
+	return rest[:i], true
 }
 
 // LooksLikeURL reports whether s has the form scheme://..., whatever the
@@ -81,19 +96,22 @@ func LooksLikeURL(s string) bool {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // Password returns the password a store URL carries (in its user
-// information or a password parameter), or "" when it carries none.
+// information or a password parameter), or "" when it carries none. The
+// user information is read as Redact reads it: everything between the
+// first : after scheme:// and the last @, whatever / ? # @ it holds.
 func Password(s string) string {
-	if u, err := url.Parse(s); err == nil && u.Scheme != "" {
-		if p, ok := u.User.Password(); ok && p != "" {
-			return p
+	scheme, rest, ok := strings.Cut(s, "://")
+	if ok && LooksLikeURL(scheme+"://") {
+		if info, ok := userinfo(rest); ok {
+			if _, p, ok := strings.Cut(info, ":"); ok && p != "" {
+				return unescape(p)
+			}
 		}
-		if p := u.Query().Get("password"); p != "" {
-			return p
+		for _, p := range params(rest) {
+			if p.password && p.value != "" {
+				return unescape(strings.ReplaceAll(p.value, "+", " "))
+			}
 		}
-		return ""
-	}
-	if m := userinfoRE().FindStringSubmatch(s); m != nil && m[2] != "" {
-		return m[2]
 	}
 	if m := paramRE().FindStringSubmatch(s); m != nil {
 		return strings.Trim(m[2], `'"`)
@@ -101,44 +119,87 @@ func Password(s string) string {
 	return ""
 }
 
-// The patterns of a password in a string that is not a well-formed URL,
-// compiled on first use: every agents process links this package, few
-// ever need them.
-var (
-	// scheme://user:password@ — the password runs to the last @ before
-	// the host, as libpq reads it.
-	userinfoRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*://[^:/?#@]*:)([^/?#]*)@`)
-	})
-	// password=... as a URL parameter or a key=value connection string.
-	paramRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)((?:^|[?&\s])password\s*=\s*)('[^']*'|"[^"]*"|[^&\s]*)`)
-	})
-)
+// unescape decodes a URL's %-escapes, or returns p as written when they
+// are malformed.
+func unescape(p string) string {
+	if u, err := url.PathUnescape(p); err == nil {
+		return u
+	}
+	return p
+}
+
+// param is one key=value of a URL's query, as written.
+type param struct {
+	start, end int // of the value, in the URL's rest
+	value      string
+	password   bool // the key, unescaped, is password (in any case)
+}
+
+// params returns the parameters of a URL's rest (after scheme://): those
+// after the first ? that follows the user information, split at & as
+// written (nothing is dropped for being malformed).
+func params(rest string) []param {
+	from := 0
+	if info, ok := userinfo(rest); ok && strings.Contains(info, ":") {
+		from = len(info) + 1
+	}
+	q := strings.IndexByte(rest[from:], '?')
+	if q < 0 {
+		return nil
+	}
+	var out []param
+	pos := from + q + 1
+	for _, pair := range strings.Split(rest[pos:], "&") {
+		key, value, hasValue := strings.Cut(pair, "=")
+		if hasValue {
+			k, err := url.QueryUnescape(key)
+			if err != nil {
+				k = key
+			}
+			start := pos + len(key) + 1
+			out = append(out, param{start: start, end: start + len(value), value: value,
+				password: strings.EqualFold(strings.TrimSpace(k), "password")})
+		}
+		pos += len(pair) + 1
+	}
+	return out
+}
+
+// The pattern of a password in a key=value connection string (or any
+// other text), compiled on first use: every agents process links this
+// package, few ever need it.
+var paramRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)((?:^|[?&\s])password\s*=\s*)('[^']*'|"[^"]*"|[^&\s]*)`)
+})
 
 // Redact returns s with any password replaced by Mask: in the user
 // information of a URL, in a password parameter, and in a key=value
-// connection string. A string that does not parse as a URL is redacted by
-// pattern, so a malformed URL given by mistake is never shown whole.
+// connection string. It reads no URL with a parser that could end the
+// user information early: everything between the first : after scheme://
+// and the last @ of the string is masked, so a password holding / ? # @
+// or anything else is never shown, even where that masks more than the
+// password.
 func Redact(s string) string {
-	if u, err := url.Parse(s); err == nil && u.Scheme != "" {
-		changed := false
-		if _, ok := u.User.Password(); ok {
-			u.User = url.UserPassword(u.User.Username(), Mask)
-			changed = true
+	scheme, rest, ok := strings.Cut(s, "://")
+	if ok && LooksLikeURL(scheme+"://") {
+		var b strings.Builder
+		b.WriteString(scheme + "://")
+		at := 0
+		if info, ok := userinfo(rest); ok {
+			if user, _, ok := strings.Cut(info, ":"); ok {
+				b.WriteString(user + ":" + Mask)
+				at = len(info)
+			}
 		}
-		q := u.Query()
-		if q.Has("password") {
-			q.Set("password", Mask)
-			u.RawQuery = q.Encode()
-			changed = true
+		for _, p := range params(rest) {
+			if p.password {
+				b.WriteString(rest[at:p.start] + Mask)
+				at = p.end
+			}
 		}
-		if !changed {
-			return s
-		}
-		return u.String()
+		b.WriteString(rest[at:])
+		s = b.String()
 	}
-	s = userinfoRE().ReplaceAllString(s, "${1}"+Mask+"@")
 	return paramRE().ReplaceAllString(s, "${1}"+Mask)
 }
 

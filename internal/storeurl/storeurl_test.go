@@ -1,6 +1,7 @@
 package storeurl
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -99,6 +100,111 @@ func TestNormalize(t *testing.T) {
 	} {
 		if got := Normalize(in); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// hostilePasswords are passwords holding what ends a URL's user
+// information early for one parser or another, or needs escaping.
+var hostilePasswords = []string{
+	"k9X+Qw/Zr7Lp==", "Tr0ub@dor#3x", "Tr0ub@d?or3x", "a/b?c#d@e:f", "pa55:w0rd:m0re",
+	"100%sure", "p%40ss%2Fword", "with space s", "pluses+and=equals", "ünïcødé-密码",
+	"@@@lead", "trail@@@", "semi;colon&amp=1", "[::9]:7777x", "pa\\ss\"wo'rd", "tab\there",
+	"x@y/z?w#v@10.9.8.7:6543", "percent%zz", "?pazzword=innerQ", "#frAg@hozt/dbq",
+}
+
+// secretParts returns the secret and each of its parts, between the
+// characters a parser could split it at, that is long enough to be
+// recognised: none of them may be shown.
+func secretParts(secret string) []string {
+	parts := []string{secret}
+	for _, p := range strings.FieldsFunc(secret, func(r rune) bool { return strings.ContainsRune("/?#@:&=+% ;[]\\\"'\t", r) }) {
+		if len(p) >= 4 {
+			parts = append(parts, p)
+		}
+	}
+	return parts
+}
+
+// TestRedactHostilePasswords: whatever a password holds, written raw or
+// escaped in the user information or as a parameter, Redact shows none
+// of it, and Password finds it so Scrub can scrub it from what a server
+// says.
+func TestRedactHostilePasswords(t *testing.T) {
+	for _, secret := range hostilePasswords {
+		for _, form := range []string{
+			"postgres://agents_writer:%s@db.example.com/agents?sslmode=verify-full",
+			"postgresql://u:%s@127.0.0.1:5432/test",
+			"postgres://u:%s@127.0.0.1:5432/test?application_name=x",
+			"POSTGRES://u:%s@[::1]:5432/test",
+			"postgres://u:%s@h1:5432,h2:5433/test#frag",
+			"mysql://u:%s@h/x",
+		} {
+			for _, pw := range []string{secret, url.PathEscape(secret), url.QueryEscape(secret)} {
+				u := strings.Replace(form, "%s", pw, 1)
+				checkHidden(t, u, secret)
+			}
+		}
+		for _, pw := range []string{url.QueryEscape(secret), secret} {
+			if strings.ContainsAny(secret, "&#") && pw == secret {
+				continue // a raw & or # ends a parameter: no parser reads it whole
+			}
+			checkHidden(t, "postgres://db/agents?sslmode=require&password="+pw, secret)
+			checkHidden(t, "postgres://u@db/agents?PassWord="+pw+"&sslmode=require", secret)
+		}
+	}
+}
+
+func checkHidden(t *testing.T, u, secret string) {
+	t.Helper()
+	got := Redact(u)
+	for _, part := range secretParts(secret) {
+		if strings.Contains(got, part) {
+			t.Errorf("Redact(%q) = %q shows %q", u, got, part)
+		}
+	}
+	p := Password(u)
+	if p == "" {
+		t.Errorf("Password(%q) found none", u)
+		return
+	}
+	said := "server said: password authentication failed for " + p + " (" + url.QueryEscape(p) + ")"
+	if s := Scrub(said, p); strings.Contains(s, secret) && strings.Contains(said, secret) {
+		t.Errorf("Scrub(%q, Password(%q)) = %q still shows the password", said, u, s)
+	}
+}
+
+// TestCheckAuthorityHostile: a URL whose password holds an unescaped
+// / ? # or @ is refused, without quoting it; escaped, it is accepted.
+func TestCheckAuthorityHostile(t *testing.T) {
+	for _, secret := range hostilePasswords {
+		raw := "postgres://u:" + secret + "@127.0.0.1:5432/test"
+		err := CheckAuthority(raw)
+		if strings.ContainsAny(secret, "/?#@") && err == nil {
+			t.Errorf("CheckAuthority(%q) accepted it", raw)
+		}
+		if err != nil {
+			for _, part := range secretParts(secret) {
+				if strings.Contains(err.Error(), part) {
+					t.Errorf("CheckAuthority(%q) = %v quotes it", raw, err)
+				}
+			}
+		}
+		if esc := "postgres://u:" + url.QueryEscape(secret) + "@127.0.0.1:5432/test"; CheckAuthority(esc) != nil {
+			t.Errorf("CheckAuthority(%q) refused an escaped password", esc)
+		}
+	}
+	for u, ok := range map[string]bool{
+		"postgres://u:12/ss@host/db":                  false, // Go reads host u, port 12
+		"postgres://u@host/db?application_name=a@b":   false,
+		"postgres://host:5432/db?options=a@b":         false, // user host, password 5432/db?options=a, to some
+		"postgres://u:p@host/db?options=a%40b":        true,
+		"postgres://u@host/db":                        true,
+		"postgres://host/db?options=a@b":              true, // no : before the @: no password
+		"postgres://u:pa%2Fss@host/db?sslmode=verify": true,
+	} {
+		if err := CheckAuthority(u); (err == nil) != ok {
+			t.Errorf("CheckAuthority(%q) = %v, want ok %v", u, err, ok)
 		}
 	}
 }

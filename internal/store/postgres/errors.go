@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"syscall"
 
@@ -112,6 +113,8 @@ func cause(err error, s *Store) string {
 		return "connection refused"
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the server closed the connection"
+	case errors.Is(err, os.ErrDeadlineExceeded) && !errors.As(err, new(*pgconn.ConnectError)):
+		return "no answer within " + (s.opts.ReplyTimeout + max(0, s.opts.LockTimeout)).String()
 	case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
 		return "no answer within the connect timeout (" + s.cfg.ConnectTimeout.String() + ")"
 	}
@@ -165,4 +168,9 @@ func innermost(err error) error {
 
 // scrub keeps the password out of a message that quotes the server or a
 // library.
-func (s *Store) scrub(msg string) string { return storeurl.Scrub(msg, s.secret) }
+func (s *Store) scrub(msg string) string {
+	for _, secret := range s.secrets {
+		msg = storeurl.Scrub(msg, secret)
+	}
+	return msg
+}

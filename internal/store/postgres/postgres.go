@@ -49,6 +49,20 @@ import (
 // gives a hook.
 const DefaultConnectTimeout = 3 * time.Second
 
+// ReplyTimeoutFactor sets how long the store waits for the server's
+// answer to any one exchange when Options.ReplyTimeout is not set: this
+// many connect timeouts (30 s with the default connect timeout), on top
+// of the lock timeout, which a statement may spend waiting on the server
+// for a lock. A batch of a store copy (500 statements) takes well under a
+// second on a healthy server, so only a server or network that has
+// stopped answering reaches it.
+const ReplyTimeoutFactor = 10
+
+// keepAlive is how often an idle connection is probed, so a peer that
+// vanished (a host powered off, a network cut) is noticed by the kernel
+// rather than after the system's default of two hours.
+var keepAlive = net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3}
+
 // DefaultSchema is the schema the registry lives in when the URL's
 // search_path does not name one.
 const DefaultSchema = "agents"
@@ -60,6 +74,12 @@ type Options struct {
 	LockTimeout time.Duration
 	// ConnectTimeout, when positive, replaces the URL's connect_timeout.
 	ConnectTimeout time.Duration
+	// ReplyTimeout bounds how long the store waits for the server's
+	// answer to any one exchange (a statement, a batch, a commit), on top
+	// of LockTimeout: past it, the connection is closed and the operation
+	// fails as unreachable (exit 75), whatever it had sent is rolled back
+	// by the server. Zero is ReplyTimeoutFactor connect timeouts.
+	ReplyTimeout time.Duration
 	// Now stamps history events; nil stamps them with the server's clock,
 	// which every machine sharing the registry agrees on.
 	Now func() time.Time
@@ -86,11 +106,11 @@ var (
 // made on first use; its methods are safe for concurrent use.
 type Store struct {
 	store.Kinds
-	cfg    *pgx.ConnConfig
-	secret string // the password, scrubbed from every message
-	where  string // the server, as messages name it
-	schema string
-	opts   Options
+	cfg     *pgx.ConnConfig
+	secrets []string // the passwords (the URL's, the driver's), scrubbed from every message
+	where   string   // the server, as messages name it
+	schema  string
+	opts    Options
 
 	mu      sync.Mutex
 	conn    *pgx.Conn
@@ -124,15 +144,15 @@ func Open(url string, opts Options) (*Store, error) {
 			}
 		}
 	}
-	secret := storeurl.Password(url)
+	secrets := []string{storeurl.Password(url)}
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
-		msg := storeurl.Scrub(parseMessage(err), secret)
+		msg := storeurl.Scrub(parseMessage(err), secrets[0])
 		return nil, errs.Usage("invalid store URL %s: %s", storeurl.Redact(url), msg).
 			WithHint("give a URL such as postgres://user@host:5432/dbname?sslmode=verify-full; see docs/postgres.md")
 	}
-	if cfg.Password != "" {
-		secret = cfg.Password
+	if cfg.Password != "" && cfg.Password != secrets[0] {
+		secrets = append(secrets, cfg.Password)
 	}
 	schema, err := schemaOf(cfg.RuntimeParams["search_path"])
 	if err != nil {
@@ -144,11 +164,13 @@ func Open(url string, opts Options) (*Store, error) {
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "agents"
 	}
-	if cfg.RuntimeParams["lock_timeout"] == "" && opts.LockTimeout > 0 {
+	if cfg.RuntimeParams["lock_timeout"] == "" {
 		// A read waits for a table another session holds no longer than
 		// a change waits for the store (a change sets its own): then it
 		// is locked (exit 75), not a command that never returns. Sent
-		// with the connection, so it costs no round trip.
+		// with the connection, so it costs no round trip. A lock timeout
+		// of 0 ("try once") is sent as 1ms: PostgreSQL reads 0 as "wait
+		// for ever".
 		cfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(max(1, opts.LockTimeout.Milliseconds()), 10)
 	}
 	switch {
@@ -157,12 +179,26 @@ func Open(url string, opts Options) (*Store, error) {
 	case cfg.ConnectTimeout == 0:
 		cfg.ConnectTimeout = DefaultConnectTimeout
 	}
+	if opts.ReplyTimeout <= 0 {
+		opts.ReplyTimeout = ReplyTimeoutFactor * cfg.ConnectTimeout
+	}
+	if cfg.RuntimeParams["idle_in_transaction_session_timeout"] == "" {
+		// A client that vanishes mid-transaction (its process frozen, its
+		// network cut) releases its locks when the server gives up on
+		// it, not when the server's TCP stack notices.
+		cfg.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(max(1, opts.ReplyTimeout.Milliseconds()), 10)
+	}
+	replyWait := opts.ReplyTimeout + max(0, opts.LockTimeout)
+	cfg.AfterNetConnect = func(_ context.Context, _ *pgconn.Config, c net.Conn) (net.Conn, error) {
+		return &replyConn{Conn: c, wait: replyWait}, nil
+	}
+	cfg.DialFunc = (&net.Dialer{KeepAliveConfig: keepAlive}).DialContext
 	// One short-lived connection per command: a statement is sent and
 	// answered in one round trip, without preparing it first.
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 	cfg.StatementCacheCapacity = 0
 	cfg.DescriptionCacheCapacity = 0
-	s := &Store{cfg: cfg, secret: secret, where: whereOf(cfg.Config), schema: schema, opts: opts}
+	s := &Store{cfg: cfg, secrets: secrets, where: whereOf(cfg.Config), schema: schema, opts: opts}
 	s.Kinds = store.NewKinds(&docs[*profile.AutomationProfile]{s, profiles}, &docs[*action.Action]{s, actions}, &docs[*plan.Plan]{s, plans})
 	return s, nil
 }
@@ -455,4 +491,67 @@ func (s *Store) now() *time.Time {
 	}
 	t := s.opts.Now().UTC().Round(0)
 	return &t
+}
+
+// replyConn is a connection on which every read and write gives up after
+// wait: a server or network that stops answering once connected makes
+// the operation fail (and pgx close the connection) instead of hanging.
+// A deadline the driver sets itself (to cancel a call when its context
+// ends) is kept when it comes sooner.
+type replyConn struct {
+	net.Conn
+	wait time.Duration
+
+	mu          sync.Mutex
+	read, write time.Time // the driver's own deadlines; zero when none
+}
+
+func (c *replyConn) Read(b []byte) (int, error) {
+	c.mu.Lock()
+	err := c.Conn.SetReadDeadline(sooner(c.read, time.Now().Add(c.wait)))
+	c.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	return c.Conn.Read(b)
+}
+
+func (c *replyConn) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	err := c.Conn.SetWriteDeadline(sooner(c.write, time.Now().Add(c.wait)))
+	c.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	return c.Conn.Write(b)
+}
+
+func (c *replyConn) SetDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.read, c.write = t, t
+	return c.Conn.SetDeadline(t)
+}
+
+func (c *replyConn) SetReadDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.read = t
+	return c.Conn.SetReadDeadline(t)
+}
+
+func (c *replyConn) SetWriteDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.write = t
+	return c.Conn.SetWriteDeadline(t)
+}
+
+// sooner returns the driver's deadline when it is set and comes before
+// limit, limit otherwise.
+func sooner(driver, limit time.Time) time.Time {
+	if !driver.IsZero() && driver.Before(limit) {
+		return driver
+	}
+	return limit
 }

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -434,5 +435,77 @@ func TestBadURLParameter(t *testing.T) {
 		if !errs.Is(err, errs.KindUsage) || !strings.Contains(err.Error(), p[0]) {
 			t.Errorf("%s=%s: %v, want usage naming the parameter", p[0], p[1], err)
 		}
+	}
+}
+
+// TestCopyRefusesUnparsableSourceRow: a source row whose content does
+// not parse (with the object it cites, so the table's constraints hold)
+// is refused with exit 3 before anything is written, into a home as
+// into PostgreSQL: the home gains no file, the schema no row.
+func TestCopyRefusesUnparsableSourceRow(t *testing.T) {
+	ctx := context.Background()
+	src := open(t, postgres.Options{LockTimeout: time.Minute})
+	storetest.Fill(t, src)
+	const bad = "garbage: [x"
+	pgtest.Exec(t,
+		"INSERT INTO "+src.Schema()+".objects VALUES (encode(sha256('"+bad+"'::bytea), 'hex'), '"+bad+"'::bytea)",
+		"INSERT INTO "+src.Schema()+".profiles (name, namespace, content, digest) VALUES ('zz/bad', 'zz', '"+bad+"'::bytea, encode(sha256('"+bad+"'::bytea), 'hex'))")
+
+	home, dir := newHome(t)
+	_, err := store.Copy(ctx, src, home.(store.Transferer), store.CopyOptions{})
+	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "zz/bad") {
+		t.Fatalf("copy of a bad row into a home: %v, want invalid naming it", err)
+	}
+	var written []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && !strings.Contains(d.Name(), "lock") {
+			written = append(written, path)
+		}
+		return nil
+	})
+	if len(written) > 0 {
+		t.Errorf("the refused copy wrote into the home: %v", written)
+	}
+
+	dst := open(t, postgres.Options{LockTimeout: time.Minute})
+	_, err = store.Copy(ctx, src, dst, store.CopyOptions{})
+	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "zz/bad") {
+		t.Fatalf("copy of a bad row into PostgreSQL: %v, want invalid naming it", err)
+	}
+	snap, err := dst.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for coll, es := range snap.Entries {
+		if len(es) > 0 {
+			t.Errorf("the refused copy wrote %d %s into PostgreSQL", len(es), coll)
+		}
+	}
+	if len(snap.Objects) > 0 {
+		t.Errorf("the refused copy wrote %d objects into PostgreSQL", len(snap.Objects))
+	}
+}
+
+// TestCopyCountsNoRemovedNameAsUnchanged: the first copy into an empty
+// target of a source that removed a name adds its history, and does not
+// report the name as a document left unchanged.
+func TestCopyCountsNoRemovedNameAsUnchanged(t *testing.T) {
+	ctx := context.Background()
+	src, _ := newHome(t)
+	for _, n := range []string{"acme/kept", "acme/gone"} {
+		if _, err := src.Profiles().Put(ctx, storetest.Profile(t, n, 1), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := src.Profiles().Remove(ctx, "acme/gone"); err != nil {
+		t.Fatal(err)
+	}
+	dst, _ := newHome(t)
+	r, err := store.Copy(ctx, src.(store.Transferer), dst.(store.Transferer), store.CopyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Collections["profiles"]; c.Added != 1 || c.Unchanged != 0 || c.Events != 3 {
+		t.Errorf("first copy of one held and one removed profile: %+v, want 1 added, 0 unchanged, 3 events", c)
 	}
 }

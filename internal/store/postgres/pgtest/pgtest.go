@@ -73,11 +73,22 @@ func URL(t testing.TB) string {
 	return u
 }
 
+// SchemaPrefix begins the name of every schema NewSchema makes:
+// AGENTS_TEST_SCHEMA_PREFIX when set (so checkouts sharing one server can
+// tell their schemas apart), agents_test_ otherwise. The random part
+// follows it.
+func SchemaPrefix() string {
+	if p := os.Getenv("AGENTS_TEST_SCHEMA_PREFIX"); p != "" {
+		return p
+	}
+	return "agents_test_"
+}
+
 // NewSchema returns a new schema's name and a URL of base whose
 // search_path names it; the schema itself is not created ('store migrate'
 // creates it). DropSchema removes it.
 func NewSchema(base string) (name, url string, err error) {
-	name = "agents_test_" + randomHex(6)
+	name = SchemaPrefix() + randomHex(6)
 	url, err = withParam(base, "search_path", name)
 	return name, url, err
 }
