@@ -389,6 +389,10 @@ func TestDecodeProfileInvalid(t *testing.T) {
 		{"merged unknown key", "name: acme/x\n<<: {auto_aply: 0.5}\n", []wantProblem{{"auto_aply", "did you mean", 2}}},
 		{"root merged into safety", "&r\nname: acme/x\nsafety:\n  <<: *r\n", []wantProblem{{"safety.name", "unknown field", 2}, {"safety.safety", "unknown field", 3}}},
 		{"self merge", "&r\nname: acme/x\n<<: *r\n", []wantProblem{{"", "refers to a mapping that contains it", 3}}},
+		// A second << is a duplicate key, as the YAML library and other
+		// readers see it; taking the first would read auto_apply as 0.
+		{"second merge key", "name: acme/m\n<<: {auto_apply: 0}\n<<: {auto_apply: 1}\n", []wantProblem{{"<<", `duplicate key "<<" (first at line 2)`, 3}}},
+		{"second merge key in safety", "name: acme/m\nsafety:\n  <<: {require_sandbox: false}\n  <<: {require_sandbox: true}\n", []wantProblem{{"safety.<<", `duplicate key "<<" (first at line 3)`, 4}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

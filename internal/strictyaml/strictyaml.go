@@ -460,7 +460,8 @@ func (d *Decoder) spend(n *yaml.Node) bool {
 // Mapping returns every entry of the mapping in f, merge keys (<<) applied,
 // in document order with merged entries after the explicit ones. It records
 // a problem for a value that is not a mapping, a key that is not a string,
-// a duplicate key and a bad merge. It does not judge key names: see Fields.
+// a duplicate key (a second merge key in one mapping too) and a bad merge.
+// It does not judge key names: see Fields.
 func (d *Decoder) Mapping(f Field) ([]Field, bool) {
 	if f.Value == nil {
 		return nil, false
@@ -479,7 +480,11 @@ func (d *Decoder) Mapping(f Field) ([]Field, bool) {
 func (d *Decoder) mapping(n *yaml.Node, path string, stack []*yaml.Node) []Field {
 	var idx fieldIndex
 	idx.fields = make([]Field, 0, len(n.Content)/2)
-	var merges []*yaml.Node
+	// One merge key per mapping: YAML keys are unique, and readers differ
+	// on which of two << wins (the YAML library refuses the second, PyYAML
+	// takes the last), so a second one is a duplicate key like any other.
+	// A list of mappings is how to merge several.
+	var merge, mergeKey *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
 		k := d.resolve(kn)
@@ -487,7 +492,11 @@ func (d *Decoder) mapping(n *yaml.Node, path string, stack []*yaml.Node) []Field
 			continue
 		}
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == tagMerge {
-			merges = append(merges, vn)
+			if mergeKey != nil {
+				d.Addf(Join(path, "<<"), kn, "duplicate key %s (first at line %d); to merge several mappings, list them in one: <<: [*a, *b]", quote(k.Value), mergeKey.Line)
+				continue
+			}
+			merge, mergeKey = vn, kn
 			continue
 		}
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != tagStr {
@@ -505,7 +514,7 @@ func (d *Decoder) mapping(n *yaml.Node, path string, stack []*yaml.Node) []Field
 		}
 		idx.add(Field{Key: k.Value, Path: kp, KeyNode: kn, Node: vn, Value: v})
 	}
-	if len(merges) == 0 {
+	if merge == nil {
 		return idx.fields
 	}
 	if len(stack) >= maxMergeDepth {
@@ -515,19 +524,17 @@ func (d *Decoder) mapping(n *yaml.Node, path string, stack []*yaml.Node) []Field
 	stack = append(stack, n)
 	// Explicit keys win over merged ones, and an earlier merged mapping
 	// over a later one, as the YAML merge-key type says.
-	for _, mv := range merges {
-		for _, src := range d.mergeSources(mv, path) {
-			if containsNode(stack, src) {
-				d.Addf(path, mv, "merge key (<<) refers to a mapping that contains it")
-				continue
+	for _, src := range d.mergeSources(merge, path) {
+		if containsNode(stack, src) {
+			d.Addf(path, merge, "merge key (<<) refers to a mapping that contains it")
+			continue
+		}
+		for _, mf := range d.mapping(src, path, stack) {
+			if !d.spend(merge) {
+				return idx.fields
 			}
-			for _, mf := range d.mapping(src, path, stack) {
-				if !d.spend(mv) {
-					return idx.fields
-				}
-				if idx.find(mf.Key) < 0 {
-					idx.add(mf)
-				}
+			if idx.find(mf.Key) < 0 {
+				idx.add(mf)
 			}
 		}
 	}
