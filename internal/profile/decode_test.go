@@ -381,6 +381,9 @@ func TestDecodeProfileInvalid(t *testing.T) {
 		{"guard list number", "name: acme/x\nguards:\n  tool_denylist: [a, b, 3]\n", []wantProblem{{"guards.tool_denylist[2]", "must be a string, got integer 3", 3}}},
 		{"guard list blank", "name: acme/x\nguards:\n  tool_denylist: [a, '']\n", []wantProblem{{"guards.tool_denylist[1]", "must not be blank", 3}}},
 		{"guard bool yes", "name: acme/x\nguards:\n  require_approval_for_writes: yes\n", []wantProblem{{"guards.require_approval_for_writes", `got string "yes"`, 3}}},
+		{"guard bool upper case", "name: acme/x\nguards:\n  require_approval_for_writes: FALSE\n", []wantProblem{{"guards.require_approval_for_writes", "write true or false, in lower case", 3}}},
+		{"safety bool capitalised", "name: acme/x\nsafety:\n  require_sandbox: True\n", []wantProblem{{"safety.require_sandbox", "write true or false, in lower case", 3}}},
+		{"safety bool tagged quoted", "name: acme/x\nsafety:\n  allow_unsafe_tools: !!bool \"false\"\n", []wantProblem{{"safety.allow_unsafe_tools", "without quotes", 3}}},
 		{"guard bool null", "name: acme/x\nguards:\n  require_approval_for_apply: ~\n", []wantProblem{{"guards.require_approval_for_apply", "got null", 3}}},
 
 		// Aliases and merges.

@@ -762,22 +762,31 @@ func opt[T any](f Field, get func(Field) (T, bool)) (*T, bool) {
 	return &v, true
 }
 
-// Bool returns f's value, which must be a YAML boolean: true or false. The
-// YAML 1.1 words (yes, no, on, off) and quoted strings are refused.
+// Bool returns f's value, which must be the plain word true or false. The
+// YAML 1.1 words (yes, no, on, off), other spellings the library reads as
+// booleans (True, FALSE) and quoted text, tagged !!bool or not, are
+// refused: a reader other than the YAML library may take them as strings.
 func (d *Decoder) Bool(f Field) (bool, bool) {
 	n, ok := d.scalar(f, "true or false")
 	if !ok {
 		return false, false
 	}
-	if n.ShortTag() == tagBool {
-		switch strings.ToLower(n.Value) {
-		case "true":
-			return true, true
-		case "false":
-			return false, true
-		}
+	if n.ShortTag() != tagBool {
+		d.Fieldf(f, "must be true or false, got %s", Describe(n))
+		return false, false
 	}
-	d.Fieldf(f, "must be true or false, got %s", Describe(n))
+	switch {
+	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		d.Fieldf(f, "must be true or false, got %s as block text; write true or false on the key's line", quote(n.Value))
+	case n.Style&^yaml.TaggedStyle != 0:
+		d.Fieldf(f, "must be true or false, got %s in quotes; write true or false, without quotes", quote(n.Value))
+	case n.Value == "true":
+		return true, true
+	case n.Value == "false":
+		return false, true
+	default:
+		d.Fieldf(f, "must be true or false, got %s; write true or false, in lower case", shorten(n.Value))
+	}
 	return false, false
 }
 
