@@ -790,8 +790,10 @@ func (d *Decoder) Bool(f Field) (bool, bool) {
 	return false, false
 }
 
-// Int returns f's value, which must be a YAML integer that fits in 64 bits:
-// 1.5, 3.0, "3" and overflowing numbers are refused.
+// Int returns f's value, which must be a YAML integer written in plain
+// decimal that fits in 64 bits: 1.5, 3.0, "3" and overflowing numbers are
+// refused, and so are 010, 0x1f, 0o7, 0b11, 1_000 and +3, which YAML
+// readers do not all read alike (010 is 8 to some, 10 to others).
 func (d *Decoder) Int(f Field) (int64, bool) {
 	n, ok := d.scalar(f, "an integer")
 	if !ok {
@@ -799,19 +801,24 @@ func (d *Decoder) Int(f Field) (int64, bool) {
 	}
 	switch n.ShortTag() {
 	case tagInt:
-		v, err := ParseInt(n.Value)
-		if errors.Is(err, strconv.ErrRange) {
-			d.Fieldf(f, "integer %s is out of range", shorten(n.Value))
+		if !isPlainDecimal(n.Value) {
+			d.Fieldf(f, "must be an integer written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
 			return 0, false
 		}
+		v, err := ParseInt(n.Value)
 		if err != nil {
-			d.Fieldf(f, "must be an integer, got %s", shorten(n.Value))
+			d.Fieldf(f, "integer %s is out of range", shorten(n.Value))
 			return 0, false
 		}
 		return v, true
 	case tagFloat:
-		if isIntegerText(n.Value) {
+		switch {
+		case isPlainDecimal(n.Value):
+			// Too large even for the resolver's unsigned integers.
 			d.Fieldf(f, "integer %s is out of range", shorten(n.Value))
+			return 0, false
+		case isIntegerText(n.Value):
+			d.Fieldf(f, "must be an integer written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
 			return 0, false
 		}
 	}
@@ -819,11 +826,18 @@ func (d *Decoder) Int(f Field) (int64, bool) {
 	return 0, false
 }
 
+// writeDecimal says how to write a number that is not in plain decimal.
+const writeDecimal = "write a plain decimal number (no leading zero, +, _, 0x, 0o or 0b)"
+
 // OptInt is Int that also accepts null, returning nil for it.
 func (d *Decoder) OptInt(f Field) (*int64, bool) { return opt(f, d.Int) }
 
 // Float returns f's value, which must be a finite YAML number (an integer
-// is accepted). .nan, .inf, 1e400 and strings are refused; -0.0 reads as 0.
+// is accepted) written in plain decimal: digits with an optional leading
+// -, a fraction and an exponent, as in 0.5, .5, 3 or 1e-3. .nan, .inf,
+// 1e400 and strings are refused, and so are the forms Int refuses (010,
+// 0x10, 1_000, +3) and, for the same reason, 1_0.5, +0.5, 00.5 and a
+// hexadecimal float tagged !!float 0x1p-2; -0.0 reads as 0.
 func (d *Decoder) Float(f Field) (float64, bool) {
 	n, ok := d.scalar(f, "a number")
 	if !ok {
@@ -831,10 +845,14 @@ func (d *Decoder) Float(f Field) (float64, bool) {
 	}
 	switch n.ShortTag() {
 	case tagInt:
+		if !isPlainDecimal(n.Value) {
+			d.Fieldf(f, "must be a number written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
+			return 0, false
+		}
 		v, err := ParseInt(n.Value)
 		if err != nil {
 			// Past int64, yet still a number; ParseFloat rounds it.
-			fv, ferr := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+			fv, ferr := strconv.ParseFloat(n.Value, 64)
 			if ferr != nil {
 				d.Fieldf(f, "must be a number, got %s", shorten(n.Value))
 				return 0, false
@@ -843,17 +861,21 @@ func (d *Decoder) Float(f Field) (float64, bool) {
 		}
 		return float64(v), true
 	case tagFloat:
-		v, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
-		if err != nil && !isNonFinite(n.Value) {
+		v, err := strconv.ParseFloat(n.Value, 64)
+		if isNonFinite(n.Value) || (err == nil && (v != v || v > maxFloat || v < -maxFloat)) {
+			d.Fieldf(f, "must be a finite number, got %s", shorten(n.Value))
+			return 0, false
+		}
+		if !isDecimalNumber(n.Value) {
+			d.Fieldf(f, "must be a number written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
+			return 0, false
+		}
+		if err != nil {
 			if errors.Is(err, strconv.ErrRange) {
 				d.Fieldf(f, "number %s is out of range; it must be finite", shorten(n.Value))
 			} else {
 				d.Fieldf(f, "must be a number, got %s", shorten(n.Value))
 			}
-			return 0, false
-		}
-		if err != nil || v != v || v > maxFloat || v < -maxFloat {
-			d.Fieldf(f, "must be a finite number, got %s", shorten(n.Value))
 			return 0, false
 		}
 		// ParseFloat rounds a number too small for a float64 to 0 (or to a
@@ -944,13 +966,66 @@ func (d *Decoder) StringList(f Field) ([]string, bool) {
 	return out, good
 }
 
-// ParseInt parses the text of a YAML integer as the YAML library resolves
-// it: an optional sign, then decimal, 0x hex, 0o or leading-0 octal, or 0b
-// binary, with _ separators.
+// ParseInt parses the text of an integer written in plain decimal: an
+// optional -, then digits with no leading zero (0 itself aside). Every
+// other form, such as 010, 0x1f, 0o7, 0b11, 1_000 or +3, is a syntax
+// error (strconv.ErrSyntax) rather than read as the YAML library would: a
+// safety limit must mean the same to every reader of the file.
 func ParseInt(s string) (int64, error) {
-	return strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64)
+	if !isPlainDecimal(s) {
+		return 0, &strconv.NumError{Func: "ParseInt", Num: s, Err: strconv.ErrSyntax}
+	}
+	return strconv.ParseInt(s, 10, 64)
 }
 
+// isPlainDecimal reports whether s is an integer in plain decimal: an
+// optional -, then 0 or digits not starting with 0.
+func isPlainDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	return digitsOnly(s)
+}
+
+// isDecimalNumber reports whether s is a number in plain decimal: an
+// optional -, a whole part that is 0 or does not start with 0, an optional
+// fraction, and an optional exponent, with a digit before or after the
+// point (5, 0.5, .5, 5., 1e-3, -2.5E+4). It is the YAML 1.2 core float
+// form without a + sign or leading zeros.
+func isDecimalNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	mant, exp := s, ""
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp = s[:i], s[i+1:]
+		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
+			exp = exp[1:]
+		}
+		if exp == "" || !digitsOnly(exp) {
+			return false
+		}
+	}
+	whole, frac, dot := strings.Cut(mant, ".")
+	if whole == "" && frac == "" {
+		return false
+	}
+	if whole != "" && (!digitsOnly(whole) || (whole[0] == '0' && len(whole) > 1)) {
+		return false
+	}
+	return !dot || digitsOnly(frac)
+}
+
+func digitsOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isIntegerText reports whether s looks like an integer in some YAML form
+// other than plain decimal: a sign, digits and _ separators.
 func isIntegerText(s string) bool {
 	s = strings.TrimLeft(s, "+-")
 	if s == "" {
