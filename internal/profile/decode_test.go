@@ -336,6 +336,13 @@ func TestDecodeProfileInvalid(t *testing.T) {
 		{"threshold negative", "name: acme/x\nauto_apply: -0.1\n", []wantProblem{{"auto_apply", "must be between 0 and 1, got -0.1", 2}}},
 		{"threshold string", "name: acme/x\nauto_apply: \"0.5\"\n", []wantProblem{{"auto_apply", `must be a number, got string "0.5"`, 2}}},
 		{"threshold word", "name: acme/x\nauto_apply: high\n", []wantProblem{{"auto_apply", "must be a number", 2}}},
+		{"threshold hex float", "name: acme/x\nauto_apply: !!float 0x1p-2\n", []wantProblem{{"auto_apply", "plain decimal, got 0x1p-2", 2}}},
+		{"threshold binary", "name: acme/x\nauto_apply: 0b0\n", []wantProblem{{"auto_apply", "plain decimal, got 0b0", 2}}},
+		{"retries with a leading zero", "name: acme/x\nsafety:\n  max_retries_per_step: 010\n", []wantProblem{{"safety.max_retries_per_step", "must be an integer written in plain decimal, got 010", 3}}},
+		{"retries in hex", "name: acme/x\nsafety: {max_retries_per_step: 0x1f}\n", []wantProblem{{"safety.max_retries_per_step", "plain decimal, got 0x1f", 2}}},
+		{"calls with separators", "name: acme/x\nguards: {max_tool_calls_per_step: 1_000}\n", []wantProblem{{"guards.max_tool_calls_per_step", "plain decimal, got 1_000", 2}}},
+		{"calls with a plus", "name: acme/x\nguards: {max_tool_calls_per_step: +3}\n", []wantProblem{{"guards.max_tool_calls_per_step", "plain decimal, got +3", 2}}},
+		{"cost with separators", "name: acme/x\nsafety: {max_cost_per_plan: 1_0.5}\n", []wantProblem{{"safety.max_cost_per_plan", "plain decimal, got 1_0.5", 2}}},
 		{"threshold null", "name: acme/x\nauto_apply: null\n", []wantProblem{{"auto_apply", "must be a number, got null", 2}}},
 		{"threshold bool", "name: acme/x\nauto_apply: yes\n", []wantProblem{{"auto_apply", "must be a number", 2}}},
 		{"threshold list", "name: acme/x\nauto_apply: [0]\n", []wantProblem{{"auto_apply", "got a list", 2}}},
@@ -381,6 +388,9 @@ func TestDecodeProfileInvalid(t *testing.T) {
 		{"guard list number", "name: acme/x\nguards:\n  tool_denylist: [a, b, 3]\n", []wantProblem{{"guards.tool_denylist[2]", "must be a string, got integer 3", 3}}},
 		{"guard list blank", "name: acme/x\nguards:\n  tool_denylist: [a, '']\n", []wantProblem{{"guards.tool_denylist[1]", "must not be blank", 3}}},
 		{"guard bool yes", "name: acme/x\nguards:\n  require_approval_for_writes: yes\n", []wantProblem{{"guards.require_approval_for_writes", `got string "yes"`, 3}}},
+		{"guard bool upper case", "name: acme/x\nguards:\n  require_approval_for_writes: FALSE\n", []wantProblem{{"guards.require_approval_for_writes", "write true or false, in lower case", 3}}},
+		{"safety bool capitalised", "name: acme/x\nsafety:\n  require_sandbox: True\n", []wantProblem{{"safety.require_sandbox", "write true or false, in lower case", 3}}},
+		{"safety bool tagged quoted", "name: acme/x\nsafety:\n  allow_unsafe_tools: !!bool \"false\"\n", []wantProblem{{"safety.allow_unsafe_tools", "without quotes", 3}}},
 		{"guard bool null", "name: acme/x\nguards:\n  require_approval_for_apply: ~\n", []wantProblem{{"guards.require_approval_for_apply", "got null", 3}}},
 
 		// Aliases and merges.
@@ -389,6 +399,10 @@ func TestDecodeProfileInvalid(t *testing.T) {
 		{"merged unknown key", "name: acme/x\n<<: {auto_aply: 0.5}\n", []wantProblem{{"auto_aply", "did you mean", 2}}},
 		{"root merged into safety", "&r\nname: acme/x\nsafety:\n  <<: *r\n", []wantProblem{{"safety.name", "unknown field", 2}, {"safety.safety", "unknown field", 3}}},
 		{"self merge", "&r\nname: acme/x\n<<: *r\n", []wantProblem{{"", "refers to a mapping that contains it", 3}}},
+		// A second << is a duplicate key, as the YAML library and other
+		// readers see it; taking the first would read auto_apply as 0.
+		{"second merge key", "name: acme/m\n<<: {auto_apply: 0}\n<<: {auto_apply: 1}\n", []wantProblem{{"<<", `duplicate key "<<" (first at line 2)`, 3}}},
+		{"second merge key in safety", "name: acme/m\nsafety:\n  <<: {require_sandbox: false}\n  <<: {require_sandbox: true}\n", []wantProblem{{"safety.<<", `duplicate key "<<" (first at line 3)`, 4}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

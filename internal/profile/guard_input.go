@@ -22,62 +22,86 @@ const (
 	InputAttempt   = "attempt"
 )
 
+// InputProblem is one thing wrong with a call.
+type InputProblem struct {
+	// Key is the field it is about, such as InputCalls.
+	Key string
+	// Name is the field as the caller's names call it: a flag, a JSON key.
+	Name string
+	// Detail says what is wrong, worded to follow the name: "must be 0 or
+	// more, got -1".
+	Detail string
+}
+
+// String is the problem as one message: "--calls must be 0 or more, got -1".
+func (p InputProblem) String() string { return p.Name + " " + p.Detail }
+
 // CheckGuardInput returns what is wrong with the figures of a call, each
 // field named as names says (a flag, a JSON key) by its key: a tool that
 // is missing, blank or padded; a negative count; a cost that is negative
-// or not finite, or less than the cost it includes (costs nest: the
-// invocation's in the plan's, the plan's in all plans'); an attempt before
-// the first; a blank or padded category.
-func CheckGuardInput(in GuardInput, stated Stated, names map[string]string) []string {
-	var msgs []string
-	add := func(format string, a ...any) { msgs = append(msgs, fmt.Sprintf(format, a...)) }
+// or not finite; an attempt before the first; a blank or padded category;
+// and last a cost less than the cost it includes (costs nest: the
+// invocation's in the plan's, the plan's in all plans').
+func CheckGuardInput(in GuardInput, stated Stated, names map[string]string) []InputProblem {
+	var out []InputProblem
+	add := func(key, format string, a ...any) {
+		out = append(out, InputProblem{Key: key, Name: names[key], Detail: fmt.Sprintf(format, a...)})
+	}
 	switch {
 	case !stated.Tool:
-		add("%s is required", names[InputTool])
+		add(InputTool, "is required")
 	case strings.TrimSpace(in.Tool) == "":
-		add("%s must not be blank", names[InputTool])
+		add(InputTool, "must not be blank")
 	case strings.TrimSpace(in.Tool) != in.Tool:
-		add("%s %q must not start or end with spaces: tools are matched exactly", names[InputTool], in.Tool)
+		add(InputTool, "%q must not start or end with spaces: tools are matched exactly", in.Tool)
 	}
 	if in.Calls < 0 {
-		add("%s must be 0 or more, got %d", names[InputCalls], in.Calls)
+		add(InputCalls, "must be 0 or more, got %d", in.Calls)
 	}
+	bad := map[string]bool{}
 	for _, c := range []struct {
 		key   string
 		v     float64
 		given bool
 	}{{InputCost, in.Cost, true}, {InputPlanCost, in.PlanCost, in.HasPlanCost}, {InputTotalCost, in.TotalCost, in.HasTotalCost}} {
 		if c.given && (math.IsNaN(c.v) || math.IsInf(c.v, 0) || c.v < 0) {
-			add("%s must be a finite number of USD from 0, got %s", names[c.key], strconv.FormatFloat(c.v, 'g', -1, 64))
-		}
-	}
-	if len(msgs) == 0 {
-		if in.HasPlanCost && in.PlanCost < in.Cost {
-			add("%s %s is less than %s %s, but the plan's cost includes this invocation's",
-				names[InputPlanCost], FormatFloat(in.PlanCost), names[InputCost], FormatFloat(in.Cost))
-		}
-		if in.HasTotalCost && in.TotalCost < in.EffectivePlanCost() {
-			add("%s %s is less than the plan's cost %s, but the total includes every plan's",
-				names[InputTotalCost], FormatFloat(in.TotalCost), FormatFloat(in.EffectivePlanCost()))
+			add(c.key, "must be a finite number of USD from 0, got %s", strconv.FormatFloat(c.v, 'g', -1, 64))
+			bad[c.key] = true
 		}
 	}
 	if stated.Attempt && in.Attempt < 1 {
-		add("%s must be 1 or more (the first try is 1), got %d", names[InputAttempt], in.Attempt)
+		add(InputAttempt, "must be 1 or more (the first try is 1), got %d", in.Attempt)
 	}
-	return append(msgs, CheckCategory(in, stated, names)...)
+	out = append(out, CheckCategory(in, stated, names)...)
+	// How costs nest is judged last, and only between costs that are
+	// themselves good: against a negative cost it says nothing new.
+	if in.HasPlanCost && !bad[InputPlanCost] && !bad[InputCost] && in.PlanCost < in.Cost {
+		add(InputPlanCost, "%s is less than %s %s, but the plan's cost includes this invocation's",
+			FormatFloat(in.PlanCost), names[InputCost], FormatFloat(in.Cost))
+	}
+	planBad := bad[InputPlanCost] || (!in.HasPlanCost && bad[InputCost])
+	if in.HasTotalCost && !bad[InputTotalCost] && !planBad && in.TotalCost < in.EffectivePlanCost() {
+		add(InputTotalCost, "%s is less than the plan's cost %s, but the total includes every plan's",
+			FormatFloat(in.TotalCost), FormatFloat(in.EffectivePlanCost()))
+	}
+	return out
 }
 
 // CheckCategory returns what is wrong with a call's skill category, named
 // as names says: blank, or padded with spaces.
-func CheckCategory(in GuardInput, stated Stated, names map[string]string) []string {
+func CheckCategory(in GuardInput, stated Stated, names map[string]string) []InputProblem {
+	p := InputProblem{Key: InputCategory, Name: names[InputCategory]}
 	switch {
 	case !stated.Category:
+		return nil
 	case strings.TrimSpace(in.Category) == "":
-		return []string{names[InputCategory] + " must not be blank"}
+		p.Detail = "must not be blank"
 	case strings.TrimSpace(in.Category) != in.Category:
-		return []string{fmt.Sprintf("%s %q must not start or end with spaces: categories are matched exactly", names[InputCategory], in.Category)}
+		p.Detail = fmt.Sprintf("%q must not start or end with spaces: categories are matched exactly", in.Category)
+	default:
+		return nil
 	}
-	return nil
+	return []InputProblem{p}
 }
 
 // FormatFloat formats a number in its shortest form with at least one

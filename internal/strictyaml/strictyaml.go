@@ -460,7 +460,8 @@ func (d *Decoder) spend(n *yaml.Node) bool {
 // Mapping returns every entry of the mapping in f, merge keys (<<) applied,
 // in document order with merged entries after the explicit ones. It records
 // a problem for a value that is not a mapping, a key that is not a string,
-// a duplicate key and a bad merge. It does not judge key names: see Fields.
+// a duplicate key (a second merge key in one mapping too) and a bad merge.
+// It does not judge key names: see Fields.
 func (d *Decoder) Mapping(f Field) ([]Field, bool) {
 	if f.Value == nil {
 		return nil, false
@@ -479,7 +480,11 @@ func (d *Decoder) Mapping(f Field) ([]Field, bool) {
 func (d *Decoder) mapping(n *yaml.Node, path string, stack []*yaml.Node) []Field {
 	var idx fieldIndex
 	idx.fields = make([]Field, 0, len(n.Content)/2)
-	var merges []*yaml.Node
+	// One merge key per mapping: YAML keys are unique, and readers differ
+	// on which of two << wins (the YAML library refuses the second, PyYAML
+	// takes the last), so a second one is a duplicate key like any other.
+	// A list of mappings is how to merge several.
+	var merge, mergeKey *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
 		k := d.resolve(kn)
@@ -487,7 +492,11 @@ func (d *Decoder) mapping(n *yaml.Node, path string, stack []*yaml.Node) []Field
 			continue
 		}
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == tagMerge {
-			merges = append(merges, vn)
+			if mergeKey != nil {
+				d.Addf(Join(path, "<<"), kn, "duplicate key %s (first at line %d); to merge several mappings, list them in one: <<: [*a, *b]", quote(k.Value), mergeKey.Line)
+				continue
+			}
+			merge, mergeKey = vn, kn
 			continue
 		}
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != tagStr {
@@ -505,7 +514,7 @@ func (d *Decoder) mapping(n *yaml.Node, path string, stack []*yaml.Node) []Field
 		}
 		idx.add(Field{Key: k.Value, Path: kp, KeyNode: kn, Node: vn, Value: v})
 	}
-	if len(merges) == 0 {
+	if merge == nil {
 		return idx.fields
 	}
 	if len(stack) >= maxMergeDepth {
@@ -515,19 +524,17 @@ func (d *Decoder) mapping(n *yaml.Node, path string, stack []*yaml.Node) []Field
 	stack = append(stack, n)
 	// Explicit keys win over merged ones, and an earlier merged mapping
 	// over a later one, as the YAML merge-key type says.
-	for _, mv := range merges {
-		for _, src := range d.mergeSources(mv, path) {
-			if containsNode(stack, src) {
-				d.Addf(path, mv, "merge key (<<) refers to a mapping that contains it")
-				continue
+	for _, src := range d.mergeSources(merge, path) {
+		if containsNode(stack, src) {
+			d.Addf(path, merge, "merge key (<<) refers to a mapping that contains it")
+			continue
+		}
+		for _, mf := range d.mapping(src, path, stack) {
+			if !d.spend(merge) {
+				return idx.fields
 			}
-			for _, mf := range d.mapping(src, path, stack) {
-				if !d.spend(mv) {
-					return idx.fields
-				}
-				if idx.find(mf.Key) < 0 {
-					idx.add(mf)
-				}
+			if idx.find(mf.Key) < 0 {
+				idx.add(mf)
 			}
 		}
 	}
@@ -755,27 +762,38 @@ func opt[T any](f Field, get func(Field) (T, bool)) (*T, bool) {
 	return &v, true
 }
 
-// Bool returns f's value, which must be a YAML boolean: true or false. The
-// YAML 1.1 words (yes, no, on, off) and quoted strings are refused.
+// Bool returns f's value, which must be the plain word true or false. The
+// YAML 1.1 words (yes, no, on, off), other spellings the library reads as
+// booleans (True, FALSE) and quoted text, tagged !!bool or not, are
+// refused: a reader other than the YAML library may take them as strings.
 func (d *Decoder) Bool(f Field) (bool, bool) {
 	n, ok := d.scalar(f, "true or false")
 	if !ok {
 		return false, false
 	}
-	if n.ShortTag() == tagBool {
-		switch strings.ToLower(n.Value) {
-		case "true":
-			return true, true
-		case "false":
-			return false, true
-		}
+	if n.ShortTag() != tagBool {
+		d.Fieldf(f, "must be true or false, got %s", Describe(n))
+		return false, false
 	}
-	d.Fieldf(f, "must be true or false, got %s", Describe(n))
+	switch {
+	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		d.Fieldf(f, "must be true or false, got %s as block text; write true or false on the key's line", quote(n.Value))
+	case n.Style&^yaml.TaggedStyle != 0:
+		d.Fieldf(f, "must be true or false, got %s in quotes; write true or false, without quotes", quote(n.Value))
+	case n.Value == "true":
+		return true, true
+	case n.Value == "false":
+		return false, true
+	default:
+		d.Fieldf(f, "must be true or false, got %s; write true or false, in lower case", shorten(n.Value))
+	}
 	return false, false
 }
 
-// Int returns f's value, which must be a YAML integer that fits in 64 bits:
-// 1.5, 3.0, "3" and overflowing numbers are refused.
+// Int returns f's value, which must be a YAML integer written in plain
+// decimal that fits in 64 bits: 1.5, 3.0, "3" and overflowing numbers are
+// refused, and so are 010, 0x1f, 0o7, 0b11, 1_000 and +3, which YAML
+// readers do not all read alike (010 is 8 to some, 10 to others).
 func (d *Decoder) Int(f Field) (int64, bool) {
 	n, ok := d.scalar(f, "an integer")
 	if !ok {
@@ -783,19 +801,24 @@ func (d *Decoder) Int(f Field) (int64, bool) {
 	}
 	switch n.ShortTag() {
 	case tagInt:
-		v, err := ParseInt(n.Value)
-		if errors.Is(err, strconv.ErrRange) {
-			d.Fieldf(f, "integer %s is out of range", shorten(n.Value))
+		if !isPlainDecimal(n.Value) {
+			d.Fieldf(f, "must be an integer written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
 			return 0, false
 		}
+		v, err := ParseInt(n.Value)
 		if err != nil {
-			d.Fieldf(f, "must be an integer, got %s", shorten(n.Value))
+			d.Fieldf(f, "integer %s is out of range", shorten(n.Value))
 			return 0, false
 		}
 		return v, true
 	case tagFloat:
-		if isIntegerText(n.Value) {
+		switch {
+		case isPlainDecimal(n.Value):
+			// Too large even for the resolver's unsigned integers.
 			d.Fieldf(f, "integer %s is out of range", shorten(n.Value))
+			return 0, false
+		case isIntegerText(n.Value):
+			d.Fieldf(f, "must be an integer written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
 			return 0, false
 		}
 	}
@@ -803,11 +826,18 @@ func (d *Decoder) Int(f Field) (int64, bool) {
 	return 0, false
 }
 
+// writeDecimal says how to write a number that is not in plain decimal.
+const writeDecimal = "write a plain decimal number (no leading zero, +, _, 0x, 0o or 0b)"
+
 // OptInt is Int that also accepts null, returning nil for it.
 func (d *Decoder) OptInt(f Field) (*int64, bool) { return opt(f, d.Int) }
 
 // Float returns f's value, which must be a finite YAML number (an integer
-// is accepted). .nan, .inf, 1e400 and strings are refused; -0.0 reads as 0.
+// is accepted) written in plain decimal: digits with an optional leading
+// -, a fraction and an exponent, as in 0.5, .5, 3 or 1e-3. .nan, .inf,
+// 1e400 and strings are refused, and so are the forms Int refuses (010,
+// 0x10, 1_000, +3) and, for the same reason, 1_0.5, +0.5, 00.5 and a
+// hexadecimal float tagged !!float 0x1p-2; -0.0 reads as 0.
 func (d *Decoder) Float(f Field) (float64, bool) {
 	n, ok := d.scalar(f, "a number")
 	if !ok {
@@ -815,10 +845,14 @@ func (d *Decoder) Float(f Field) (float64, bool) {
 	}
 	switch n.ShortTag() {
 	case tagInt:
+		if !isPlainDecimal(n.Value) {
+			d.Fieldf(f, "must be a number written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
+			return 0, false
+		}
 		v, err := ParseInt(n.Value)
 		if err != nil {
 			// Past int64, yet still a number; ParseFloat rounds it.
-			fv, ferr := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+			fv, ferr := strconv.ParseFloat(n.Value, 64)
 			if ferr != nil {
 				d.Fieldf(f, "must be a number, got %s", shorten(n.Value))
 				return 0, false
@@ -827,17 +861,21 @@ func (d *Decoder) Float(f Field) (float64, bool) {
 		}
 		return float64(v), true
 	case tagFloat:
-		v, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
-		if err != nil && !isNonFinite(n.Value) {
+		v, err := strconv.ParseFloat(n.Value, 64)
+		if isNonFinite(n.Value) || (err == nil && (v != v || v > maxFloat || v < -maxFloat)) {
+			d.Fieldf(f, "must be a finite number, got %s", shorten(n.Value))
+			return 0, false
+		}
+		if !isDecimalNumber(n.Value) {
+			d.Fieldf(f, "must be a number written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
+			return 0, false
+		}
+		if err != nil {
 			if errors.Is(err, strconv.ErrRange) {
 				d.Fieldf(f, "number %s is out of range; it must be finite", shorten(n.Value))
 			} else {
 				d.Fieldf(f, "must be a number, got %s", shorten(n.Value))
 			}
-			return 0, false
-		}
-		if err != nil || v != v || v > maxFloat || v < -maxFloat {
-			d.Fieldf(f, "must be a finite number, got %s", shorten(n.Value))
 			return 0, false
 		}
 		// ParseFloat rounds a number too small for a float64 to 0 (or to a
@@ -928,13 +966,66 @@ func (d *Decoder) StringList(f Field) ([]string, bool) {
 	return out, good
 }
 
-// ParseInt parses the text of a YAML integer as the YAML library resolves
-// it: an optional sign, then decimal, 0x hex, 0o or leading-0 octal, or 0b
-// binary, with _ separators.
+// ParseInt parses the text of an integer written in plain decimal: an
+// optional -, then digits with no leading zero (0 itself aside). Every
+// other form, such as 010, 0x1f, 0o7, 0b11, 1_000 or +3, is a syntax
+// error (strconv.ErrSyntax) rather than read as the YAML library would: a
+// safety limit must mean the same to every reader of the file.
 func ParseInt(s string) (int64, error) {
-	return strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64)
+	if !isPlainDecimal(s) {
+		return 0, &strconv.NumError{Func: "ParseInt", Num: s, Err: strconv.ErrSyntax}
+	}
+	return strconv.ParseInt(s, 10, 64)
 }
 
+// isPlainDecimal reports whether s is an integer in plain decimal: an
+// optional -, then 0 or digits not starting with 0.
+func isPlainDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	return digitsOnly(s)
+}
+
+// isDecimalNumber reports whether s is a number in plain decimal: an
+// optional -, a whole part that is 0 or does not start with 0, an optional
+// fraction, and an optional exponent, with a digit before or after the
+// point (5, 0.5, .5, 5., 1e-3, -2.5E+4). It is the YAML 1.2 core float
+// form without a + sign or leading zeros.
+func isDecimalNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	mant, exp := s, ""
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp = s[:i], s[i+1:]
+		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
+			exp = exp[1:]
+		}
+		if exp == "" || !digitsOnly(exp) {
+			return false
+		}
+	}
+	whole, frac, dot := strings.Cut(mant, ".")
+	if whole == "" && frac == "" {
+		return false
+	}
+	if whole != "" && (!digitsOnly(whole) || (whole[0] == '0' && len(whole) > 1)) {
+		return false
+	}
+	return !dot || digitsOnly(frac)
+}
+
+func digitsOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isIntegerText reports whether s looks like an integer in some YAML form
+// other than plain decimal: a sign, digits and _ separators.
 func isIntegerText(s string) bool {
 	s = strings.TrimLeft(s, "+-")
 	if s == "" {

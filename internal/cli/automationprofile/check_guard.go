@@ -237,11 +237,11 @@ any other exit.`,
 			}
 			stated := profile.Stated{Category: flags.Changed("category"), Attempt: flags.Changed("attempt"), Tool: flags.Changed("tool")}
 			if !opts.hookOpts.on && !opts.stdinJSON {
-				if msgs := profile.CheckGuardInput(in, stated, flagNames); len(msgs) > 0 {
-					return errs.Usage("%s", msgs[0]).WithHint("%s", inputHintFor(msgs[0]))
+				if ps := profile.CheckGuardInput(in, stated, flagNames); len(ps) > 0 {
+					return errs.Usage("%s", ps[0]).WithHint("%s", inputHintFor(ps[0].String()))
 				}
-			} else if msgs := profile.CheckCategory(in, stated, flagNames); len(msgs) > 0 {
-				return errs.Usage("%s", msgs[0]).WithHint("%s", inputHintFor(msgs[0]))
+			} else if ps := profile.CheckCategory(in, stated, flagNames); len(ps) > 0 {
+				return errs.Usage("%s", ps[0]).WithHint("%s", inputHintFor(ps[0].String()))
 			}
 			if (opts.stdinJSON || (opts.hookOpts.on && !opts.hookOpts.printConfig)) && opts.UI.IO().IsStdinTTY() {
 				// Waiting on a terminal for JSON nobody will type helps no one.
@@ -378,20 +378,25 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 	if len(data) > maxStdin {
 		return profile.GuardInput{}, invalidCall(errs.Problem{File: src, Message: fmt.Sprintf("larger than %d bytes", maxStdin)})
 	}
-	fields, problems := decodeObject(data, src, stdinKeys)
-	if len(problems) > 0 {
+	// Every problem is collected in one pass: keys, then the type of each
+	// value, then the figures of those whose type is right. A key already
+	// found wrong is not judged again (a tool given as a number is not also
+	// missing).
+	fields, problems, whole := decodeObject(data, src, stdinKeys)
+	if !whole {
 		return profile.GuardInput{}, invalidCall(problems...)
 	}
 	var c stdinCall
-	// Each key was checked to be known, once and not null; decoding the
-	// fields one by one names the field whose type is wrong.
-	targets := map[string]any{
-		"tool": &c.Tool, "calls": &c.Calls, "cost": &c.Cost, "plan_cost": &c.PlanCost, "total_cost": &c.TotalCost,
-		"write": &c.Write, "unsafe": &c.Unsafe, "category": &c.Category, "attempt": &c.Attempt,
-		"no_sandbox": &c.NoSandbox, "no_checkpoint": &c.NoCheckpoint,
+	// Each field's key was checked to be known, once and not null;
+	// decoding the fields one by one names the field whose type is wrong,
+	// and leaves that field absent.
+	targets := map[string]func(json.RawMessage) error{
+		"tool": into(&c.Tool), "calls": into(&c.Calls), "cost": into(&c.Cost), "plan_cost": into(&c.PlanCost),
+		"total_cost": into(&c.TotalCost), "write": into(&c.Write), "unsafe": into(&c.Unsafe), "category": into(&c.Category),
+		"attempt": into(&c.Attempt), "no_sandbox": into(&c.NoSandbox), "no_checkpoint": into(&c.NoCheckpoint),
 	}
 	for _, f := range fields {
-		if err := json.Unmarshal(f.raw, targets[f.key]); err != nil {
+		if err := targets[f.key](f.raw); err != nil {
 			msg := "must be " + keyType(f.key) + ", got " + rawKind(f.raw)
 			if outOfRange(f.key, f.raw, err) {
 				msg = "must be " + keyType(f.key) + " that fits: " + string(f.raw) + " is out of range"
@@ -399,8 +404,9 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 			problems = append(problems, errs.Problem{File: src, Path: f.key, Message: msg})
 		}
 	}
-	if len(problems) > 0 {
-		return profile.GuardInput{}, invalidCall(problems...)
+	judged := make(map[string]bool, len(problems))
+	for _, p := range problems {
+		judged[p.Path] = true
 	}
 	in := profile.GuardInput{
 		Tool: deref(c.Tool), Calls: deref(c.Calls), Cost: deref(c.Cost),
@@ -410,13 +416,30 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 		NoSandbox: deref(c.NoSandbox), NoCheckpoint: deref(c.NoCheckpoint),
 	}
 	stated := profile.Stated{Tool: c.Tool != nil, Category: c.Category != nil, Attempt: c.Attempt != nil}
-	for _, m := range profile.CheckGuardInput(in, stated, jsonNames) {
-		problems = append(problems, errs.Problem{File: src, Message: m})
+	for _, p := range profile.CheckGuardInput(in, stated, jsonNames) {
+		if !judged[p.Name] {
+			problems = append(problems, errs.Problem{File: src, Path: p.Name, Message: p.Detail})
+		}
 	}
 	if len(problems) > 0 {
 		return profile.GuardInput{}, invalidCall(problems...)
 	}
 	return in, nil
+}
+
+// into returns a function that decodes a JSON value into a new T and
+// points *p at it; on an error *p is left as it was. (json.Unmarshal into
+// a nil pointer allocates before it fails, so a value of the wrong type
+// would read as given and zero.)
+func into[T any](p **T) func(json.RawMessage) error {
+	return func(raw json.RawMessage) error {
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return err
+		}
+		*p = &v
+		return nil
+	}
 }
 
 // outOfRange reports whether decoding a key's raw value failed only
@@ -468,33 +491,35 @@ type rawField struct {
 
 // decodeObject splits data, which must hold exactly one JSON object, into
 // its fields, read strictly: a key not in known is a problem (suggesting
-// the nearest known key), and so are a repeated key and a null value.
-func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.Problem) {
-	one := func(path, msg string) []errs.Problem { return []errs.Problem{{File: src, Path: path, Message: msg}} }
+// the nearest known key), and so are a repeated key and a null value;
+// those fields are left out. whole is false when data is not one JSON
+// object, and the one problem says why.
+func decodeObject(data []byte, src string, known []string) (fields []rawField, problems []errs.Problem, whole bool) {
+	one := func(path, msg string) ([]rawField, []errs.Problem, bool) {
+		return nil, []errs.Problem{{File: src, Path: path, Message: msg}}, false
+	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, one("", "nothing was given; expected one JSON object")
+		return one("", "nothing was given; expected one JSON object")
 	}
 	r := jsonread.New(bytes.NewReader(data), jsonread.Options{Mode: jsonread.Strict, Known: known})
 	if err := r.Open(); err != nil {
 		if e := jsonread.ErrorOf(err); e.Failure == jsonread.NotObject {
-			return nil, one("", "expected one JSON object, got "+jsonread.Kind(e.Token))
+			return one("", "expected one JSON object, got "+jsonread.Kind(e.Token))
 		}
-		return nil, one("", "not JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
+		return one("", "not JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 	}
-	var fields []rawField
-	var problems []errs.Problem
 	seen := map[string]bool{}
 	for {
 		m, ok, err := r.Next()
 		if err != nil {
-			return nil, one("", "not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
+			return one("", "not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 		}
 		if !ok {
 			break
 		}
 		raw, err := r.Raw()
 		if err != nil {
-			return nil, one(m.Key, "is not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
+			return one(m.Key, "is not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 		}
 		switch {
 		case seen[m.Key]:
@@ -516,11 +541,11 @@ func decodeObject(data []byte, src string, known []string) ([]rawField, []errs.P
 	}
 	if err := r.Close(); err != nil {
 		if e := jsonread.ErrorOf(err); e.Failure == jsonread.Trailing {
-			return nil, one("", "more than one JSON value; expected exactly one object")
+			return one("", "more than one JSON value; expected exactly one object")
 		}
-		return nil, one("", "not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
+		return one("", "not valid JSON: "+jsonread.ErrText(jsonread.ErrorOf(err).Err))
 	}
-	return fields, problems
+	return fields, problems, true
 }
 
 // rawKind names the JSON type of a raw value, with a number's value.

@@ -166,14 +166,23 @@ func TestReadStdinCallInvalid(t *testing.T) {
 		{"overflowing cost", `{"tool": "a", "cost": 1e400}`, []string{"cost: must be a number that fits: 1e400 is out of range"}},
 		{"overflowing count", `{"tool": "a", "calls": 99999999999999999999}`, []string{"calls: must be a whole number that fits: 99999999999999999999 is out of range"}},
 		{"exponent for a count", `{"tool": "a", "calls": 1e3}`, []string{"calls: must be a whole number, got the number 1e3"}},
-		{"missing tool", `{"calls": 1}`, []string{"tool is required"}},
-		{"blank tool", `{"tool": ""}`, []string{"tool must not be blank"}},
-		{"negative calls", `{"tool": "a", "calls": -1}`, []string{"calls must be 0 or more"}},
-		{"negative cost", `{"tool": "a", "cost": -1}`, []string{"cost must be a finite number of USD from 0"}},
-		{"attempt 0", `{"tool": "a", "attempt": 0}`, []string{"attempt must be 1 or more"}},
-		{"plan below cost", `{"tool": "a", "cost": 3, "plan_cost": 2}`, []string{"plan_cost 2.0 is less than cost 3.0"}},
-		{"blank category", `{"tool": "a", "category": " "}`, []string{"category must not be blank"}},
-		{"every problem at once", `{"tool": 1, "cals": 2, "write": null}`, []string{"cals: is not a known key", "write: must not be null"}},
+		{"missing tool", `{"calls": 1}`, []string{"tool: is required"}},
+		{"blank tool", `{"tool": ""}`, []string{"tool: must not be blank"}},
+		{"negative calls", `{"tool": "a", "calls": -1}`, []string{"calls: must be 0 or more"}},
+		{"negative cost", `{"tool": "a", "cost": -1}`, []string{"cost: must be a finite number of USD from 0"}},
+		{"attempt 0", `{"tool": "a", "attempt": 0}`, []string{"attempt: must be 1 or more"}},
+		{"plan below cost", `{"tool": "a", "cost": 3, "plan_cost": 2}`, []string{"plan_cost: 2.0 is less than cost 3.0"}},
+		{"blank category", `{"tool": "a", "category": " "}`, []string{"category: must not be blank"}},
+		{"every problem at once", `{"tool": 1, "cals": 2, "write": null}`, []string{"cals: is not a known key", "write: must not be null", "tool: must be a string"}},
+		// Keys, types and figures are judged in one pass, each problem
+		// under its key; a key found wrong is not judged again.
+		{"type and range", `{"tool": "read", "calls": 1.5, "cost": -1}`, []string{"stdin: calls: must be a whole number, got the number 1.5", "stdin: cost: must be a finite number of USD from 0, got -1"}},
+		{"unknown key, types and a missing tool", `{"calls": 1.5, "write": "x", "zz": 1}`, []string{"stdin: zz: is not a known key", "stdin: calls: must be a whole number", "stdin: write: must be true or false, got a string", "stdin: tool: is required"}},
+		{"null tool is not also missing", `{"tool": null, "attempt": 0}`, []string{"tool: must not be null", "attempt: must be 1 or more"}},
+		{"wrong type is not also a bad figure", `{"tool": "", "cost": "x", "plan_cost": 2, "category": 3}`, []string{"cost: must be a number, got a string", "category: must be a string", "tool: must not be blank"}},
+		{"every range problem", `{"tool": " t", "calls": -1, "cost": 3, "plan_cost": 2, "total_cost": -1, "attempt": 0, "category": ""}`,
+			[]string{"tool: \"", "calls: must be 0 or more", "total_cost: must be a finite number", "attempt: must be 1 or more", "category: must not be blank", "plan_cost: 2.0 is less than cost 3.0"}},
+		{"total below a good plan cost", `{"tool": "t", "cost": -3, "plan_cost": 2, "total_cost": 1}`, []string{"cost: must be a finite number", "total_cost: 1.0 is less than the plan's cost 2.0"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
