@@ -267,10 +267,11 @@ func hashProfiles(set map[string]*profile.AutomationProfile) (string, error) {
 // the digests it cites (its automation profile's snapshot and its safety
 // profile's) and those the registry can vouch for.
 //
-// The automation profile's digest is allowed when it is a built-in's (as
-// embedded) or a version the store has written under that name, found in
-// the profile's history: a plan edited to cite a version that never was,
-// or another profile's, is caught. The safety profile is not a registry
+// The automation profile's digest is allowed when it is the digest of the
+// profile the plan names: the built-in's as embedded, for a built-in's
+// name, or a version the store has written under that name, found in the
+// profile's history. A plan edited to cite a version that never was, or
+// another profile's (a built-in's included), is caught. The safety profile is not a registry
 // entry; its digest is allowed when the store holds the snapshot the plan
 // recorded under it.
 func PlanEvidence(id string) Evidence {
@@ -283,11 +284,14 @@ func PlanEvidence(id string) Evidence {
 		if err != nil {
 			return nil, err
 		}
-		allowed, err := r.builtinDigests()
-		if err != nil {
-			return nil, err
-		}
-		if name := p.AutomationProfile.Name; !profile.IsBuiltinName(name) {
+		var allowed []string
+		if name := p.AutomationProfile.Name; profile.IsBuiltinName(name) {
+			d, err := r.builtinDigest(name)
+			if err != nil {
+				return nil, err
+			}
+			allowed = append(allowed, d)
+		} else {
 			h, err := st.Profiles().History(r.ctx(), name)
 			if err != nil && !errs.Is(err, errs.KindNotFound) {
 				return nil, err
@@ -309,20 +313,16 @@ func PlanEvidence(id string) Evidence {
 	}}
 }
 
-// builtinDigests returns the digest of each built-in profile as embedded:
-// the digest a plan records for its snapshot.
-func (r *Registry) builtinDigests() ([]string, error) {
-	out := make([]string, 0, len(profile.BuiltinNames))
-	for _, name := range profile.BuiltinNames {
-		b, err := loadBuiltin(r.src.Builtins(), name)
-		if err != nil {
-			return nil, err
-		}
-		d, err := profile.Digest(b)
-		if err != nil {
-			return nil, errs.Wrap(errs.KindInternal, err, "built-in profile %s", b.Name)
-		}
-		out = append(out, d)
+// builtinDigest returns the digest of the built-in profile name as
+// embedded: the digest a plan records for its snapshot.
+func (r *Registry) builtinDigest(name string) (string, error) {
+	b, err := loadBuiltin(r.src.Builtins(), name)
+	if err != nil {
+		return "", err
 	}
-	return out, nil
+	d, err := profile.Digest(b)
+	if err != nil {
+		return "", errs.Wrap(errs.KindInternal, err, "built-in profile %s", b.Name)
+	}
+	return d, nil
 }

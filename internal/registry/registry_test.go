@@ -653,6 +653,42 @@ func TestCheckPackEvidence(t *testing.T) {
 	}
 }
 
+// TestPlanEvidencePairsNameAndDigest: a plan's cited automation profile
+// must be a version of the profile it names. A custom profile's name citing
+// a built-in's digest (full-auto's, say) is a fabricated source, as a
+// built-in's name citing another built-in's is.
+func TestPlanEvidencePairsNameAndDigest(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.st.Profiles().Put(context.Background(), f.profile(t, "acme/strict", 2), false); err != nil {
+		t.Fatal(err)
+	}
+	f.action(t, "local/deploy", "acme/strict")
+	made, err := f.r.UsePlan(Choices{Action: "local/deploy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fullAuto, err := f.r.builtinDigest("full-auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name, digest string, upheld bool) {
+		t.Helper()
+		p := made.Plan.Clone()
+		p.AutomationProfile.Name, p.AutomationProfile.SHA256 = name, digest
+		if _, err := f.st.Plans().Put(context.Background(), p, true); err != nil {
+			t.Fatal(err)
+		}
+		v, err := f.r.CheckPack(Check{Plan: p.ID})
+		if err != nil || v.Upheld != upheld {
+			t.Errorf("%s citing %.12s: upheld %v (%v), want %v", name, digest, v.Upheld, err, upheld)
+		}
+	}
+	check("acme/strict", made.Plan.AutomationProfile.SHA256, true)
+	check("acme/strict", fullAuto, false)
+	check("manual", fullAuto, false)
+	check("full-auto", fullAuto, true)
+}
+
 func TestTrustProject(t *testing.T) {
 	f := newFixture(t)
 	proj := filepath.Join(f.wd, "shop")
