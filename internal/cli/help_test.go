@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/iostreams"
+	"github.com/agentsctl/agents/profiles"
+)
+
+// TestArgumentErrors: a command given arguments it does not take, or too
+// few, says so in the house's words, naming only what is missing; a
+// command with no commands under it never calls an argument an unknown
+// command.
+func TestArgumentErrors(t *testing.T) {
+	home := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"version", "extra"}, "too many arguments: expected no arguments, got 1 argument"},
+		{[]string{"safety-pack", "show", "x"}, "too many arguments: expected no arguments, got 1 argument"},
+		{[]string{"automation-profile", "schema", "x", "y"}, "too many arguments: expected no arguments, got 2 arguments"},
+		{[]string{"automation-profile", "list", "a", "b"}, "too many arguments: expected at most one regular expression, got 2 arguments"},
+		{[]string{"plan", "set-automation-profile", "x"}, "missing a profile name"},
+		{[]string{"plan", "set-automation-profile"}, "missing a plan id and a profile name"},
+		{[]string{"plan", "set-automation-level", "x"}, "missing an automation level"},
+		{[]string{"store", "migrate", "x"}, "too many arguments: expected no arguments, got 1 argument"},
+	} {
+		code, _, stderr := runIn(t, home, c.args...)
+		first, _, _ := strings.Cut(stderr, "\n")
+		if code != ExitUsage || first != "agents: error: "+c.msg {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.msg)
+		}
+	}
+	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	for _, path := range commandPaths(root, nil) {
+		c, _, err := root.Find(path)
+		if err != nil || c.HasSubCommands() || !c.Runnable() {
+			continue
+		}
+		args := append(append([]string(nil), path...), "stray", "words")
+		code, _, stderr := runIn(t, home, args...)
+		if code == ExitOK || strings.Contains(stderr, "unknown command") || strings.Contains(stderr, "to see its commands") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
