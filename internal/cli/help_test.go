@@ -9,6 +9,35 @@ import (
 	"github.com/agentsctl/agents/profiles"
 )
 
+// TestUnknownHelpTopic: a help topic that names nothing is a usage error
+// suggesting the nearest topic, not the root's help with exit 0, nor a
+// group's help for a verb it does not have.
+func TestUnknownHelpTopic(t *testing.T) {
+	home := t.TempDir()
+	for _, c := range []struct {
+		args       []string
+		msg, hint  string
+		wantStdout bool
+	}{
+		{[]string{"help", "nope"}, `unknown help topic "nope"`, "run 'agents help' to see the commands and topics", false},
+		{[]string{"help", "automation-profile", "lst"}, `unknown help topic "automation-profile lst"`, `did you mean "automation-profile list"?`, false},
+		{[]string{"help", "plna", "show"}, `unknown help topic "plna show"`, `did you mean "plan"?`, false},
+		{[]string{"help", "enviroment"}, `unknown help topic "enviroment"`, `did you mean "environment"?`, false},
+		{[]string{"help", "version", "extra"}, `unknown help topic "version extra"`, "agents version has no commands under it: run 'agents help version'", false},
+	} {
+		code, stdout, stderr := runIn(t, home, c.args...)
+		want := "agents: error: " + c.msg + "\nagents: hint: " + c.hint + "\n"
+		if code != ExitUsage || stdout != "" || stderr != want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, no stdout, stderr %q", c.args, code, stdout, stderr, want)
+		}
+	}
+	for _, args := range [][]string{{"help"}, {"help", "automation-profile", "list"}, {"help", "profile", "ls"}, {"help", "environment"}} {
+		if code, stdout, stderr := runIn(t, home, args...); code != ExitOK || stdout == "" || stderr != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
+
 // TestArgumentErrors: a command given arguments it does not take, or too
 // few, says so in the house's words, naming only what is missing; a
 // command with no commands under it never calls an argument an unknown

@@ -432,6 +432,7 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 	_ = root.RegisterFlagCompletionFunc("format", cmdutil.CompleteFlag(deps, cmdutil.FormatNames))
 
 	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetHelpCommand(newHelpCmd())
 	for _, c := range rootCommands {
 		if only == "" || c.name == only {
 			root.AddCommand(c.new(deps))
