@@ -4,10 +4,38 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/profiles"
 )
+
+// TestEveryCommandHasExamples: the help of every command, group or verb,
+// help itself included, has an Examples section. Help topics, which run
+// nothing, and hidden commands are left out.
+func TestEveryCommandHasExamples(t *testing.T) {
+	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	root.InitDefaultHelpCmd()
+	seen := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden || !c.Runnable() {
+			return
+		}
+		seen++
+		if strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%s has no examples", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	if seen < 40 {
+		t.Errorf("only %d commands walked", seen)
+	}
+}
 
 // TestUnknownHelpTopic: a help topic that names nothing is a usage error
 // suggesting the nearest topic, not the root's help with exit 0, nor a
