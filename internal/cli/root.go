@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -155,7 +156,12 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 		return ExitOK
 	}
 	if deps.Context != nil && deps.Context.Err() != nil && !errs.Is(err, errs.KindInterrupted) {
-		err = &errs.Error{Kind: errs.KindInterrupted, Msg: "interrupted", Err: err}
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			// The failure is the interruption itself, in Go's words.
+			err = errs.Interrupted(err, "interrupted")
+		} else {
+			err = &errs.Error{Kind: errs.KindInterrupted, Msg: "interrupted", Err: err}
+		}
 	}
 	// A decision that does not allow has printed its answer: its kind
 	// sets the exit status, and nothing more is printed.
