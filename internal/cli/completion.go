@@ -33,6 +33,7 @@ func skipsConfig(cmd *cobra.Command) bool {
 type completionShell struct {
 	name    string
 	install string
+	example string
 	gen     func(root *cobra.Command, w io.Writer, descriptions bool) error
 }
 
@@ -55,6 +56,11 @@ or for everyone on the machine (Linux; on macOS with Homebrew the folder is
 $(brew --prefix)/etc/bash_completion.d):
 
   $ agents completion bash | sudo tee /etc/bash_completion.d/agents > /dev/null`,
+		example: `  # Complete agents in the current shell
+  $ source <(agents completion bash)
+
+  # Complete names without their descriptions, for your user alone
+  $ agents completion bash --no-descriptions > ~/.local/share/bash-completion/completions/agents`,
 		gen: func(root *cobra.Command, w io.Writer, desc bool) error {
 			return root.GenBashCompletionV2(w, desc)
 		},
@@ -75,6 +81,11 @@ Load it in every new shell by writing it to a folder on $fpath, named _agents:
 
 (on macOS with Homebrew: $(brew --prefix)/share/zsh/site-functions/_agents),
 then start a new shell.`,
+		example: `  # Complete agents in the current shell
+  $ source <(agents completion zsh)
+
+  # In every new shell
+  $ agents completion zsh > "${fpath[1]}/_agents"`,
 		gen: func(root *cobra.Command, w io.Writer, desc bool) error {
 			if desc {
 				return root.GenZshCompletion(w)
@@ -91,6 +102,11 @@ then start a new shell.`,
 Load it in every new shell:
 
   $ agents completion fish > ~/.config/fish/completions/agents.fish`,
+		example: `  # Complete agents in the current shell
+  $ agents completion fish | source
+
+  # In every new shell
+  $ agents completion fish > ~/.config/fish/completions/agents.fish`,
 		gen: func(root *cobra.Command, w io.Writer, desc bool) error {
 			return root.GenFishCompletion(w, desc)
 		},
@@ -106,6 +122,8 @@ Load it in every new session by adding that line to your PowerShell profile
 
   PS> agents completion powershell > agents.ps1
   PS> Add-Content $PROFILE ". $(Resolve-Path agents.ps1)"`,
+		example: `  # Complete agents in the current session
+  PS> agents completion powershell | Out-String | Invoke-Expression`,
 		gen: func(root *cobra.Command, w io.Writer, desc bool) error {
 			if desc {
 				return root.GenPowerShellCompletionWithDesc(w)
@@ -146,6 +164,7 @@ command line being completed; completion never writes anything.`,
 			Use:               sh.name,
 			Short:             fmt.Sprintf("Print the completion script for %s", sh.name),
 			Long:              fmt.Sprintf("Print the completion script for %s on stdout.\n\n%s", sh.name, sh.install),
+			Example:           sh.example,
 			Args:              cmdutil.ExactArgs(0, "no arguments"),
 			ValidArgsFunction: cobra.NoFileCompletions,
 			RunE: func(c *cobra.Command, _ []string) error {

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +14,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/iostreams"
+	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/profiles"
 )
 
@@ -155,5 +159,39 @@ func TestJSONErrorsKeepAngleBrackets(t *testing.T) {
 	_, _, stderr := runIn(t, t.TempDir(), "automation-profile", "check-gate", "--plan", "x", "-f", "json")
 	if !strings.Contains(stderr, "<id>") || strings.Contains(stderr, `\u003c`) {
 		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestInterruptedInOwnWords: an interrupted command says so, exit 130,
+// without Go's "context canceled", whether a store reported the
+// interruption or a failure that the interruption caused reached the
+// command line as it was.
+func TestInterruptedInOwnWords(t *testing.T) {
+	home := t.TempDir()
+	file := filepath.Join(home, "x.yaml")
+	if err := os.WriteFile(file, []byte("name: acme/x\nauto_apply: 0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, open := range []func(cmdutil.Config) (store.Store, error){
+		openStore,
+		func(cmdutil.Config) (store.Store, error) { return nil, fmt.Errorf("dial: %w", context.Canceled) },
+	} {
+		ios, _, _, errOut := iostreams.Test()
+		deps := &cmdutil.Deps{
+			IO: ios, Builtins: profiles.Builtin, Context: ctx, OpenStore: open,
+			Getenv: func(k string) string {
+				if k == "AGENTS_HOME" {
+					return home
+				}
+				return ""
+			},
+		}
+		code := Run(deps, []string{"automation-profile", "add", "-c", file})
+		if stderr := errOut.String(); code != ExitInterrupted || !strings.Contains(stderr, "agents: error: ") ||
+			!strings.Contains(stderr, "interrupted") || strings.Contains(stderr, "context") {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
 	}
 }

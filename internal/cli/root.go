@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -156,7 +157,12 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 		return ExitOK
 	}
 	if deps.Context != nil && deps.Context.Err() != nil && !errs.Is(err, errs.KindInterrupted) {
-		err = &errs.Error{Kind: errs.KindInterrupted, Msg: "interrupted", Err: err}
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			// The failure is the interruption itself, in Go's words.
+			err = errs.Interrupted(err, "interrupted")
+		} else {
+			err = &errs.Error{Kind: errs.KindInterrupted, Msg: "interrupted", Err: err}
+		}
 	}
 	// A decision that does not allow has printed its answer: its kind
 	// sets the exit status, and nothing more is printed.
@@ -433,6 +439,7 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 	_ = root.RegisterFlagCompletionFunc("format", cmdutil.CompleteFlag(deps, cmdutil.FormatNames))
 
 	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetHelpCommand(newHelpCmd())
 	for _, c := range rootCommands {
 		if only == "" || c.name == only {
 			root.AddCommand(c.new(deps))

@@ -29,6 +29,11 @@ var unknownCommand = sync.OnceValue(func() *regexp.Regexp {
 func usageError(cmd *cobra.Command, err error) *errs.Error {
 	msg := err.Error()
 	if m := unknownCommand().FindStringSubmatch(msg); m != nil {
+		// A command with no commands under it was given a word it does
+		// not take: an argument too many, not an unknown command.
+		if !cmd.HasSubCommands() {
+			return cmdutil.TooManyArgs(cmd, "no arguments", len(cmd.Flags().Args()))
+		}
 		return cmdutil.UnknownCommand(cmd, m[1])
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")

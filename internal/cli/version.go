@@ -29,7 +29,7 @@ toolchain recorded (module version, VCS revision and time), and "dev" or
 
   # For scripts and bug reports
   $ agents version -f json`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: cmdutil.RunE(opts, runF, versionRun, nil),
 	}
 }

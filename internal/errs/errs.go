@@ -98,6 +98,9 @@ type Error struct {
 	// flags and commands: below the command layer, nothing names them.
 	Subject Subject
 	Err     error // wrapped cause, may be nil
+	// untold keeps Err out of the message: a cause errors.Is finds but
+	// that says, in Go's words, only what Msg says already.
+	untold bool
 }
 
 // Subject is what an error is about: what kind of thing, which one, and
@@ -165,7 +168,7 @@ func (e *Error) About(about About, name string, detail ...string) *Error {
 
 func (e *Error) Error() string {
 	switch {
-	case e.Msg != "" && e.Err != nil:
+	case e.Msg != "" && e.Err != nil && !e.untold:
 		return e.Msg + ": " + e.Err.Error()
 	case e.Msg != "":
 		return e.Msg
@@ -192,6 +195,14 @@ func New(k Kind, format string, a ...any) *Error {
 // Wrap returns an error of the given kind that wraps err with a message.
 func Wrap(k Kind, err error, format string, a ...any) *Error {
 	return &Error{Kind: k, Msg: fmt.Sprintf(format, a...), Err: err}
+}
+
+// Interrupted returns an error of KindInterrupted saying what was
+// interrupted. cause, the context's error, stays in the chain for
+// errors.Is, but out of the message: "context canceled" is Go's way of
+// saying "interrupted", which the message says already.
+func Interrupted(cause error, format string, a ...any) *Error {
+	return &Error{Kind: KindInterrupted, Msg: fmt.Sprintf(format, a...), Err: cause, untold: true}
 }
 
 // Usage returns a usage error.

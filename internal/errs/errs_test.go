@@ -1,6 +1,8 @@
 package errs
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -43,5 +45,19 @@ func TestWrapMessage(t *testing.T) {
 	err := Wrap(KindInternal, fmt.Errorf("disk full"), "write %s", "f")
 	if err.Error() != "write f: disk full" {
 		t.Errorf("got %q", err.Error())
+	}
+}
+
+func TestInterruptedMessage(t *testing.T) {
+	err := Interrupted(context.Canceled, "interrupted while waiting for %s", "the lock")
+	if err.Error() != "interrupted while waiting for the lock" {
+		t.Errorf("got %q", err.Error())
+	}
+	if !errors.Is(err, context.Canceled) || KindOf(err) != KindInterrupted {
+		t.Errorf("%v: the cause or the kind is lost", err)
+	}
+	// A copy, as DidYouMean makes, keeps the cause out of the message too.
+	if c := *err; c.Error() != err.Error() {
+		t.Errorf("copy: %q", c.Error())
 	}
 }

@@ -31,3 +31,26 @@ func HasLegacyFlatFields(data []byte) bool {
 	}
 	return false
 }
+
+// HasComments reports whether a profile document carries any comment,
+// which rewriting it in the canonical format loses. A document that does
+// not parse reports true: nothing can be said to be kept.
+func HasComments(data []byte) bool {
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+		return true
+	}
+	return commented(&doc)
+}
+
+func commented(n *yaml.Node) bool {
+	if n.HeadComment != "" || n.LineComment != "" || n.FootComment != "" {
+		return true
+	}
+	for _, c := range n.Content {
+		if commented(c) {
+			return true
+		}
+	}
+	return false
+}

@@ -248,7 +248,12 @@ func (r *Registry) projectDir(dir string) (string, error) {
 }
 
 // choose reads what c chose for the plan level and where the project is.
+// A profile chosen that does not exist is refused as the name it is,
+// with the nearest one, before anything is resolved.
 func (r *Registry) choose(c Choices) (request, error) {
+	if err := r.chosen(c.AutomationProfile); err != nil {
+		return request{}, err
+	}
 	o, err := own(c.AutomationProfile, c.SafetyProfileFile)
 	if err != nil {
 		return request{}, err
@@ -258,6 +263,18 @@ func (r *Registry) choose(c Choices) (request, error) {
 		return request{}, err
 	}
 	return request{own: o, action: c.Action, projectDir: dir, explicit: c.Project != ""}, nil
+}
+
+// chosen checks a profile name chosen for a plan now ("" for none): one
+// that does not exist is not found, suggesting the nearest, as a lookup of
+// the name itself is. Resolving would report it as the plan level's, as
+// it must for a plan recorded earlier whose profile has since gone.
+func (r *Registry) chosen(name string) error {
+	if name == "" {
+		return nil
+	}
+	_, err := r.Profile(name)
+	return err
 }
 
 // Resolve answers which profiles a plan made with the choices c would get,
@@ -331,6 +348,9 @@ func (r *Registry) SetPlanProfile(id, name, project string) (Resolution, error) 
 	}
 	p, err := r.Plan(id)
 	if err != nil {
+		return Resolution{}, err
+	}
+	if err := r.chosen(name); err != nil {
 		return Resolution{}, err
 	}
 	was := p.Clone()

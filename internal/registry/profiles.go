@@ -260,7 +260,8 @@ func remove[T any](r *Registry, of func(store.Store) store.Docs[T], name string,
 
 // ProfileHistory returns every version of the named profile the store has
 // written, oldest first, marking the one in the store now; a built-in has
-// one version, the one compiled into agents. builtin says which it is.
+// one version, the one compiled into agents. builtin says which it is. A
+// name the store never held suggests the nearest one.
 func (r *Registry) ProfileHistory(name string) (versions []profile.Version, builtin bool, err error) {
 	if profile.IsBuiltinName(name) {
 		p, err := r.Profile(name)
@@ -274,13 +275,16 @@ func (r *Registry) ProfileHistory(name string) (versions []profile.Version, buil
 		return []profile.Version{{Digest: digest, Event: "built-in", Current: true}}, true, nil
 	}
 	if err := CheckProfileName(name); err != nil {
-		return nil, false, err
+		return nil, false, errs.DidYouMean(err, suggest.Name(name, r.profileCandidates()))
 	}
 	st, err := r.Store()
 	if err != nil {
 		return nil, false, err
 	}
 	entries, err := st.Profiles().History(r.ctx(), name)
+	if errs.Is(err, errs.KindNotFound) {
+		return nil, false, errs.DidYouMean(err, suggest.Name(name, r.profileCandidates()))
+	}
 	if err != nil {
 		return nil, false, err
 	}

@@ -346,6 +346,10 @@ func TestProfileHistory(t *testing.T) {
 	}
 	_, _, err = f.r.ProfileHistory("acme/never")
 	wantErr(t, err, errs.KindNotFound)
+	_, _, err = f.r.ProfileHistory("acme/hh")
+	if e := wantErr(t, err, errs.KindNotFound); e.Hint != `did you mean "acme/h"?` {
+		t.Errorf("history of a misspelt name: hint %q", e.Hint)
+	}
 }
 
 func TestAddAction(t *testing.T) {
@@ -476,9 +480,19 @@ func TestPlanUseShowSet(t *testing.T) {
 	}
 	_, err = f.r.UsePlan(Choices{Action: "local/none"})
 	wantErr(t, err, errs.KindNotFound, `action "local/none" not found`)
+	// A profile chosen now that does not exist is the name it is, with
+	// the nearest one: no plan holds it yet.
 	_, err = f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "acme/none"})
-	if e := wantErr(t, err, errs.KindNotFound, "plan level"); e.Subject.About != errs.AboutLevel {
-		t.Errorf("a missing profile at the plan level is about %q", e.Subject.About)
+	if e := wantErr(t, err, errs.KindNotFound, `profile "acme/none" not found`); e.Subject.About != errs.AboutProfile {
+		t.Errorf("a missing profile chosen for a plan is about %q", e.Subject.About)
+	}
+	_, err = f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "cautios"})
+	if e := wantErr(t, err, errs.KindNotFound, `profile "cautios" not found`); e.Hint != `did you mean "cautious"?` {
+		t.Errorf("plan use with a misspelt profile: hint %q", e.Hint)
+	}
+	_, err = f.r.SetPlanProfile(p.ID, "cautios", "")
+	if e := wantErr(t, err, errs.KindNotFound, `profile "cautios" not found`); e.Hint != `did you mean "cautious"?` {
+		t.Errorf("set-automation-profile with a misspelt profile: hint %q", e.Hint)
 	}
 }
 

@@ -99,6 +99,15 @@ func TestCommandViewsFitEveryWidth(t *testing.T) {
 	for _, v := range views {
 		t.Run(v.name, func(t *testing.T) {
 			rendertest.Check(t, filepath.Join("testdata", "widths"), v.name, v.view, *update, v.formats...)
+			// A column says what it holds: a header cell is never empty
+			// (a stacked row shows it beside each value).
+			for _, tbl := range v.view.Tables() {
+				for i, h := range tbl.Header {
+					if strings.TrimSpace(h) == "" {
+						t.Errorf("table %q: header cell %d is empty: %q", tbl.Title, i, tbl.Header)
+					}
+				}
+			}
 		})
 	}
 }

@@ -35,14 +35,16 @@ func (plainRenderer) Render(w io.Writer, v View) error {
 }
 
 // tableRenderer draws each of a view's tables with tablewriter, box borders
-// and a header row, titles above and a blank line between tables. It never
+// and a header row, titles above and a blank line between tables; tables
+// that are only a title are lines, written one under another. It never
 // colours anything: table output is meant to be pasted and diffed.
 type tableRenderer struct{ opts Options }
 
 func (r tableRenderer) Render(w io.Writer, v View) error {
 	var buf bytes.Buffer
-	for i, t := range v.Tables() {
-		if i > 0 {
+	ts := v.Tables()
+	for i, t := range ts {
+		if i > 0 && !(t.titleOnly() && ts[i-1].titleOnly()) {
 			buf.WriteString("\n")
 		}
 		if err := r.renderOne(&buf, t); err != nil {
@@ -52,6 +54,9 @@ func (r tableRenderer) Render(w io.Writer, v View) error {
 	_, err := w.Write(buf.Bytes())
 	return err
 }
+
+// titleOnly reports whether t is a title alone: a line, not a table.
+func (t Table) titleOnly() bool { return len(t.Header) == 0 && len(t.Rows) == 0 }
 
 func (r tableRenderer) renderOne(buf *bytes.Buffer, t Table) error {
 	if t.Title != "" {

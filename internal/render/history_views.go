@@ -66,7 +66,7 @@ func (v HistoryView) Plain(w *Writer) {
 func (v HistoryView) Tables() []Table {
 	return []Table{{
 		Title:  "history of " + v.Name,
-		Header: []string{"TIME", "EVENT", "DIGEST", ""},
+		Header: []string{"TIME", "EVENT", "DIGEST", "STATE"},
 		Rows:   v.rows(),
 		// A digest is shortened, as git shortens commit ids, when the
 		// terminal is too narrow for it whole; plain and json keep it.

@@ -59,7 +59,9 @@ type Migration struct {
 	Written bool   `json:"written"`
 }
 
-// MigrateSummary tells what migrate --write did to each file.
+// MigrateSummary tells what migrate --write did to each file: a change,
+// so one line per file in every human format, as each other change is
+// told in one line.
 type MigrateSummary struct{ Migrations []Migration }
 
 // Data implements View.
@@ -68,18 +70,37 @@ func (v MigrateSummary) Data() any { return v.Migrations }
 // Plain implements View.
 func (v MigrateSummary) Plain(w *Writer) {
 	for _, m := range v.Migrations {
-		w.Line(m.File, ": ", m.result())
+		w.Line(m.text())
 	}
 }
 
-// Tables implements View.
+// Tables implements View: each file's line as a table's title, which the
+// table format writes one under another.
 func (v MigrateSummary) Tables() []Table {
-	t := Table{Header: []string{"FILE", "NAME", "RESULT"}, Fits: []Fit{FitWrap, FitKeep, FitKeep}}
+	ts := make([]Table, 0, len(v.Migrations))
 	for _, m := range v.Migrations {
-		t.Rows = append(t.Rows, []string{m.File, m.Name, m.result()})
+		ts = append(ts, Table{Title: m.text()})
 	}
-	return []Table{t}
+	return ts
 }
+
+// Rich implements RichView: each file's line after ✔ when it was
+// rewritten, or after = and muted when it was left as it was.
+func (v MigrateSummary) Rich(t *Theme) string {
+	var b strings.Builder
+	for _, m := range v.Migrations {
+		if m.Written {
+			b.WriteString(t.Para(2, t.Good("✔")+" "+Escape(m.File)+": "+m.result()))
+		} else {
+			b.WriteString(t.Para(2, t.Muted("=")+" "+Escape(m.File)+t.Muted(": "+m.result())))
+		}
+	}
+	return b.String()
+}
+
+// text is the line every human format gives m: its file and what was
+// done to it.
+func (m Migration) text() string { return m.File + ": " + m.result() }
 
 // result is the word every human format gives what migrate did to m's
 // file.

@@ -225,7 +225,7 @@ func ObjectTooLarge(n int) error {
 
 // Interrupted reports a context that ended before a store could act.
 func Interrupted(err error) error {
-	return errs.Wrap(errs.KindInterrupted, err, "store operation interrupted")
+	return errs.Interrupted(err, "store operation interrupted")
 }
 
 // ObjectPut stores an object as every backend does: it checks the object

@@ -17,6 +17,12 @@ func NewCmd(deps *cmdutil.Deps) *cobra.Command {
 [0, 1] (0 = automatic, 1 = always ask a person), a composed safety profile of
 hard constraints, and optional guards on tool calls. The eight built-ins are
 always present; custom profiles are named namespace/name.`,
+		Example: `  # Compare the built-ins, then register a custom profile
+  $ agents automation-profile diff --builtin
+  $ agents automation-profile add -c strict.yaml
+
+  # May a step at confidence 0.8 execute automatically?
+  $ agents automation-profile check-gate acme/strict auto_execute --confidence 0.8`,
 	},
 		cmdutil.V(deps, "add", newAddCmd),
 		cmdutil.V(deps, "remove", newRemoveCmd),

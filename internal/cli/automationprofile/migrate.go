@@ -55,6 +55,9 @@ type migration struct {
 	render.Migration
 	profile  *profile.AutomationProfile
 	encoding []byte
+	// commented is true when the file has comments, which the rewrite
+	// loses.
+	commented bool
 }
 
 func migrateRun(opts *migrateOptions) error {
@@ -81,7 +84,7 @@ func migrateRun(opts *migrateOptions) error {
 			return errs.Wrap(errs.KindInternal, err, "encode %s", f)
 		}
 		progress.Set(i + 1)
-		ms = append(ms, &migration{Migration: render.Migration{File: f, Name: p.Name, Legacy: profile.HasLegacyFlatFields(data)}, profile: p, encoding: enc})
+		ms = append(ms, &migration{Migration: render.Migration{File: f, Name: p.Name, Legacy: profile.HasLegacyFlatFields(data)}, profile: p, encoding: enc, commented: profile.HasComments(data)})
 	}
 	progress.Done()
 	if !opts.write {
@@ -114,7 +117,9 @@ func migrateRun(opts *migrateOptions) error {
 				return errs.Wrap(errs.KindInternal, err, "rewrite %s", m.File)
 			}
 			m.Written = true
-			ui.Warn("%s: rewritten in the nested format; comments in it were not kept", m.File)
+			if m.commented {
+				ui.Warn("%s: rewritten in the nested format; comments in it were not kept", m.File)
+			}
 		}
 		progress.Set(i + 1)
 	}

@@ -1,6 +1,9 @@
 package cmdutil
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -17,9 +20,56 @@ func ExactArgs(n int, what string) cobra.PositionalArgs {
 			return errs.Usage("missing %s", what).
 				WithHint("usage: %s", cmd.UseLine())
 		}
-		return errs.Usage("too many arguments: expected %s, got %d arguments", what, len(args)).
-			WithHint("usage: %s", cmd.UseLine())
+		return TooManyArgs(cmd, what, len(args))
 	}
+}
+
+// NamedArgs is ExactArgs for a command whose arguments each have a name
+// ("a plan id", "a profile name"): a usage error names only the ones
+// missing.
+func NamedArgs(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) < len(names):
+			return errs.Usage("missing %s", strings.Join(names[len(args):], " and ")).
+				WithHint("usage: %s", cmd.UseLine())
+		case len(args) > len(names):
+			return TooManyArgs(cmd, strings.Join(names, " and "), len(args))
+		}
+		return nil
+	}
+}
+
+// NoArgs is cobra.NoArgs with the usage error of ExactArgs: a command that
+// takes no arguments says so, where cobra's would call the first one an
+// unknown command, as if the command had commands under it.
+func NoArgs(cmd *cobra.Command, args []string) error {
+	return ExactArgs(0, "no arguments")(cmd, args)
+}
+
+// MaximumArgs is cobra.MaximumNArgs with the usage error of ExactArgs.
+func MaximumArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) <= n {
+			return nil
+		}
+		return TooManyArgs(cmd, what, len(args))
+	}
+}
+
+// TooManyArgs is the usage error of a command given n arguments, more
+// than it takes; what says what it takes.
+func TooManyArgs(cmd *cobra.Command, what string, n int) *errs.Error {
+	return errs.Usage("too many arguments: expected %s, got %s", what, arguments(n)).
+		WithHint("usage: %s", cmd.UseLine())
+}
+
+// arguments is "1 argument", "2 arguments".
+func arguments(n int) string {
+	if n == 1 {
+		return "1 argument"
+	}
+	return fmt.Sprintf("%d arguments", n)
 }
 
 // MinimumArgs is cobra.MinimumNArgs with a usage error that names what is
@@ -46,15 +96,15 @@ func GroupRunE(cmd *cobra.Command, args []string) error {
 // commands, suggesting the nearest.
 func UnknownCommand(cmd *cobra.Command, word string) *errs.Error {
 	e := errs.Usage("unknown command %q for %q", word, cmd.CommandPath())
-	if s := nearestCommand(cmd, word); s != "" {
+	if s := NearestCommand(cmd, word); s != "" {
 		return e.WithHint("did you mean %q?", s)
 	}
 	return e.WithHint("run '%s --help' to see its commands", cmd.CommandPath())
 }
 
-// nearestCommand is the command of cmd (by name or alias) nearest to
+// NearestCommand is the command of cmd (by name or alias) nearest to
 // word, or "".
-func nearestCommand(cmd *cobra.Command, word string) string {
+func NearestCommand(cmd *cobra.Command, word string) string {
 	if s := cmd.SuggestionsFor(word); len(s) > 0 {
 		return s[0]
 	}
@@ -79,7 +129,10 @@ func RangeArgs(lo, hi int, what string) cobra.PositionalArgs {
 		if len(args) >= lo && len(args) <= hi {
 			return nil
 		}
-		return errs.Usage("expected %s, got %d arguments", what, len(args)).
+		if len(args) > hi {
+			return TooManyArgs(cmd, what, len(args))
+		}
+		return errs.Usage("expected %s, got %s", what, arguments(len(args))).
 			WithHint("usage: %s", cmd.UseLine())
 	}
 }

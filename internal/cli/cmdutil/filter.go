@@ -21,7 +21,7 @@ type ListFilter struct {
 // verb's RunE, RunEArg, stores in Regex), and --namespace/-n with the help
 // text help, completed by namespaces.
 func (f *ListFilter) Add(cmd *cobra.Command, deps *Deps, help string, namespaces Lister) {
-	cmd.Args = cobra.MaximumNArgs(1)
+	cmd.Args = MaximumArgs(1, "at most one regular expression")
 	cmd.Flags().StringVarP(&f.Namespace, "namespace", "n", "", help)
 	_ = cmd.RegisterFlagCompletionFunc("namespace", CompleteFlag(deps, namespaces))
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/suggest"
 )
 
 // legacyLevels maps the deprecated automation levels to the built-in
@@ -19,11 +20,16 @@ var legacyLevels = []struct{ level, profile string }{
 
 // levelNames lists the deprecated levels for help and errors.
 func levelNames() string {
+	return strings.Join(levels(), ", ")
+}
+
+// levels is the deprecated levels, in order.
+func levels() []string {
 	names := make([]string, len(legacyLevels))
 	for i, l := range legacyLevels {
 		names[i] = l.level
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // profileForLevel returns the built-in profile that replaces a deprecated
@@ -34,8 +40,12 @@ func profileForLevel(level string) (string, error) {
 			return l.profile, nil
 		}
 	}
-	return "", errs.Usage("unknown automation level %q", level).
-		WithHint("the levels are %s; better, name a profile with --automation-profile (see 'agents automation-profile list')", levelNames())
+	e := errs.Usage("unknown automation level %q", level)
+	const better = "better, name a profile with --automation-profile (see 'agents automation-profile list')"
+	if s := suggest.Key(level, levels()); s != "" {
+		return "", e.WithHint("did you mean %q? The levels are %s; %s", s, levelNames(), better)
+	}
+	return "", e.WithHint("the levels are %s; %s", levelNames(), better)
 }
 
 // warnDeprecated tells, on stderr, what replaces a deprecated option. It

@@ -20,7 +20,7 @@ profile, after a deprecation warning on stderr.`,
   $ agents plan set-automation-level 01jq3v6m4x8b2c7d9e0f1g2h3k full_auto
   # Instead
   $ agents plan set-automation-profile 01jq3v6m4x8b2c7d9e0f1g2h3k full-auto`,
-		Args:              cmdutil.ExactArgs(2, "a plan id and an automation level"),
+		Args:              cmdutil.NamedArgs("a plan id", "an automation level"),
 		ValidArgsFunction: cmdutil.CompleteArgs(deps, cmdutil.PlanIDs, levelList),
 		RunE: cmdutil.RunE(opts, runF, setAutomationProfileRun, func(opts *setAutomationProfileOptions, cmd *cobra.Command, args []string) error {
 			name, err := profileForLevel(args[1])

@@ -25,7 +25,7 @@ ratified and source ("embedded" or the pack file's path).`,
 
   # Its boundary ids, one per line
   $ agents safety-pack show -f json | jq -r '.boundary_ids[]'`,
-		Args: cobra.NoArgs,
+		Args: cmdutil.NoArgs,
 		RunE: cmdutil.RunE(opts, runF, showRun, nil),
 	}
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + exitStatusLoad)

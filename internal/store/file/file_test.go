@@ -284,6 +284,9 @@ func TestLockTimeout(t *testing.T) {
 	defer cancel()
 	_, err = patient.Profiles().Put(c, storetest.Profile(t, "acme/x", 3), true)
 	wantKind(t, err, errs.KindInterrupted, "put whose context ends while waiting")
+	if msg := err.Error(); !strings.HasPrefix(msg, "interrupted while waiting for the store lock ") || strings.Contains(msg, "context") {
+		t.Errorf("put whose context ends while waiting: %q", msg)
+	}
 
 	held.Unlock()
 	put(t, s, storetest.Profile(t, "acme/x", 4), true)

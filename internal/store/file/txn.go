@@ -101,7 +101,7 @@ func (s *Store) lock(ctx context.Context) (unlock func(), err error) {
 		case <-ctx.Done():
 			t.Stop()
 			fl.close()
-			return nil, errs.Wrap(errs.KindInterrupted, ctx.Err(), "interrupted while waiting for the store lock %s", path)
+			return nil, errs.Interrupted(ctx.Err(), "interrupted while waiting for the store lock %s", path)
 		case <-t.C:
 		}
 		delay = min(delay*2, 100*time.Millisecond)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -627,6 +628,10 @@ func testCancelled(t *testing.T, s store.Store) {
 	wantKind(t, err, errs.KindInterrupted, "put with a cancelled context")
 	_, err = s.Profiles().Remove(c, "acme/x")
 	wantKind(t, err, errs.KindInterrupted, "remove with a cancelled context")
+	// Interrupted says so in its own words, keeping Go's as the cause.
+	if msg := err.Error(); strings.Contains(msg, "context") || !errors.Is(err, context.Canceled) {
+		t.Errorf("remove with a cancelled context: %q, or context.Canceled lost", msg)
+	}
 	wantEqual(t, get(t, s, "acme/x"), Profile(t, "acme/x", 1), "profile after cancelled mutations")
 }
 

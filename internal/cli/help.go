@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/suggest"
+)
+
+// newHelpCmd is 'agents help [command]', cobra's own help command but for
+// a topic that names nothing: that is a usage error (exit 2) suggesting
+// the nearest topic, where cobra prints the root's help and exits 0, or
+// shows a group's help for a verb the group does not have.
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long: `Help prints the help of any command: its usage, flags and examples.
+'agents help plan use' is 'agents plan use --help'.`,
+		Example: `  $ agents help automation-profile check-gate
+  $ agents help environment`,
+		ValidArgsFunction: completeHelpTopic,
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, err := helpTopic(c.Root(), args)
+			if err != nil {
+				return err
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+	}
+}
+
+// helpTopic returns the command the words name, or a usage error for the
+// first word that names none, with the topic nearest to what was meant.
+func helpTopic(root *cobra.Command, words []string) (*cobra.Command, error) {
+	cmd := root
+	for i, w := range words {
+		next := findSub(cmd, w)
+		if next != nil {
+			cmd = next
+			continue
+		}
+		e := errs.Usage("unknown help topic %q", strings.Join(words, " "))
+		if s := nearestTopic(cmd, w); s != "" {
+			meant := append(append([]string(nil), words[:i]...), s)
+			return nil, e.WithHint("did you mean %q?", strings.Join(meant, " "))
+		}
+		help := strings.TrimSpace("agents help " + strings.Join(words[:i], " "))
+		switch {
+		case i == 0:
+			return nil, e.WithHint("run '%s' to see the commands and topics", help)
+		case !cmd.HasSubCommands():
+			return nil, e.WithHint("%s has no commands under it: run '%s'", cmd.CommandPath(), help)
+		}
+		return nil, e.WithHint("run '%s' to see its commands", help)
+	}
+	return cmd, nil
+}
+
+// nearestTopic is the command or help topic under cmd nearest to word, or
+// "".
+func nearestTopic(cmd *cobra.Command, word string) string {
+	if s := cmdutil.NearestCommand(cmd, word); s != "" {
+		return s
+	}
+	var topics []string
+	for _, c := range cmd.Commands() {
+		if c.IsAdditionalHelpTopicCommand() {
+			topics = append(topics, c.Name())
+		}
+	}
+	return suggest.Name(word, topics)
+}
+
+// findSub is the command under cmd called word, by name or alias.
+func findSub(cmd *cobra.Command, word string) *cobra.Command {
+	for _, c := range cmd.Commands() {
+		if c.Name() == word || c.HasAlias(word) {
+			return c
+		}
+	}
+	return nil
+}
+
+// completeHelpTopic completes the commands under the words typed so far.
+func completeHelpTopic(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	cmd, err := helpTopic(c.Root(), args)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, sub := range cmd.Commands() {
+		if (sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand()) && strings.HasPrefix(sub.Name(), toComplete) {
+			out = append(out, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
