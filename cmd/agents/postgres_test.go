@@ -781,19 +781,36 @@ func TestPostgresServerStopsAnswering(t *testing.T) {
 	u.Host = proxy
 	u.User = url.UserPassword(u.User.Username(), secret)
 	frozen := u.String()
-	for _, args := range [][]string{
-		{"--store", frozen, "automation-profile", "show", "acme/x"},
-		{"--store", frozen, "automation-profile", "list", "-f", "json"},
-		{"store", "copy", "--from", home, "--to", frozen},
-		{"store", "copy", "--from", frozen, "--to", filepath.Join(t.TempDir(), "to")},
-	} {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		cmd := exec.CommandContext(ctx, agentsBinary(t), args...)
-		cmd.Env = append(os.Environ(), "AGENTS_HOME="+home, "CI=true", "NO_COLOR=1", "AGENTS_STORE=")
-		r, err := runCmd(cmd)
-		cancel()
-		if err != nil {
-			t.Fatalf("%v did not return: %v", args, err)
+	// Each command waits out the whole reply timeout (ten connect
+	// timeouts, on top of the lock timeout, here none), so they run side
+	// by side.
+	cmds := [][]string{
+		{"--lock-timeout", "0", "--store", frozen, "automation-profile", "show", "acme/x"},
+		{"--lock-timeout", "0", "--store", frozen, "automation-profile", "list", "-f", "json"},
+		{"--lock-timeout", "0", "store", "copy", "--from", home, "--to", frozen},
+		{"--lock-timeout", "0", "store", "copy", "--from", frozen, "--to", filepath.Join(t.TempDir(), "to")},
+	}
+	type outcome struct {
+		r   result
+		err error
+	}
+	done := make([]chan outcome, len(cmds))
+	for i, args := range cmds {
+		done[i] = make(chan outcome, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, agentsBinary(t), args...)
+			cmd.Env = append(os.Environ(), "AGENTS_HOME="+home, "CI=true", "NO_COLOR=1", "AGENTS_STORE=")
+			r, err := runCmd(cmd)
+			done[i] <- outcome{r, err}
+		}()
+	}
+	for i, args := range cmds {
+		o := <-done[i]
+		r := o.r
+		if o.err != nil {
+			t.Fatalf("%v did not return: %v", args, o.err)
 		}
 		if r.code != 75 || !strings.Contains(r.stderr, proxy) || !strings.Contains(r.stderr, "no answer") {
 			t.Errorf("%v through a server that stopped answering: exit %d, want 75 naming %s:\n%s", args, r.code, proxy, r.stderr)
