@@ -27,3 +27,24 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRedactMistyped: a store value that is no URL but reads like one
+// carrying a password (a scheme without its "//", a user:password@host
+// with no scheme) shows nothing of what stands between its first ':' and
+// its last '@'.
+func FuzzRedactMistyped(f *testing.F) {
+	f.Add("postgres:/u", "SECRET", "host/db")
+	f.Add("postgres//u", "SEC/RET", "h/db")
+	f.Fuzz(func(t *testing.T, head, password, rest string) {
+		if strings.Contains(head, "://") || strings.Contains(head+password, "@") || strings.ContainsAny(rest, "@") {
+			t.Skip("not the shape under test")
+		}
+		s := head + ":" + password + "@" + rest
+		if LooksLikeURL(s) || password == "" || strings.Contains(head+":"+Mask+"@"+rest, password) {
+			t.Skip("the password is also in what may be shown")
+		}
+		if got := Redact(s); strings.Contains(got, password) {
+			t.Fatalf("Redact(%q) = %q shows the password", s, got)
+		}
+	})
+}

@@ -93,6 +93,24 @@ func LooksLikeURL(s string) bool {
 	return true
 }
 
+// LooksLikeMistypedURL reports whether s, which is not a URL, was most
+// likely meant as one: it starts with a PostgreSQL scheme that lacks its
+// "//", or reads like a URL's user:password@host. Taken for a folder, it
+// would put a password into a folder's name.
+func LooksLikeMistypedURL(s string) bool {
+	if LooksLikeURL(s) {
+		return false
+	}
+	l := strings.ToLower(s)
+	for _, p := range []string{"postgres:", "postgresql:", "postgres/", "postgresql/"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	at := strings.LastIndexByte(s, '@')
+	return at > 0 && strings.IndexByte(s[:at], ':') >= 0
+}
+
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // Password returns the password a store URL carries (in its user
@@ -169,7 +187,7 @@ func params(rest string) []param {
 // other text), compiled on first use: every agents process links this
 // package, few ever need it.
 var paramRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)((?:^|[?&\s])password\s*=\s*)('[^']*'|"[^"]*"|[^&\s]*)`)
+	return regexp.MustCompile(`(?i)((?:^|[?&\s])password\s*=\s*)('(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^&\s\\])*\\?)`)
 })
 
 // Redact returns s with any password replaced by Mask: in the user
@@ -178,9 +196,21 @@ var paramRE = sync.OnceValue(func() *regexp.Regexp {
 // user information early: everything between the first : after scheme://
 // and the last @ of the string is masked, so a password holding / ? # @
 // or anything else is never shown, even where that masks more than the
-// password.
+// password. A string that is no URL but may be one mistyped
+// (postgres:/user:pw@host) is masked the same way, from its first : to its
+// last @.
 func Redact(s string) string {
 	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok || !LooksLikeURL(scheme+"://") {
+		// Not a URL, but it may be one mistyped (postgres:/u:pw@h,
+		// postgres//u:pw@h): whatever stands between the first ':' and
+		// the last '@' could be a password.
+		if at := strings.LastIndexByte(s, '@'); at > 0 {
+			if colon := strings.IndexByte(s[:at], ':'); colon >= 0 {
+				s = s[:colon+1] + Mask + s[at:]
+			}
+		}
+	}
 	if ok && LooksLikeURL(scheme+"://") {
 		var b strings.Builder
 		b.WriteString(scheme + "://")

@@ -15,7 +15,14 @@ func TestRedact(t *testing.T) {
 		{"postgres://u:s3cret@db:bad port/x", "postgres://u:xxxxx@db:bad port/x"},
 		{"host=db user=u password=s3cret dbname=x", "host=db user=u password=xxxxx dbname=x"},
 		{"host=db password='s 3cret' dbname=x", "host=db password=xxxxx dbname=x"},
+		{"host=db password=SEC\\ RET dbname=x", "host=db password=xxxxx dbname=x"},
+		{`host=db password='SEC\'RET' dbname=x`, "host=db password=xxxxx dbname=x"},
 		{"/home/me/.config/agents", "/home/me/.config/agents"},
+		{"/home/me@corp/agents", "/home/me@corp/agents"},
+		// Mistyped URLs: no "//", or no ":" after the scheme.
+		{"postgres:/u:SECRET@host/db", "postgres:xxxxx@host/db"},
+		{"postgres//u:SECRET@h/db", "postgres//u:xxxxx@h/db"},
+		{"postgres:u:SEC/RET@h/db", "postgres:xxxxx@h/db"},
 		{"", ""},
 	}
 	for _, tt := range tests {
@@ -205,6 +212,19 @@ func TestCheckAuthorityHostile(t *testing.T) {
 	} {
 		if err := CheckAuthority(u); (err == nil) != ok {
 			t.Errorf("CheckAuthority(%q) = %v, want ok %v", u, err, ok)
+		}
+	}
+}
+
+func TestLooksLikeMistypedURL(t *testing.T) {
+	for _, s := range []string{"postgres:/u:pw@h/db", "POSTGRESQL:u@h", "postgres//u:pw@h/db", "postgresql/x", "u:pw@host/db", "./a:b@c"} {
+		if !LooksLikeMistypedURL(s) {
+			t.Errorf("%q is not taken for a mistyped URL", s)
+		}
+	}
+	for _, s := range []string{"postgres://u:pw@h/db", "/home/me/.config/agents", "/home/me@corp/agents", "postgres-home", "./backup", ""} {
+		if LooksLikeMistypedURL(s) {
+			t.Errorf("%q is taken for a mistyped URL", s)
 		}
 	}
 }
