@@ -72,12 +72,13 @@ const maxLinks = 40
 
 // CheckOwnership returns an errs.KindInvalid error unless file, and the
 // folder that holds it, are owned by the invoking user or root and cannot
-// be written by anyone else. A file reached through links is checked all
-// the way: each link, and the folder holding it, must pass the same test
-// as the file it leads to, since whoever can replace a link chooses what
-// is read. what names the file in the message ("the project file"); fix
-// adds to the refusal how to fix it (a hint or a subject). A file that
-// does not exist is not this check's concern and passes.
+// be written by anyone else. A path that goes through links is walked as
+// the kernel walks it, one name at a time: every link on the way, in the
+// file's name or in a folder's, must be the user's or root's and stand in
+// a folder that passes the same test, since whoever can replace a link
+// chooses what is read. what names the file in the message ("the project
+// file"); fix adds to the refusal how to fix it (a hint or a subject). A
+// file that does not exist is not this check's concern and passes.
 func CheckOwnership(file, what string, fix func(*errs.Error) *errs.Error) error {
 	abs, err := filepath.Abs(file)
 	if err != nil {
@@ -87,59 +88,87 @@ func CheckOwnership(file, what string, fix func(*errs.Error) *errs.Error) error 
 	refuse := func(subject string, o ownerInfo, why string) error {
 		return fix(errs.Invalid("refusing %s %s: %s %s (%s)", what, abs, subject, why, ownerAndMode(o, why)))
 	}
-	p := abs
-	for hops := 0; ; hops++ {
-		if hops > maxLinks {
-			return fix(errs.Invalid("refusing %s %s: it goes through more than %d links", what, abs, maxLinks))
+	// cur is the part walked so far, with no link left in it, so that ..
+	// steps to the folder that really holds it.
+	cur, todo, hops := "/", names(abs), 0
+	for len(todo) > 0 {
+		name := todo[0]
+		todo = todo[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
 		}
-		dir := filepath.Dir(p)
-		// The folder may itself be reached through a link: what counts
-		// is the folder it names.
-		d, ok, err := statOwner(dir, true)
+		next := filepath.Join(cur, name)
+		o, ok, err := statOwner(next, false)
 		if err != nil {
-			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", dir)
-		}
-		if why := untrustedReason(d, who); ok && why != "" {
-			subject := "its folder " + dir
-			if p != abs {
-				subject = "the folder " + dir + " of the link " + p + " it is reached through"
-			}
-			return refuse(subject, d, why)
-		}
-		o, ok, err := statOwner(p, false)
-		if err != nil {
-			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", p)
+			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", next)
 		}
 		if !ok {
-			return nil
+			return nil // reading it fails, and says so
 		}
 		if o.mode&fs.ModeSymlink == 0 {
-			if why := untrustedReason(o, who); why != "" {
-				subject := "it"
-				if p != abs {
-					subject = "the file " + p + " it links to"
-				}
-				return refuse(subject, o, why)
-			}
-			return nil
+			cur = next
+			continue
 		}
-		// A link's own mode means nothing; its owner may replace it.
+		if hops++; hops > maxLinks {
+			return fix(errs.Invalid("refusing %s %s: its path goes through more than %d links", what, abs, maxLinks))
+		}
+		// A link's own mode means nothing; its owner, and anyone who can
+		// write the folder it stands in, may replace it.
+		subject := "the link " + next + " on its path"
+		if next == abs {
+			subject = "it is a link that"
+		}
 		if o.uid != who.uid && o.uid != 0 {
-			subject := "it is a link that"
-			if p != abs {
-				subject = "the link " + p + " it is reached through"
-			}
 			return refuse(subject, o, "is owned by "+userName(o.uid))
 		}
-		target, err := os.Readlink(p)
+		if d, ok, err := statOwner(cur, false); err != nil {
+			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", cur)
+		} else if why := untrustedReason(d, who); ok && why != "" {
+			return refuse("the folder "+cur+" of the link "+next+" on its path", d, why)
+		}
+		target, err := os.Readlink(next)
 		if err != nil {
-			return errs.Wrap(errs.KindInternal, err, "cannot read the link %s", p)
+			return errs.Wrap(errs.KindInternal, err, "cannot read the link %s", next)
 		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(dir, target)
+		if filepath.IsAbs(target) {
+			cur = "/"
 		}
-		p = filepath.Clean(target)
+		todo = append(names(target), todo...)
 	}
+	// cur is now the file itself, reached through no link.
+	o, ok, err := statOwner(cur, false)
+	if err != nil || !ok {
+		return err
+	}
+	subject := "it"
+	if cur != abs {
+		subject = "the file " + cur + " it leads to"
+	}
+	if why := untrustedReason(o, who); why != "" {
+		return refuse(subject, o, why)
+	}
+	dir := filepath.Dir(cur)
+	d, ok, err := statOwner(dir, false)
+	if err != nil {
+		return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", dir)
+	}
+	if why := untrustedReason(d, who); ok && why != "" {
+		subject := "its folder " + dir
+		if cur != abs {
+			subject = "the folder " + dir + " of the file " + cur + " it leads to"
+		}
+		return refuse(subject, d, why)
+	}
+	return nil
+}
+
+// names splits a path into the names it is made of.
+func names(path string) []string {
+	return strings.Split(filepath.ToSlash(path), "/")
 }
 
 // ownerAndMode says who owns a refused file and its mode, for the message;
