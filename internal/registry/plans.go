@@ -384,17 +384,28 @@ func (r *Registry) record(res *resolve.Result, p, was *plan.Plan, at time.Time) 
 	}
 	if was != nil {
 		// Resolving again to the very record the plan holds (the time
-		// it was resolved aside) changes nothing, and writes nothing.
+		// it was resolved aside), whose snapshots are all kept, changes
+		// nothing, and writes nothing. One with a snapshot gone is
+		// recorded afresh, which keeps it again.
 		same := p.Clone()
-		if _, err := res.Apply(same, was.ResolvedAt); err != nil {
+		snaps, err := res.Apply(same, was.ResolvedAt)
+		if err != nil {
 			return Resolution{}, err
+		}
+		kept := true
+		for _, s := range snaps {
+			ok, err := st.HasObject(r.ctx(), s.Digest)
+			if err != nil {
+				return Resolution{}, err
+			}
+			kept = kept && ok
 		}
 		before, _, err1 := plan.Encode(was)
 		after, _, err2 := plan.Encode(same)
 		if err := errors.Join(err1, err2); err != nil {
 			return Resolution{}, err
 		}
-		if bytes.Equal(before, after) {
+		if kept && bytes.Equal(before, after) {
 			res := r.loosened(was, res.Loosened())
 			res.Unchanged = true
 			return res, nil
