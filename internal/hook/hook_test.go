@@ -168,9 +168,17 @@ func TestModeAsks(t *testing.T) {
 		{GeminiCLI, "default", false},
 		{GeminiCLI, "", false},
 	}
+	write, unsafe, read := ToolClass{Write: true}, ToolClass{Unsafe: true}, ToolClass{}
 	for _, tt := range tests {
-		if got := ModeAsks(tt.agent, tt.mode); got != tt.asks {
-			t.Errorf("ModeAsks(%s, %q) = %v, want %v", tt.agent, tt.mode, got, tt.asks)
+		for _, c := range []ToolClass{write, unsafe} {
+			if got := ModeAsks(tt.agent, tt.mode, c); got != tt.asks {
+				t.Errorf("ModeAsks(%s, %q, %+v) = %v, want %v", tt.agent, tt.mode, c, got, tt.asks)
+			}
+		}
+		// A tool that only reads runs without a prompt in every mode:
+		// abstaining there would let it run with nobody asked.
+		if ModeAsks(tt.agent, tt.mode, read) {
+			t.Errorf("ModeAsks(%s, %q) for a read tool = true", tt.agent, tt.mode)
 		}
 	}
 }

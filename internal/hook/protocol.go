@@ -100,11 +100,13 @@ var protocols = map[string]*protocol{
 }
 
 // ModeAsks reports whether the agent, in the permission mode its input
-// stated, would still ask a person itself. A protocol that sends no mode,
-// a missing mode and an unknown one all count as "it would not".
-func ModeAsks(agent, mode string) bool {
+// stated, would still ask a person itself about a call of class c. A
+// protocol that sends no mode, a missing mode and an unknown one all count
+// as "it would not"; so does a tool that only reads, which Claude Code runs
+// without asking in its default and plan modes alike.
+func ModeAsks(agent, mode string, c ToolClass) bool {
 	p := protocols[agent]
-	return p != nil && p.modeField != "" && slices.Contains(p.askingModes, mode)
+	return p != nil && p.modeField != "" && slices.Contains(p.askingModes, mode) && (c.Write || c.Unsafe)
 }
 
 // The answers are written by hand, one line of JSON, leaving <, > and &

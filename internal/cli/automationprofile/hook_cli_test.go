@@ -209,15 +209,20 @@ func TestHookConfigDeclares(t *testing.T) {
 }
 
 // TestHookAbstain: --abstain leaves only the threshold's ask to the agent,
-// and only in a mode where the agent itself still asks.
+// only for a tool the agent itself would ask about (a write or an unsafe
+// one: a read runs without a prompt), and only in a mode where the agent
+// still asks.
 func TestHookAbstain(t *testing.T) {
 	e := newHookEnv(t)
 	tests := []struct {
 		agent, mode, tool, profile string
 		want                       string
 	}{
-		{"claude-code", "default", "Read", "review", "-"},
-		{"claude-code", "plan", "Read", "review", "-"},
+		{"claude-code", "default", "Write", "review", "-"},
+		{"claude-code", "plan", "Write", "review", "-"},
+		{"claude-code", "acceptEdits", "Write", "review", "ask"},
+		{"claude-code", "default", "Read", "review", "ask"},
+		{"claude-code", "plan", "Read", "review", "ask"},
 		{"claude-code", "acceptEdits", "Read", "review", "ask"},
 		{"claude-code", "bypassPermissions", "Read", "review", "ask"},
 		{"claude-code", "dontAsk", "Read", "review", "ask"},
@@ -235,7 +240,7 @@ func TestHookAbstain(t *testing.T) {
 		{"claude-code", "default", "Read", "acme/ask", "ask"},
 	}
 	for _, tt := range tests {
-		r := e.run(t, hookInput(tt.agent, tt.tool, tt.mode), guard(tt.profile, "--hook", tt.agent, "--sandboxed", "--abstain")...)
+		r := e.run(t, hookInput(tt.agent, tt.tool, tt.mode), guard(tt.profile, "--hook", tt.agent, "--sandboxed", "--checkpointed", "--abstain")...)
 		d, _ := answerOf(t, tt.agent, r.stdout)
 		if r.code != 0 || d != tt.want {
 			t.Errorf("%s mode %q %s under %s: exit %d answer %s, want %s", tt.agent, tt.mode, tt.tool, tt.profile, r.code, d, tt.want)
