@@ -119,7 +119,7 @@ func TestPrintConfigSnippets(t *testing.T) {
 // the signal comes before or while it waits, with a deny on stdout.
 func TestHookSignalBlocks(t *testing.T) {
 	home := t.TempDir()
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		// The hook waits for its input on a pipe that stays open.
 		cmd := exec.Command(agentsBinary(t), "automation-profile", "check-guard", "ci", "--hook", "claude-code")
 		cmd.Env = append(os.Environ(), "AGENTS_HOME="+home)
@@ -218,5 +218,53 @@ func TestLockdownExample(t *testing.T) {
 	// A profile that upholds the lock-down is decided as usual.
 	if r := runAgents(t, home, "automation-profile", "check-guard", "trusted", "--tool", "read", "-f", "json"); r.code != 0 {
 		t.Errorf("trusted under the lock-down: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// TestHookBrokenPipeBlocks: an agent that stops reading the hook's answer
+// makes the write fail; the hook exits 2, not 141 from SIGPIPE, which the
+// agent would take for "go ahead".
+func TestHookBrokenPipeBlocks(t *testing.T) {
+	home := t.TempDir()
+	call := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	for i := 0; i < 3; i++ {
+		cmd := exec.Command(agentsBinary(t), "automation-profile", "check-guard", "manual", "--hook", "claude-code")
+		cmd.Env = append(os.Environ(), "AGENTS_HOME="+home)
+		cmd.Stdin = strings.NewReader(call)
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close() // nobody will read the answer
+		cmd.Stdout = w
+		err = cmd.Run()
+		w.Close()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != 2 {
+			t.Fatalf("a hook whose answer nobody reads: exit %d (%v), want 2", code, err)
+		}
+	}
+}
+
+// TestHookAfterDoubleDash: "--" taken as a flag's value does not hide
+// --hook after it: a failure still exits 2, never a code the agent reads
+// as "go ahead".
+func TestHookAfterDoubleDash(t *testing.T) {
+	home := t.TempDir()
+	cmd := exec.Command(agentsBinary(t), "automation-profile", "check-guard", "acme/none", "--category", "--", "--hook", "claude-code")
+	cmd.Env = append(os.Environ(), "AGENTS_HOME="+home)
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}`)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 2 || !strings.Contains(stdout.String(), `"permissionDecision":"deny"`) {
+		t.Errorf("exit %d, stdout %q; want 2 and a deny", code, stdout.String())
 	}
 }

@@ -44,7 +44,7 @@ const DefaultLockTimeout = 10 * time.Second
 // Main runs agents with the process's arguments and streams and returns the
 // exit code.
 //
-// SIGINT and SIGTERM are caught from as early as Go allows (see package
+// SIGINT, SIGTERM and SIGHUP are caught from as early as Go allows (see package
 // interrupt): the process ends with 130 (2 for a hook), at once, or, when
 // the command was waiting on its context, once the command has returned.
 func Main() int {
@@ -188,14 +188,14 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 }
 
 // hookArg returns the value of --hook in args, and whether --hook is there
-// at all, looking no further than "--". Given more than once, the last
+// at all, anywhere in args: a "--" may be a flag's value (--category --),
+// and a hook taken for a plain command could end non-blocking. Given more
+// than once, the last
 // value counts, as it does for the flag itself: an error's deny is then
 // written in the protocol the answer would have used.
 func hookArg(args []string) (agent string, hooked bool) {
 	for i, a := range args {
 		switch {
-		case a == "--":
-			return agent, hooked
 		case a == "--hook":
 			agent, hooked = "", true
 			if i+1 < len(args) {

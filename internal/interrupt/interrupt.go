@@ -1,4 +1,4 @@
-// Package interrupt makes SIGINT and SIGTERM end agents with its documented
+// Package interrupt makes SIGINT, SIGTERM and SIGHUP end agents with its documented
 // exit code, 130 (or 2 for a hook, whose caller must block the tool call
 // rather than take an interrupted check for an answer), from as early in
 // the program as Go allows: left to their default action, they would kill
@@ -45,12 +45,11 @@ const (
 
 // ExitCode returns the code a process run with args ends with when it is
 // interrupted: CodeHook when the arguments ask for a hook's answer
-// (--hook or --hook=AGENT, before any "--"), else CodeInterrupted.
+// (--hook or --hook=AGENT, anywhere: a "--" may be a flag's value, and
+// taking a hook for a plain command would let it end non-blocking), else
+// CodeInterrupted.
 func ExitCode(args []string) int {
 	for _, a := range args {
-		if a == "--" {
-			break
-		}
 		if a == "--hook" || strings.HasPrefix(a, "--hook=") {
 			return CodeHook
 		}
@@ -58,7 +57,7 @@ func ExitCode(args []string) int {
 	return CodeInterrupted
 }
 
-// Catcher turns SIGINT and SIGTERM into an exit with a fixed code, or into
+// Catcher turns SIGINT, SIGTERM and SIGHUP into an exit with a fixed code, or into
 // the cancellation of its context when something waits on it.
 type Catcher struct {
 	ctx     context.Context
@@ -71,13 +70,20 @@ type Catcher struct {
 	stop    sync.Once
 }
 
-// New starts catching SIGINT and SIGTERM for a process that ends with code
-// when interrupted, calling exit to end it.
+// New starts catching SIGINT, SIGTERM and SIGHUP for a process that ends
+// with code when interrupted, calling exit to end it. A hook (code
+// CodeHook) also ignores SIGPIPE: an agent that stops reading its answer
+// then makes the write fail, and the hook exit 2, where the signal's
+// default action would end it with 141, which the agent takes as "go
+// ahead".
 func New(code int, exit func(int)) *Catcher {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Catcher{ctx: ctx, cancel: cancel, code: code, signals: make(chan os.Signal, 2)}
 	c.exit.Store(&exit)
-	signal.Notify(c.signals, os.Interrupt, syscall.SIGTERM)
+	if code == CodeHook {
+		signal.Ignore(syscall.SIGPIPE)
+	}
+	signal.Notify(c.signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go c.watch()
 	return c
 }

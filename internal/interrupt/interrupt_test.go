@@ -26,8 +26,11 @@ func TestExitCode(t *testing.T) {
 		"automation-profile list":               CodeInterrupted,
 		"automation-profile check-guard --hook": CodeHook,
 		"automation-profile check-guard --hook=claude-code": CodeHook,
-		"automation-profile check-guard -- --hook":          CodeInterrupted,
-		"automation-profile check-guard --hooks":            CodeInterrupted,
+		// A "--" may be a flag's value (--category --): a hook is a hook
+		// wherever --hook stands.
+		"automation-profile check-guard -- --hook":                    CodeHook,
+		"automation-profile check-guard x --category -- --hook codex": CodeHook,
+		"automation-profile check-guard --hooks":                      CodeInterrupted,
 	} {
 		if got := ExitCode(strings.Fields(args)); got != want {
 			t.Errorf("ExitCode(%q) = %d, want %d", args, got, want)
