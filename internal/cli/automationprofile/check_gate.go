@@ -99,7 +99,8 @@ whatever has changed since; "level" says which level that profile came from.
 
 The answer names the rule (the gate), the threshold and the confidence;
 -f json prints {"allowed", "reason", "requires_approval", "rule", "profile",
-"level", "plan", "conditions", "threshold", "confidence"}.
+"level", "plan", "warnings", "conditions", "threshold", "confidence"}, every
+key always present (null or [] where it does not apply).
 
 EXIT STATUS
   0    automatic: the step may proceed
