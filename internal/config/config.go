@@ -196,16 +196,13 @@ func LoadGlobal(home string) (*Global, error) {
 // is none, after checking that it can be trusted.
 func ReadGlobal(home string) ([]byte, error) {
 	file := GlobalPath(home)
-	data, err := readIfExists(file)
-	if err != nil || data == nil {
-		return nil, err
-	}
-	if err := CheckOwnership(file, "the configuration", func(e *errs.Error) *errs.Error {
+	data, err := readTrusted(file, "the configuration", func(e *errs.Error) *errs.Error {
 		return e.WithHint("make the file and its folder yours and writable by you alone (chown, chmod go-w)")
-	}); err != nil {
-		return nil, err
+	})
+	if errs.Is(err, errs.KindNotFound) {
+		return nil, nil
 	}
-	return data, nil
+	return data, err
 }
 
 // DecodeGlobal decodes the global configuration document; file names it in
@@ -460,13 +457,13 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		return nil, errs.Invalid("the project %s is not trusted, so its %s cannot choose the profiles", folder, ProjectFileName).
 			About(errs.AboutUntrustedProject, folder, file)
 	}
-	if !(opts.Explicit && folder == abs) {
+	var data []byte
+	if opts.Explicit && folder == abs {
+		data, err = strictyaml.ReadOwnFile(file)
+	} else {
 		about := func(e *errs.Error) *errs.Error { return e.About(errs.AboutProjectOwner, folder) }
-		if err := CheckOwnership(file, "the project file", about); err != nil {
-			return nil, err
-		}
+		data, err = readTrusted(file, "the project file", about)
 	}
-	data, err := strictyaml.ReadOwnFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -678,12 +675,4 @@ func blank(data []byte) bool {
 		}
 	}
 	return true
-}
-
-func readIfExists(file string) ([]byte, error) {
-	data, err := strictyaml.ReadOwnFile(file)
-	if errs.Is(err, errs.KindNotFound) {
-		return nil, nil
-	}
-	return data, err
 }

@@ -207,3 +207,39 @@ func TestLoadGlobal(t *testing.T) {
 		t.Errorf("ProblemsAt matched a prefix that is not a key: %v", ps)
 	}
 }
+
+// TestCheckSeesTheFileRead: the trust check must end its walk at the file
+// that was read. A link replaced between the read and the check (another
+// user racing a link on the way) leaves the check looking at another file,
+// or at nothing: both are refusals, never a pass.
+func TestCheckSeesTheFileRead(t *testing.T) {
+	if !ownersKnown {
+		t.Skip("no owners to check on this system")
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml")
+	write(t, a, "automation_profile: manual\n")
+	write(t, b, "automation_profile: full-auto\n")
+	fiA, err := os.Stat(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fiB, _ := os.Stat(b)
+	same := func(e *errs.Error) *errs.Error { return e }
+	if err := checkOwnership(a, "the file", same, fiA); err != nil {
+		t.Errorf("the file read, checked: %v", err)
+	}
+	if err := checkOwnership(a, "the file", same, fiB); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "changed while it was being read") {
+		t.Errorf("another file than the one read: %v", err)
+	}
+	if err := checkOwnership(filepath.Join(dir, "gone.yaml"), "the file", same, fiA); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("a file read that the check cannot find: %v", err)
+	}
+	if err := checkOwnership(filepath.Join(dir, "gone.yaml"), "the file", same, nil); err != nil {
+		t.Errorf("a missing file not read yet is not the check's concern: %v", err)
+	}
+	data, err := readTrusted(a, "the file", same)
+	if err != nil || string(data) != "automation_profile: manual\n" {
+		t.Errorf("readTrusted = %q, %v", data, err)
+	}
+}

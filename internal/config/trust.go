@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/safefile"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // A configuration file sets how much an agent may do, so one that somebody
@@ -25,6 +26,7 @@ import (
 type ownerInfo struct {
 	uid, gid uint32
 	mode     fs.FileMode
+	fi       fs.FileInfo
 }
 
 // invoker is the user the check trusts besides root.
@@ -80,6 +82,30 @@ const maxLinks = 40
 // file"); fix adds to the refusal how to fix it (a hint or a subject). A
 // file that does not exist is not this check's concern and passes.
 func CheckOwnership(file, what string, fix func(*errs.Error) *errs.Error) error {
+	return checkOwnership(file, what, fix, nil)
+}
+
+// readTrusted reads file and checks it as CheckOwnership does, and that
+// the file the check walked to is the file that was read: a link changed
+// between the two (a race anyone who controls a link on the way could run)
+// is refused, not taken for the file the check passed.
+func readTrusted(file, what string, fix func(*errs.Error) *errs.Error) ([]byte, error) {
+	data, fi, err := strictyaml.ReadOwnFileInfo(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOwnership(file, what, fix, fi); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// checkOwnership is CheckOwnership; read, when not nil, is the file that
+// was read, which the walk must end at.
+func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read fs.FileInfo) error {
+	if !ownersKnown {
+		return nil
+	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "resolving %s", file)
@@ -87,6 +113,15 @@ func CheckOwnership(file, what string, fix func(*errs.Error) *errs.Error) error 
 	who := currentInvoker()
 	refuse := func(subject string, o ownerInfo, why string) error {
 		return fix(errs.Invalid("refusing %s %s: %s %s (%s)", what, abs, subject, why, ownerAndMode(o, why)))
+	}
+	// gone is the end of a walk that found nothing: no concern of this
+	// check for a file not read yet (reading it fails, and says so), but a
+	// file that was read has moved under the check.
+	gone := func() error {
+		if read == nil {
+			return nil
+		}
+		return fix(errs.Invalid("refusing %s %s: it changed while it was being read (a link on its way was replaced)", what, abs))
 	}
 	// cur is the part walked so far, with no link left in it, so that ..
 	// steps to the folder that really holds it.
@@ -107,7 +142,7 @@ func CheckOwnership(file, what string, fix func(*errs.Error) *errs.Error) error 
 			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", next)
 		}
 		if !ok {
-			return nil // reading it fails, and says so
+			return gone()
 		}
 		if o.mode&fs.ModeSymlink == 0 {
 			cur = next
@@ -141,8 +176,11 @@ func CheckOwnership(file, what string, fix func(*errs.Error) *errs.Error) error 
 	}
 	// cur is now the file itself, reached through no link.
 	o, ok, err := statOwner(cur, false)
-	if err != nil || !ok {
+	if err != nil {
 		return err
+	}
+	if !ok || (read != nil && !os.SameFile(read, o.fi)) {
+		return gone()
 	}
 	subject := "it"
 	if cur != abs {

@@ -9,16 +9,19 @@ import (
 	"syscall"
 )
 
+// ownersKnown is true where files have owners and modes to check.
+const ownersKnown = true
+
 // statOwner returns the owner, group and mode of path, following a link
 // when follow is set and describing the link itself otherwise; ok is false
-// when it does not exist.
+// when it does not exist (or a folder on its way is not a folder).
 func statOwner(path string, follow bool) (ownerInfo, bool, error) {
 	stat := os.Lstat
 	if follow {
 		stat = os.Stat
 	}
 	fi, err := stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return ownerInfo{}, false, nil
 	}
 	if err != nil {
@@ -28,5 +31,5 @@ func statOwner(path string, follow bool) (ownerInfo, bool, error) {
 	if !ok {
 		return ownerInfo{}, false, nil
 	}
-	return ownerInfo{uid: st.Uid, gid: st.Gid, mode: fi.Mode()}, true, nil
+	return ownerInfo{uid: st.Uid, gid: st.Gid, mode: fi.Mode(), fi: fi}, true, nil
 }

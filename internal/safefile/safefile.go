@@ -118,6 +118,19 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return readAll(f, fi, path, limit)
 }
 
+// ReadFileInfo is ReadFile that also returns the metadata of the file it
+// read, taken when it was opened: what a check made by path afterwards can
+// compare with (os.SameFile), to know it checked the file that was read.
+func ReadFileInfo(path string, limit int64) ([]byte, fs.FileInfo, error) {
+	f, fi, err := Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	data, err := readAll(f, fi, path, limit)
+	return data, fi, err
+}
+
 // ReadFileIn is ReadFile for a name inside root; it also returns the
 // metadata of the file it read, taken when it was opened.
 func ReadFileIn(root *os.Root, name string, limit int64) ([]byte, fs.FileInfo, error) {

@@ -121,20 +121,31 @@ func ReadFile(path string) ([]byte, error) {
 // a regular file, or is over MaxFileSize, is KindInvalid naming what it is;
 // other I/O failures are KindInternal.
 func ReadOwnFile(path string) ([]byte, error) {
-	data, err := safefile.ReadFile(path, MaxFileSize)
+	data, _, err := ReadOwnFileInfo(path)
+	return data, err
+}
+
+// ReadOwnFileInfo is ReadOwnFile that also returns the metadata of the file
+// read, taken when it was opened.
+func ReadOwnFileInfo(path string) ([]byte, fs.FileInfo, error) {
+	data, fi, err := safefile.ReadFileInfo(path, MaxFileSize)
+	return data, fi, ownFileError(path, err)
+}
+
+func ownFileError(path string, err error) error {
 	var se *safefile.Error
 	switch {
 	case err == nil:
-		return data, nil
+		return nil
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, errs.NotFound("file not found: %s", path).WithHint("check the path; a relative one is read from the working folder")
+		return errs.NotFound("file not found: %s", path).WithHint("check the path; a relative one is read from the working folder")
 	case errors.Is(err, safefile.ErrTooLarge):
-		return nil, tooLarge(path)
+		return tooLarge(path)
 	case errors.As(err, &se):
-		return nil, errs.InvalidProblems(path, []errs.Problem{{File: path, Message: se.Detail}}).
+		return errs.InvalidProblems(path, []errs.Problem{{File: path, Message: se.Detail}}).
 			WithHint("%s must be a regular file holding YAML; remove what is there or replace it with one", path)
 	}
-	return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
+	return errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
 }
 
 func tooLarge(file string) error {
