@@ -267,4 +267,23 @@ func TestHookAfterDoubleDash(t *testing.T) {
 	if code != 2 || !strings.Contains(stdout.String(), `"permissionDecision":"deny"`) {
 		t.Errorf("exit %d, stdout %q; want 2 and a deny", code, stdout.String())
 	}
+	// Once the flags have parsed, "--hook" as another flag's value, or as
+	// an argument after a real "--", is no hook: the command answers as
+	// it would otherwise.
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "--hook"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"automation-profile", "check-guard", "full-auto", "--tool", "--hook", "-f", "json"},
+		{"project", "trust", "--", "--hook"},
+	} {
+		cmd := exec.Command(agentsBinary(t), args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "AGENTS_HOME="+filepath.Join(dir, "home"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("%v: %v\n%s", args, err, out)
+		}
+	}
 }

@@ -144,6 +144,15 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 	root.SetOut(deps.IO.Out)
 	root.SetErr(deps.IO.ErrOut)
 	cmd, err := root.ExecuteC()
+	// --hook was looked for anywhere in args, before anything was parsed:
+	// a "--" may be a flag's value. Once the command's flags have parsed,
+	// they say for certain: "--hook" given as another flag's value, or as
+	// an argument after a real "--", asks for no hook.
+	if hooked && cmd != nil && cmd.Flags().Parsed() {
+		if f := cmd.Flags().Lookup("hook"); f == nil || !f.Changed {
+			hooked = false
+		}
+	}
 	// The registry's warnings come before the error, as they arose.
 	deps.UI().Flush()
 	if err == nil && hooked && !deps.HookMode && !deps.HookPrinted && !completing(cmd) {
