@@ -168,17 +168,22 @@ func TestModeAsks(t *testing.T) {
 		{GeminiCLI, "default", false},
 		{GeminiCLI, "", false},
 	}
-	write, unsafe, read := ToolClass{Write: true}, ToolClass{Unsafe: true}, ToolClass{}
+	edit := map[string]string{ClaudeCode: "Write", Codex: "apply_patch", GeminiCLI: "write_file"}
 	for _, tt := range tests {
-		for _, c := range []ToolClass{write, unsafe} {
-			if got := ModeAsks(tt.agent, tt.mode, c); got != tt.asks {
-				t.Errorf("ModeAsks(%s, %q, %+v) = %v, want %v", tt.agent, tt.mode, c, got, tt.asks)
+		if got := ModeAsks(tt.agent, tt.mode, Classify(tt.agent, edit[tt.agent], nil)); got != tt.asks {
+			t.Errorf("ModeAsks(%s, %q, an edit) = %v, want %v", tt.agent, tt.mode, got, tt.asks)
+		}
+		// Every other tool may run without a prompt in some mode (reads,
+		// read-only shell commands, MCP resource reads, a tool newer than
+		// the table): abstaining there would let it run with nobody asked.
+		for _, tool := range []string{"Read", "Bash", "BashOutput", "ReadMcpResourceTool", "mcp__x__y", "Teleport", "WebFetch"} {
+			if ModeAsks(tt.agent, tt.mode, Classify(tt.agent, tool, nil)) {
+				t.Errorf("ModeAsks(%s, %q, %s) = true", tt.agent, tt.mode, tool)
 			}
 		}
-		// A tool that only reads runs without a prompt in every mode:
-		// abstaining there would let it run with nobody asked.
-		if ModeAsks(tt.agent, tt.mode, read) {
-			t.Errorf("ModeAsks(%s, %q) for a read tool = true", tt.agent, tt.mode)
+		// Nor a tool the user reclassified as a write.
+		if ModeAsks(tt.agent, tt.mode, Classify(tt.agent, "Bash", map[string]ToolClass{"Bash": {Write: true}})) {
+			t.Errorf("ModeAsks(%s, %q) for a reclassified tool = true", tt.agent, tt.mode)
 		}
 	}
 }

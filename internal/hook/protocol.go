@@ -102,11 +102,15 @@ var protocols = map[string]*protocol{
 // ModeAsks reports whether the agent, in the permission mode its input
 // stated, would still ask a person itself about a call of class c. A
 // protocol that sends no mode, a missing mode and an unknown one all count
-// as "it would not"; so does a tool that only reads, which Claude Code runs
-// without asking in its default and plan modes alike.
-func ModeAsks(agent, mode string, c ToolClass) bool {
+// as "it would not". So does every tool but the file edits of the agent's
+// own table: Claude Code runs reads, and some shell commands, MCP resource
+// reads and tools newer than the table, without asking in its default and
+// plan modes, so only an edit is sure to reach a person (or, in plan mode,
+// to be refused).
+func ModeAsks(agent, mode string, c Classification) bool {
 	p := protocols[agent]
-	return p != nil && p.modeField != "" && slices.Contains(p.askingModes, mode) && (c.Write || c.Unsafe)
+	return p != nil && p.modeField != "" && slices.Contains(p.askingModes, mode) &&
+		c.kind == kindWrite && !c.Reclassified
 }
 
 // The answers are written by hand, one line of JSON, leaving <, > and &

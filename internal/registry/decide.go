@@ -246,7 +246,7 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 	in.Tool, in.Write, in.Unsafe = c.Call.Tool, d.Class.Write, d.Class.Unsafe
 	in.NoSandbox = d.Sandbox == ""
 	in.NoCheckpoint = d.Checkpoint == ""
-	d.Answer = hook.Decide(s.Guard(in), s.Profile, hook.Options{Abstain: c.Abstain, ModeAsks: hook.ModeAsks(c.Agent, c.Call.Mode, d.Class.ToolClass)})
+	d.Answer = hook.Decide(s.Guard(in), s.Profile, hook.Options{Abstain: c.Abstain, ModeAsks: hook.ModeAsks(c.Agent, c.Call.Mode, d.Class)})
 	if u, ok := hook.Unprovable(s.Safety, s.Profile.Guards); ok && hook.Stricter(u.Kind, d.Answer.Kind) {
 		d.Answer = u
 	}
