@@ -102,10 +102,14 @@ func LooksLikeMistypedURL(s string) bool {
 		return false
 	}
 	l := strings.ToLower(s)
-	for _, p := range []string{"postgres:", "postgresql:", "postgres/", "postgresql/"} {
+	for _, p := range []string{"postgres:", "postgresql:"} {
 		if strings.HasPrefix(l, p) {
 			return true
 		}
+	}
+	// A key=value connection string (host=db password=…).
+	if kvKeyRE().MatchString(s) {
+		return true
 	}
 	at := strings.LastIndexByte(s, '@')
 	return at > 0 && strings.IndexByte(s[:at], ':') >= 0
@@ -230,8 +234,23 @@ func Redact(s string) string {
 		b.WriteString(rest[at:])
 		s = b.String()
 	}
+	if !ok {
+		// A key=value connection string: an unquoted value runs to the
+		// next space, & included.
+		return kvParamRE().ReplaceAllString(s, "${1}"+Mask)
+	}
 	return paramRE().ReplaceAllString(s, "${1}"+Mask)
 }
+
+// kvKeyRE finds a key of a key=value connection string.
+var kvKeyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|\s)(?:host|hostaddr|port|dbname|user|password|passfile|sslmode|service|options)\s*=`)
+})
+
+// kvParamRE finds the password of a key=value connection string.
+var kvParamRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)((?:^|\s)password\s*=\s*)('(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^\s\\])*\\?)`)
+})
 
 // Scrub returns msg with every occurrence of the password secret, as it is
 // and as a URL would escape it, replaced by Mask: the last line of defence

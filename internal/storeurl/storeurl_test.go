@@ -23,6 +23,8 @@ func TestRedact(t *testing.T) {
 		{"postgres:/u:SECRET@host/db", "postgres:xxxxx@host/db"},
 		{"postgres//u:SECRET@h/db", "postgres//u:xxxxx@h/db"},
 		{"postgres:u:SEC/RET@h/db", "postgres:xxxxx@h/db"},
+		// In a key=value string, & is part of an unquoted value.
+		{"host=h password=SEC&RET dbname=x", "host=h password=xxxxx dbname=x"},
 		{"", ""},
 	}
 	for _, tt := range tests {
@@ -217,12 +219,12 @@ func TestCheckAuthorityHostile(t *testing.T) {
 }
 
 func TestLooksLikeMistypedURL(t *testing.T) {
-	for _, s := range []string{"postgres:/u:pw@h/db", "POSTGRESQL:u@h", "postgres//u:pw@h/db", "postgresql/x", "u:pw@host/db", "./a:b@c"} {
+	for _, s := range []string{"postgres:/u:pw@h/db", "POSTGRESQL:u@h", "postgres//u:pw@h/db", "u:pw@host/db", "./a:b@c", "host=h password=SECRET", "dbname=x user=u"} {
 		if !LooksLikeMistypedURL(s) {
 			t.Errorf("%q is not taken for a mistyped URL", s)
 		}
 	}
-	for _, s := range []string{"postgres://u:pw@h/db", "/home/me/.config/agents", "/home/me@corp/agents", "postgres-home", "./backup", ""} {
+	for _, s := range []string{"postgres://u:pw@h/db", "/home/me/.config/agents", "/home/me@corp/agents", "postgres-home", "postgres/home", "postgresql/x", "./backup", "a=b", ""} {
 		if LooksLikeMistypedURL(s) {
 			t.Errorf("%q is taken for a mistyped URL", s)
 		}

@@ -209,9 +209,9 @@ func TestHookConfigDeclares(t *testing.T) {
 }
 
 // TestHookAbstain: --abstain leaves only the threshold's ask to the agent,
-// only for a tool the agent itself would ask about (a write or an unsafe
-// one: a read runs without a prompt), and only in a mode where the agent
-// still asks.
+// only for a tool the agent itself is sure to ask about (a file edit of
+// its table: a read runs without a prompt), and only in a mode where the
+// agent still asks.
 func TestHookAbstain(t *testing.T) {
 	e := newHookEnv(t)
 	tests := []struct {

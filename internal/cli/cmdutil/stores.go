@@ -44,7 +44,7 @@ func OpenStoreAt(arg string, mustExist bool, lockTimeout time.Duration) (store.S
 	}
 	if storeurl.LooksLikeMistypedURL(arg) {
 		return nil, errs.Usage("%s is neither a store URL nor an agents home folder", storeurl.Redact(arg)).
-			WithHint("write a PostgreSQL store as postgres://user@host/dbname (or postgresql://), or give a home folder whose path holds no ':' before an '@'")
+			WithHint("write a PostgreSQL store as postgres://user@host/dbname (or postgresql://), or give a home folder (a path with no ':' before an '@', and no key=value pairs)")
 	}
 	if arg == "" {
 		return nil, errs.Usage("no store given").WithHint("give an agents home folder or a postgres:// URL")
