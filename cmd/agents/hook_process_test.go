@@ -267,9 +267,31 @@ func TestHookAfterDoubleDash(t *testing.T) {
 	if code != 2 || !strings.Contains(stdout.String(), `"permissionDecision":"deny"`) {
 		t.Errorf("exit %d, stdout %q; want 2 and a deny", code, stdout.String())
 	}
-	// Once the flags have parsed, "--hook" as another flag's value, or as
-	// an argument after a real "--", is no hook: the command answers as
-	// it would otherwise.
+	// A flag that fails to parse before --hook (pflag stops there, so
+	// --hook itself is never set) is still a hook's failure: exit 2 and a
+	// deny in the agent's protocol.
+	for _, args := range [][]string{
+		{"automation-profile", "check-guard", "--bogus", "--hook", "claude-code"},
+		{"automation-profile", "check-guard", "full-auto", "--sandboxed=maybe", "--hook", "claude-code"},
+		{"help", "automation-profile", "check-guard", "--hook", "claude-code"},
+	} {
+		cmd := exec.Command(agentsBinary(t), args...)
+		cmd.Env = append(os.Environ(), "AGENTS_HOME="+home)
+		cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{}}`)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != 2 || !strings.Contains(out.String(), `"permissionDecision":"deny"`) {
+			t.Errorf("%v: exit %d, stdout %q; want 2 and a deny", args, code, out.String())
+		}
+	}
+	// Once the command has run without an error, "--hook" as another
+	// flag's value, or as an argument after a real "--", is no hook: the
+	// command answers as it would otherwise.
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "--hook"), 0o755); err != nil {
 		t.Fatal(err)

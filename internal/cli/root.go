@@ -145,10 +145,12 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 	root.SetErr(deps.IO.ErrOut)
 	cmd, err := root.ExecuteC()
 	// --hook was looked for anywhere in args, before anything was parsed:
-	// a "--" may be a flag's value. Once the command's flags have parsed,
-	// they say for certain: "--hook" given as another flag's value, or as
-	// an argument after a real "--", asks for no hook.
-	if hooked && cmd != nil && cmd.Flags().Parsed() {
+	// a "--" may be a flag's value. Once the command has run without an
+	// error, its flags say for certain: "--hook" given as another flag's
+	// value, or as an argument after a real "--", asked for no hook. Any
+	// failure (one while parsing the flags above all, which may stop
+	// before --hook) is still answered as a hook's.
+	if hooked && err == nil && cmd != nil && cmd.Flags().Parsed() {
 		if f := cmd.Flags().Lookup("hook"); f == nil || !f.Changed {
 			hooked = false
 		}

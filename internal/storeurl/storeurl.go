@@ -180,18 +180,24 @@ func params(rest string) []param {
 			}
 			start := pos + len(key) + 1
 			out = append(out, param{start: start, end: start + len(value), value: value,
-				password: strings.EqualFold(strings.TrimSpace(k), "password")})
+				password: isPasswordKey(strings.TrimSpace(k))})
 		}
 		pos += len(pair) + 1
 	}
 	return out
 }
 
+// isPasswordKey reports whether a parameter holds a secret: the password,
+// or sslpassword, the passphrase of the client's TLS key.
+func isPasswordKey(k string) bool {
+	return strings.EqualFold(k, "password") || strings.EqualFold(k, "sslpassword")
+}
+
 // The pattern of a password in a key=value connection string (or any
 // other text), compiled on first use: every agents process links this
 // package, few ever need it.
 var paramRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)((?:^|[?&\s])password\s*=\s*)('(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^&\s\\])*\\?)`)
+	return regexp.MustCompile(`(?i)((?:^|[?&\s])(?:ssl)?password\s*=\s*)('(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^&\s\\])*\\?)`)
 })
 
 // Redact returns s with any password replaced by Mask: in the user
@@ -205,7 +211,9 @@ var paramRE = sync.OnceValue(func() *regexp.Regexp {
 // last @.
 func Redact(s string) string {
 	scheme, rest, ok := strings.Cut(s, "://")
-	if !ok || !LooksLikeURL(scheme+"://") {
+	// A "://" inside a key=value string's value makes no URL of it.
+	ok = ok && LooksLikeURL(scheme+"://")
+	if !ok {
 		// Not a URL, but it may be one mistyped (postgres:/u:pw@h,
 		// postgres//u:pw@h): whatever stands between the first ':' and
 		// the last '@' could be a password.
@@ -215,7 +223,7 @@ func Redact(s string) string {
 			}
 		}
 	}
-	if ok && LooksLikeURL(scheme+"://") {
+	if ok {
 		var b strings.Builder
 		b.WriteString(scheme + "://")
 		at := 0
@@ -244,12 +252,12 @@ func Redact(s string) string {
 
 // kvKeyRE finds a key of a key=value connection string.
 var kvKeyRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(?:^|\s)(?:host|hostaddr|port|dbname|user|password|passfile|sslmode|service|options)\s*=`)
+	return regexp.MustCompile(`(?i)(?:^|\s)(?:host|hostaddr|port|dbname|user|password|sslpassword|passfile|sslmode|service|options)\s*=`)
 })
 
 // kvParamRE finds the password of a key=value connection string.
 var kvParamRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)((?:^|\s)password\s*=\s*)('(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^\s\\])*\\?)`)
+	return regexp.MustCompile(`(?i)((?:^|\s)(?:ssl)?password\s*=\s*)('(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^\s\\])*\\?)`)
 })
 
 // Scrub returns msg with every occurrence of the password secret, as it is

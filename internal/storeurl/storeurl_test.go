@@ -25,6 +25,12 @@ func TestRedact(t *testing.T) {
 		{"postgres:u:SEC/RET@h/db", "postgres:xxxxx@h/db"},
 		// In a key=value string, & is part of an unquoted value.
 		{"host=h password=SEC&RET dbname=x", "host=h password=xxxxx dbname=x"},
+		// A "://" in a value makes no URL of a key=value string.
+		{"host=h password=SEC&RET application_name=http://x", "host=h password=xxxxx application_name=http://x"},
+		{"host=h password=ab&cd://ef dbname=x", "host=h password=xxxxx dbname=x"},
+		// sslpassword, the passphrase of the client's TLS key, is a secret.
+		{"host=h sslpassword=SSLSECRET", "host=h sslpassword=xxxxx"},
+		{"postgres://u@h/db?sslpassword=S3&sslmode=require", "postgres://u@h/db?sslpassword=xxxxx&sslmode=require"},
 		{"", ""},
 	}
 	for _, tt := range tests {
