@@ -1143,7 +1143,13 @@ func TestStressSignals(t *testing.T) {
 		runAgents(t, home, args...)
 		return time.Since(start)
 	}
-	startup := timeOf("version")
+	// The slowest of a few starts: a signal before the handler is in
+	// place kills any Go program (see docs/reliability.md), and on a
+	// loaded machine one start can take twice as long as the next.
+	var startup time.Duration
+	for range 5 {
+		startup = max(startup, timeOf("version"))
+	}
 	timeOf("automation-profile", "list", "-f", "json") // fills the cache
 	listing := timeOf("automation-profile", "list", "-f", "json")
 	counts := map[int]int{}

@@ -27,6 +27,8 @@ type ownerInfo struct {
 	uid, gid uint32
 	mode     fs.FileMode
 	fi       fs.FileInfo
+	// aclUsers and aclGroups may write to it through a POSIX ACL.
+	aclUsers, aclGroups []uint32
 }
 
 // invoker is the user the check trusts besides root.
@@ -58,6 +60,16 @@ func untrustedReason(o ownerInfo, who invoker) string {
 	}
 	if perm&0o020 != 0 && int64(o.gid) != who.privateGID() {
 		return "can be written by the group " + safefile.GroupName(o.gid)
+	}
+	for _, uid := range o.aclUsers {
+		if uid != who.uid && uid != 0 {
+			return "can be written by " + userName(uid) + " through an ACL"
+		}
+	}
+	for _, gid := range o.aclGroups {
+		if int64(gid) != who.privateGID() {
+			return "can be written by the group " + safefile.GroupName(gid) + " through an ACL"
+		}
 	}
 	return ""
 }

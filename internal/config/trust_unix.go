@@ -31,5 +31,11 @@ func statOwner(path string, follow bool) (ownerInfo, bool, error) {
 	if !ok {
 		return ownerInfo{}, false, nil
 	}
-	return ownerInfo{uid: st.Uid, gid: st.Gid, mode: fi.Mode(), fi: fi}, true, nil
+	o := ownerInfo{uid: st.Uid, gid: st.Gid, mode: fi.Mode(), fi: fi}
+	if fi.Mode()&fs.ModeSymlink == 0 {
+		if o.aclUsers, o.aclGroups, err = aclWriters(path); err != nil {
+			return ownerInfo{}, false, err
+		}
+	}
+	return o, true, nil
 }
