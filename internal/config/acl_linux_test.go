@@ -25,6 +25,7 @@ func setACL(t *testing.T, path string, users, groups []uint32) {
 		buf = binary.LittleEndian.AppendUint16(buf, perm)
 		buf = binary.LittleEndian.AppendUint32(buf, id)
 	}
+	const aclUser, aclGroup, aclMask = 0x02, 0x08, 0x10
 	add(0x01, 6, all) // the owner
 	for _, u := range users {
 		add(aclUser, 6, u)

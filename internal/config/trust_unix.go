@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // ownersKnown is true where files have owners and modes to check.
@@ -33,7 +35,7 @@ func statOwner(path string, follow bool) (ownerInfo, bool, error) {
 	}
 	o := ownerInfo{uid: st.Uid, gid: st.Gid, mode: fi.Mode(), fi: fi}
 	if fi.Mode()&fs.ModeSymlink == 0 {
-		if o.aclUsers, o.aclGroups, err = aclWriters(path); err != nil {
+		if o.aclUsers, o.aclGroups, err = safefile.ACLWriters(path); err != nil {
 			return ownerInfo{}, false, err
 		}
 	}

@@ -173,5 +173,10 @@ func permissionWarnings(noun, what, path string, fi fs.FileInfo) []string {
 			"%s %s can be written by the group %s (%s): its members can change %s; run 'chmod g-w %s'",
 			noun, path, group, fi.Mode().Perm(), what, path))
 	}
+	for _, who := range aclWriters(path) {
+		warnings = append(warnings, fmt.Sprintf(
+			"%s %s can be written by %s through an ACL: they can change %s; run 'setfacl -b %s'",
+			noun, path, who, what, path))
+	}
 	return warnings
 }

@@ -37,3 +37,31 @@ func otherGroup(fi fs.FileInfo) (string, bool) {
 	}
 	return safefile.GroupName(st.Gid), true
 }
+
+// aclWriters names the users and groups, besides the user running agents,
+// root and the user's private group, that a POSIX ACL lets write to path;
+// one that cannot be read is named too, as a problem is.
+func aclWriters(path string) []string {
+	users, groups, err := safefile.ACLWriters(path)
+	if err != nil {
+		return []string{"whoever its ACL names (it cannot be read: " + err.Error() + ")"}
+	}
+	var out []string
+	for _, uid := range users {
+		if int(uid) == os.Geteuid() || uid == 0 {
+			continue
+		}
+		id := strconv.FormatUint(uint64(uid), 10)
+		if u, err := user.LookupId(id); err == nil {
+			out = append(out, u.Username+" (uid "+id+")")
+		} else {
+			out = append(out, "uid "+id)
+		}
+	}
+	for _, gid := range groups {
+		if int64(gid) != safefile.PrivateGroup() {
+			out = append(out, "the group "+safefile.GroupName(gid))
+		}
+	}
+	return out
+}

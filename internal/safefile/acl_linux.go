@@ -1,6 +1,6 @@
 //go:build linux
 
-package config
+package safefile
 
 import (
 	"encoding/binary"
@@ -18,11 +18,11 @@ const (
 	aclWrite = 0x02
 )
 
-// aclWriters returns the users and groups that a POSIX ACL on path (not a
+// ACLWriters returns the users and groups that a POSIX ACL on path (not a
 // link) lets write to it, beyond what its mode bits say: the mode's group
 // bits show only the ACL's mask, so a named user could otherwise write a
 // file that looks group-writable by the owner's private group alone.
-func aclWriters(path string) (users, groups []uint32, err error) {
+func ACLWriters(path string) (users, groups []uint32, err error) {
 	buf := make([]byte, 512)
 	n, err := syscall.Getxattr(path, "system.posix_acl_access", buf)
 	if errors.Is(err, syscall.ERANGE) {
