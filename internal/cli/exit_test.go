@@ -111,6 +111,8 @@ func TestHomeWithoutHOME(t *testing.T) {
 	if err != nil || u.HomeDir == "" {
 		t.Skipf("this account has no home folder in the user database: %v", err)
 	}
+	// The process's own HOME too: nothing may find the home through it.
+	t.Setenv("HOME", "")
 	deps := &cmdutil.Deps{Getenv: func(string) string { return "" }}
 	got, err := resolveHome(deps, "")
 	if want := filepath.Join(u.HomeDir, ".config", "agents"); err != nil || got != want {
