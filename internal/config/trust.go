@@ -149,7 +149,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 			continue
 		}
 		next := filepath.Join(cur, name)
-		o, ok, err := statOwner(next, false)
+		o, ok, err := statOwner(next)
 		if err != nil {
 			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", next)
 		}
@@ -172,7 +172,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 		if o.uid != who.uid && o.uid != 0 {
 			return refuse(subject, o, "is owned by "+userName(o.uid))
 		}
-		if d, ok, err := statOwner(cur, false); err != nil {
+		if d, ok, err := statJudged(cur); err != nil {
 			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", cur)
 		} else if why := untrustedReason(d, who); ok && why != "" {
 			return refuse("the folder "+cur+" of the link "+next+" on its path", d, why)
@@ -187,9 +187,9 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 		todo = append(names(target), todo...)
 	}
 	// cur is now the file itself, reached through no link.
-	o, ok, err := statOwner(cur, false)
+	o, ok, err := statJudged(cur)
 	if err != nil {
-		return err
+		return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", cur)
 	}
 	if !ok || (read != nil && !os.SameFile(read, o.fi)) {
 		return gone()
@@ -202,7 +202,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 		return refuse(subject, o, why)
 	}
 	dir := filepath.Dir(cur)
-	d, ok, err := statOwner(dir, false)
+	d, ok, err := statJudged(dir)
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", dir)
 	}

@@ -7,4 +7,7 @@ const ownersKnown = false
 
 // statOwner cannot tell owners apart on this system, so nothing is
 // refused for its owner or mode here.
-func statOwner(string, bool) (ownerInfo, bool, error) { return ownerInfo{}, false, nil }
+func statOwner(string) (ownerInfo, bool, error) { return ownerInfo{}, false, nil }
+
+// statJudged is statOwner: there is nothing more to read here.
+func statJudged(path string) (ownerInfo, bool, error) { return statOwner(path) }

@@ -14,15 +14,11 @@ import (
 // ownersKnown is true where files have owners and modes to check.
 const ownersKnown = true
 
-// statOwner returns the owner, group and mode of path, following a link
-// when follow is set and describing the link itself otherwise; ok is false
-// when it does not exist (or a folder on its way is not a folder).
-func statOwner(path string, follow bool) (ownerInfo, bool, error) {
-	stat := os.Lstat
-	if follow {
-		stat = os.Stat
-	}
-	fi, err := stat(path)
+// statOwner returns the owner, group and mode of path itself (a link is
+// not followed); ok is false when it does not exist (or a folder on its
+// way is not a folder).
+func statOwner(path string) (ownerInfo, bool, error) {
+	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return ownerInfo{}, false, nil
 	}
@@ -33,11 +29,17 @@ func statOwner(path string, follow bool) (ownerInfo, bool, error) {
 	if !ok {
 		return ownerInfo{}, false, nil
 	}
-	o := ownerInfo{uid: st.Uid, gid: st.Gid, mode: fi.Mode(), fi: fi}
-	if fi.Mode()&fs.ModeSymlink == 0 {
-		if o.aclUsers, o.aclGroups, err = safefile.ACLWriters(path); err != nil {
-			return ownerInfo{}, false, err
-		}
+	return ownerInfo{uid: st.Uid, gid: st.Gid, mode: fi.Mode(), fi: fi}, true, nil
+}
+
+// statJudged is statOwner for a file or folder about to be judged, with
+// whom its ACL lets write to it: read only there, not for every name a
+// walk passes.
+func statJudged(path string) (ownerInfo, bool, error) {
+	o, ok, err := statOwner(path)
+	if err != nil || !ok || o.mode&fs.ModeSymlink != 0 {
+		return o, ok, err
 	}
-	return o, true, nil
+	o.aclUsers, o.aclGroups, err = safefile.ACLWriters(path)
+	return o, err == nil, err
 }
