@@ -114,15 +114,6 @@ func optional(s string) *string {
 	return &s
 }
 
-// orEmpty returns list, or an empty list for none, so that a document
-// prints [] rather than null for a list that is always there.
-func orEmpty(list []string) []string {
-	if list == nil {
-		return []string{}
-	}
-	return list
-}
-
 // GuardDecisionView renders the answer to check-guard.
 type GuardDecisionView struct {
 	Result profile.GuardResult
@@ -163,7 +154,7 @@ func (v GuardDecisionView) Data() any {
 			Profile:          v.Profile,
 			Level:            optional(v.Level),
 			Plan:             optional(v.Plan),
-			Warnings:         orEmpty(v.Warnings),
+			Warnings:         nonNil(v.Warnings),
 		},
 		Conditions: r.Conditions.Names(),
 	}
@@ -257,7 +248,7 @@ func (v GateDecisionView) Data() any {
 			Profile:          v.Profile,
 			Level:            optional(v.Level),
 			Plan:             optional(v.Plan),
-			Warnings:         orEmpty(v.Warnings),
+			Warnings:         nonNil(v.Warnings),
 		},
 		Conditions: []string{},
 		Threshold:  d.Threshold,
