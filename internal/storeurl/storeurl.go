@@ -111,8 +111,19 @@ func LooksLikeMistypedURL(s string) bool {
 	if kvKeyRE().MatchString(s) {
 		return true
 	}
-	at := strings.LastIndexByte(s, '@')
-	return at > 0 && strings.IndexByte(s[:at], ':') >= 0
+	_, _, ok := hiddenPassword(s)
+	return ok
+}
+
+// hiddenPassword finds what could be a password in s, which is no URL:
+// whatever stands between its first ':' and its last '@'.
+func hiddenPassword(s string) (colon, at int, ok bool) {
+	at = strings.LastIndexByte(s, '@')
+	if at <= 0 {
+		return 0, 0, false
+	}
+	colon = strings.IndexByte(s[:at], ':')
+	return colon, at, colon >= 0
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -217,10 +228,8 @@ func Redact(s string) string {
 		// Not a URL, but it may be one mistyped (postgres:/u:pw@h,
 		// postgres//u:pw@h): whatever stands between the first ':' and
 		// the last '@' could be a password.
-		if at := strings.LastIndexByte(s, '@'); at > 0 {
-			if colon := strings.IndexByte(s[:at], ':'); colon >= 0 {
-				s = s[:colon+1] + Mask + s[at:]
-			}
+		if colon, at, found := hiddenPassword(s); found {
+			s = s[:colon+1] + Mask + s[at:]
 		}
 	}
 	if ok {
