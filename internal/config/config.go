@@ -200,6 +200,13 @@ func ReadGlobal(home string) ([]byte, error) {
 		return e.WithHint("make the file and its folder yours and writable by you alone (chown, chmod go-w)")
 	})
 	if errs.Is(err, errs.KindNotFound) {
+		// No file is an empty configuration; a link to nothing is one
+		// that cannot be read, and what it would have said is unknown.
+		if fi, lerr := os.Lstat(file); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(file)
+			return nil, errs.Invalid("%s is a link to %s, which does not exist", file, target).
+				WithHint("restore the file it names, or remove the link to use no configuration")
+		}
 		return nil, nil
 	}
 	return data, err

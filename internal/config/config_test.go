@@ -243,3 +243,20 @@ func TestCheckSeesTheFileRead(t *testing.T) {
 		t.Errorf("readTrusted = %q, %v", data, err)
 	}
 }
+
+// TestDanglingConfigLinkRefused: a config.yaml that is a link to nothing
+// cannot be read, which is not the same as having none: what it would say
+// (a stricter pack, say) is unknown, so it is an error, not an empty
+// configuration.
+func TestDanglingConfigLinkRefused(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Symlink(filepath.Join(home, "gone.yaml"), GlobalPath(home)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadGlobal(home); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "which does not exist") {
+		t.Errorf("ReadGlobal through a dangling link = %v", err)
+	}
+	if data, err := ReadGlobal(t.TempDir()); data != nil || err != nil {
+		t.Errorf("no config.yaml = %q, %v", data, err)
+	}
+}
