@@ -5,17 +5,27 @@
 // the process and its caller would see 143 or 130 depending on when the
 // signal came.
 //
-// The signals are caught in this package's initialisation, which Go runs
-// as soon as os/signal is initialised (packages are initialised after
-// their imports, in the order of their import paths): part-way through
-// the initialisation of the libraries agents is built on, about 2.5 ms
-// after exec on a 2-core machine. A signal before then kills the process
-// (the hook snippet turns that into a block). Once caught, a signal ends
-// the process at once, as its default action would (reads change nothing,
-// and every write is atomic and survives being cut off at any point),
-// unless something waits on Context's Done (a change waiting for the store
-// lock): that is cancelled instead, so it can say it was interrupted, and
-// the process ends with the same code when the command returns. A second signal ends it at once in any case.
+// The signals are taken over in this package's initialisation, which Go
+// runs as soon as os/signal is initialised (packages are initialised after
+// their imports, in the order of their import paths): part-way through the
+// initialisation of the libraries agents is built on. A signal before then
+// kills the process (the hook snippet turns that into a block). From then
+// on the signals are first ignored, which costs a system call each, and
+// caught once a goroutine of this package has put the handler in place
+// (Ready), while the program goes on starting: putting it in place makes
+// Go start two threads and wait on them, which cost a decision a sixth of
+// its time when the program waited too. A signal in that gap, under a
+// millisecond on an idle machine, is dropped: the command goes on as if it
+// had not come, and ends as it would have (a hook still answers, or blocks
+// at its deadline). Nothing that waits is left without the handler: asking
+// for Context's Done waits for it first.
+//
+// Once caught, a signal ends the process at once, as its default action
+// would (reads change nothing, and every write is atomic and survives
+// being cut off at any point), unless something waits on Context's Done (a
+// change waiting for the store lock): that is cancelled instead, so it can
+// say it was interrupted, and the process ends with the same code when the
+// command returns. A second signal ends it at once in any case.
 //
 // It is the one place besides cmd/agents that ends the process: a signal
 // is not an error a command returns.
@@ -60,6 +70,7 @@ func ExitCode(args []string) int {
 // Catcher turns SIGINT, SIGTERM and SIGHUP into an exit with a fixed code, or into
 // the cancellation of its context when something waits on it.
 type Catcher struct {
+	ready   chan struct{} // closed once the handler is in place
 	ctx     context.Context
 	cancel  context.CancelFunc
 	code    int
@@ -70,23 +81,43 @@ type Catcher struct {
 	stop    sync.Once
 }
 
+// caught are the signals a Catcher turns into an exit.
+var caught = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// notify puts the handler in place; tests hold it back to look into the
+// gap before it.
+var notify = signal.Notify
+
 // New starts catching SIGINT, SIGTERM and SIGHUP for a process that ends
-// with code when interrupted, calling exit to end it. A hook (code
-// CodeHook) also ignores SIGPIPE: an agent that stops reading its answer
-// then makes the write fail, and the hook exit 2, where the signal's
-// default action would end it with 141, which the agent takes as "go
-// ahead".
+// with code when interrupted, calling exit to end it. It returns at once,
+// with the signals ignored until the handler is in place (Ready). A
+// process has one Catcher: New ignores the signals for every one made
+// before. A hook (code CodeHook) also ignores SIGPIPE: an agent that stops
+// reading its answer then makes the write fail, and the hook exit 2, where
+// the signal's default action would end it with 141, which the agent takes
+// as "go ahead".
 func New(code int, exit func(int)) *Catcher {
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &Catcher{ctx: ctx, cancel: cancel, code: code, signals: make(chan os.Signal, 2)}
+	c := &Catcher{ready: make(chan struct{}), ctx: ctx, cancel: cancel, code: code, signals: make(chan os.Signal, 2)}
 	c.exit.Store(&exit)
 	if code == CodeHook {
 		signal.Ignore(syscall.SIGPIPE)
 	}
-	signal.Notify(c.signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	go c.watch()
+	signal.Ignore(caught...)
+	go c.catch(notify)
 	return c
 }
+
+// catch puts the handler in place with notify and acts on the first
+// signal.
+func (c *Catcher) catch(notify func(chan<- os.Signal, ...os.Signal)) {
+	notify(c.signals, caught...)
+	close(c.ready)
+	c.watch()
+}
+
+// Ready is closed once the signals are caught; before, they are ignored.
+func (c *Catcher) Ready() <-chan struct{} { return c.ready }
 
 func (c *Catcher) watch() {
 	sig, ok := <-c.signals
@@ -127,10 +158,11 @@ func (c *Catcher) Caught() bool { return c.caught.Load() }
 // Code is the exit code of the process when a signal came.
 func (c *Catcher) Code() int { return c.code }
 
-// Stop stops catching signals; from then on they have their default
-// action.
+// Stop stops catching signals, once the handler is in place; from then on
+// they have their default action.
 func (c *Catcher) Stop() {
 	c.stop.Do(func() {
+		<-c.ready
 		signal.Stop(c.signals)
 		close(c.signals)
 	})
@@ -143,8 +175,11 @@ type waitingContext struct {
 }
 
 // Done implements context.Context. Whoever asks for it will wait on it, so
-// a signal from now on cancels the context rather than ending the process.
+// it first waits for the handler to be in place (a signal is then caught,
+// not dropped, however long the wait), and a signal from now on cancels
+// the context rather than ending the process.
 func (w waitingContext) Done() <-chan struct{} {
+	<-w.c.ready
 	w.c.waiting.Store(true)
 	return w.Context.Done()
 }

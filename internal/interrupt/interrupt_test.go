@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 func TestMain(m *testing.M) {
 	noop := func(int) {}
 	process.exit.Store(&noop)
+	<-process.Ready()
 	os.Exit(m.Run())
 }
 
@@ -38,13 +41,78 @@ func TestExitCode(t *testing.T) {
 	}
 }
 
-// catch starts a catcher whose exits are sent on the returned channel.
+// catch starts a catcher whose exits are sent on the returned channel,
+// and waits until it catches.
 func catch(t *testing.T, code int) (*Catcher, chan int) {
 	t.Helper()
 	exits := make(chan int, 2)
 	c := New(code, func(code int) { exits <- code })
 	t.Cleanup(c.Stop)
+	select {
+	case <-c.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler was not in place after 10s")
+	}
 	return c, exits
+}
+
+// TestSignalBeforeTheHandlerIsDropped holds the handler back: a signal
+// then neither kills the process nor counts as caught, nothing waiting on
+// the context goes on before the handler is in place, and a signal after
+// it is caught.
+func TestSignalBeforeTheHandlerIsDropped(t *testing.T) {
+	release := make(chan struct{})
+	notify = func(c chan<- os.Signal, sig ...os.Signal) {
+		<-release
+		signal.Notify(c, sig...)
+	}
+	t.Cleanup(func() { notify = signal.Notify })
+	exits := make(chan int, 2)
+	c := New(130, func(code int) { exits <- code })
+	t.Cleanup(c.Stop)
+	letGo := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(letGo) // before Stop, which waits for the handler
+
+	for _, sig := range caught {
+		if !signal.Ignored(sig) {
+			t.Errorf("%v is not ignored before the handler is in place", sig)
+		}
+	}
+	signalSelf(t, syscall.SIGTERM) // the default action would end the test binary here
+	gotDone, waited := make(chan struct{}), make(chan struct{})
+	go func() {
+		done := c.Context().Done()
+		close(gotDone)
+		<-done
+		close(waited)
+	}()
+	time.Sleep(100 * time.Millisecond)
+	select {
+	case <-c.Ready():
+		t.Fatal("Ready before the handler was in place")
+	case <-gotDone:
+		t.Fatal("Done returned before the handler was in place")
+	case code := <-exits:
+		t.Fatalf("exit %d for a signal before the handler was in place", code)
+	default:
+	}
+	if c.Caught() {
+		t.Error("Caught() is true for a signal before the handler was in place")
+	}
+
+	letGo()
+	<-c.Ready()
+	signalSelf(t, syscall.SIGTERM)
+	select {
+	case <-waited:
+	case code := <-exits:
+		t.Fatalf("exited %d instead of cancelling the waiter", code)
+	case <-time.After(10 * time.Second):
+		t.Fatal("a signal after the handler was in place was not caught")
+	}
+	if !c.Caught() {
+		t.Error("Caught() is false after a signal")
+	}
 }
 
 func signalSelf(t *testing.T, sig syscall.Signal) {
