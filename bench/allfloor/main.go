@@ -1,6 +1,6 @@
 // Command allfloor links every library agents is built on (bench/depsfloor's,
 // the PostgreSQL driver and migration library, and the predicate language)
-// and catches SIGINT and SIGTERM as agents does from its start, then does
+// and catches SIGINT, SIGTERM and SIGHUP as agents does from its start, then does
 // nothing else. It is the floor of any agents built to its design: what it
 // costs over bench/hello every agents process pays before it reads its
 // first argument, and what agents costs over it is agents' own.
@@ -24,12 +24,13 @@ import (
 	_ "go.yaml.in/yaml/v3"
 )
 
-// The signals are caught where agents catches them, in a package's
-// initialisation (see internal/interrupt), which costs more than the same
-// call from main: the initialisation runs locked to the main thread, so
-// the runtime's signal thread answers it from another one.
+// The signals are caught where and as agents catches them (see
+// internal/interrupt): ignored in a package's initialisation, then caught
+// once a goroutine has put the handler in place.
 func init() {
-	signal.Notify(make(chan os.Signal, 2), os.Interrupt, syscall.SIGTERM)
+	signals := []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+	signal.Ignore(signals...)
+	go signal.Notify(make(chan os.Signal, 2), signals...)
 }
 
 func main() {}
