@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Schemes are the URL schemes that select the PostgreSQL store.
@@ -146,10 +147,27 @@ func Password(s string) string {
 			}
 		}
 	}
+	if !mayNamePassword(s) {
+		return ""
+	}
 	if m := paramRE().FindStringSubmatch(s); m != nil {
 		return strings.Trim(m[2], `'"`)
 	}
 	return ""
+}
+
+// mayNamePassword reports whether paramRE could match s: false only for
+// ASCII text without "password" in any case, which spares compiling the
+// expression for the URLs of most stores. (Text that is not ASCII always
+// goes to the expression, whose case folding reaches beyond ASCII: ſ is
+// an s to it.)
+func mayNamePassword(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return strings.Contains(strings.ToLower(s), "password")
 }
 
 // unescape decodes a URL's %-escapes, or returns p as written when they

@@ -1,6 +1,7 @@
 package storeurl
 
 import (
+	"math/rand/v2"
 	"net/url"
 	"strings"
 	"testing"
@@ -234,5 +235,61 @@ func TestLooksLikeMistypedURL(t *testing.T) {
 		if LooksLikeMistypedURL(s) {
 			t.Errorf("%q is taken for a mistyped URL", s)
 		}
+	}
+}
+
+// TestMayNamePassword: the shortcut before the password expression never
+// says no where the expression would match.
+func TestMayNamePassword(t *testing.T) {
+	cases := []string{
+		"postgres://h/db?PassWord=x", "host=h password = 'x'", "postgres://h/db?sslPASSWORD=y",
+		"postgres://h/db?paſſword=x", "postgres://h/db?pa%73sword=x", "postgres://u@h/db?sslmode=disable",
+		"password=", " password=1", "host=h", "",
+	}
+	pieces := []string{"pass", "word", "PASS", "Word", "ſ", "K", "=", " ", "&", "?", "ssl", "'", `"`, "x", "%73"}
+	r := rand.New(rand.NewPCG(1, 2))
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(4) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		// A password key, its letters in either case or as the
+		// non-ASCII runes that fold to them, now and then broken.
+		b.WriteString(pick("", "?", "&", " ", "x"))
+		b.WriteString(pick("", "ssl", "SSL"))
+		for _, c := range "password" {
+			switch {
+			case c == 's' && r.IntN(3) == 0:
+				b.WriteString("ſ")
+			case r.IntN(2) == 0:
+				b.WriteString(strings.ToUpper(string(c)))
+			default:
+				b.WriteRune(c)
+			}
+			if r.IntN(40) == 0 {
+				b.WriteString("-")
+			}
+		}
+		b.WriteString(pick("=", " = ", "", ":"))
+		for range r.IntN(4) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		cases = append(cases, b.String())
+	}
+	matched := 0
+	for _, s := range cases {
+		if paramRE().MatchString(s) {
+			matched++
+			if !mayNamePassword(s) {
+				t.Errorf("mayNamePassword(%q) = false, but the expression matches", s)
+			}
+		}
+	}
+	if matched < 100 {
+		t.Fatalf("only %d of %d strings match the expression: the test does not exercise the shortcut", matched, len(cases))
+	}
+	if mayNamePassword("postgres://u@h/db?sslmode=disable") {
+		t.Error("mayNamePassword is true for a URL without a password parameter")
 	}
 }

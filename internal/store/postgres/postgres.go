@@ -22,6 +22,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -115,6 +116,13 @@ type Store struct {
 	mu      sync.Mutex
 	conn    *pgx.Conn
 	checked bool // the schema's version was checked on conn
+	// raw is a connection without pgx's type registry, which pgx builds
+	// for its first connection in a process at a cost of about half a
+	// millisecond: a lookup of one document (show, every decision) needs
+	// no more than two columns' bytes. It is used only while conn is not
+	// open, and closed when conn is made.
+	raw        *pgconn.PgConn
+	rawChecked bool // the schema's version was checked on raw
 }
 
 var (
@@ -213,13 +221,17 @@ func (s *Store) Where() string { return s.where }
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.conn == nil {
-		return nil
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	err := s.conn.Close(ctx)
-	s.conn = nil
+	var err error
+	if s.raw != nil {
+		err = s.raw.Close(ctx)
+		s.raw = nil
+	}
+	if s.conn != nil {
+		err = errors.Join(err, s.conn.Close(ctx))
+		s.conn = nil
+	}
 	return err
 }
 
@@ -379,12 +391,132 @@ func (s *Store) sendBatch(ctx context.Context, c *pgx.Conn, what string, b *pgx.
 	return nil
 }
 
+// lookupRow runs query, a SELECT of at most one row whose one parameter
+// is arg, and returns the columns of its row, with found false when it
+// has none. On a new connection the schema's version is read in the same
+// round trip, ahead of it. It goes through pgx's connection when one is
+// open, and otherwise through raw, so that a command which only looks up
+// documents never builds pgx's type registry. Every column is read as its
+// bytes: text and bytea alike.
+func (s *Store) lookupRow(ctx context.Context, what, query, arg string) (cols [][]byte, found bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, store.Interrupted(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn != nil && !s.conn.IsClosed() {
+		var b pgx.Batch
+		b.Queue(query, arg)
+		err := s.sendBatch(ctx, s.conn, what, &b, func(br pgx.BatchResults) error {
+			rows, err := br.Query()
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			if rows.Next() {
+				cols = make([][]byte, len(rows.FieldDescriptions()))
+				dest := make([]any, len(cols))
+				for i := range cols {
+					dest[i] = &cols[i]
+				}
+				if err := rows.Scan(dest...); err != nil {
+					return err
+				}
+				found = true
+			}
+			return rows.Err()
+		})
+		return cols, found, err
+	}
+	c, err := s.rawLocked(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	var b pgconn.Batch
+	checking := !s.rawChecked
+	if checking {
+		b.ExecParams(versionQuery, nil, nil, nil, []int16{pgx.BinaryFormatCode})
+	}
+	b.ExecParams(query, [][]byte{[]byte(arg)}, []uint32{textOID}, []int16{pgx.TextFormatCode}, []int16{pgx.BinaryFormatCode})
+	results, err := c.ExecBatch(ctx, &b).ReadAll()
+	if checking {
+		if len(results) == 0 {
+			if err == nil {
+				err = errors.New("no answer to the version query")
+			}
+			return nil, false, s.fail(ctx, err, "reading the schema version")
+		}
+		v, verr := versionOf(results[0])
+		if verr != nil {
+			return nil, false, s.fail(ctx, verr, "reading the schema version")
+		}
+		if verr := s.checkVersion(v); verr != nil {
+			return nil, false, verr
+		}
+		s.rawChecked = true
+		results = results[1:]
+	}
+	if err == nil && len(results) != 1 {
+		err = fmt.Errorf("%d answers to one query", len(results))
+	}
+	if err != nil {
+		return nil, false, s.fail(ctx, err, what)
+	}
+	if rows := results[0].Rows; len(rows) > 0 {
+		return rows[0], true, nil
+	}
+	return nil, false, nil
+}
+
+// textOID is PostgreSQL's type text.
+const textOID = 25
+
+// versionOf reads max(version_id) in binary form: NULL (no migration) is
+// 0, else a big-endian int8.
+func versionOf(r *pgconn.Result) (int64, error) {
+	if r.Err != nil {
+		return 0, r.Err
+	}
+	if len(r.Rows) != 1 || len(r.Rows[0]) != 1 {
+		return 0, fmt.Errorf("the schema version came as %d rows", len(r.Rows))
+	}
+	v := r.Rows[0][0]
+	switch len(v) {
+	case 0:
+		if v == nil {
+			return 0, nil
+		}
+	case 8:
+		return int64(binary.BigEndian.Uint64(v)), nil
+	}
+	return 0, fmt.Errorf("the schema version came as %d bytes", len(v))
+}
+
+// rawLocked returns the open raw connection or makes one; s.mu is held.
+func (s *Store) rawLocked(ctx context.Context) (*pgconn.PgConn, error) {
+	if s.raw != nil && !s.raw.IsClosed() {
+		return s.raw, nil
+	}
+	s.raw, s.rawChecked = nil, false
+	c, err := pgconn.ConnectConfig(ctx, &s.cfg.Config)
+	if err != nil {
+		return nil, s.fail(ctx, err, "connecting")
+	}
+	s.raw = c
+	return c, nil
+}
+
 // connLocked returns the open connection or makes one; s.mu is held.
 func (s *Store) connLocked(ctx context.Context) (*pgx.Conn, error) {
 	if s.conn != nil && !s.conn.IsClosed() {
 		return s.conn, nil
 	}
 	s.conn, s.checked = nil, false
+	if s.raw != nil {
+		// One connection at a time: the server counts them.
+		_ = s.raw.Close(ctx)
+		s.raw, s.rawChecked = nil, false
+	}
 	c, err := pgx.ConnectConfig(ctx, s.cfg)
 	if err != nil {
 		return nil, s.fail(ctx, err, "connecting")

@@ -122,20 +122,16 @@ func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
 	if err := t.c.CheckName(ctx, name); err != nil {
 		return v, err
 	}
-	var b pgx.Batch
-	b.Queue("SELECT "+rowColumns+" FROM "+t.c.Name+" WHERE name = $1", name)
-	err := s.withBatch(ctx, "reading "+t.c.Noun+" "+name, &b, func(br pgx.BatchResults) error {
-		x, err := scanRow(br.QueryRow())
-		if errors.Is(err, pgx.ErrNoRows) {
-			return t.c.NotFound(name)
-		}
-		if err != nil {
-			return err
-		}
-		v, err = t.decode(x)
-		return err
-	})
-	return v, err
+	cols, found, err := s.lookupRow(ctx, "reading "+t.c.Noun+" "+name, "SELECT name, content FROM "+t.c.Name+" WHERE name = $1", name)
+	switch {
+	case err != nil:
+		return v, err
+	case !found:
+		return v, t.c.NotFound(name)
+	case len(cols) != 2 || cols[0] == nil || cols[1] == nil:
+		return v, s.fail(ctx, fmt.Errorf("the row of %s came as %d columns", name, len(cols)), "reading "+t.c.Noun+" "+name)
+	}
+	return t.decode(row{name: string(cols[0]), content: cols[1]})
 }
 
 // Names implements store.Docs.
