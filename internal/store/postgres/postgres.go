@@ -356,13 +356,9 @@ func (s *Store) onConn(ctx context.Context, fn func(c *pgx.Conn) error) error {
 	return fn(c)
 }
 
-// withBatch is with for a batch of statements sent in one round trip: on
-// a new connection, the schema's version is read in the same round trip,
-// ahead of them, so a lookup costs the connection and one exchange.
-func (s *Store) withBatch(ctx context.Context, what string, b *pgx.Batch, read func(br pgx.BatchResults) error) error {
-	return s.onConn(ctx, func(c *pgx.Conn) error { return s.sendBatch(ctx, c, what, b, read) })
-}
-
+// sendBatch sends a batch of statements in one round trip: on a new
+// connection, the schema's version is read in the same round trip, ahead
+// of them.
 func (s *Store) sendBatch(ctx context.Context, c *pgx.Conn, what string, b *pgx.Batch, read func(br pgx.BatchResults) error) error {
 	checking := !s.checked
 	if checking {
