@@ -329,7 +329,8 @@ var yamlErrRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // It refuses, with a problem each: data over MaxFileSize, NUL bytes, invalid
 // UTF-8, YAML syntax errors, an empty document (nothing, or only comments)
 // and a second document. A UTF-8 byte order mark and CRLF line ends are
-// accepted. It never panics.
+// accepted. It never panics. The form agents writes is read without yaml.v3
+// (see fastParse), into the same tree.
 func Parse(data []byte, file string) (*yaml.Node, []errs.Problem) {
 	prob := func(line int, format string, a ...any) []errs.Problem {
 		return []errs.Problem{{File: file, Line: line, Message: fmt.Sprintf(format, a...)}}
@@ -347,6 +348,9 @@ func Parse(data []byte, file string) (*yaml.Node, []errs.Problem) {
 	if !utf8.Valid(data) {
 		i := invalidUTF8At(data)
 		return nil, prob(lineAt(data, i), "file is not valid UTF-8 (bad byte at offset %d)", i)
+	}
+	if root, ok := fastParse(data); ok {
+		return root, nil
 	}
 	var doc, extra yaml.Node
 	err := safeDecode(data, &doc, &extra)

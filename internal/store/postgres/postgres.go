@@ -452,8 +452,12 @@ func (s *Store) lookupRow(ctx context.Context, what, query, arg string) (cols []
 		s.rawChecked = true
 		results = results[1:]
 	}
-	if err == nil && len(results) != 1 {
+	switch {
+	case err != nil:
+	case len(results) != 1:
 		err = fmt.Errorf("%d answers to one query", len(results))
+	default:
+		err = results[0].Err
 	}
 	if err != nil {
 		return nil, false, s.fail(ctx, err, what)

@@ -113,6 +113,12 @@ func TestUnreachable(t *testing.T) {
 	if errs.KindOf(err) != errs.KindUnavailable || !strings.Contains(err.Error(), "127.0.0.1:1") || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("list on a closed port: %v", err)
 	}
+	// A lookup of one document connects its own way (without pgx's
+	// types), and fails the same way.
+	_, err = s.Profiles().Get(ctx, "acme/x")
+	if errs.KindOf(err) != errs.KindUnavailable || !strings.Contains(err.Error(), "127.0.0.1:1") || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("get on a closed port: %v", err)
+	}
 	_, err = postgres.Open("postgres://someone:hunter2secret@127.0.0.1:notaport/db", postgres.Options{})
 	if errs.KindOf(err) != errs.KindUsage || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("open of a bad URL: %v", err)
