@@ -11,12 +11,14 @@ import (
 	"os/user"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/agentsctl/agents/internal/cli/action"
 	"github.com/agentsctl/agents/internal/cli/automationprofile"
@@ -34,6 +36,7 @@ import (
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/storeurl"
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"github.com/agentsctl/agents/internal/version"
 	"github.com/agentsctl/agents/profiles"
 )
@@ -490,15 +493,9 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		return cfg, cfg.GlobalErr
 	}
 	if data := cfg.GlobalData; data != nil {
-		fv := viper.New()
-		fv.SetConfigType("yaml")
-		if err := fv.ReadConfig(bytes.NewReader(data)); err != nil {
-			// The parser's message spans lines ("yaml: unmarshal errors:"
-			// then one indented line each): one line, as every error is.
-			msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
-			msg = strings.ReplaceAll(msg, ":;", ":")
-			return cfg, errs.New(errs.KindInvalid, "%s: cannot read configuration: %s", cfgFile, msg).
-				WithHint("fix the YAML in %s", cfgFile)
+		fv, err := configValues(data, cfgFile)
+		if err != nil {
+			return cfg, err
 		}
 		// A bad safety_pack is left to the commands that load the pack in
 		// force, which refuse it as a safety pack error (exit 6); any
@@ -603,6 +600,78 @@ func badSetting(err error, from, msg string, a ...any) error {
 		c.Hint += "; or unset " + from
 	}
 	return &c
+}
+
+// settings are the keys of config.yaml that viper reads.
+type settings interface {
+	IsSet(key string) bool
+	Get(key string) any
+}
+
+// writtenSettings are the top-level scalars of a config.yaml in the form
+// agents writes, as viper's YAML codec gives them.
+type writtenSettings map[string]any
+
+func (w writtenSettings) IsSet(key string) bool { _, ok := w[key]; return ok }
+func (w writtenSettings) Get(key string) any    { return w[key] }
+
+// configValues reads the settings viper takes from config.yaml. A file
+// in the form agents writes (strictyaml.ParseWritten) whose values are all
+// scalars under lower-case keys is read from that tree, which the strict
+// decoder reads too, so that yaml.v3 does not parse the file a second
+// time on every command; every other file goes to viper, whose error, on
+// one line, is the one reported. TestConfigValuesMatchViper holds the
+// two ways to the same answers.
+func configValues(data []byte, file string) (settings, error) {
+	if root, ok := strictyaml.ParseWritten(data); ok {
+		if w, ok := scalarSettings(root); ok {
+			return w, nil
+		}
+	}
+	fv := viper.New()
+	fv.SetConfigType("yaml")
+	if err := fv.ReadConfig(bytes.NewReader(data)); err != nil {
+		// The parser's message spans lines ("yaml: unmarshal errors:"
+		// then one indented line each): one line, as every error is.
+		msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+		msg = strings.ReplaceAll(msg, ":;", ":")
+		return nil, errs.New(errs.KindInvalid, "%s: cannot read configuration: %s", file, msg).
+			WithHint("fix the YAML in %s", file)
+	}
+	return fv, nil
+}
+
+// scalarSettings returns a mapping's scalar values as Go values, and false
+// when a value is not a scalar or a key comes twice (viper's codec then
+// decides).
+func scalarSettings(root *yaml.Node) (writtenSettings, bool) {
+	w, seen := writtenSettings{}, map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i].Value, root.Content[i+1]
+		if seen[k] || v.Kind != yaml.ScalarNode {
+			return nil, false
+		}
+		seen[k] = true
+		var err error
+		switch v.Tag {
+		case "!!str":
+			w[k] = v.Value
+		case "!!null":
+			// viper counts a key whose value is null as not set.
+		case "!!bool":
+			w[k] = v.Value == "true"
+		case "!!int":
+			w[k], err = strconv.Atoi(v.Value)
+		case "!!float":
+			w[k], err = strconv.ParseFloat(v.Value, 64)
+		default:
+			return nil, false
+		}
+		if err != nil {
+			return nil, false
+		}
+	}
+	return w, true
 }
 
 // durationOf reads a lock timeout as a flag, the environment or
