@@ -6,7 +6,6 @@ import (
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 type jsonRenderer struct{}
@@ -111,30 +110,25 @@ func (r tableRenderer) draw(buf *bytes.Buffer, t Table, titled bool) error {
 			buf.WriteString("\n")
 		}
 	}
-	opts := []tablewriter.Option{
-		// Headers are written as the view spells them, left-aligned like
-		// their columns; tablewriter would otherwise upper-case, re-space
-		// and centre them.
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		// Cells are fitted by layoutTable, which knows the terminal width;
-		// tablewriter's own wrapping shares the width out evenly instead.
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		// A cell's leading spaces are the view's own, to line text up.
-		tablewriter.WithTrimSpace(tw.Off),
-	}
-	tbl := tablewriter.NewTable(buf, opts...)
+	tbl := tablewriter.NewWriter(buf)
+	// Headers are written as the view spells them, left-aligned like
+	// their columns; tablewriter would otherwise upper-case, re-space
+	// and centre them.
+	tbl.SetAutoFormatHeaders(false)
+	tbl.SetHeaderAlignment(tablewriter.ALIGN_LEFT)
+	tbl.SetAlignment(tablewriter.ALIGN_LEFT)
+	// Cells are fitted by layoutTable, which knows the terminal width;
+	// tablewriter's own wrapping shares the width out evenly instead.
+	tbl.SetAutoWrapText(false)
 	if len(t.Header) > 0 {
-		tbl.Header(t.Header)
+		tbl.SetHeader(t.Header)
 	}
-	for _, row := range t.Rows {
-		if err := tbl.Append(row); err != nil {
-			return err
-		}
-	}
-	return tbl.Render()
+	// With no rows, the line under the header would sit on the bottom
+	// border.
+	tbl.SetHeaderLine(len(t.Rows) > 0)
+	tbl.AppendBulk(t.Rows)
+	tbl.Render()
+	return nil
 }
 
 // escapeTable returns t with every header and cell escaped.

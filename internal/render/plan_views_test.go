@@ -101,11 +101,11 @@ func TestPlanViewTrace(t *testing.T) {
 	p := samplePlan()
 	table := squeeze(renderAs(t, "table", false, PlanView{Plan: p}))
 	for _, want := range []string{
-		"│ plan │ full-auto (wins) │ - │ this plan",
-		"│ action │ - │ standalone (wins) │ action local/deploy",
-		"│ project │ - │ - │ /p/agents.yaml",
-		"│ global │ - │ - │ not set in config.yaml",
-		"│ system │ review │ - │ the built-in default",
+		"| plan | full-auto (wins) | - | this plan",
+		"| action | - | standalone (wins) | action local/deploy",
+		"| project | - | - | /p/agents.yaml",
+		"| global | - | - | not set in config.yaml",
+		"| system | review | - | the built-in default",
 		"drift: none",
 	} {
 		if !strings.Contains(table, want) {
@@ -156,7 +156,7 @@ func TestPlanViewComposedAndDrift(t *testing.T) {
 		Levels:            []string{"project"},
 	}
 	table := squeeze(renderAs(t, "table", false, PlanView{Plan: p, Drift: d}))
-	for _, want := range []string{"│ global │ - │ composed from review (wins) │", "│ system │ review (wins) │",
+	for _, want := range []string{"| global | - | composed from review (wins) |", "| system | review (wins) |",
 		"drift: resolving now would answer otherwise", "review (system, aaaaaaaaaaaa)", "manual (project, cccccccccccc)"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)

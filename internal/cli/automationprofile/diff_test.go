@@ -354,7 +354,7 @@ func TestDiffFormats(t *testing.T) {
 
 	t.Run("table", func(t *testing.T) {
 		r := run(t, "", append(args, "-f", "table")...)
-		marked := regexp.MustCompile(`(?m)^│ \* (\S+)`).FindAllStringSubmatch(r.stdout, -1)
+		marked := regexp.MustCompile(`(?m)^\| \* (\S+)`).FindAllStringSubmatch(r.stdout, -1)
 		var got []string
 		for _, m := range marked {
 			got = append(got, m[1])
@@ -373,7 +373,7 @@ func TestDiffFormats(t *testing.T) {
 			t.Errorf("marked rows %v, want %v\n%s", got, want, r.stdout)
 		}
 		for _, cat := range []string{"phase transition", "decision autonomy", "self-repair", "child plans", "retry", "checkpoint", "safety", "guards"} {
-			if strings.Count(r.stdout, "│ "+cat+" ") != 1 {
+			if strings.Count(r.stdout, "| "+cat+" ") != 1 {
 				t.Errorf("category %q should head its group once:\n%s", cat, r.stdout)
 			}
 		}
