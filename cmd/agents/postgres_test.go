@@ -825,3 +825,51 @@ func TestPostgresServerStopsAnswering(t *testing.T) {
 		t.Errorf("history of acme/x after the frozen copy:\n%s%s", got.stdout, got.stderr)
 	}
 }
+
+// TestPostgresEarlyStart runs the commands whose connection starts while
+// the process starts (package early) against the test server: the answer
+// is the store's whether the early start was used, refused (a lock
+// timeout from config.yaml, which the early start does not read) or left
+// unused by a command that failed first, and a hook decides from it.
+func TestPostgresEarlyStart(t *testing.T) {
+	p := newPgStore(t)
+	p.addCoder(true, strictCoder)
+	p.addCoder(false, looseCoder)
+	want := `"tool_denylist": [` // the strict profile, in PostgreSQL
+	show := func(how string, cmd *exec.Cmd) {
+		t.Helper()
+		r, err := runCmd(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.code != 0 || !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "Read") {
+			t.Errorf("show, %s: exit %d\n%s%s", how, r.code, r.stdout, r.stderr)
+		}
+	}
+	show("store from the environment", p.cmd("automation-profile", "show", "acme/coder", "-f", "json"))
+	flag := p.cmd("--store", p.url, "automation-profile", "show", "acme/coder", "-f", "json")
+	flag.Env = append(flag.Env, "AGENTS_STORE=")
+	show("store from --store", flag)
+	show("lock timeout from --lock-timeout", p.cmd("--lock-timeout", "3s", "automation-profile", "show", "acme/coder", "-f", "json"))
+	writeFile(t, filepath.Join(p.home, "config.yaml"), "lock_timeout: 3s\n")
+	os.Chmod(filepath.Join(p.home, "config.yaml"), 0o600)
+	show("lock timeout from config.yaml", p.cmd("automation-profile", "show", "acme/coder", "-f", "json"))
+
+	hook := p.cmd("--store", p.url, "automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	r, err := runCmd(hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"ask"`) || !strings.Contains(r.stdout, "tool_denylist") {
+		t.Errorf("hook on the stored profile: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	start := time.Now()
+	if r := p.run("automation-profile", "show", "acme/coder", "--bogus"); r.code != 2 || !strings.Contains(r.stderr, "bogus") {
+		t.Errorf("a usage error after the early start: exit %d\n%s", r.code, r.stderr)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a command that left its early connection unused took %v to end", d)
+	}
+}

@@ -35,6 +35,7 @@ import (
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/postgres/early"
 	"github.com/agentsctl/agents/internal/storeurl"
 	"github.com/agentsctl/agents/internal/strictyaml"
 	"github.com/agentsctl/agents/internal/version"
@@ -42,7 +43,7 @@ import (
 )
 
 // DefaultLockTimeout is how long a mutation waits for the store lock.
-const DefaultLockTimeout = 10 * time.Second
+const DefaultLockTimeout = early.DefaultLockTimeout
 
 // Main runs agents with the process's arguments and streams and returns the
 // exit code.
@@ -92,6 +93,10 @@ func Main() int {
 			code = ExitUsage
 		}
 	}
+	// A connection begun at start-up for a store the command did not read
+	// after all (it failed first, say) is ended as a client ends one, so
+	// the server logs nothing.
+	early.Release()
 	if sig.Caught() {
 		return sig.Code()
 	}

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"net"
 	"os"
 	"slices"
@@ -36,19 +37,21 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/postgres/early"
 	"github.com/agentsctl/agents/internal/storeurl"
 )
 
 // DefaultConnectTimeout bounds connecting when the URL sets no
 // connect_timeout (nor PGCONNECT_TIMEOUT): well under the time an agent
 // gives a hook.
-const DefaultConnectTimeout = 3 * time.Second
+const DefaultConnectTimeout = early.DefaultConnectTimeout
 
 // ReplyTimeoutFactor sets how long the store waits for the server's
 // answer to any one exchange when Options.ReplyTimeout is not set: this
@@ -57,7 +60,7 @@ const DefaultConnectTimeout = 3 * time.Second
 // for a lock. A batch of a store copy (500 statements) takes well under a
 // second on a healthy server, so only a server or network that has
 // stopped answering reaches it.
-const ReplyTimeoutFactor = 10
+const ReplyTimeoutFactor = early.ReplyTimeoutFactor
 
 // keepAlive is how often an idle connection is probed, so a peer that
 // vanished (a host powered off, a network cut) is noticed by the kernel
@@ -66,7 +69,7 @@ var keepAlive = net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interv
 
 // DefaultSchema is the schema the registry lives in when the URL's
 // search_path does not name one.
-const DefaultSchema = "agents"
+const DefaultSchema = early.DefaultSchema
 
 // Options configure the PostgreSQL store.
 type Options struct {
@@ -170,7 +173,7 @@ func Open(url string, opts Options) (*Store, error) {
 		cfg.RuntimeParams["search_path"] = schema
 	}
 	if cfg.RuntimeParams["application_name"] == "" {
-		cfg.RuntimeParams["application_name"] = "agents"
+		cfg.RuntimeParams["application_name"] = early.DefaultAppName
 	}
 	if cfg.RuntimeParams["lock_timeout"] == "" {
 		// A read waits for a table another session holds no longer than
@@ -200,7 +203,7 @@ func Open(url string, opts Options) (*Store, error) {
 	cfg.AfterNetConnect = func(_ context.Context, _ *pgconn.Config, c net.Conn) (net.Conn, error) {
 		return &replyConn{Conn: c, wait: replyWait}, nil
 	}
-	cfg.DialFunc = (&net.Dialer{KeepAliveConfig: keepAlive}).DialContext
+	cfg.DialFunc = dialer(cfg)
 	// One short-lived connection per command: a statement is sent and
 	// answered in one round trip, without preparing it first.
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
@@ -209,6 +212,67 @@ func Open(url string, opts Options) (*Store, error) {
 	s := &Store{cfg: cfg, secrets: secrets, where: whereOf(cfg.Config), schema: schema, opts: opts}
 	s.Kinds = store.NewKinds(&docs[*profile.AutomationProfile]{s, profiles}, &docs[*action.Action]{s, actions}, &docs[*plan.Plan]{s, plans})
 	return s, nil
+}
+
+// dialer is how cfg's connections are dialed: the first takes the
+// connection begun as the process started (package early) when it went to
+// the same address and, if it sent the start-up message, with the very
+// parameters this connection would send; every other is dialed here.
+func dialer(cfg *pgx.ConnConfig) pgconn.DialFunc {
+	d := &net.Dialer{KeepAliveConfig: keepAlive}
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		// The parameters as the driver builds its start-up message.
+		params := maps.Clone(cfg.RuntimeParams)
+		if params == nil {
+			params = map[string]string{}
+		}
+		params["user"] = cfg.User
+		if cfg.Database != "" {
+			params["database"] = cfg.Database
+		}
+		version := uint32(pgproto3.ProtocolVersion30)
+		if cfg.MaxProtocolVersion != "" && cfg.MaxProtocolVersion != "3.0" || cfg.TLSConfig != nil || len(cfg.Fallbacks) > 0 {
+			version = 0 // no start-up message sent early can be this one's
+		}
+		f, sent := early.Take(ctx, network, addr, version, params)
+		if f == nil {
+			return d.DialContext(ctx, network, addr)
+		}
+		c, err := net.FileConn(f)
+		f.Close()
+		if err != nil {
+			return d.DialContext(ctx, network, addr)
+		}
+		if tc, ok := c.(*net.TCPConn); ok {
+			_ = tc.SetKeepAliveConfig(keepAlive)
+		}
+		if sent {
+			return &startedConn{Conn: c, params: params}, nil
+		}
+		return c, nil
+	}
+}
+
+// startedConn is a connection whose start-up message was sent early: the
+// driver's own is checked against it and not sent again.
+type startedConn struct {
+	net.Conn
+	params  map[string]string
+	skipped bool
+}
+
+func (c *startedConn) Write(b []byte) (int, error) {
+	if c.skipped {
+		return c.Conn.Write(b)
+	}
+	c.skipped = true
+	v, params, ok := early.Decode(b)
+	if !ok || v != pgproto3.ProtocolVersion30 || !maps.Equal(params, c.params) {
+		// Not what was checked before it was sent: the server holds
+		// another session's start, which must not be used.
+		return 0, errors.New("the start-up message differs from the one sent early")
+	}
+	return len(b), nil
 }
 
 // Schema returns the schema the registry lives in.

@@ -1,0 +1,379 @@
+// Package early starts the connection to a PostgreSQL store while the
+// process is still starting, so that the server's part of a new
+// connection (forking a backend and starting it, about 1.5 ms on a
+// loopback) runs beside the rest of the process's start instead of after
+// it.
+//
+// Its init reads the store URL from the command line's --store or, outside
+// a hook, from AGENTS_STORE, and when the URL names a server by an IPv4
+// address it connects to it in the background. When the URL says all that
+// the start-up message holds (user, database, sslmode=disable, nothing
+// from the libpq environment), it also sends that message, with the
+// settings the store would send by default.
+//
+// Nothing is taken on trust: the store asks for the connection with the
+// address it is about to dial and the exact start-up parameters it is
+// about to send (Take), and gets it only when both are the same; otherwise
+// the early connection is closed and the store connects as it would have.
+// A guess that turns out wrong costs a backend that exits unused, never a
+// different answer.
+//
+// The package imports only packages that are initialized before any
+// third-party one, so its init runs early in the process's start.
+package early
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Defaults of the store and the command line, defined here because this
+// package cannot import either (its init must run before their imports
+// are initialized); postgres.DefaultSchema and the others are these.
+const (
+	DefaultSchema         = "agents"
+	DefaultAppName        = "agents"
+	DefaultLockTimeout    = 10 * time.Second
+	DefaultConnectTimeout = 3 * time.Second
+	ReplyTimeoutFactor    = 10
+)
+
+// protocol30 is the protocol version a start-up message asks for by
+// default (3.0).
+const protocol30 = 3 << 16
+
+// Guess is what the early connection was made with.
+type Guess struct {
+	// Network and Address are what was dialed, as net.Dial names them.
+	Network, Address string
+	// Params is the start-up message sent, or nil when none was.
+	Params map[string]string
+}
+
+// conn is the early connection: its guess, its socket, and whether the
+// start-up message went out on it.
+type conn struct {
+	guess Guess
+	fd    int
+	sent  bool
+}
+
+var (
+	mu      sync.Mutex
+	pending *conn
+	handed  int // connections Take handed over
+)
+
+// Handed returns how many early connections Take has handed over in this
+// process (for tests: a guess that never matches is correct, only slow).
+func Handed() int {
+	mu.Lock()
+	defer mu.Unlock()
+	return handed
+}
+
+func init() {
+	Start(os.Args[1:], os.Getenv)
+}
+
+// Start connects to the store args and getenv name, when the URL allows it
+// (see the package comment), and sends the start-up message if the
+// connection is made at once (as on a loopback). Nothing waits: a
+// connection still being made is finished, or dropped, by Take. Start
+// replaces any early connection not yet taken.
+func Start(args []string, getenv func(string) string) {
+	g, ok := guessFrom(args, getenv)
+	mu.Lock()
+	defer mu.Unlock()
+	if pending != nil {
+		pending.close()
+		pending = nil
+	}
+	if !ok {
+		return
+	}
+	if c := dial(g); c != nil {
+		pending = c
+	}
+}
+
+// Take returns the early connection's socket when it was made to network
+// and address, and, if it sent the start-up message, when that message's
+// protocol version and parameters are exactly version and params. sent
+// says whether it did: the caller must then not send it again. An early
+// connection that does not match, or that fails, is closed, and nil
+// returned. Only the first call can return a connection; the caller owns
+// the file (net.FileConn makes a connection of it).
+func Take(ctx context.Context, network, address string, version uint32, params map[string]string) (f *os.File, sent bool) {
+	mu.Lock()
+	c := pending
+	pending = nil
+	mu.Unlock()
+	if c == nil {
+		return nil, false
+	}
+	if c.guess.Network != network || c.guess.Address != address ||
+		c.sent && (version != protocol30 || !sameParams(c.guess.Params, params)) ||
+		!c.sent && !waitConnected(ctx, c.fd) {
+		c.close()
+		return nil, false
+	}
+	f = os.NewFile(uintptr(c.fd), "postgres "+address)
+	c.fd = -1
+	mu.Lock()
+	handed++
+	mu.Unlock()
+	return f, c.sent
+}
+
+// Release ends the early connection if nobody took it: when the start-up
+// message went out, it reads the server's answer (for at most
+// releaseWait) and, if the session started, says goodbye with a Terminate
+// message, as a client does; then it closes the socket with nothing left
+// unread, so the server sees an orderly end and logs nothing.
+func Release() {
+	mu.Lock()
+	c := pending
+	pending = nil
+	mu.Unlock()
+	if c == nil {
+		return
+	}
+	if c.sent && c.answered(time.Now().Add(releaseWait)) {
+		_, _ = syscall.Write(c.fd, []byte{'X', 0, 0, 0, 4})
+	}
+	c.close()
+}
+
+// releaseWait bounds how long Release waits for the server's answer.
+const releaseWait = 100 * time.Millisecond
+
+// answered reads the server's answer to the start-up message until
+// ReadyForQuery, and reports whether it came: false for a request for a
+// password (nothing is sent, and the server takes the end quietly), an
+// error, an end, or no answer by the deadline.
+func (c *conn) answered(deadline time.Time) bool {
+	var buf []byte
+	chunk := make([]byte, 4096)
+	for {
+		for len(buf) >= 5 {
+			typ, n := buf[0], int(binary.BigEndian.Uint32(buf[1:5]))
+			if n < 4 || n > 1<<20 {
+				return false
+			}
+			if len(buf) < 1+n {
+				break
+			}
+			switch {
+			case typ == 'Z':
+				return true
+			case typ == 'E', typ == 'R' && (n < 8 || binary.BigEndian.Uint32(buf[5:9]) != 0):
+				return false // an error, or a request for a password
+			}
+			buf = buf[1+n:]
+		}
+		n, err := syscall.Read(c.fd, chunk)
+		switch {
+		case n > 0:
+			buf = append(buf, chunk[:n]...)
+			continue
+		case err == syscall.EINTR:
+			continue
+		case err != syscall.EAGAIN:
+			return false // the end, or a failure
+		}
+		left := time.Until(deadline)
+		if left <= 0 || c.fd >= syscall.FD_SETSIZE {
+			return false
+		}
+		var r syscall.FdSet
+		r.Bits[c.fd/64] |= 1 << (uint(c.fd) % 64)
+		tv := syscall.NsecToTimeval(left.Nanoseconds())
+		if _, err := syscall.Select(c.fd+1, &r, nil, nil, &tv); err != nil && err != syscall.EINTR {
+			return false
+		}
+	}
+}
+
+func (c *conn) close() {
+	if c.fd >= 0 {
+		syscall.Close(c.fd)
+		c.fd = -1
+	}
+}
+
+// dial starts a connection without waiting for it, and sends the start-up
+// message when it is already made; nil when it failed at once.
+func dial(g Guess) *conn {
+	ip, port, err := splitAddress(g.Address)
+	if err != nil {
+		return nil
+	}
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	c := &conn{guess: g, fd: fd}
+	err = syscall.Connect(fd, &syscall.SockaddrInet4{Port: port, Addr: ip})
+	if err != nil && err != syscall.EINPROGRESS {
+		c.close()
+		return nil
+	}
+	_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
+	if g.Params == nil || !connected(fd) {
+		return c
+	}
+	msg := Encode(protocol30, g.Params)
+	if n, err := syscall.Write(fd, msg); err != nil || n != len(msg) {
+		// A fresh socket takes a message this small whole; anything else
+		// leaves the server with part of one.
+		c.close()
+		return nil
+	}
+	c.sent = true
+	return c
+}
+
+// connected reports whether fd's connection is made: it has a peer.
+func connected(fd int) bool {
+	_, err := syscall.Getpeername(fd)
+	return err == nil
+}
+
+// waitConnected waits, until ctx is done, for fd's connection to be made,
+// and reports whether it was.
+func waitConnected(ctx context.Context, fd int) bool {
+	for {
+		if connected(fd) {
+			return true
+		}
+		if soErr, err := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_ERROR); err != nil || soErr != 0 {
+			return false // refused, unreachable, timed out
+		}
+		wait := 50 * time.Millisecond
+		if d, ok := ctx.Deadline(); ok {
+			wait = min(wait, time.Until(d))
+		}
+		if wait <= 0 || ctx.Err() != nil || fd >= syscall.FD_SETSIZE {
+			return false
+		}
+		var w syscall.FdSet
+		w.Bits[fd/64] |= 1 << (uint(fd) % 64)
+		tv := syscall.NsecToTimeval(wait.Nanoseconds())
+		if _, err := syscall.Select(fd+1, nil, &w, nil, &tv); err != nil && err != syscall.EINTR {
+			return false
+		}
+	}
+}
+
+// Encode is a start-up message: its length, the protocol version, then
+// each parameter's name and value, NUL-terminated, and a final NUL.
+// Parameters are written in a fixed order (sorted), which the server does
+// not mind.
+func Encode(version uint32, params map[string]string) []byte {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	b := make([]byte, 8, 64)
+	binary.BigEndian.PutUint32(b[4:], version)
+	for _, k := range keys {
+		b = append(b, k...)
+		b = append(b, 0)
+		b = append(b, params[k]...)
+		b = append(b, 0)
+	}
+	b = append(b, 0)
+	binary.BigEndian.PutUint32(b, uint32(len(b)))
+	return b
+}
+
+// Decode reads a start-up message as Encode writes it, in any parameter
+// order; ok is false for anything else.
+func Decode(b []byte) (version uint32, params map[string]string, ok bool) {
+	if len(b) < 9 || int(binary.BigEndian.Uint32(b)) != len(b) || b[len(b)-1] != 0 {
+		return 0, nil, false
+	}
+	version = binary.BigEndian.Uint32(b[4:])
+	params = map[string]string{}
+	rest := b[8 : len(b)-1]
+	for len(rest) > 0 {
+		k, r, found := cutNUL(rest)
+		if !found || k == "" {
+			return 0, nil, false
+		}
+		v, r2, found := cutNUL(r)
+		if !found {
+			return 0, nil, false
+		}
+		if _, dup := params[k]; dup {
+			return 0, nil, false
+		}
+		params[k], rest = v, r2
+	}
+	return version, params, true
+}
+
+func cutNUL(b []byte) (string, []byte, bool) {
+	for i, c := range b {
+		if c == 0 {
+			return string(b[:i]), b[i+1:], true
+		}
+	}
+	return "", nil, false
+}
+
+func sameParams(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// sortStrings is an insertion sort: the package keeps to the packages
+// initialized first, and a start-up message has a handful of parameters.
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// splitAddress reads "a.b.c.d:port".
+func splitAddress(addr string) ([4]byte, int, error) {
+	var ip [4]byte
+	host, port, found := strings.Cut(addr, ":")
+	if !found {
+		return ip, 0, errors.New("no port")
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil || p <= 0 || p > 65535 {
+		return ip, 0, errors.New("bad port")
+	}
+	parts := strings.Split(host, ".")
+	if len(parts) != 4 {
+		return ip, 0, errors.New("not an IPv4 address")
+	}
+	for i, s := range parts {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n > 255 || len(s) > 1 && s[0] == '0' {
+			return ip, 0, errors.New("not an IPv4 address")
+		}
+		ip[i] = byte(n)
+	}
+	return ip, p, nil
+}

@@ -1,0 +1,350 @@
+package early
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"io"
+	"maps"
+	"net"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(kv ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+const plain = "postgres://alice@127.0.0.1:5433/reg?sslmode=disable"
+
+// defaults are the start-up parameters the store sends for plain, written
+// out by hand.
+var defaults = map[string]string{
+	"user": "alice", "database": "reg", "search_path": "agents", "application_name": "agents",
+	"lock_timeout": "10000", "idle_in_transaction_session_timeout": "30000",
+}
+
+func with(over map[string]string) map[string]string {
+	m := maps.Clone(defaults)
+	maps.Copy(m, over)
+	return m
+}
+
+func TestGuess(t *testing.T) {
+	show := []string{"automation-profile", "show", "acme/strict"}
+	args := func(pre ...string) []string { return append(pre, show...) }
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		env    func(string) string
+		ok     bool
+		addr   string
+		params map[string]string
+	}{
+		{"flag", args("--store", plain), env(), true, "127.0.0.1:5433", defaults},
+		{"flag with =", args("--store=" + plain), env(), true, "127.0.0.1:5433", defaults},
+		{"environment", show, env("AGENTS_STORE", plain), true, "127.0.0.1:5433", defaults},
+		{"flag over environment", args("--store", plain), env("AGENTS_STORE", "postgres://bob@10.0.0.1/x?sslmode=disable"), true, "127.0.0.1:5433", defaults},
+		{"last flag wins", args("--store", "postgres://bob@10.0.0.1/x", "--store", plain), env(), true, "127.0.0.1:5433", defaults},
+		{"default port", args("--store", "postgres://alice@127.0.0.1/reg?sslmode=disable"), env(), true, "127.0.0.1:5432", defaults},
+		{"postgresql scheme and a password", args("--store", "postgresql://alice:s3cret@127.0.0.1:5433/reg?sslmode=disable"), env(), true, "127.0.0.1:5433", defaults},
+		{"lock timeout flag", args("--lock-timeout", "2s", "--store", plain), env(), true, "127.0.0.1:5433", with(map[string]string{"lock_timeout": "2000"})},
+		{"lock timeout 0 is 1ms", args("--lock-timeout=0s", "--store", plain), env(), true, "127.0.0.1:5433", with(map[string]string{"lock_timeout": "1"})},
+		{"lock timeout from the environment", args("--store", plain), env("AGENTS_LOCK_TIMEOUT", "1m"), true, "127.0.0.1:5433", with(map[string]string{"lock_timeout": "60000"})},
+		{"bad lock timeout", args("--lock-timeout", "soon", "--store", plain), env(), true, "127.0.0.1:5433", nil},
+		{"URL settings", args("--store", plain+"&search_path=reg1&application_name=ci&connect_timeout=5"), env(), true, "127.0.0.1:5433",
+			with(map[string]string{"search_path": "reg1", "application_name": "ci", "idle_in_transaction_session_timeout": "50000"})},
+		{"connect_timeout=0 is the default", args("--store", plain+"&connect_timeout=0"), env(), true, "127.0.0.1:5433", defaults},
+		{"TLS asked for: dial only", args("--store", "postgres://alice@127.0.0.1:5433/reg"), env(), true, "127.0.0.1:5433", nil},
+		{"sslmode=require: dial only", args("--store", "postgres://alice@127.0.0.1:5433/reg?sslmode=require"), env(), true, "127.0.0.1:5433", nil},
+		{"no database: dial only", args("--store", "postgres://alice@127.0.0.1:5433?sslmode=disable"), env(), true, "127.0.0.1:5433", nil},
+		{"another setting: dial only", args("--store", plain+"&target_session_attrs=any"), env(), true, "127.0.0.1:5433", nil},
+		{"libpq environment: dial only", args("--store", plain), env("PGAPPNAME", "x"), true, "127.0.0.1:5433", nil},
+		{"a hook reads no libpq environment", append(args("--store", plain), "--hook", "codex"), env("PGAPPNAME", "x"), true, "127.0.0.1:5433", defaults},
+		{"a hook reads no store from the environment", append(show, "--hook", "codex"), env("AGENTS_STORE", plain), false, "", nil},
+		{"no user", args("--store", "postgres://127.0.0.1/reg?sslmode=disable"), env(), false, "", nil},
+		{"host name", args("--store", "postgres://alice@db.example.com/reg?sslmode=disable"), env(), false, "", nil},
+		{"localhost", args("--store", "postgres://alice@localhost/reg?sslmode=disable"), env(), false, "", nil},
+		{"IPv6", args("--store", "postgres://alice@[::1]:5432/reg?sslmode=disable"), env(), false, "", nil},
+		{"two hosts", args("--store", "postgres://alice@127.0.0.1,127.0.0.2/reg?sslmode=disable"), env(), false, "", nil},
+		{"a NUL in the user", args("--store", "postgres://a\x00database\x00x@127.0.0.1/reg?sslmode=disable"), env(), false, "", nil},
+		{"not ASCII", args("--store", plain+"&application_name=caf\u00e9"), env(), false, "", nil},
+		{"two @", args("--store", "postgres://a@b@127.0.0.1/reg?sslmode=disable"), env(), false, "", nil},
+		{"escapes", args("--store", "postgres://al%69ce@127.0.0.1/reg?sslmode=disable"), env(), false, "", nil},
+		{"a plus is a space", args("--store", plain+"&application_name=a+b"), env(), false, "", nil},
+		{"repeated key", args("--store", plain+"&sslmode=disable"), env(), false, "", nil},
+		{"leading zero", args("--store", "postgres://alice@127.0.0.01/reg?sslmode=disable"), env(), false, "", nil},
+		{"bad port", args("--store", "postgres://alice@127.0.0.1:99999/reg?sslmode=disable"), env(), false, "", nil},
+		{"a file store", args("--store", "/tmp/home"), env(), false, "", nil},
+		{"no store", show, env(), false, "", nil},
+		{"a built-in profile", []string{"--store", plain, "automation-profile", "show", "manual"}, env(), false, "", nil},
+		{"a built-in's decision", []string{"--store", plain, "automation-profile", "check-guard", "ci", "--tool", "x"}, env(), false, "", nil},
+		{"a custom profile's decision", []string{"--store", plain, "automation-profile", "check-guard", "acme/x", "--tool", "x"}, env(), true, "127.0.0.1:5433", defaults},
+		{"a plan's decision", []string{"--store", plain, "automation-profile", "check-guard", "--plan", "p1", "--tool", "x"}, env(), true, "127.0.0.1:5433", defaults},
+		{"a flag before the name", []string{"--store", plain, "automation-profile", "show", "-f", "json", "acme/x"}, env(), false, "", nil},
+		{"plans", []string{"plan", "list", "--store", plain}, env(), true, "127.0.0.1:5433", defaults},
+		{"actions", []string{"action", "show", "local/deploy", "--store", plain}, env(), true, "127.0.0.1:5433", defaults},
+		{"version", []string{"--store", plain, "version"}, env(), false, "", nil},
+		{"help", []string{"--store", plain, "automation-profile", "--help"}, env(), false, "", nil},
+		{"after --", []string{"automation-profile", "show", "acme/x", "--", "--store", plain}, env(), false, "", nil},
+		{"--home before the command", []string{"--home", "/h", "--store", plain, "automation-profile", "show", "acme/x"}, env(), true, "127.0.0.1:5433", defaults},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, ok := guessFrom(tc.args, tc.env)
+			if ok != tc.ok {
+				t.Fatalf("ok = %v, want %v (%+v)", ok, tc.ok, g)
+			}
+			if !ok {
+				return
+			}
+			if g.Network != "tcp" || g.Address != tc.addr {
+				t.Errorf("dials %s %s, want tcp %s", g.Network, g.Address, tc.addr)
+			}
+			if !reflect.DeepEqual(g.Params, tc.params) {
+				t.Errorf("params\n got %v\nwant %v", g.Params, tc.params)
+			}
+		})
+	}
+}
+
+func TestEncodeDecode(t *testing.T) {
+	p := map[string]string{"user": "alice", "database": "reg", "b": "", "a": "x y"}
+	b := Encode(protocol30, p)
+	// Written out by hand: length, version 3.0, the pairs sorted.
+	want := []byte("\x00\x00\x00\x2a\x00\x03\x00\x00a\x00x y\x00b\x00\x00database\x00reg\x00user\x00alice\x00\x00")
+	if !bytes.Equal(b, want) {
+		t.Fatalf("Encode = %q, want %q", b, want)
+	}
+	v, got, ok := Decode(b)
+	if !ok || v != protocol30 || !reflect.DeepEqual(got, p) {
+		t.Fatalf("Decode = %x %v %v", v, got, ok)
+	}
+	for _, bad := range [][]byte{
+		nil,
+		want[:len(want)-1],                   // length disagrees
+		append(append([]byte{}, want...), 0), // length disagrees
+		[]byte("\x00\x00\x00\x0c\x00\x03\x00\x00a\x00b\x00"),               // no final NUL pair end
+		[]byte("\x00\x00\x00\x11\x00\x03\x00\x00a\x00x\x00a\x00y\x00\x00"), // a name twice
+	} {
+		if _, _, ok := Decode(bad); ok {
+			t.Errorf("Decode(%q) accepted", bad)
+		}
+	}
+}
+
+// server is a stand-in for PostgreSQL on a loopback port: it records what
+// the client sends on each connection.
+type server struct {
+	ln    net.Listener
+	conns chan net.Conn
+}
+
+func newServer(t *testing.T) *server {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no loopback: %v", err)
+	}
+	s := &server{ln: ln, conns: make(chan net.Conn, 4)}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s.conns <- c
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+	return s
+}
+
+func (s *server) url() string {
+	return "postgres://alice@" + s.ln.Addr().String() + "/reg?sslmode=disable"
+}
+
+func (s *server) accept(t *testing.T) net.Conn {
+	t.Helper()
+	select {
+	case c := <-s.conns:
+		t.Cleanup(func() { c.Close() })
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		return c
+	case <-time.After(10 * time.Second):
+		t.Fatal("no connection came")
+		return nil
+	}
+}
+
+// startup reads a start-up message.
+func startup(t *testing.T, c net.Conn) map[string]string {
+	t.Helper()
+	var n [4]byte
+	if _, err := io.ReadFull(c, n[:]); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, binary.BigEndian.Uint32(n[:]))
+	copy(b, n[:])
+	if _, err := io.ReadFull(c, b[4:]); err != nil {
+		t.Fatal(err)
+	}
+	v, p, ok := Decode(b)
+	if !ok || v != protocol30 {
+		t.Fatalf("not a start-up message: %q", b)
+	}
+	return p
+}
+
+func msg(typ byte, body ...byte) []byte {
+	b := []byte{typ, 0, 0, 0, 0}
+	binary.BigEndian.PutUint32(b[1:], uint32(4+len(body)))
+	return append(b, body...)
+}
+
+func taken(t *testing.T, want map[string]string) (net.Conn, func(map[string]string) (bool, bool)) {
+	s := newServer(t)
+	Start([]string{"--store", s.url(), "automation-profile", "show", "acme/x"}, env())
+	t.Cleanup(Release)
+	c := s.accept(t)
+	if got := startup(t, c); !reflect.DeepEqual(got, want) {
+		t.Fatalf("start-up sent early: %v, want %v", got, want)
+	}
+	return c, func(p map[string]string) (got, sent bool) {
+		f, sent := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, p)
+		if f != nil {
+			f.Close()
+		}
+		return f != nil, sent
+	}
+}
+
+func TestTakeOnlyTheSameStart(t *testing.T) {
+	p := maps.Clone(defaults)
+	p["user"], p["database"] = "alice", "reg"
+	t.Run("same", func(t *testing.T) {
+		_, take := taken(t, p)
+		if got, sent := take(maps.Clone(p)); !got || !sent {
+			t.Fatalf("the same start was not taken: %v %v", got, sent)
+		}
+		if got, _ := take(p); got {
+			t.Fatal("taken twice")
+		}
+	})
+	for _, change := range []map[string]string{
+		{"search_path": "other"}, {"user": "bob"}, {"lock_timeout": "1"}, {"extra": "1"},
+	} {
+		t.Run("another", func(t *testing.T) {
+			c, take := taken(t, p)
+			q := maps.Clone(p)
+			maps.Copy(q, change)
+			if got, _ := take(q); got {
+				t.Fatalf("a start with %v was taken for one with %v", p, q)
+			}
+			// The early connection is closed: the server reads its end.
+			if _, err := c.Read(make([]byte, 1)); err != io.EOF {
+				t.Fatalf("the early connection was not ended: %v", err)
+			}
+		})
+	}
+}
+
+func TestTakeChecksTheAddress(t *testing.T) {
+	s := newServer(t)
+	Start([]string{"--store", s.url(), "plan", "list"}, env())
+	defer Release()
+	c := s.accept(t)
+	startup(t, c)
+	f, _ := Take(context.Background(), "tcp", "127.0.0.1:1", protocol30, defaults)
+	if f != nil {
+		t.Fatal("taken for another address")
+	}
+	if _, err := c.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("the early connection was not ended: %v", err)
+	}
+}
+
+func TestReleaseSaysGoodbye(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer []byte
+		want   string
+	}{
+		// AuthenticationOk, a ParameterStatus, ReadyForQuery: Terminate.
+		{"session started", append(append(msg('R', 0, 0, 0, 0), msg('S', 'a', 0, 'b', 0)...), msg('Z', 'I')...), "X\x00\x00\x00\x04"},
+		// A password is asked for: nothing is sent.
+		{"password asked", msg('R', 0, 0, 0, 5, 1, 2, 3, 4), ""},
+		{"error", msg('E', 'S', 'F', 0, 0), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t)
+			Start([]string{"--store", s.url(), "plan", "list"}, env())
+			c := s.accept(t)
+			startup(t, c)
+			if _, err := c.Write(tc.answer); err != nil {
+				t.Fatal(err)
+			}
+			Release()
+			got, err := io.ReadAll(c)
+			if err != nil {
+				t.Fatalf("the connection ended with %v, not an orderly close (a reset is logged by the server)", err)
+			}
+			if string(got) != tc.want {
+				t.Fatalf("sent %q at the end, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestReleaseWithoutAnswerEnds(t *testing.T) {
+	s := newServer(t)
+	Start([]string{"--store", s.url(), "plan", "list"}, env())
+	c := s.accept(t)
+	startup(t, c)
+	start := time.Now()
+	Release()
+	if d := time.Since(start); d < releaseWait/2 || d > 10*releaseWait {
+		t.Errorf("Release waited %v for an answer that never came, want about %v", d, releaseWait)
+	}
+	if got, err := io.ReadAll(c); err != nil || len(got) != 0 {
+		t.Fatalf("got %q, %v after the start-up message", got, err)
+	}
+}
+
+func TestNothingStartedWithoutAServer(t *testing.T) {
+	s := newServer(t)
+	addr := s.ln.Addr().String()
+	s.ln.Close()
+	Start([]string{"--store", "postgres://alice@" + addr + "/reg?sslmode=disable", "plan", "list"}, env())
+	defer Release()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if f, _ := Take(ctx, "tcp", addr, protocol30, defaults); f != nil {
+		t.Fatal("a connection to a closed port was handed over")
+	}
+}
+
+func TestDialOnlyHandsOverTheConnection(t *testing.T) {
+	s := newServer(t)
+	u := strings.Replace(s.url(), "sslmode=disable", "sslmode=prefer", 1)
+	Start([]string{"--store", u, "plan", "list"}, env())
+	defer Release()
+	c := s.accept(t)
+	f, sent := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
+	if f == nil || sent {
+		t.Fatalf("Take = %v, sent %v; want the connection, nothing sent", f, sent)
+	}
+	defer f.Close()
+	if _, err := f.Write([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 5)
+	if _, err := io.ReadFull(c, got); err != nil || string(got) != "hello" {
+		t.Fatalf("server read %q, %v: the connection handed over is not the one it accepted", got, err)
+	}
+}

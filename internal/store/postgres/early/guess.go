@@ -1,0 +1,240 @@
+package early
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// libpqEnv are the libpq environment variables that change where or how a
+// connection is made, or what its start-up message holds (the password's
+// do not).
+var libpqEnv = []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGAPPNAME", "PGCONNECT_TIMEOUT",
+	"PGSSLMODE", "PGSSLKEY", "PGSSLCERT", "PGSSLCERTMODE", "PGSSLSNI", "PGSSLROOTCERT", "PGSSLPASSWORD",
+	"PGSSLNEGOTIATION", "PGTARGETSESSIONATTRS", "PGSERVICE", "PGSERVICEFILE", "PGTZ", "PGOPTIONS",
+	"PGMINPROTOCOLVERSION", "PGMAXPROTOCOLVERSION", "PGCHANNELBINDING", "PGREQUIREAUTH"}
+
+// guessFrom reads the store URL and the lock timeout from the command line
+// and the environment as the command will, and returns what to connect
+// to; ok is false when there is nothing to do early.
+func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
+	if !readsStore(args) {
+		return Guess{}, false
+	}
+	url, lockTimeout, hook := scanArgs(args)
+	if url == "" && !hook {
+		// A hook reads no store from the environment.
+		url = getenv("AGENTS_STORE")
+	}
+	if lockTimeout == "" {
+		lockTimeout = getenv("AGENTS_LOCK_TIMEOUT")
+	}
+	u, ok := parseURL(url)
+	if !ok {
+		return Guess{}, false
+	}
+	g = Guess{Network: "tcp", Address: u.host + ":" + u.port}
+	if hook {
+		// A hook's store is reached by its URL alone: the environment is
+		// not read (postgres.Options.URLOnly).
+	} else {
+		for _, v := range libpqEnv {
+			if getenv(v) != "" {
+				return g, true
+			}
+		}
+	}
+	g.Params = startupParams(u, lockTimeout)
+	return g, true
+}
+
+// readsStore reports whether the command args name reads the store for
+// certain: a command on actions or plans, a decision on a plan, or one on
+// a custom profile (namespace/name) named right after the verb. Every
+// other command, a built-in profile's above all, may never connect, and a
+// connection made for nothing costs the server a backend.
+func readsStore(args []string) bool {
+	var words []string
+	for i := 0; i < len(args) && len(words) < 3; i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return false
+		case a == "--plan" || strings.HasPrefix(a, "--plan="):
+			return true
+		case a == "--home" || a == "--store" || a == "--format" || a == "-f" || a == "--lock-timeout":
+			if len(words) < 2 {
+				i++ // a global flag's value, before the command
+			} else {
+				words = append(words, "")
+			}
+		case strings.HasPrefix(a, "-"):
+			if len(words) == 2 {
+				words = append(words, "")
+			}
+		default:
+			words = append(words, a)
+		}
+	}
+	if len(words) < 2 {
+		return false
+	}
+	switch words[0] {
+	case "action":
+		return true
+	case "plan":
+		return words[1] == "show" || words[1] == "use" || words[1] == "set-automation-profile" || words[1] == "list"
+	case "automation-profile":
+		switch words[1] {
+		case "show", "check-guard", "check-gate", "history", "diff":
+			return len(words) == 3 && strings.Contains(words[2], "/")
+		}
+	}
+	return false
+}
+
+// scanArgs finds the values of --store and --lock-timeout (the last of
+// each, as the flag parser keeps) before a "--", and whether a --hook
+// flag stands anywhere.
+func scanArgs(args []string) (store, lockTimeout string, hook bool) {
+	ended := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--hook" || strings.HasPrefix(a, "--hook=") {
+			hook = true
+		}
+		if ended {
+			continue
+		}
+		if a == "--" {
+			ended = true
+			continue
+		}
+		for _, f := range []struct {
+			name string
+			to   *string
+		}{{"--store", &store}, {"--lock-timeout", &lockTimeout}} {
+			switch {
+			case a == f.name && i+1 < len(args):
+				i++
+				*f.to = args[i]
+			case strings.HasPrefix(a, f.name+"="):
+				*f.to = a[len(f.name)+1:]
+			}
+		}
+	}
+	return store, lockTimeout, hook
+}
+
+// storeURL is the part of a store URL the early connection uses.
+type storeURL struct {
+	user, host, port, database string
+	query                      map[string]string
+}
+
+// parseURL reads postgres://user[:password]@a.b.c.d[:port][/database][?k=v&...]
+// written plainly: no percent-escapes, no '+' (a query's space), one host
+// given by its IPv4 address. Anything else is left to the driver.
+func parseURL(s string) (storeURL, bool) {
+	var u storeURL
+	rest, ok := strings.CutPrefix(s, "postgres://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(s, "postgresql://"); !ok {
+			return u, false
+		}
+	}
+	if strings.ContainsAny(rest, "%+#,\\") {
+		return u, false
+	}
+	for i := 0; i < len(rest); i++ {
+		if rest[i] <= ' ' || rest[i] >= 0x7f {
+			// Spaces, control bytes (a NUL would end a name in the
+			// start-up message and begin another) and all but ASCII.
+			return u, false
+		}
+	}
+	authority, tail := rest, ""
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		authority, tail = rest[:i], rest[i:]
+	}
+	at := strings.IndexByte(authority, '@')
+	if at < 0 || strings.Count(authority, "@") != 1 {
+		return u, false // a second '@' is refused by the store (storeurl.CheckAuthority)
+	}
+	u.user, _, _ = strings.Cut(authority[:at], ":")
+	if u.user == "" {
+		return u, false
+	}
+	hostport := authority[at+1:]
+	u.host, u.port, _ = strings.Cut(hostport, ":")
+	if u.port == "" {
+		u.port = "5432"
+	}
+	if _, _, err := splitAddress(u.host + ":" + u.port); err != nil {
+		return u, false
+	}
+	path, query, _ := strings.Cut(tail, "?")
+	u.database = strings.TrimPrefix(path, "/")
+	if strings.Contains(u.database, "/") {
+		return u, false
+	}
+	u.query = map[string]string{}
+	if query != "" {
+		for _, kv := range strings.Split(query, "&") {
+			k, v, _ := strings.Cut(kv, "=")
+			if _, dup := u.query[k]; dup || k == "" {
+				return u, false
+			}
+			u.query[k] = v
+		}
+	}
+	return u, true
+}
+
+// startupParams are the parameters the store sends when it connects to u,
+// or nil when u leaves some of them to the driver or its defaults: the
+// user, the database, sslmode=disable (otherwise a TLS request goes
+// first), and no query key but those below.
+func startupParams(u storeURL, lockTimeout string) map[string]string {
+	if u.database == "" || u.query["sslmode"] != "disable" {
+		return nil
+	}
+	p := map[string]string{"user": u.user, "database": u.database}
+	connectTimeout := DefaultConnectTimeout
+	for k, v := range u.query {
+		switch k {
+		case "sslmode":
+		case "connect_timeout":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 || n > 1<<31 {
+				return nil
+			}
+			if n > 0 {
+				connectTimeout = time.Duration(n) * time.Second
+			}
+		case "search_path", "application_name", "lock_timeout", "idle_in_transaction_session_timeout":
+			p[k] = v
+		default:
+			return nil
+		}
+	}
+	lt := DefaultLockTimeout
+	if lockTimeout != "" {
+		d, err := time.ParseDuration(lockTimeout)
+		if err != nil || d < 0 {
+			return nil
+		}
+		lt = d
+	}
+	setDefault(p, "search_path", DefaultSchema)
+	setDefault(p, "application_name", DefaultAppName)
+	setDefault(p, "lock_timeout", strconv.FormatInt(max(1, lt.Milliseconds()), 10))
+	setDefault(p, "idle_in_transaction_session_timeout", strconv.FormatInt(max(1, (ReplyTimeoutFactor*connectTimeout).Milliseconds()), 10))
+	return p
+}
+
+func setDefault(p map[string]string, k, v string) {
+	if p[k] == "" {
+		p[k] = v
+	}
+}
