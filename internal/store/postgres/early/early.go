@@ -6,7 +6,8 @@
 //
 // Its init reads the store URL from the command line's --store or, outside
 // a hook, from AGENTS_STORE, and when the URL names a server by an IPv4
-// address it connects to it in the background. When the URL says all that
+// address it starts connecting to it, without waiting (on Linux; elsewhere
+// the store connects when first used, as it always does). When the URL says all that
 // the start-up message holds (user, database, sslmode=disable, nothing
 // from the libpq environment), it also sends that message, with the
 // settings the store would send by default.
@@ -30,7 +31,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -147,131 +147,13 @@ func Release() {
 		return
 	}
 	if c.sent && c.answered(time.Now().Add(releaseWait)) {
-		_, _ = syscall.Write(c.fd, []byte{'X', 0, 0, 0, 4})
+		c.terminate()
 	}
 	c.close()
 }
 
 // releaseWait bounds how long Release waits for the server's answer.
 const releaseWait = 100 * time.Millisecond
-
-// answered reads the server's answer to the start-up message until
-// ReadyForQuery, and reports whether it came: false for a request for a
-// password (nothing is sent, and the server takes the end quietly), an
-// error, an end, or no answer by the deadline.
-func (c *conn) answered(deadline time.Time) bool {
-	var buf []byte
-	chunk := make([]byte, 4096)
-	for {
-		for len(buf) >= 5 {
-			typ, n := buf[0], int(binary.BigEndian.Uint32(buf[1:5]))
-			if n < 4 || n > 1<<20 {
-				return false
-			}
-			if len(buf) < 1+n {
-				break
-			}
-			switch {
-			case typ == 'Z':
-				return true
-			case typ == 'E', typ == 'R' && (n < 8 || binary.BigEndian.Uint32(buf[5:9]) != 0):
-				return false // an error, or a request for a password
-			}
-			buf = buf[1+n:]
-		}
-		n, err := syscall.Read(c.fd, chunk)
-		switch {
-		case n > 0:
-			buf = append(buf, chunk[:n]...)
-			continue
-		case err == syscall.EINTR:
-			continue
-		case err != syscall.EAGAIN:
-			return false // the end, or a failure
-		}
-		left := time.Until(deadline)
-		if left <= 0 || c.fd >= syscall.FD_SETSIZE {
-			return false
-		}
-		var r syscall.FdSet
-		r.Bits[c.fd/64] |= 1 << (uint(c.fd) % 64)
-		tv := syscall.NsecToTimeval(left.Nanoseconds())
-		if _, err := syscall.Select(c.fd+1, &r, nil, nil, &tv); err != nil && err != syscall.EINTR {
-			return false
-		}
-	}
-}
-
-func (c *conn) close() {
-	if c.fd >= 0 {
-		syscall.Close(c.fd)
-		c.fd = -1
-	}
-}
-
-// dial starts a connection without waiting for it, and sends the start-up
-// message when it is already made; nil when it failed at once.
-func dial(g Guess) *conn {
-	ip, port, err := splitAddress(g.Address)
-	if err != nil {
-		return nil
-	}
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return nil
-	}
-	c := &conn{guess: g, fd: fd}
-	err = syscall.Connect(fd, &syscall.SockaddrInet4{Port: port, Addr: ip})
-	if err != nil && err != syscall.EINPROGRESS {
-		c.close()
-		return nil
-	}
-	_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
-	if g.Params == nil || !connected(fd) {
-		return c
-	}
-	msg := Encode(protocol30, g.Params)
-	if n, err := syscall.Write(fd, msg); err != nil || n != len(msg) {
-		// A fresh socket takes a message this small whole; anything else
-		// leaves the server with part of one.
-		c.close()
-		return nil
-	}
-	c.sent = true
-	return c
-}
-
-// connected reports whether fd's connection is made: it has a peer.
-func connected(fd int) bool {
-	_, err := syscall.Getpeername(fd)
-	return err == nil
-}
-
-// waitConnected waits, until ctx is done, for fd's connection to be made,
-// and reports whether it was.
-func waitConnected(ctx context.Context, fd int) bool {
-	for {
-		if connected(fd) {
-			return true
-		}
-		if soErr, err := syscall.GetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_ERROR); err != nil || soErr != 0 {
-			return false // refused, unreachable, timed out
-		}
-		wait := 50 * time.Millisecond
-		if d, ok := ctx.Deadline(); ok {
-			wait = min(wait, time.Until(d))
-		}
-		if wait <= 0 || ctx.Err() != nil || fd >= syscall.FD_SETSIZE {
-			return false
-		}
-		var w syscall.FdSet
-		w.Bits[fd/64] |= 1 << (uint(fd) % 64)
-		tv := syscall.NsecToTimeval(wait.Nanoseconds())
-		if _, err := syscall.Select(fd+1, nil, &w, nil, &tv); err != nil && err != syscall.EINTR {
-			return false
-		}
-	}
-}
 
 // Encode is a start-up message: its length, the protocol version, then
 // each parameter's name and value, NUL-terminated, and a final NUL.

@@ -1,0 +1,226 @@
+//go:build linux
+
+package early
+
+import (
+	"context"
+	"encoding/binary"
+	"io"
+	"maps"
+	"net"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// server is a stand-in for PostgreSQL on a loopback port: it records what
+// the client sends on each connection.
+type server struct {
+	ln    net.Listener
+	conns chan net.Conn
+}
+
+func newServer(t *testing.T) *server {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no loopback: %v", err)
+	}
+	s := &server{ln: ln, conns: make(chan net.Conn, 4)}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s.conns <- c
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+	return s
+}
+
+func (s *server) url() string {
+	return "postgres://alice@" + s.ln.Addr().String() + "/reg?sslmode=disable"
+}
+
+func (s *server) accept(t *testing.T) net.Conn {
+	t.Helper()
+	select {
+	case c := <-s.conns:
+		t.Cleanup(func() { c.Close() })
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		return c
+	case <-time.After(10 * time.Second):
+		t.Fatal("no connection came")
+		return nil
+	}
+}
+
+// startup reads a start-up message.
+func startup(t *testing.T, c net.Conn) map[string]string {
+	t.Helper()
+	var n [4]byte
+	if _, err := io.ReadFull(c, n[:]); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, binary.BigEndian.Uint32(n[:]))
+	copy(b, n[:])
+	if _, err := io.ReadFull(c, b[4:]); err != nil {
+		t.Fatal(err)
+	}
+	v, p, ok := Decode(b)
+	if !ok || v != protocol30 {
+		t.Fatalf("not a start-up message: %q", b)
+	}
+	return p
+}
+
+func msg(typ byte, body ...byte) []byte {
+	b := []byte{typ, 0, 0, 0, 0}
+	binary.BigEndian.PutUint32(b[1:], uint32(4+len(body)))
+	return append(b, body...)
+}
+
+func taken(t *testing.T, want map[string]string) (net.Conn, func(map[string]string) (bool, bool)) {
+	s := newServer(t)
+	Start([]string{"--store", s.url(), "automation-profile", "show", "acme/x"}, env())
+	t.Cleanup(Release)
+	c := s.accept(t)
+	if got := startup(t, c); !reflect.DeepEqual(got, want) {
+		t.Fatalf("start-up sent early: %v, want %v", got, want)
+	}
+	return c, func(p map[string]string) (got, sent bool) {
+		f, sent := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, p)
+		if f != nil {
+			f.Close()
+		}
+		return f != nil, sent
+	}
+}
+
+func TestTakeOnlyTheSameStart(t *testing.T) {
+	p := maps.Clone(defaults)
+	p["user"], p["database"] = "alice", "reg"
+	t.Run("same", func(t *testing.T) {
+		_, take := taken(t, p)
+		if got, sent := take(maps.Clone(p)); !got || !sent {
+			t.Fatalf("the same start was not taken: %v %v", got, sent)
+		}
+		if got, _ := take(p); got {
+			t.Fatal("taken twice")
+		}
+	})
+	for _, change := range []map[string]string{
+		{"search_path": "other"}, {"user": "bob"}, {"lock_timeout": "1"}, {"extra": "1"},
+	} {
+		t.Run("another", func(t *testing.T) {
+			c, take := taken(t, p)
+			q := maps.Clone(p)
+			maps.Copy(q, change)
+			if got, _ := take(q); got {
+				t.Fatalf("a start with %v was taken for one with %v", p, q)
+			}
+			// The early connection is closed: the server reads its end.
+			if _, err := c.Read(make([]byte, 1)); err != io.EOF {
+				t.Fatalf("the early connection was not ended: %v", err)
+			}
+		})
+	}
+}
+
+func TestTakeChecksTheAddress(t *testing.T) {
+	s := newServer(t)
+	Start([]string{"--store", s.url(), "plan", "list"}, env())
+	defer Release()
+	c := s.accept(t)
+	startup(t, c)
+	f, _ := Take(context.Background(), "tcp", "127.0.0.1:1", protocol30, defaults)
+	if f != nil {
+		t.Fatal("taken for another address")
+	}
+	if _, err := c.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("the early connection was not ended: %v", err)
+	}
+}
+
+func TestReleaseSaysGoodbye(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer []byte
+		want   string
+	}{
+		// AuthenticationOk, a ParameterStatus, ReadyForQuery: Terminate.
+		{"session started", append(append(msg('R', 0, 0, 0, 0), msg('S', 'a', 0, 'b', 0)...), msg('Z', 'I')...), "X\x00\x00\x00\x04"},
+		// A password is asked for: nothing is sent.
+		{"password asked", msg('R', 0, 0, 0, 5, 1, 2, 3, 4), ""},
+		{"error", msg('E', 'S', 'F', 0, 0), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t)
+			Start([]string{"--store", s.url(), "plan", "list"}, env())
+			c := s.accept(t)
+			startup(t, c)
+			if _, err := c.Write(tc.answer); err != nil {
+				t.Fatal(err)
+			}
+			Release()
+			got, err := io.ReadAll(c)
+			if err != nil {
+				t.Fatalf("the connection ended with %v, not an orderly close (a reset is logged by the server)", err)
+			}
+			if string(got) != tc.want {
+				t.Fatalf("sent %q at the end, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestReleaseWithoutAnswerEnds(t *testing.T) {
+	s := newServer(t)
+	Start([]string{"--store", s.url(), "plan", "list"}, env())
+	c := s.accept(t)
+	startup(t, c)
+	start := time.Now()
+	Release()
+	if d := time.Since(start); d < releaseWait/2 || d > 10*releaseWait {
+		t.Errorf("Release waited %v for an answer that never came, want about %v", d, releaseWait)
+	}
+	if got, err := io.ReadAll(c); err != nil || len(got) != 0 {
+		t.Fatalf("got %q, %v after the start-up message", got, err)
+	}
+}
+
+func TestNothingStartedWithoutAServer(t *testing.T) {
+	s := newServer(t)
+	addr := s.ln.Addr().String()
+	s.ln.Close()
+	Start([]string{"--store", "postgres://alice@" + addr + "/reg?sslmode=disable", "plan", "list"}, env())
+	defer Release()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if f, _ := Take(ctx, "tcp", addr, protocol30, defaults); f != nil {
+		t.Fatal("a connection to a closed port was handed over")
+	}
+}
+
+func TestDialOnlyHandsOverTheConnection(t *testing.T) {
+	s := newServer(t)
+	u := strings.Replace(s.url(), "sslmode=disable", "sslmode=prefer", 1)
+	Start([]string{"--store", u, "plan", "list"}, env())
+	defer Release()
+	c := s.accept(t)
+	f, sent := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
+	if f == nil || sent {
+		t.Fatalf("Take = %v, sent %v; want the connection, nothing sent", f, sent)
+	}
+	defer f.Close()
+	if _, err := f.Write([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 5)
+	if _, err := io.ReadFull(c, got); err != nil || string(got) != "hello" {
+		t.Fatalf("server read %q, %v: the connection handed over is not the one it accepted", got, err)
+	}
+}
