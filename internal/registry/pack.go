@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,6 +31,9 @@ func (r *Registry) Pack() (*sp.Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.packFilesTrusted(id); err != nil {
+		return nil, err
+	}
 	l, err := sp.Load(sp.LoadOptions{Home: r.Home(), PackID: id, AllowUnratified: allow, SystemDir: r.src.SystemDir()})
 	if err != nil {
 		return nil, err
@@ -45,6 +49,33 @@ func (r *Registry) Pack() (*sp.Loaded, error) {
 	}
 	r.pack = l
 	return l, nil
+}
+
+// packFilesTrusted refuses a configured pack that someone other than the
+// user could have written: its folder (and packs, the folder above), the
+// pack file or its mastery report owned by another user or writable by
+// others. Whoever can write them can loosen the pack's boundaries and
+// ratify it again, so a seal proves nothing about them. A file that does
+// not exist passes here, and is refused as missing when the pack loads.
+func (r *Registry) packFilesTrusted(id string) error {
+	if id == "" || id == sp.ShippedPackID || sp.CheckPackID(id) != "" {
+		return nil
+	}
+	dir := filepath.Join(r.Home(), filepath.FromSlash(sp.PacksDir))
+	fix := func(e *errs.Error) *errs.Error {
+		return e.WithHint("make %s and the files in it yours and not writable by others (chown, chmod go-w), then ratify the pack again after reading it; or remove safety_pack from %s to use the shipped pack",
+			dir, config.GlobalPath(r.Home()))
+	}
+	for _, f := range []struct{ path, what string }{
+		{dir, "the safety pack folder"},
+		{filepath.Join(dir, id+".json"), "the configured safety pack"},
+		{filepath.Join(dir, sp.ReportFileName(id)), "the configured safety pack's mastery report"},
+	} {
+		if err := config.CheckOwnership(f.path, f.what, fix); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // configuredPackID names the pack the configuration selects. A bad
