@@ -6,11 +6,11 @@
 //
 // Its init reads the store URL from the command line's --store or, outside
 // a hook, from AGENTS_STORE, and when the URL names a server by an IPv4
-// address it starts connecting to it, without waiting (on Linux; elsewhere
-// the store connects when first used, as it always does). When the URL says all that
-// the start-up message holds (user, database, sslmode=disable, nothing
-// from the libpq environment), it also sends that message, with the
-// settings the store would send by default.
+// address it starts connecting to it, without waiting. When the URL says
+// all that the start-up message holds (user, database, sslmode=disable,
+// nothing from the libpq environment), it also sends that message, with
+// the settings the store would send by default. This is done on Linux
+// only; elsewhere the store connects when it is first used.
 //
 // Nothing is taken on trust: the store asks for the connection with the
 // address it is about to dial and the exact start-up parameters it is
