@@ -2,11 +2,9 @@ package registry
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/suggest"
 )
@@ -75,17 +73,11 @@ func (r *Registry) RemoveAction(name string, confirm Confirm) (*action.Action, e
 }
 
 // checkActionName checks an action name someone typed, by the rule of
-// profile names (see CheckProfileName): a single well-formed word is not
-// found (every action name has a namespace), and anything else that is
-// not a valid namespace/name is invalid.
+// profile names (see CheckProfileName): anything that is not a valid
+// namespace/name is invalid, a single word included (every action name
+// has a namespace).
 func checkActionName(name string) error {
 	err := action.ValidateName(name)
-	if err == nil {
-		return nil
-	}
-	if !strings.Contains(name, "/") && profile.CheckLabel(name) == "" {
-		return errs.NotFound("action %q not found: %s", name, err.Error()).About(errs.AboutAction, name)
-	}
 	var e *errs.Error
 	if errors.As(err, &e) && e.Hint == "" {
 		return e.WithHint("action names are namespace/name, in lower case")

@@ -70,10 +70,9 @@ func loadBuiltin(fsys fs.FS, name string) (*profile.AutomationProfile, error) {
 }
 
 // Profile returns the built-in or custom profile with the given name. A
-// single well-formed word that is not a built-in is not found (most likely
-// a custom name without its namespace); any other name that is not a valid
-// namespace/name is invalid input; a valid name that is not stored is not
-// found. A name that is not found, or not a name, suggests the nearest
+// name that is neither a built-in nor a valid namespace/name (a bare word
+// included: the built-ins are the only bare names) is invalid input; a
+// valid name that is not stored is not found. A name that is not found, or not a name, suggests the nearest
 // built-in or stored one.
 func (r *Registry) Profile(name string) (*profile.AutomationProfile, error) {
 	if profile.IsBuiltinName(name) {
@@ -93,16 +92,17 @@ func (r *Registry) Profile(name string) (*profile.AutomationProfile, error) {
 	return p, err
 }
 
-// CheckProfileName checks a custom profile name someone typed: a single
-// well-formed word is not found (the built-ins are the only bare names),
-// anything else that is not a valid namespace/name is invalid.
+// CheckProfileName checks a custom profile name someone typed: anything
+// that is not a valid namespace/name is invalid, a single word included
+// (the built-ins are the only bare names, and one is most likely a custom
+// name without its namespace).
 func CheckProfileName(name string) error {
 	if lower := strings.ToLower(name); lower != name &&
 		(profile.IsBuiltinName(lower) || profile.CheckCustomName(lower) == "") {
 		return errs.Invalid("invalid name %q: profile names are lower case", name)
 	}
 	if !strings.Contains(name, "/") && profile.CheckLabel(name) == "" {
-		return errs.NotFound("profile %q not found", name).
+		return errs.Invalid("invalid name %q: it is not a built-in profile, and custom profiles are named namespace/name", name).
 			WithHint("the built-in profiles are %s; custom profiles are named namespace/name",
 				strings.Join(profile.BuiltinNames, ", "))
 	}

@@ -144,8 +144,8 @@ func TestProfileLookups(t *testing.T) {
 		{"acme/strict", 0, "", ""},
 		{"Cautious", errs.KindInvalid, "", ""},
 		{"acme/Strict", errs.KindInvalid, `did you mean "acme/strict"?`, ""},
-		{"strict", errs.KindNotFound, `did you mean "acme/strict"?`, ""},
-		{"nosuch", errs.KindNotFound, "the built-in profiles are manual, ", ""},
+		{"strict", errs.KindInvalid, `did you mean "acme/strict"?`, ""},
+		{"nosuch", errs.KindInvalid, "the built-in profiles are manual, ", ""},
 		{"acme/strct", errs.KindNotFound, `did you mean "acme/strict"?`, errs.AboutProfile},
 		{"acme/gone-for-good", errs.KindNotFound, "", errs.AboutProfile},
 		{"a/b/c", errs.KindInvalid, "namespace/name", ""},
@@ -246,7 +246,7 @@ func TestRemoveProfile(t *testing.T) {
 		{"cautious", yes, errs.KindConflict, false, false, "register a custom profile instead"},
 		{"acme/b", yes, errs.KindNotFound, false, true, `did you mean "acme/a"?`},
 		{"Acme/a", yes, errs.KindInvalid, false, false, `did you mean "acme/a"?`},
-		{"a", yes, errs.KindNotFound, false, false, `did you mean "acme/a"?`},
+		{"a", yes, errs.KindInvalid, false, false, `did you mean "acme/a"?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -487,11 +487,11 @@ func TestPlanUseShowSet(t *testing.T) {
 		t.Errorf("a missing profile chosen for a plan is about %q", e.Subject.About)
 	}
 	_, err = f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "cautios"})
-	if e := wantErr(t, err, errs.KindNotFound, `profile "cautios" not found`); e.Hint != `did you mean "cautious"?` {
+	if e := wantErr(t, err, errs.KindInvalid, `invalid name "cautios"`); e.Hint != `did you mean "cautious"?` {
 		t.Errorf("plan use with a misspelt profile: hint %q", e.Hint)
 	}
 	_, err = f.r.SetPlanProfile(p.ID, "cautios", "")
-	if e := wantErr(t, err, errs.KindNotFound, `profile "cautios" not found`); e.Hint != `did you mean "cautious"?` {
+	if e := wantErr(t, err, errs.KindInvalid, `invalid name "cautios"`); e.Hint != `did you mean "cautious"?` {
 		t.Errorf("set-automation-profile with a misspelt profile: hint %q", e.Hint)
 	}
 }

@@ -431,7 +431,7 @@ func TestDiffErrors(t *testing.T) {
 		{"builtin with names", diffArgs("--builtin", "review"), 2, "--builtin takes no profile names"},
 		{"twice", diffArgs("review", "review"), 2, `"review" is named twice`},
 		{"unknown custom", diffArgs("review", "acme/none"), 4, `"acme/none" not found`},
-		{"unknown bare", diffArgs("acme/strict", "strict"), 4, `"strict" not found`},
+		{"unknown bare", diffArgs("acme/strict", "strict"), 3, `invalid name "strict": it is not a built-in profile`},
 		{"unknown flag", diffArgs("review", "ci", "--bogus"), 2, "unknown flag"},
 	}
 	for _, tt := range tests {

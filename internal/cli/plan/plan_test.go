@@ -173,10 +173,10 @@ func TestUseRefusals(t *testing.T) {
 		{"both options", []string{"local/deploy", "--automation-level", "auto", "--automation-profile", "ci"}, 2, "cannot be combined"},
 		{"unknown level", []string{"local/deploy", "--automation-level", "full-auto"}, 2, "unknown automation level"},
 		{"misspelt level", []string{"local/deploy", "--automation-level", "ful_auto"}, 2, `hint: did you mean "full_auto"? The levels are manual, supervised, auto, full_auto;`},
-		{"misspelt profile", []string{"local/deploy", "--automation-profile", "cautios"}, 4, "error: profile \"cautios\" not found\nagents: hint: did you mean \"cautious\"?\n"},
+		{"misspelt profile", []string{"local/deploy", "--automation-profile", "cautios"}, 3, "error: invalid name \"cautios\": it is not a built-in profile, and custom profiles are named namespace/name\nagents: hint: did you mean \"cautious\"?\n"},
 		{"missing action", []string{"local/none"}, 4, `action "local/none" not found`},
 		{"bad action name", []string{"Deploy"}, 3, `invalid action name`},
-		{"action name without a namespace", []string{"deploy"}, 4, `action "deploy" not found`},
+		{"action name without a namespace", []string{"deploy"}, 3, `invalid action name: "deploy" must have the form namespace/name`},
 		{"missing profile", []string{"local/deploy", "--automation-profile", "acme/none"}, 4, `profile "acme/none" not found`},
 		{"missing safety file", []string{"local/deploy", "--safety-profile", "/nonexistent/s.yaml"}, 4, "file not found"},
 	}
