@@ -220,7 +220,7 @@ func DecodeGlobal(data []byte, file string) (*Global, error) {
 	g := &Global{File: file}
 	d, root := decoder(data, file)
 	if root == nil {
-		return g, d.Err()
+		return g, emptyHint(d.Err(), data)
 	}
 	for _, f := range d.Fields(strictyaml.At("", root), GlobalKeys) {
 		switch f.Key {
@@ -536,7 +536,7 @@ func DecodeProject(data []byte, file string) (*Project, error) {
 	p := &Project{File: file}
 	d, root := decoder(data, file)
 	if root == nil {
-		return p, d.Err()
+		return p, emptyHint(d.Err(), data)
 	}
 	fields, _ := d.Mapping(strictyaml.At("", root))
 	for _, f := range fields {
@@ -657,16 +657,24 @@ func decodeDuration(d *strictyaml.Decoder, f strictyaml.Field) string {
 }
 
 // decoder returns a decoder for file and the root mapping of data, or a
-// nil root when there is nothing to decode: the decoder then holds why, or
-// nothing at all for a file of nothing but comments, which configures
-// nothing and is not an error.
+// nil root when there is nothing to decode: the decoder then holds why. A
+// file of nothing but white space and comments is refused as empty, as
+// every file agents reads is: an empty file is more likely one truncated
+// or not yet written than one meant to say nothing.
 func decoder(data []byte, file string) (*strictyaml.Decoder, *yaml.Node) {
 	d := strictyaml.NewDecoder(file)
-	if blank(data) {
-		return d, nil
-	}
 	root, _ := d.Root(data)
 	return d, root
+}
+
+// emptyHint adds to err, the refusal of a configuration file, how to mend
+// it when the file is blank.
+func emptyHint(err error, data []byte) error {
+	var e *errs.Error
+	if blank(data) && errors.As(err, &e) && e.Hint == "" {
+		return e.WithHint("give the file at least one setting, or remove it to use none")
+	}
+	return err
 }
 
 // blank reports whether data holds no YAML content: only white space,

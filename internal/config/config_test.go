@@ -103,16 +103,28 @@ func asError(err error, e **errs.Error) bool {
 	return ok
 }
 
+// An empty file, or one of comments alone, is refused like every empty
+// file agents reads, with a hint; a file with no settings but a null is
+// not empty.
 func TestEmptyConfigurations(t *testing.T) {
 	for _, doc := range []string{"", "\n\n", "# only a comment\n", "---\n# nothing\n", "\ufeff# bom\n"} {
-		g, err := DecodeGlobal([]byte(doc), "config.yaml")
-		if err != nil || g.AutomationProfile != nil || g.SafetyProfile != nil || g.SafetyPack != "" {
-			t.Errorf("global %q = %+v, %v", doc, g, err)
+		for _, decode := range []func() error{
+			func() error { _, err := DecodeGlobal([]byte(doc), "config.yaml"); return err },
+			func() error { _, err := DecodeProject([]byte(doc), "agents.yaml"); return err },
+		} {
+			var e *errs.Error
+			err := decode()
+			if !asError(err, &e) || e == nil || e.Kind != errs.KindInvalid ||
+				!strings.Contains(e.Error(), "file is empty") || !strings.Contains(e.Hint, "remove it") {
+				t.Errorf("%q decoded: %v, want an empty file refused with a hint", doc, err)
+			}
 		}
-		p, err := DecodeProject([]byte(doc), "agents.yaml")
-		if err != nil || p.AutomationProfile != nil || p.SafetyProfile != nil {
-			t.Errorf("project %q = %+v, %v", doc, p, err)
-		}
+	}
+	if out, changed, err := SetTrusted(nil, "config.yaml", "/p", "", true); err != nil || !changed || !strings.Contains(string(out), `folder: "/p"`) {
+		t.Errorf("SetTrusted on no file = %q, %v, %v", out, changed, err)
+	}
+	if _, _, err := SetTrusted([]byte{}, "config.yaml", "/p", "", true); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("SetTrusted on an empty file: %v, want it refused", err)
 	}
 	// Null values set nothing.
 	p, err := DecodeProject([]byte("automation_profile: null\nsafety_profile: ~\n"), "agents.yaml")

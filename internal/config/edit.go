@@ -21,11 +21,15 @@ import (
 // it. The rest of the document, comments included, is kept. data must
 // decode as a valid configuration, before and after, and the result is
 // decoded again to check the edit did what it says: a broken file is never
-// rewritten, and the edit never breaks one.
+// rewritten, and the edit never breaks one. nil data is a file not
+// written yet; an empty one is refused, as every read of it is.
 func SetTrusted(data []byte, file, folder, digest string, trust bool) ([]byte, bool, error) {
-	g, err := DecodeGlobal(data, file)
-	if err != nil {
-		return nil, false, err
+	g := &Global{File: file}
+	if data != nil {
+		var err error
+		if g, err = DecodeGlobal(data, file); err != nil {
+			return nil, false, err
+		}
 	}
 	if trustSettled(g, folder, digest, trust) {
 		return data, false, nil
