@@ -3,7 +3,6 @@ package registry
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/resolve"
+	"github.com/agentsctl/agents/internal/safefile"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/safetypack/jcs"
 	"github.com/agentsctl/agents/internal/store"
@@ -43,14 +43,14 @@ type Check struct {
 
 // evidence chooses where the context comes from. With a context file
 // alone the file alone speaks; otherwise the current state does, with the
-// plan's evidence when a plan is named, and the file's fields over it when
-// both are.
+// plan's evidence when a plan is named, and, when both are, the fields the
+// file holds over it: a field the file leaves out keeps the state's.
 func (c Check) evidence() []Evidence {
 	switch {
 	case c.Evidence != nil:
 		return c.Evidence
 	case c.Plan != "" && c.ContextFile != "":
-		return []Evidence{PlanEvidence(c.Plan), FileEvidence(c.ContextFile)}
+		return []Evidence{BuiltinIdentity(), PlanEvidence(c.Plan), FileEvidence(c.ContextFile)}
 	case c.ContextFile != "":
 		return []Evidence{FileEvidence(c.ContextFile)}
 	case c.Plan != "":
@@ -178,19 +178,15 @@ func (r *Registry) resolveHere() (*resolve.Result, error) {
 // malformed one is invalid input.
 func FileEvidence(file string) Evidence {
 	return Evidence{Name: "file " + file, Build: func(*Registry) (*sp.Context, error) {
-		info, err := os.Stat(file)
+		data, err := safefile.ReadFile(file, sp.MaxFileSize)
+		var se *safefile.Error
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, errs.NotFound("context file %s not found", file)
+		case errors.As(err, &se):
+			return nil, errs.Invalid("context file %s %s", file, se.Detail).
+				WithHint("name a regular file holding a JSON context")
 		case err != nil:
-			return nil, errs.Wrap(errs.KindInternal, err, "cannot read context file %s", file)
-		case !info.Mode().IsRegular():
-			return nil, errs.Invalid("context file %s is not a regular file", file)
-		case info.Size() > sp.MaxFileSize:
-			return nil, errs.Invalid("context file %s is %d bytes; at most %d are read", file, info.Size(), sp.MaxFileSize)
-		}
-		data, err := os.ReadFile(file)
-		if err != nil {
 			return nil, errs.Wrap(errs.KindInternal, err, "cannot read context file %s", file)
 		}
 		return sp.ParseContext(data, file)

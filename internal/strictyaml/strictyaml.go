@@ -78,39 +78,25 @@ const (
 	tagBinary    = "!!binary"
 )
 
-// ReadFile reads a file to decode. It reads at most MaxFileSize+1 bytes, so a
-// huge file is refused without being read whole. A missing file is
-// KindNotFound; a directory or a file over MaxFileSize is KindInvalid; other
-// I/O failures are KindInternal.
+// ReadFile reads a file named on the command line, to decode. As every
+// file agents reads, it is opened without waiting and refused unless it is
+// a regular file: a FIFO there would hang the command (standard input is
+// read by naming "-" where a command takes it). It reads at most
+// MaxFileSize+1 bytes, so a huge file is refused without being read whole.
+// A missing file is KindNotFound; a file that is not a regular file, or is
+// over MaxFileSize, is KindInvalid naming what it is; other I/O failures
+// are KindInternal.
 func ReadFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, errs.NotFound("file not found: %s", path).WithHint("check the path; a relative one is read from the working folder")
+	data, err := safefile.ReadFile(path, MaxFileSize)
+	var se *safefile.Error
+	if errors.As(err, &se) && errors.Is(err, safefile.ErrNotRegular) {
+		e := errs.InvalidProblems(path, []errs.Problem{{File: path, Message: se.Detail}})
+		if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+			return nil, e.WithHint("name a file in it, not the folder")
 		}
-		return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
+		return nil, e.WithHint("name a regular file: a pipe or device is not read, as it could leave the command waiting (add -c - reads standard input)")
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
-	}
-	if info.IsDir() {
-		return nil, errs.InvalidProblems(path, []errs.Problem{{File: path, Message: "is a directory, not a file"}})
-	}
-	if info.Mode().IsRegular() && info.Size() > MaxFileSize {
-		return nil, tooLarge(path)
-	}
-	// Pipes and devices have no size up front: read one byte past the limit
-	// to tell "exactly at the limit" from "over it".
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
-	}
-	if len(data) > MaxFileSize {
-		return nil, tooLarge(path)
-	}
-	return data, nil
+	return data, ownFileError(path, err)
 }
 
 // ReadOwnFile reads a file agents keeps for itself rather than one named on

@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
 )
@@ -698,29 +700,39 @@ func TestReadFile(t *testing.T) {
 	}
 }
 
-func TestReadFileFromPipe(t *testing.T) {
+// A file named on the command line must be a regular file: a FIFO with
+// no writer would otherwise leave the command waiting for ever, and a pipe
+// or a device is refused the same way, naming what it is.
+func TestReadFileRefusesWhatIsNotAFile(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("opens a pipe through /dev/fd")
+		t.Skip("makes a FIFO and opens a pipe through /dev/fd")
 	}
-	// A pipe has no size up front; the limit still holds, and the writer
-	// is not drained past it.
+	fifo := filepath.Join(t.TempDir(), "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	go func() {
-		defer w.Close()
-		chunk := make([]byte, 64<<10)
-		for range 40 { // 2.5 MiB
-			if _, err := w.Write(chunk); err != nil {
-				return
+	defer w.Close()
+	for path, what := range map[string]string{
+		fifo:                                   "is a FIFO",
+		"/dev/fd/" + strconv.Itoa(int(r.Fd())): "is a FIFO",
+		"/dev/null":                            "is a character device",
+		t.TempDir():                            "is a directory",
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := ReadFile(path); done <- err }()
+		select {
+		case err := <-done:
+			if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), what) {
+				t.Errorf("ReadFile(%s) = %v, want it refused: %s", path, err, what)
 			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("ReadFile(%s) is still waiting", path)
 		}
-	}()
-	_, err = ReadFile("/dev/fd/" + strconv.Itoa(int(r.Fd())))
-	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "larger than") {
-		t.Fatalf("ReadFile(pipe) = %v, want the size limit", err)
 	}
 }
 
