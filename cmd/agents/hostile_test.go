@@ -408,7 +408,7 @@ func TestHostileProfiles(t *testing.T) {
 	}
 	// A stream without end: refused after the limit, not read to its end.
 	t.Run("endless-stdin", func(t *testing.T) {
-		r := expectRefusalWith(t, runMeasured, home, endless{}, refusal{3, tooLarge}, "automation-profile", "add", "-c", "/dev/stdin")
+		r := expectRefusalWith(t, runMeasured, home, endless{}, refusal{3, tooLarge}, "automation-profile", "add", "-c", "-")
 		if r.peakRSS > maxPeakRSS {
 			t.Errorf("add used %d MiB reading an endless stream", r.peakRSS>>20)
 		}

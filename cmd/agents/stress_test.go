@@ -1094,7 +1094,7 @@ func TestStressSignals(t *testing.T) {
 	}
 	before := treeHash(t, home)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		if code, stderr := waitFor(agentsCmd(t, home, "automation-profile", "add", "-c", "/dev/stdin"), sig); code != 130 {
+		if code, stderr := waitFor(agentsCmd(t, home, "automation-profile", "add", "-c", "-"), sig); code != 130 {
 			t.Errorf("add reading its input, %v: exit %d, want 130: %s", sig, code, stderr)
 		}
 		code, stderr := waitFor(agentsCmd(t, home, "automation-profile", "check-guard", "cautious", "--hook", "claude-code"), sig)

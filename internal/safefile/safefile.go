@@ -16,9 +16,9 @@
 // and it has exactly one link: a hard link would carry the write to a file
 // elsewhere.
 //
-// Files named on the command line are not opened here: a user may well give
-// a pipe (add -c /dev/stdin), and waiting for it is then what they asked
-// for.
+// Files named on the command line are held to the same rule: standard
+// input is read by naming "-" (add -c -), never through a path that could
+// be a FIFO with no writer.
 package safefile
 
 import (

@@ -145,7 +145,7 @@ func (u *UI) ReadInput(path string) ([]byte, string, error) {
 	}
 	if len(data) > strictyaml.MaxFileSize {
 		return nil, StdinName, errs.InvalidProblems(StdinName, []errs.Problem{{File: StdinName,
-			Message: "is larger than 1 MiB, the limit"}})
+			Message: fmt.Sprintf("input is larger than %d bytes (1 MiB), the limit", strictyaml.MaxFileSize)}})
 	}
 	return data, StdinName, nil
 }
