@@ -33,15 +33,16 @@ func levels() []string {
 }
 
 // profileForLevel returns the built-in profile that replaces a deprecated
-// automation level; an unknown level is a usage error listing the four.
-func profileForLevel(level string) (string, error) {
+// automation level; an unknown level is a usage error listing the four
+// and saying how to name a profile instead (better, the way that replaces
+// the level where it was given).
+func profileForLevel(level, better string) (string, error) {
 	for _, l := range legacyLevels {
 		if l.level == level {
 			return l.profile, nil
 		}
 	}
 	e := errs.Usage("unknown automation level %q", level)
-	const better = "better, name a profile with --automation-profile (see 'agents automation-profile list')"
 	if s := suggest.Key(level, levels()); s != "" {
 		return "", e.WithHint("did you mean %q? The levels are %s; %s", s, levelNames(), better)
 	}

@@ -23,7 +23,7 @@ profile, after a deprecation warning on stderr.`,
 		Args:              cmdutil.NamedArgs("a plan id", "an automation level"),
 		ValidArgsFunction: cmdutil.CompleteArgs(deps, cmdutil.PlanIDs, levelList),
 		RunE: cmdutil.RunE(opts, runF, setAutomationProfileRun, func(opts *setAutomationProfileOptions, cmd *cobra.Command, args []string) error {
-			name, err := profileForLevel(args[1])
+			name, err := profileForLevel(args[1], "better, name a profile: agents plan set-automation-profile "+args[0]+" NAME (see 'agents automation-profile list')")
 			if err != nil {
 				return err
 			}

@@ -61,7 +61,7 @@ EXIT STATUS
 						WithHint("--automation-level is deprecated: give --automation-profile alone")
 				}
 				level, _ := cmd.Flags().GetString("automation-level")
-				name, err := profileForLevel(level)
+				name, err := profileForLevel(level, "better, name a profile with --automation-profile (see 'agents automation-profile list')")
 				if err != nil {
 					return err
 				}
