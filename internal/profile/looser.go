@@ -17,6 +17,16 @@ type Loosening struct {
 	Now      string `json:"now"`
 }
 
+// MarshalJSON writes Replaced and Now as the JSON values they hold (50,
+// null, true, ["deploy"]), not as strings that hold them.
+func (l Loosening) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Field    string          `json:"field"`
+		Replaced json.RawMessage `json:"replaced"`
+		Now      json.RawMessage `json:"now"`
+	}{l.Field, json.RawMessage(l.Replaced), json.RawMessage(l.Now)})
+}
+
 // LooserThan lists, in canonical field order, every field on which s
 // allows more than base: a requirement dropped (require_sandbox,
 // require_checkpoints, require_human_approval true → false), unsafe tools

@@ -236,14 +236,14 @@ func TestLoosenedInEveryFormat(t *testing.T) {
     "fields": [
       {
         "field": "max_total_cost",
-        "replaced": "50",
-        "now": "null"
+        "replaced": 50,
+        "now": null
       }
     ]
   }`) {
 			t.Errorf("%T json:\n%s", v, js)
 		}
-		if y := renderAs(t, "yaml", false, v); !strings.Contains(y, "safety_loosened:\n  level: action\n  replaces: acme/strict\n") {
+		if y := renderAs(t, "yaml", false, v); !strings.Contains(y, "safety_loosened:\n  level: action\n  replaces: acme/strict\n  fields:\n    - field: max_total_cost\n      replaced: 50\n      now: null\n") {
 			t.Errorf("%T yaml:\n%s", v, y)
 		}
 		line := `the standalone safety profile of the action level is looser than the safety composed in "acme/strict" that it replaces: max_total_cost 50 → null`
