@@ -11,17 +11,26 @@ import (
 
 // Key returns the entry of known nearest to key, or "" when none is close
 // enough to be what the writer meant. Case and - versus _ are ignored; a
-// swap of two neighbouring letters counts as one edit.
+// swap of two neighbouring letters counts as one edit. A key of whole
+// words that begins exactly one known key (max_retries for
+// max_retries_per_step), or that exactly one known key of at least two
+// words begins (safety_profile where safety is known), is taken for it.
 func Key(key string, known []string) string {
 	if len(key) > 64 {
 		return ""
 	}
 	norm := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(key)), "-", "_")
 	best, bestDist := nearest(norm, known, func(k string) string { return k })
-	if bestDist < 0 || bestDist > limit(norm) {
+	if bestDist >= 0 && bestDist <= limit(norm) {
+		return best
+	}
+	if len(norm) < 4 {
 		return ""
 	}
-	return best
+	if k := Unique(known, func(k string) bool { return strings.HasPrefix(k, norm+"_") }); k != "" {
+		return k
+	}
+	return Unique(known, func(k string) bool { return len(k) >= 4 && strings.HasPrefix(norm, k+"_") })
 }
 
 // Name returns the candidate the user most likely meant by name, or ""

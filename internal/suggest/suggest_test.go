@@ -20,10 +20,32 @@ func TestKey(t *testing.T) {
 		{"x", ""},
 		{"totally_unrelated", ""},
 		{strings.Repeat("a", 100), ""},
+		// Whole words at the start of one known key, or one known key
+		// at the start of what was typed.
+		{"max_retries", "max_retries_per_step"},
+		{"max-retries", "max_retries_per_step"},
+		{"auto", ""}, // begins two keys
+		{"require", "require_sandbox"},
+		{"max_ret", ""}, // not whole words
+		{"description_text", "description"},
+		{"name_of_it", "name"},
 	}
 	for _, tt := range tests {
 		if got := Key(tt.in, known); got != tt.want {
 			t.Errorf("Key(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for in, want := range map[string]string{
+		"safety":         "safety_profile",
+		"max_cost":       "max_cost_per_plan",
+		"safety_profile": "safety",
+	} {
+		known := []string{"automation_profile", "safety_profile", "max_cost_per_plan", "max_total_cost"}
+		if in == "safety_profile" {
+			known = []string{"name", "safety", "guards"}
+		}
+		if got := Key(in, known); got != want {
+			t.Errorf("Key(%q, %v) = %q, want %q", in, known, got, want)
 		}
 	}
 }
