@@ -101,8 +101,10 @@ func plainLines[T any](w *Writer, items []T, name func(T) string) {
 	}
 }
 
-// FormatTime formats a recorded time for the human formats.
-func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+// FormatTime formats a recorded time for the human formats exactly as JSON
+// and YAML give it (RFC 3339, trailing zeros of the fraction dropped), so
+// that a time copied from one format matches the same time in another.
+func FormatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // Plain implements View: "key: value" lines, nested fields as a.b, the
 // levels as levels.<level>.x.

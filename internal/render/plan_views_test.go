@@ -271,3 +271,16 @@ func TestLoosenedInEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// A recorded time reads the same in every format, so that one copied from
+// plain output finds the same plan in JSON.
+func TestTimesAgreeAcrossFormats(t *testing.T) {
+	p := samplePlan()
+	p.CreatedAt = time.Date(2026, 3, 1, 12, 0, 0, 790_000_000, time.UTC)
+	want := "2026-03-01T12:00:00.79Z"
+	for _, f := range []string{"json", "yaml", "plain", "table", "rich"} {
+		if out := renderAs(t, f, false, PlanView{Plan: p}); !strings.Contains(out, want) {
+			t.Errorf("%s does not give the time as %s:\n%s", f, want, out)
+		}
+	}
+}
