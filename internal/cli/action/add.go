@@ -35,7 +35,8 @@ nothing; -f json and -f yaml print the stored action instead.
 EXIT STATUS
   0    added, updated or unchanged
   2    usage: no --config
-  3    the file is invalid, or names an automation profile that does not exist
+  3    the file is invalid or not a regular file (standard input is -c -),
+       or names an automation profile that does not exist
   4    the file does not exist
   5    the action exists and --update was not given`,
 		Example: `  # Register an action

@@ -108,8 +108,10 @@ EXIT STATUS
   11   blocked by a boundary of the safety pack in enforce mode (rule
        pack.<boundary_id>); no approval unblocks it
   2    usage: an unknown gate, or a confidence missing or outside [0, 1];
-       a profile name and --plan together
-  3    the plan's record does not match its snapshots (edited by hand);
+       a profile name and --plan together; a plan id prefix that more
+       than one plan begins with
+  3    a profile name that is neither a built-in nor namespace/name; the
+       plan's record does not match its snapshots (edited by hand);
        a store folder or file that another user owns or anyone can write
   4    the profile, the plan, or the plan's snapshot does not exist
   6    the safety pack in force was refused`,

@@ -157,8 +157,10 @@ EXIT STATUS
   11   blocked; no approval can unblock it (requires_approval: false),
        a safety constraint or a boundary of the pack in enforce mode
   2    usage: a missing --tool, a negative figure, conflicting flags, a
-       profile name and --plan together
-  3    invalid input on stdin (--stdin-json); a plan whose record does not
+       profile name and --plan together; a plan id prefix that more than
+       one plan begins with
+  3    a profile name that is neither a built-in nor namespace/name;
+       invalid input on stdin (--stdin-json); a plan whose record does not
        match its snapshots; a config.yaml someone else can write; a store
        folder or file that another user owns or anyone can write
   4    the profile, the plan, or the plan's snapshot does not exist

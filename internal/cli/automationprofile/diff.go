@@ -55,6 +55,7 @@ the fields that differ, whether or not --only-differences is given.
 EXIT STATUS
   0    the comparison was printed (whether or not the profiles differ)
   2    usage: fewer than two names, or names given with --builtin
+  3    a name that is neither a built-in nor namespace/name
   4    a profile does not exist`,
 		Example: `  # How does cautious differ from review?
   $ agents automation-profile diff review cautious

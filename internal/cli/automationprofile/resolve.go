@@ -37,7 +37,10 @@ each field.
 
 EXIT STATUS
   0    resolved
-  3    invalid input: the safety profile file, agents.yaml or config.yaml,
+  2    usage: a flag given an empty value
+  3    invalid input: a profile or action name that is not valid; the
+       safety profile file (or a FIFO, device or folder in its place),
+       agents.yaml or config.yaml,
        or one of them owned or writable by someone else; a store folder or
        file that another user owns or anyone can write
   4    not found: the action, a profile a level names, a file
@@ -49,7 +52,9 @@ EXIT STATUS
   # For an action, from another project
   $ agents automation-profile resolve --action local/secure-deploy --project ~/src/shop`,
 		Args: cmdutil.ExactArgs(0, "no arguments"),
-		RunE: cmdutil.RunE(opts, runF, resolveRun, nil),
+		RunE: cmdutil.RunE(opts, runF, resolveRun, func(_ *resolveOptions, cmd *cobra.Command, _ []string) error {
+			return cmdutil.NonEmpty(cmd, "automation-profile", "safety-profile", "project", "action")
+		}),
 	}
 	cmdutil.ChoiceFlags(cmd, deps, &opts.choices, "the plan's own automation profile", "the plan's own standalone safety profile file")
 	cmdutil.NameFlag(cmd, deps, &opts.choices.Action, "action", "the action a plan would be made from", cmdutil.ActionNames)

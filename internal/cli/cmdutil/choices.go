@@ -3,6 +3,7 @@ package cmdutil
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/registry"
 )
 
@@ -17,4 +18,32 @@ func ChoiceFlags(cmd *cobra.Command, deps *Deps, c *registry.Choices, profileHel
 	cmd.Flags().StringVar(&c.Project, "project", "", "look for agents.yaml from this folder instead of the working directory")
 	_ = cmd.MarkFlagFilename("safety-profile", "yaml", "yml")
 	_ = cmd.MarkFlagDirname("project")
+}
+
+// emptyHints says, for each flag that names something, what to give it
+// instead of nothing.
+var emptyHints = map[string]string{
+	"automation-profile": "name a profile: see 'agents automation-profile list'",
+	"safety-profile":     "give a safety profile file",
+	"project":            "give a folder, or leave the flag out to use the working directory",
+	"action":             "name an action: see 'agents action list', or leave the flag out",
+}
+
+// NonEmpty refuses, as a usage error, the first of the named flags that
+// was given an empty value: --project "" would otherwise quietly mean the
+// working directory, and --automation-profile "" no choice at all, where
+// the caller meant to name something.
+func NonEmpty(cmd *cobra.Command, names ...string) error {
+	for _, name := range names {
+		f := cmd.Flags().Lookup(name)
+		if f == nil || !f.Changed || f.Value.String() != "" {
+			continue
+		}
+		e := errs.Usage("--%s must not be empty", name)
+		if h, ok := emptyHints[name]; ok {
+			e = e.WithHint("%s", h)
+		}
+		return e
+	}
+	return nil
 }

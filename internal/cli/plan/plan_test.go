@@ -175,6 +175,7 @@ func TestUseRefusals(t *testing.T) {
 		{"misspelt level", []string{"local/deploy", "--automation-level", "ful_auto"}, 2, `hint: did you mean "full_auto"? The levels are manual, supervised, auto, full_auto;`},
 		{"misspelt profile", []string{"local/deploy", "--automation-profile", "cautios"}, 3, "error: invalid name \"cautios\": it is not a built-in profile, and custom profiles are named namespace/name\nagents: hint: did you mean \"cautious\"?\n"},
 		{"missing action", []string{"local/none"}, 4, `action "local/none" not found`},
+		{"empty automation profile", []string{"local/deploy", "--automation-profile", ""}, 2, "--automation-profile must not be empty"},
 		{"bad action name", []string{"Deploy"}, 3, `invalid action name`},
 		{"action name without a namespace", []string{"deploy"}, 3, `invalid action name: "deploy" must have the form namespace/name`},
 		{"missing profile", []string{"local/deploy", "--automation-profile", "acme/none"}, 4, `profile "acme/none" not found`},

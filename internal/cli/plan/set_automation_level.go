@@ -23,6 +23,9 @@ profile, after a deprecation warning on stderr.`,
 		Args:              cmdutil.NamedArgs("a plan id", "an automation level"),
 		ValidArgsFunction: cmdutil.CompleteArgs(deps, cmdutil.PlanIDs, levelList),
 		RunE: cmdutil.RunE(opts, runF, setAutomationProfileRun, func(opts *setAutomationProfileOptions, cmd *cobra.Command, args []string) error {
+			if err := cmdutil.NonEmpty(cmd, "project"); err != nil {
+				return err
+			}
 			name, err := profileForLevel(args[1], "better, name a profile: agents plan set-automation-profile "+args[0]+" NAME (see 'agents automation-profile list')")
 			if err != nil {
 				return err

@@ -34,7 +34,10 @@ does; DIR becomes the plan's project folder.
 
 EXIT STATUS
   0    the plan was resolved again
-  3    invalid input: agents.yaml or config.yaml; a store folder or file
+  2    usage: a plan id prefix that more than one plan begins with; an
+       empty profile name or --project
+  3    invalid input: a profile name that is neither a built-in nor
+       namespace/name; agents.yaml or config.yaml; a store folder or file
        that another user owns or anyone can write
   4    not found: the plan, the profile, the plan's action
   6    the safety pack in force was refused`,
@@ -46,7 +49,7 @@ EXIT STATUS
 			if opts.profile == "" {
 				return errs.Usage("the profile name must not be empty")
 			}
-			return nil
+			return cmdutil.NonEmpty(cmd, "project")
 		}),
 	}
 	projectFlag(cmd, &opts.project)

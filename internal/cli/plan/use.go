@@ -36,10 +36,12 @@ nearest ancestor; --project DIR looks from DIR instead.
 
 EXIT STATUS
   0    the plan was made
-  2    usage: --automation-level with --automation-profile, an unknown level
-  3    invalid input: the safety profile file, agents.yaml or config.yaml;
-       an invalid action name; a store folder or file that another user
-       owns or anyone can write
+  2    usage: --automation-level with --automation-profile, an unknown
+       level, a flag given an empty value
+  3    invalid input: the safety profile file (or a FIFO, device or folder
+       in its place), agents.yaml or config.yaml; an invalid action or
+       profile name; a store folder or file that another user owns or
+       anyone can write
   4    not found: the action, a profile a level names, the safety profile file
   6    the safety pack in force was refused`,
 		Example: `  # Resolve from the action, the project and the global configuration
@@ -68,14 +70,7 @@ EXIT STATUS
 				warnDeprecated(opts.UI, "--automation-level", "--automation-profile "+name)
 				opts.choices.AutomationProfile = name
 			}
-			if cmd.Flags().Changed("automation-profile") && opts.choices.AutomationProfile == "" {
-				return errs.Usage("--automation-profile must not be empty").
-					WithHint("name a profile: see 'agents automation-profile list'")
-			}
-			if cmd.Flags().Changed("safety-profile") && opts.choices.SafetyProfileFile == "" {
-				return errs.Usage("--safety-profile must not be empty").WithHint("give a safety profile file")
-			}
-			return nil
+			return cmdutil.NonEmpty(cmd, "automation-profile", "safety-profile", "project")
 		}),
 	}
 	cmdutil.ChoiceFlags(cmd, deps, &opts.choices,

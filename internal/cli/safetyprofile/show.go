@@ -24,7 +24,8 @@ and yaml output is a safety profile file itself.
 
 EXIT STATUS
   0    shown
-  3    the file is not a valid safety profile (its root must be a mapping)
+  3    the file is not a valid safety profile (its root must be a mapping),
+       or is not a regular file (a FIFO, a device, a folder)
   4    the file does not exist`,
 		Example: `  $ agents safety-profile show examples/safety-profiles/deploy.yaml
   $ agents safety-profile show deploy.yaml -f yaml > deploy-full.yaml`,

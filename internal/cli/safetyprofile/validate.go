@@ -22,7 +22,7 @@ each, and write nothing.
 
 EXIT STATUS
   0    every file is valid
-  3    a file is invalid
+  3    a file is invalid, or is not a regular file
   4    a file does not exist (this wins over 3)`,
 		Example: `  $ agents safety-profile validate examples/safety-profiles/*.yaml
   $ agents safety-profile validate deploy.yaml -f json | jq '.[].problems'`,
