@@ -65,6 +65,11 @@ func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, w
 	case len(args) > rest+1:
 		return "", nil, errs.Usage("too many arguments: expected %s, got %d arguments", expected, len(args)).WithHint("%s", hint)
 	}
+	if args[0] == "" {
+		// An empty name is a name that is not valid, never "no profile":
+		// that would resolve from the working folder, as only a hook does.
+		return "", nil, registry.CheckProfileName(args[0])
+	}
 	return args[0], args[1:], nil
 }
 
