@@ -16,7 +16,6 @@ import (
 	"github.com/agentsctl/agents/internal/safefile"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/safetypack/jcs"
-	"github.com/agentsctl/agents/internal/store"
 )
 
 // Evidence supplies the part of a safety check's context that one source
@@ -280,6 +279,15 @@ func PlanEvidence(id string) Evidence {
 		if err != nil {
 			return nil, err
 		}
+		// A record that does not hold together (content that does not
+		// hash to what it cites, a snapshot missing) rests on nothing the
+		// registry can vouch for; one that does is judged digest by
+		// digest, against the history.
+		if _, _, err := r.recordedContent(p); errs.Is(err, errs.KindInvalid) || errs.Is(err, errs.KindNotFound) {
+			return &sp.Context{CitedSourceSHAs: p.Digests(), AllowedSourceSHAs: []string{}}, nil
+		} else if err != nil {
+			return nil, err // a damaged object or a failing store: no verdict
+		}
 		var allowed []string
 		if name := p.AutomationProfile.Name; profile.IsBuiltinName(name) {
 			d, err := r.builtinDigest(name)
@@ -287,16 +295,8 @@ func PlanEvidence(id string) Evidence {
 				return nil, err
 			}
 			allowed = append(allowed, d)
-		} else {
-			h, err := st.Profiles().History(r.ctx(), name)
-			if err != nil && !errs.Is(err, errs.KindNotFound) {
-				return nil, err
-			}
-			for _, e := range h {
-				if e.Event == store.EventPut && !slices.Contains(allowed, e.Digest) {
-					allowed = append(allowed, e.Digest)
-				}
-			}
+		} else if allowed, err = r.heldVersions(name); err != nil {
+			return nil, err
 		}
 		ok, err := st.HasObject(r.ctx(), p.SafetyProfile.SHA256)
 		if err != nil {

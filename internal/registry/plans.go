@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -540,12 +541,58 @@ func (r *Registry) checkRecord(p *plan.Plan) (plan.RecordCheck, error) {
 }
 
 // recorded returns the profiles p recorded, from the snapshots the store
-// keeps, once its record is checked against them.
+// keeps, once its record is checked against them and the version of a
+// custom profile it cites is one the store has written under that name
+// (in the profile's history): an object planted beside an edited record
+// hashes right, but was never that profile.
 func (r *Registry) recorded(p *plan.Plan) (*profile.AutomationProfile, profile.SafetyProfile, error) {
+	ap, safety, err := r.recordedContent(p)
+	if err != nil {
+		return nil, profile.SafetyProfile{}, err
+	}
+	ref := p.AutomationProfile
+	if profile.IsBuiltinName(ref.Name) {
+		return ap, safety, nil // Recorded held it to the compiled-in content
+	}
+	held, err := r.heldVersions(ref.Name)
+	if err != nil {
+		return nil, profile.SafetyProfile{}, err
+	}
+	if !slices.Contains(held, ref.SHA256) {
+		return nil, profile.SafetyProfile{}, errs.Invalid("plan %s cites sha256 %s for automation profile %q, a version the registry never held under that name: its record has been edited, or the profile's history removed", p.ID, ref.SHA256, ref.Name).
+			About(errs.AboutPlanRecord, p.ID, ref.Name)
+	}
+	return ap, safety, nil
+}
+
+// recordedContent is recorded without the history: the record checked
+// against the snapshots it cites, and nothing more.
+func (r *Registry) recordedContent(p *plan.Plan) (*profile.AutomationProfile, profile.SafetyProfile, error) {
 	st, err := r.Store()
 	if err != nil {
 		return nil, profile.SafetyProfile{}, err
 	}
 	objects := func(digest string) ([]byte, error) { return st.GetObject(r.ctx(), digest) }
 	return resolve.Recorded(p, objects, r.Profile)
+}
+
+// heldVersions returns the digests of every version the store has written
+// under the custom profile name, from its history (none for a name it
+// never held).
+func (r *Registry) heldVersions(name string) ([]string, error) {
+	st, err := r.Store()
+	if err != nil {
+		return nil, err
+	}
+	h, err := st.Profiles().History(r.ctx(), name)
+	if err != nil && !errs.Is(err, errs.KindNotFound) {
+		return nil, err
+	}
+	var out []string
+	for _, e := range h {
+		if e.Event == store.EventPut && !slices.Contains(out, e.Digest) {
+			out = append(out, e.Digest)
+		}
+	}
+	return out, nil
 }

@@ -700,7 +700,41 @@ func TestPlanEvidencePairsNameAndDigest(t *testing.T) {
 	check("acme/strict", made.Plan.AutomationProfile.SHA256, true)
 	check("acme/strict", fullAuto, false)
 	check("manual", fullAuto, false)
-	check("full-auto", fullAuto, true)
+	// full-auto's own digest is a version of full-auto, but the rest of
+	// this record (its trace, its composed safety) speaks of acme/strict:
+	// a record that does not hold together vouches for nothing.
+	check("full-auto", fullAuto, false)
+	// A plan really made under full-auto cites it and is upheld.
+	real, err := f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "full-auto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := f.r.CheckPack(Check{Plan: real.Plan.ID}); err != nil || !v.Upheld {
+		t.Errorf("a plan made under full-auto: %+v, %v", v, err)
+	}
+	// A version the store never wrote under the name, planted as an
+	// object beside the record: the digest hashes right, the history
+	// does not vouch for it, and no decision is taken under the plan.
+	planted := f.profile(t, "acme/strict", 2)
+	planted.AutoApply = 0 // same safety, a gate opened
+	data, _, err := profile.Encode(planted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest, err := f.st.PutObject(context.Background(), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := made.Plan.Clone()
+	p.AutomationProfile.SHA256 = digest
+	if _, err := f.st.Plans().Put(context.Background(), p, true); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := f.r.CheckPack(Check{Plan: p.ID}); err != nil || v.Upheld {
+		t.Errorf("a plan citing a planted version: %+v, %v, want it violated", v, err)
+	}
+	_, err = f.r.Subject(Under{Plan: p.ID})
+	wantErr(t, err, errs.KindInvalid, "a version the registry never held under that name")
 }
 
 func TestTrustProject(t *testing.T) {
