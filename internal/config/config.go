@@ -380,9 +380,14 @@ func isDigest(s string) bool {
 	return true
 }
 
+// lstat is os.Lstat; tests put a folder that cannot be searched in its
+// place, which root (who runs them in CI) cannot make.
+var lstat = os.Lstat
+
 // FindProject returns the agents.yaml in start or its nearest ancestor, or
 // "" when there is none up to the root of the file system. A start folder
-// that does not exist is not found.
+// that does not exist is not found; one on the way that cannot be searched
+// is invalid input, since the file that applies may be there.
 func FindProject(start string) (string, error) {
 	dir, err := filepath.Abs(start)
 	if err != nil {
@@ -403,11 +408,17 @@ func FindProject(start string) (string, error) {
 		// Anything by that name is the project's file: one that is not a
 		// regular file (a folder, a FIFO) is refused when it is read, not
 		// passed over for a file further up.
-		_, err := os.Lstat(file)
+		_, err := lstat(file)
 		if err == nil {
 			return file, nil
 		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+		if errors.Is(err, fs.ErrPermission) {
+			// A folder that cannot be searched may hold the file that
+			// applies; passing over it would use one further up instead.
+			return "", errs.Invalid("cannot look for %s in %s: permission denied", ProjectFileName, dir).
+				WithHint("run agents as a user who can read %s, or give --project for the folder meant", dir)
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
 			return "", errs.Wrap(errs.KindInternal, err, "looking for %s", file)
 		}
 		parent := filepath.Dir(dir)

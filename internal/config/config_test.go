@@ -1,6 +1,7 @@
 package config
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -270,5 +271,33 @@ func TestDanglingConfigLinkRefused(t *testing.T) {
 	}
 	if data, err := ReadGlobal(t.TempDir()); data != nil || err != nil {
 		t.Errorf("no config.yaml = %q, %v", data, err)
+	}
+}
+
+// A folder on the way up that cannot be searched may hold the agents.yaml
+// that applies: it is refused, never passed over for one further up (a
+// hook would then decide under the parent project's profile).
+func TestFindProjectRefusesWhatItCannotSearch(t *testing.T) {
+	root := t.TempDir()
+	secret := filepath.Join(root, "secret")
+	if err := os.MkdirAll(secret, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ProjectFileName), []byte("automation_profile: full-auto\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := FindProject(secret); err != nil || got != filepath.Join(root, ProjectFileName) {
+		t.Fatalf("FindProject = %q, %v, want the parent's file", got, err)
+	}
+	defer func(orig func(string) (fs.FileInfo, error)) { lstat = orig }(lstat)
+	lstat = func(name string) (fs.FileInfo, error) {
+		if filepath.Dir(name) == secret {
+			return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrPermission}
+		}
+		return os.Lstat(name)
+	}
+	got, err := FindProject(secret)
+	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "permission denied") || got != "" {
+		t.Errorf("FindProject through a folder it cannot search = %q, %v, want it refused", got, err)
 	}
 }
