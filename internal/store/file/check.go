@@ -84,7 +84,8 @@ func (s *Store) touchNamespace(dir string) {
 
 // touchFile checks a stored file read for one name (a profile, an action
 // or a plan looked up by name), when CheckLazily asked for that: a file
-// others can write is one they can rewrite, whatever its folder allows.
+// others can write is one they can rewrite, whatever its folder allows,
+// and a link in a file's place is not the store's.
 // A listing does not check each file it reads; every lookup does.
 func (s *Store) touchFile(rel string, fi fs.FileInfo) {
 	s.ns.mu.Lock()
@@ -93,8 +94,16 @@ func (s *Store) touchFile(rel string, fi fs.FileInfo) {
 		return
 	}
 	s.ns.checked[rel] = true
-	for _, w := range fileWarnings(filepath.Join(s.home, rel), fi) {
+	path := filepath.Join(s.home, rel)
+	for _, w := range fileWarnings(path, fi) {
 		s.ns.warn(w)
+	}
+	// The store writes files, never links: a link in a file's place was
+	// put there by hand, and whoever can change it, or a folder on its
+	// way, chooses what is read, whatever the file it ends at allows.
+	if lfi, err := os.Lstat(path); err == nil && lfi.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(path)
+		s.ns.warn(fmt.Sprintf("store file %s is a link to %s: whoever can change the link, or a folder on its way, can change what it says; put the file itself in its place", path, target))
 	}
 }
 

@@ -1168,6 +1168,31 @@ func TestCheckLazilyFiles(t *testing.T) {
 	if len(later) != 2 || !strings.Contains(later[0], "store folder "+logDir+" is world-writable") || !strings.Contains(later[1], "store file "+log+" is world-writable") {
 		t.Errorf("reading the history of acme/y: %q", later)
 	}
+	// A link in a file's place, even one that stays in the home and ends
+	// at a sound file, is not the store's: whoever can change the link or
+	// a folder on its way chooses what is read.
+	drop := filepath.Join(home, "drop")
+	if err := os.Mkdir(drop, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yFile := filepath.Join(home, "profiles", "acme", "y.yaml")
+	if err := os.Rename(yFile, filepath.Join(drop, "y.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../drop/y.yaml", yFile); err != nil {
+		t.Fatal(err)
+	}
+	s = openStore(t, home, filestore.Options{})
+	later = nil
+	if _, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w string) { later = append(later, w) }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Profiles().Get(ctx(), "acme/y"); err != nil {
+		t.Fatal(err)
+	}
+	if len(later) != 1 || later[0] != "store file "+yFile+" is a link to ../../drop/y.yaml: whoever can change the link, or a folder on its way, can change what it says; put the file itself in its place" {
+		t.Errorf("a lookup through a link: %q", later)
+	}
 }
 
 // TestCheckFoldersDecisionsRead: the plans and actions folders are checked
