@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/user"
 	"path/filepath"
 	"strings"
@@ -86,21 +87,34 @@ func TestPrintErrorText(t *testing.T) {
 }
 
 func TestErrorFormatFromArgs(t *testing.T) {
-	deps := &cmdutil.Deps{Getenv: func(string) string { return "" }}
-	for _, tt := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"x", "-f", "json"}, "json"},
-		{[]string{"x", "--format=yaml"}, "yaml"},
-		{[]string{"x", "-fjson"}, "json"},
-		{[]string{"x", "--", "-f", "json"}, ""},
-		{[]string{"x"}, ""},
-	} {
-		if got := errorFormat(deps, tt.args); got != tt.want {
-			t.Errorf("errorFormat(%q) = %q, want %q", tt.args, got, tt.want)
+	home, other := t.TempDir(), t.TempDir()
+	env := map[string]string{"AGENTS_HOME": home}
+	deps := &cmdutil.Deps{Getenv: func(k string) string { return env[k] }}
+	check := func(args []string, want string) {
+		t.Helper()
+		if got := errorFormat(deps, args); got != want {
+			t.Errorf("errorFormat(%q) = %q, want %q", args, got, want)
 		}
 	}
+	check([]string{"x", "-f", "json"}, "json")
+	check([]string{"x", "--format=yaml"}, "yaml")
+	check([]string{"x", "-fjson"}, "json")
+	check([]string{"x", "--", "-f", "json"}, "")
+	check([]string{"x"}, "")
+	// A usage error can come before configuration is resolved: the
+	// format in config.yaml still holds, under the flag and the variable.
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte("format: json\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "config.yaml"), []byte("format: yaml\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check([]string{"x"}, "json")
+	check([]string{"x", "-f", "plain"}, "plain")
+	check([]string{"x", "--home", other}, "yaml")
+	check([]string{"x", "--home=" + other}, "yaml")
+	env["AGENTS_FORMAT"] = "table"
+	check([]string{"x"}, "table")
 }
 
 // TestHomeWithoutHOME: with no HOME, AGENTS_HOME or XDG_CONFIG_HOME (a

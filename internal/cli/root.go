@@ -287,27 +287,44 @@ func usageHint(cmd *cobra.Command) string {
 }
 
 // errorFormat is the format errors are printed in: the configured one when
-// configuration was resolved, else whatever -f/--format the arguments name.
+// configuration was resolved, else what -f/--format the arguments name,
+// AGENTS_FORMAT, or format: in the home's config.yaml, in that order (a
+// usage error can come before configuration is resolved).
 func errorFormat(deps *cmdutil.Deps, args []string) string {
 	if deps.Config.Format != "" {
 		return deps.Config.Format
 	}
-	for i, a := range args {
-		switch {
-		case a == "--":
-			return ""
-		case (a == "-f" || a == "--format") && i+1 < len(args):
-			return args[i+1]
-		case strings.HasPrefix(a, "--format="):
-			return strings.TrimPrefix(a, "--format=")
-		case strings.HasPrefix(a, "-f") && len(a) > 2:
-			return strings.TrimPrefix(a[2:], "=")
-		}
+	if f, ok := argValue(args, "f", "format"); ok {
+		return f
 	}
 	if f := deps.Getenv("AGENTS_FORMAT"); f != "" {
 		return f
 	}
+	flag, _ := argValue(args, "", "home")
+	if home, err := resolveHome(deps, flag); err == nil {
+		if g, err := config.LoadGlobal(home); err == nil {
+			return g.Format
+		}
+	}
 	return ""
+}
+
+// argValue returns the value the arguments give a flag (by its short name,
+// "" for none, or its long one), up to "--".
+func argValue(args []string, short, long string) (string, bool) {
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return "", false
+		case (short != "" && a == "-"+short || a == "--"+long) && i+1 < len(args):
+			return args[i+1], true
+		case strings.HasPrefix(a, "--"+long+"="):
+			return strings.TrimPrefix(a, "--"+long+"="), true
+		case short != "" && strings.HasPrefix(a, "-"+short) && !strings.HasPrefix(a, "--") && len(a) > 2:
+			return strings.TrimPrefix(a[2:], "="), true
+		}
+	}
+	return "", false
 }
 
 type globalFlags struct {
