@@ -61,7 +61,7 @@ func (k Kind) Code() string {
 // Problem is one thing wrong with an input file, located by its field path.
 type Problem struct {
 	File    string `json:"file,omitempty"`
-	Path    string `json:"path,omitempty"`
+	Path    string `json:"path"`
 	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
 }
