@@ -10,9 +10,10 @@ import (
 )
 
 // planDoc is the canonical document of plan use, show and
-// set-automation-profile: the record, then drift (null when resolving now
-// gives the same answer), then when it was last resolved and where its
-// project was looked for.
+// set-automation-profile: the record, then drift (true when resolving now
+// would give another answer) with what differs (drift_details, null when
+// nothing does), then when it was last resolved and where its project was
+// looked for.
 type planDoc struct {
 	ID                string             `json:"id"`
 	Action            string             `json:"action"`
@@ -20,7 +21,8 @@ type planDoc struct {
 	AutomationProfile plan.AutomationRef `json:"automation_profile"`
 	SafetyProfile     plan.SafetyRef     `json:"safety_profile"`
 	Levels            []plan.Setting     `json:"levels"`
-	Drift             *plan.Drift        `json:"drift"`
+	Drift             bool               `json:"drift"`
+	DriftDetails      *plan.Drift        `json:"drift_details"`
 	ResolvedAt        time.Time          `json:"resolved_at"`
 	ProjectDir        string             `json:"project_dir"`
 	SafetyLoosened    *loosenedDoc       `json:"safety_loosened"`
@@ -81,7 +83,7 @@ func (v PlanView) Data() any {
 	return planDoc{
 		ID: p.ID, Action: p.Action, CreatedAt: p.CreatedAt,
 		AutomationProfile: p.AutomationProfile, SafetyProfile: p.SafetyProfile, SafetyLoosened: loosenedOf(p, v.Loosened),
-		Levels: nonNil(p.Levels), Drift: v.Drift, Record: v.Record,
+		Levels: nonNil(p.Levels), Drift: v.Drift != nil, DriftDetails: v.Drift, Record: v.Record,
 		ResolvedAt: p.ResolvedAt, ProjectDir: p.ProjectDir,
 	}
 }
@@ -153,20 +155,22 @@ func resolutionPlain(w *Writer, p *plan.Plan, loosened []profile.Loosening) {
 
 func driftPlain(w *Writer, d *plan.Drift) {
 	if d == nil {
-		w.Field("drift", "null")
+		w.Field("drift", "false")
+		w.Field("drift_details", "null")
 		return
 	}
+	w.Field("drift", "true")
 	if d.Error != nil {
-		w.Field("drift.error", *d.Error)
+		w.Field("drift_details.error", *d.Error)
 	}
 	if c := d.AutomationProfile; c != nil {
-		w.Field("drift.automation_profile", c.Reason)
+		w.Field("drift_details.automation_profile", c.Reason)
 	}
 	if c := d.SafetyProfile; c != nil {
-		w.Field("drift.safety_profile", c.Reason)
+		w.Field("drift_details.safety_profile", c.Reason)
 	}
 	if len(d.Levels) > 0 {
-		w.Field("drift.levels", strings.Join(d.Levels, ", "))
+		w.Field("drift_details.levels", strings.Join(d.Levels, ", "))
 	}
 }
 

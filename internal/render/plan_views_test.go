@@ -71,8 +71,8 @@ func TestPlanViewDocument(t *testing.T) {
 	if got := keysOf(t, top["safety_profile"]); !slices.Equal(got[:len(wantSafety)], wantSafety) {
 		t.Errorf("safety_profile keys = %v, want %v first", got, wantSafety)
 	}
-	if string(top["drift"]) != "null" {
-		t.Errorf("drift = %s", top["drift"])
+	if string(top["drift"]) != "false" || string(top["drift_details"]) != "null" {
+		t.Errorf("drift = %s, drift_details = %s", top["drift"], top["drift_details"])
 	}
 	var levels []json.RawMessage
 	if err := json.Unmarshal(top["levels"], &levels); err != nil || len(levels) != 4 {
@@ -120,7 +120,7 @@ func TestPlanViewTrace(t *testing.T) {
 	}
 	plain := renderAs(t, "plain", false, PlanView{Plan: p})
 	for _, want := range []string{"levels.plan.automation_profile: full-auto\n", "levels.action.safety_profile.require_human_approval: true\n",
-		"levels.project.source: /p/agents.yaml\n", "safety_profile.from_profile: null\n", "drift: null\n"} {
+		"levels.project.source: /p/agents.yaml\n", "safety_profile.from_profile: null\n", "drift: false\ndrift_details: null\n"} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("plain lacks %q:\n%s", want, plain)
 		}
@@ -163,7 +163,7 @@ func TestPlanViewComposedAndDrift(t *testing.T) {
 		}
 	}
 	js := renderAs(t, "json", false, PlanView{Plan: p, Drift: d})
-	if !strings.Contains(js, `"drift": {`) || !strings.Contains(js, `"levels": [`+"\n      \"project\"") || !strings.Contains(js, `"error": null`) {
+	if !strings.Contains(js, `"drift": true,`+"\n  "+`"drift_details": {`) || !strings.Contains(js, `"levels": [`+"\n      \"project\"") || !strings.Contains(js, `"error": null`) {
 		t.Errorf("json drift:\n%s", js)
 	}
 	msg := "action \"local/deploy\" not found"

@@ -94,7 +94,8 @@ type planDoc struct {
 		Level             string  `json:"level"`
 		AutomationProfile *string `json:"automation_profile"`
 	} `json:"levels"`
-	Drift json.RawMessage `json:"drift"`
+	Drift        bool            `json:"drift"`
+	DriftDetails json.RawMessage `json:"drift_details"`
 }
 
 func decodePlan(t *testing.T, r result) planDoc {
@@ -141,8 +142,8 @@ func TestUse(t *testing.T) {
 			if d.SafetyProfile.Provenance != tt.wantSafe || d.SafetyProfile.Source != tt.wantSrc {
 				t.Errorf("safety = %+v", d.SafetyProfile)
 			}
-			if string(d.Drift) != "null" {
-				t.Errorf("drift of a new plan = %s", d.Drift)
+			if d.Drift || string(d.DriftDetails) != "null" {
+				t.Errorf("drift of a new plan = %v, %s", d.Drift, d.DriftDetails)
 			}
 			if len(d.Levels) != 4 || d.Levels[0].Level != "plan" || d.Levels[3].Level != "global" {
 				t.Errorf("levels = %+v", d.Levels)
@@ -216,15 +217,15 @@ func TestShowListSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := decodePlan(t, e.run("plan", "show", ids[0], "-f", "json"))
-	if d.AutomationProfile.Name != "review" || string(d.Drift) == "null" || !strings.Contains(string(d.Drift), `"manual"`) {
-		t.Errorf("show after a level changed: %+v, drift %s", d.AutomationProfile, d.Drift)
+	if d.AutomationProfile.Name != "review" || !d.Drift || !strings.Contains(string(d.DriftDetails), `"manual"`) {
+		t.Errorf("show after a level changed: %+v, drift %v %s", d.AutomationProfile, d.Drift, d.DriftDetails)
 	}
 
 	// set-automation-profile resolves again; the deprecated form warns.
 	r = e.run("plan", "set-automation-level", ids[1], "supervised", "-f", "json")
 	d = decodePlan(t, r)
-	if r.code != 0 || d.AutomationProfile.Name != "supervised" || d.AutomationProfile.Provenance != "plan" || string(d.Drift) != "null" {
-		t.Errorf("set-automation-level: exit %d, %+v, drift %s", r.code, d.AutomationProfile, d.Drift)
+	if r.code != 0 || d.AutomationProfile.Name != "supervised" || d.AutomationProfile.Provenance != "plan" || d.Drift {
+		t.Errorf("set-automation-level: exit %d, %+v, drift %v", r.code, d.AutomationProfile, d.Drift)
 	}
 	if !strings.Contains(r.stderr, "'agents plan set-automation-profile "+ids[1]+" supervised'") {
 		t.Errorf("stderr = %q", r.stderr)

@@ -43,7 +43,7 @@ EXIT STATUS
   4    the plan does not exist
   6    the safety pack in force was refused`,
 		Example: `  $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k
-  $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k -f json | jq .drift`,
+  $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k -f json | jq .drift_details`,
 		Args:              cmdutil.ExactArgs(1, "a plan id"),
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.PlanIDs),
 		RunE:              cmdutil.RunEArg(opts, runF, showRun, &opts.id),
