@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -42,9 +43,11 @@ type guardDoc struct {
 // with the threshold and the confidence it was compared with.
 type gateDoc struct {
 	decisionDoc
-	Conditions []string `json:"conditions"`
-	Threshold  float64  `json:"threshold"`
-	Confidence float64  `json:"confidence"`
+	SafetyLevel  *string  `json:"safety_level"`
+	SafetySource *string  `json:"safety_source"`
+	Conditions   []string `json:"conditions"`
+	Threshold    float64  `json:"threshold"`
+	Confidence   float64  `json:"confidence"`
 }
 
 // The documents of decisions are written by hand, field by field in the
@@ -93,6 +96,10 @@ func (d gateDoc) MarshalJSON() ([]byte, error) { return d.AppendJSON(make([]byte
 // AppendJSON implements canon.Appender.
 func (d gateDoc) AppendJSON(b []byte) ([]byte, error) {
 	b = d.appendFields(b)
+	b = append(b, `,"safety_level":`...)
+	b = canon.AppendOptional(b, d.SafetyLevel)
+	b = append(b, `,"safety_source":`...)
+	b = canon.AppendOptional(b, d.SafetySource)
 	b = append(b, `,"conditions":`...)
 	b = canon.AppendStrings(b, d.Conditions)
 	b = append(b, `,"threshold":`...)
@@ -230,6 +237,10 @@ type GateDecisionView struct {
 	Level string
 	// Plan is the id of the plan decided for, or "".
 	Plan string
+	// SafetyLevel and SafetySource say where the plan's safety profile
+	// came from (its require_human_approval can decide a gate); "" for a
+	// profile named directly.
+	SafetyLevel, SafetySource string
 	// Warnings are the pack's warn-mode boundaries the profile violates,
 	// and the seal problems of a pack loaded under the development
 	// override.
@@ -239,7 +250,7 @@ type GateDecisionView struct {
 // Data implements View.
 func (v GateDecisionView) Data() any {
 	d := v.Decision
-	return gateDoc{
+	doc := gateDoc{
 		decisionDoc: decisionDoc{
 			Allowed:          d.Automatic,
 			Reason:           optional(d.Reason()),
@@ -254,6 +265,11 @@ func (v GateDecisionView) Data() any {
 		Threshold:  d.Threshold,
 		Confidence: d.Confidence,
 	}
+	if v.Plan != "" {
+		doc.SafetyLevel = optional(v.SafetyLevel)
+		doc.SafetySource = optional(cmp.Or(v.SafetySource, "composed"))
+	}
+	return doc
 }
 
 func (v GateDecisionView) fields() [][2]string {

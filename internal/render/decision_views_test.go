@@ -143,6 +143,8 @@ func TestGateDecisionViewFormats(t *testing.T) {
   "level": null,
   "plan": null,
   "warnings": [],
+  "safety_level": null,
+  "safety_source": null,
   "conditions": [],
   "threshold": 0.7,
   "confidence": 0.7
@@ -156,6 +158,8 @@ profile: cautious
 level: null
 plan: null
 warnings: []
+safety_level: null
+safety_source: null
 conditions: []
 threshold: 0.7
 confidence: 0.75

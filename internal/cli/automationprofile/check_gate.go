@@ -104,8 +104,10 @@ whatever has changed since; "level" says which level that profile came from.
 
 The answer names the rule (the gate), the threshold and the confidence;
 -f json prints {"allowed", "reason", "requires_approval", "rule", "profile",
-"level", "plan", "warnings", "conditions", "threshold", "confidence"}, every
-key always present (null or [] where it does not apply).
+"level", "plan", "warnings", "safety_level", "safety_source", "conditions",
+"threshold", "confidence"}, every key always present (null or [] where it
+does not apply; safety_level and safety_source say, for a plan, where its
+safety profile came from).
 
 EXIT STATUS
   0    automatic: the step may proceed
@@ -186,7 +188,8 @@ func checkGateRun(opts *checkGateOptions) error {
 		return err
 	}
 	d := subj.Gate(opts.gate, opts.confidence)
-	view := render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan, Warnings: subj.Warnings()}
+	view := render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan,
+		SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource, Warnings: subj.Warnings()}
 	if err := opts.UI.Render(view); err != nil {
 		return err
 	}
