@@ -444,6 +444,13 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if skipsConfig(cmd) {
+				// It reads no configuration, but a format given it that
+				// no command knows is still a mistake to say so.
+				if cmd.Flags().Changed("format") {
+					if _, err := render.Lookup(g.format, render.Options{}); err != nil {
+						return err
+					}
+				}
 				markRan(cmd)
 				return nil
 			}

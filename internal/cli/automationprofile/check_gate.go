@@ -187,7 +187,8 @@ func checkGateRun(opts *checkGateOptions) error {
 	if err != nil {
 		return err
 	}
-	d := subj.Gate(opts.gate, opts.confidence)
+	// -0 is 0: the answer says 0, not a confidence below zero.
+	d := subj.Gate(opts.gate, opts.confidence+0)
 	view := render.GateDecisionView{Decision: d, Profile: subj.Profile.Name, Level: subj.Level, Plan: subj.Plan,
 		SafetyLevel: subj.SafetyLevel, SafetySource: subj.SafetySource, Warnings: subj.Warnings()}
 	if err := opts.UI.Render(view); err != nil {
