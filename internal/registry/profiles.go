@@ -238,11 +238,18 @@ func remove[T any](r *Registry, of func(store.Store) store.Docs[T], name string,
 	if err := check(name); err != nil {
 		return none, errs.DidYouMean(err, near(name))
 	}
-	if ok, err := confirm(); !ok || err != nil {
-		return none, err
-	}
 	st, err := r.Store()
 	if err != nil {
+		return none, err
+	}
+	// A name that is not there is said before anything is asked: a
+	// question (or, without a terminal, a refusal to ask) about something
+	// that does not exist misleads. A stored file that does not decode
+	// can still be removed.
+	if _, err := of(st).Get(r.ctx(), name); errs.Is(err, errs.KindNotFound) {
+		return none, errs.DidYouMean(err, near(name))
+	}
+	if ok, err := confirm(); !ok || err != nil {
 		return none, err
 	}
 	res, err := of(st).Remove(r.ctx(), name)

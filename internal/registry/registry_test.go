@@ -244,7 +244,7 @@ func TestRemoveProfile(t *testing.T) {
 		{"acme/a", no, 0, false, true, ""},
 		{"acme/a", refuse, errs.KindUsage, false, true, ""},
 		{"cautious", yes, errs.KindConflict, false, false, "register a custom profile instead"},
-		{"acme/b", yes, errs.KindNotFound, false, true, `did you mean "acme/a"?`},
+		{"acme/b", yes, errs.KindNotFound, false, false, `did you mean "acme/a"?`}, // not there: nothing to ask
 		{"Acme/a", yes, errs.KindInvalid, false, false, `did you mean "acme/a"?`},
 		{"a", yes, errs.KindInvalid, false, false, `did you mean "acme/a"?`},
 	}
