@@ -136,3 +136,27 @@ func TestHomeWithoutHOME(t *testing.T) {
 		t.Errorf("--home without HOME = %q, %v", got, err)
 	}
 }
+
+// TestHookArg: --hook anywhere makes a hook, and the deny goes out in the
+// protocol of the last value that names an agent, so a stray --hook after
+// "--" or at the end still leaves a deny the agent reads.
+func TestHookArg(t *testing.T) {
+	for _, tt := range []struct {
+		args   []string
+		agent  string
+		hooked bool
+	}{
+		{[]string{"check-guard", "ci", "--hook", "codex"}, "codex", true},
+		{[]string{"check-guard", "ci", "--hook=gemini-cli"}, "gemini-cli", true},
+		{[]string{"check-guard", "ci", "--hook", "claude-code", "--", "--hook"}, "claude-code", true},
+		{[]string{"check-guard", "ci", "--hook", "claude-code", "--hook", "nope"}, "claude-code", true},
+		{[]string{"check-guard", "ci", "--hook", "codex", "--hook", "claude-code"}, "claude-code", true},
+		{[]string{"check-guard", "ci", "--hook"}, "", true},
+		{[]string{"check-guard", "ci", "--tool", "x"}, "", false},
+	} {
+		agent, hooked := hookArg(tt.args)
+		if agent != tt.agent || hooked != tt.hooked {
+			t.Errorf("hookArg(%q) = %q, %v, want %q, %v", tt.args, agent, hooked, tt.agent, tt.hooked)
+		}
+	}
+}

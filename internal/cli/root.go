@@ -209,19 +209,28 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 // hookArg returns the value of --hook in args, and whether --hook is there
 // at all, anywhere in args: a "--" may be a flag's value (--category --),
 // and a hook taken for a plain command could end non-blocking. Given more
-// than once, the last
-// value counts, as it does for the flag itself: an error's deny is then
-// written in the protocol the answer would have used.
+// than once, the last value that names an agent counts, as the last value
+// does for the flag itself: an error's deny is then written in the
+// protocol the answer would have used.
 func hookArg(args []string) (agent string, hooked bool) {
+	set := func(v string) {
+		// A value that names no agent (a --hook at the end, or one after
+		// "--") does not take the place of one that does: the deny is
+		// still written in a protocol the agent reads.
+		if agent == "" || slices.Contains(hook.Agents(), v) {
+			agent = v
+		}
+	}
 	for i, a := range args {
 		switch {
 		case a == "--hook":
-			agent, hooked = "", true
+			hooked = true
 			if i+1 < len(args) {
-				agent = args[i+1]
+				set(args[i+1])
 			}
 		case strings.HasPrefix(a, "--hook="):
-			agent, hooked = strings.TrimPrefix(a, "--hook="), true
+			hooked = true
+			set(strings.TrimPrefix(a, "--hook="))
 		}
 	}
 	return agent, hooked

@@ -96,7 +96,7 @@ that requires human approval needs it at every gate, whatever the
 threshold (rule safety.require_human_approval). The safety pack in force
 is verified first.
 
-The gates: ` + strings.Join(profile.GateNames(), ", ") + `.
+` + strings.Join(render.WrapText("The gates: "+strings.Join(profile.GateNames(), ", ")+".", 78), "\n") + `
 
 With --plan ID in place of a profile name, the gate is the one the plan
 recorded: the snapshot of its automation profile taken when it was resolved,
