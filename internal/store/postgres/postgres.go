@@ -700,26 +700,65 @@ type replyConn struct {
 
 	mu          sync.Mutex
 	read, write time.Time // the driver's own deadlines; zero when none
+	// silent is set once the server has let wait pass without a word:
+	// every later read and write fails at once, so that the driver's
+	// attempt to drain or close the exchange does not wait as long again.
+	silent bool
 }
 
 func (c *replyConn) Read(b []byte) (int, error) {
-	c.mu.Lock()
-	err := c.Conn.SetReadDeadline(sooner(c.read, time.Now().Add(c.wait)))
-	c.mu.Unlock()
+	limit, err := c.arm(true)
 	if err != nil {
 		return 0, err
 	}
-	return c.Conn.Read(b)
+	n, err := c.Conn.Read(b)
+	c.noteTimeout(err, limit)
+	return n, err
 }
 
 func (c *replyConn) Write(b []byte) (int, error) {
-	c.mu.Lock()
-	err := c.Conn.SetWriteDeadline(sooner(c.write, time.Now().Add(c.wait)))
-	c.mu.Unlock()
+	limit, err := c.arm(false)
 	if err != nil {
 		return 0, err
 	}
-	return c.Conn.Write(b)
+	n, err := c.Conn.Write(b)
+	c.noteTimeout(err, limit)
+	return n, err
+}
+
+// arm sets the deadline of the next read (or write): the driver's when it
+// comes first, else wait from now; limit is ours, or zero when the
+// driver's was set. A connection gone silent fails at once.
+func (c *replyConn) arm(read bool) (limit time.Time, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.silent {
+		return time.Time{}, os.ErrDeadlineExceeded
+	}
+	driver := c.write
+	if read {
+		driver = c.read
+	}
+	limit = time.Now().Add(c.wait)
+	d := sooner(driver, limit)
+	if !d.Equal(limit) {
+		limit = time.Time{}
+	}
+	if read {
+		return limit, c.Conn.SetReadDeadline(d)
+	}
+	return limit, c.Conn.SetWriteDeadline(d)
+}
+
+// noteTimeout marks the connection silent when err is our own deadline
+// passing (limit not zero), not one the driver set.
+func (c *replyConn) noteTimeout(err error, limit time.Time) {
+	if err == nil || limit.IsZero() || !errors.Is(err, os.ErrDeadlineExceeded) {
+		return
+	}
+	c.mu.Lock()
+	c.silent = true
+	c.mu.Unlock()
 }
 
 func (c *replyConn) SetDeadline(t time.Time) error {
