@@ -40,7 +40,7 @@ func (s *Store) fail(ctx context.Context, err error, what string) error {
 	if errors.As(err, &pe) {
 		return s.failPg(pe, err, what)
 	}
-	if why := tlsRefused(err); why != "" {
+	if why := tlsRefused(err); why != "" && s.tlsRequired() {
 		return errs.New(errs.KindInvalid, "the PostgreSQL store at %s cannot be reached as the URL's TLS settings require: %s", s.where, s.scrub(why)).
 			WithHint("give the server's CA with sslrootcert=FILE (or PGSSLROOTCERT), check the host name in the URL, or see sslmode in docs/postgres.md")
 	}
@@ -144,6 +144,22 @@ func tlsRefused(err error) string {
 		return "the server does not offer TLS"
 	}
 	return ""
+}
+
+// tlsRequired reports whether the URL asks for TLS whatever the server
+// offers (sslmode require, verify-ca or verify-full): with prefer or allow
+// a plain connection is tried too, and a failure is the server's or the
+// network's, not a TLS setting to change.
+func (s *Store) tlsRequired() bool {
+	if s.cfg.TLSConfig == nil {
+		return false
+	}
+	for _, f := range s.cfg.Fallbacks {
+		if f.TLSConfig == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // unreachable reports an error of the connection rather than of a

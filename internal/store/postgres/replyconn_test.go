@@ -52,3 +52,30 @@ func TestReplyConnDriverDeadline(t *testing.T) {
 		t.Errorf("read after the driver's own deadline: %q, %v", buf[:n], err)
 	}
 }
+
+// Only a URL that asks for TLS whatever the server offers turns a server
+// without TLS into a TLS setting to change (exit 3); with prefer (the
+// default) or allow a plain connection is tried too, and its failure is an
+// outage like any other.
+func TestTLSRequired(t *testing.T) {
+	for mode, want := range map[string]bool{
+		"":            false,
+		"disable":     false,
+		"allow":       false,
+		"prefer":      false,
+		"require":     true,
+		"verify-full": true,
+	} {
+		url := "postgres://u@127.0.0.1:1/db"
+		if mode != "" {
+			url += "?sslmode=" + mode
+		}
+		s, err := Open(url, Options{})
+		if err != nil {
+			t.Fatalf("Open(%s): %v", url, err)
+		}
+		if got := s.tlsRequired(); got != want {
+			t.Errorf("sslmode %q: tlsRequired = %v, want %v", mode, got, want)
+		}
+	}
+}
