@@ -102,6 +102,11 @@ func TestSignalBeforeTheHandlerIsDropped(t *testing.T) {
 
 	letGo()
 	<-c.Ready()
+	// The waiter asked for Done before the handler was in place; it is a
+	// waiter once Done has returned to it, which the scheduler may put
+	// after Ready: a signal between the two ends the process, as it would
+	// with no one waiting.
+	<-gotDone
 	signalSelf(t, syscall.SIGTERM)
 	select {
 	case <-waited:
