@@ -1,6 +1,8 @@
 package action
 
 import (
+	"strings"
+
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/strictyaml"
 )
@@ -32,7 +34,9 @@ var required = []string{keyName, keyDescription, keyDefinitionOfDone, keyStrateg
 // every problem is collected into one errs.KindInvalid error.
 //
 // name, description, definition_of_done, strategy_actor and
-// execution_actor are required strings (description may be empty).
+// execution_actor are required strings; only description may be empty or
+// blank (a plan with no definition of done, or no one to plan or carry it
+// out, says nothing).
 // automation_profile is a profile name (built-in or namespace/name) or
 // null; whether that profile exists is the caller's business. safety_profile
 // is an inline safety profile, each field it leaves out taking its default,
@@ -55,11 +59,11 @@ func decode(d *strictyaml.Decoder, root strictyaml.Field) *Action {
 		case keyDescription:
 			a.Description, _ = d.String(f)
 		case keyDefinitionOfDone:
-			a.DefinitionOfDone, _ = d.String(f)
+			a.DefinitionOfDone = nonBlank(d, f)
 		case keyStrategyActor:
-			a.StrategyActor, _ = d.String(f)
+			a.StrategyActor = nonBlank(d, f)
 		case keyExecutionActor:
-			a.ExecutionActor, _ = d.String(f)
+			a.ExecutionActor = nonBlank(d, f)
 		case keyAutomationProfile:
 			a.AutomationProfile = profile.DecodeProfileNameField(d, f)
 		case keySafetyProfile:
@@ -67,4 +71,13 @@ func decode(d *strictyaml.Decoder, root strictyaml.Field) *Action {
 		}
 	})
 	return a
+}
+
+// nonBlank reads a required string that must hold more than white space.
+func nonBlank(d *strictyaml.Decoder, f strictyaml.Field) string {
+	s, ok := d.String(f)
+	if ok && strings.TrimSpace(s) == "" {
+		d.Fieldf(f, "must not be empty")
+	}
+	return s
 }

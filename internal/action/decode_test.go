@@ -80,6 +80,9 @@ func TestDecodeRefuses(t *testing.T) {
 		}},
 		{"number for a string", strings.Replace(base, "acme/planner", "7", 1), [][2]string{{"strategy_actor", "must be a string"}}},
 		{"null for a string", strings.Replace(base, "acme/planner", "~", 1), [][2]string{{"strategy_actor", "must be a string, got null"}}},
+		{"empty required strings", strings.NewReplacer("Released", `""`, "acme/planner", `"  "`, "acme/releaser", `""`).Replace(base), [][2]string{
+			{"definition_of_done", "must not be empty"}, {"strategy_actor", "must not be empty"}, {"execution_actor", "must not be empty"},
+		}},
 		{"bare name", strings.Replace(base, "acme/release", "release", 1), [][2]string{{"name", "namespace/name"}}},
 		{"built-in name", strings.Replace(base, "acme/release", "manual", 1), [][2]string{{"name", "namespace/name"}}},
 		{"upper case", strings.Replace(base, "acme/release", "Acme/release", 1), [][2]string{{"name", "lower-case"}}},

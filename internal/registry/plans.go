@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
@@ -111,8 +110,8 @@ func nearestID(id string, ids []string) string {
 // made from it. Each stored document that cannot be read is a warning.
 func (r *Registry) ListPlans(actionName string) ([]*plan.Plan, error) {
 	if actionName != "" {
-		if err := action.ValidateName(actionName); err != nil {
-			return nil, errs.DidYouMean(errs.Usage("%s", err.Error()), r.NearestAction(actionName))
+		if err := checkActionName(actionName); err != nil {
+			return nil, errs.DidYouMean(err, r.NearestAction(actionName))
 		}
 	}
 	all, err := list(r, store.Store.Plans, store.Query{})

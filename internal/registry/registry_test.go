@@ -429,7 +429,8 @@ func TestPlanLookup(t *testing.T) {
 		t.Errorf("plans of another action = %v, %v", list, err)
 	}
 	_, err = f.r.ListPlans("Local")
-	wantErr(t, err, errs.KindUsage)
+	wantErr(t, err, errs.KindInvalid) // a name that is not valid, as everywhere
+
 }
 
 // TestPlanUseShowSet makes a plan, shows it, lets a level change under it

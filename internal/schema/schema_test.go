@@ -600,7 +600,7 @@ func TestCustomNamePatternMatchesGo(t *testing.T) {
 	}
 	for _, n := range names {
 		doc := map[string]any{"name": n, "automation_profile": nil,
-			"description": "", "definition_of_done": "", "strategy_actor": "", "execution_actor": ""}
+			"description": "", "definition_of_done": "d", "strategy_actor": "s", "execution_actor": "e"}
 		schemaOK := schemacheck.Validate(schema.Action, doc) == nil
 		goOK := profile.CheckCustomName(n) == ""
 		if schemaOK != goOK {
