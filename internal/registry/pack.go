@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -47,8 +48,27 @@ func (r *Registry) Pack() (*sp.Loaded, error) {
 		r.warn(fmt.Sprintf("%s names the shipped safety pack %s, but this machine's system pack %s is in force: a user's configuration cannot loosen it",
 			g.File, sp.ShippedPackID, l.Pack.PackID))
 	}
+	if g, err := r.Global(); err == nil && g.SafetyPack == sp.ShippedPackID {
+		// The shipped id always means the pack built in: a file of that
+		// name in the home (a pack copied and tightened, but not renamed)
+		// is never read, which its author must hear.
+		if f := shippedIDFile(r.Home()); f != "" {
+			r.warn(fmt.Sprintf("%s is not read: the pack id %s always means the pack built into agents; give the pack in it an id of its own (acme_safety_v1), ratify it, and name that id in %s",
+				f, sp.ShippedPackID, g.File))
+		}
+	}
 	r.pack = l
 	return l, nil
+}
+
+// shippedIDFile returns the path of a pack file in the home named after
+// the shipped pack, or "" when there is none.
+func shippedIDFile(home string) string {
+	f := filepath.Join(home, "packs", "safety", sp.ShippedPackID+".json")
+	if _, err := os.Lstat(f); err != nil {
+		return ""
+	}
+	return f
 }
 
 // packFilesTrusted refuses a configured pack that someone other than the
@@ -185,10 +205,27 @@ func (r *Registry) RatifyPack(file string) (*sp.RatifyResult, error) {
 		return nil, err
 	}
 	r.warn(res.Warnings...)
+	if res.Pack.PackID == sp.ShippedPackID && sameFile(file, shippedIDFile(r.Home())) {
+		r.warn(fmt.Sprintf("pack id %s is the shipped pack's: a configured safety_pack of that id always means the pack built into agents, so %s will never be read; give it an id of its own (acme_safety_v1)",
+			sp.ShippedPackID, file))
+	}
 	if shipped, err := sp.LoadShipped(nil, false); err == nil {
 		if missing := sp.MissingBoundaries(res.Pack, shipped.Pack); len(missing) > 0 {
 			r.warn(fmt.Sprintf("pack %s lacks %s of the shipped pack; it will be refused if configured", res.Pack.PackID, strings.Join(missing, ", ")))
 		}
 	}
 	return res, nil
+}
+
+// sameFile reports whether a and b name one existing file.
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
