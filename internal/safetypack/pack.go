@@ -292,8 +292,11 @@ func (d *doc) parsePack() *Pack {
 	if m, ok := got["description"]; ok {
 		if s, ok := d.str(m, "description"); ok {
 			p.Description = s
-			if strings.TrimSpace(s) == "" {
+			switch {
+			case strings.TrimSpace(s) == "":
 				d.problem("description", m.line, "must not be blank")
+			case strings.ContainsAny(s, "\n\r"):
+				d.problem("description", m.line, "must be one line")
 			}
 		}
 	}

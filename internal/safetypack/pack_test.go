@@ -97,6 +97,7 @@ func TestParsePackBounds(t *testing.T) {
 		{name: "version major mismatch", edit: func(m map[string]any) { m["version"] = "2.0.0" }, want: []string{"major version 2 does not match the pack id"}},
 		{name: "schema version wrong", edit: func(m map[string]any) { m["schema_version"] = "1.0" }, want: []string{`schema_version: must be "1.0.0", got "1.0"`}},
 		{name: "description blank", edit: func(m map[string]any) { m["description"] = "" }, want: []string{"description: must not be blank"}},
+		{name: "description on two lines", edit: func(m map[string]any) { m["description"] = "a\nb" }, want: []string{"description: must be one line"}},
 		{name: "seal malformed", edit: func(m map[string]any) { m["mastery_report_sha256"] = "ABC" }, want: []string{"64 lower-case hex digits"}},
 		{name: "seal null", edit: func(m map[string]any) { m["mastery_report_sha256"] = nil }, want: []string{"mastery_report_sha256: must be a string, got null"}},
 		{name: "unknown key", edit: func(m map[string]any) { m["boundary_descrptions"] = map[string]any{} }, want: []string{`unknown key "boundary_descrptions" (did you mean "boundary_descriptions"?)`}},
