@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -32,7 +33,14 @@ type Call struct {
 	// Mode is the agent's permission or approval mode, as sent; "" when
 	// the input does not say.
 	Mode string
+	// Paths are the files the tool's input names at its top level
+	// (file_path, notebook_path, path), as sent.
+	Paths []string
 }
+
+// pathKeys are the members of a tool's input that name the file it works
+// on, in the three agents' file tools.
+var pathKeys = []string{"file_path", "notebook_path", "path"}
 
 // field names shared by the three agents' inputs.
 const (
@@ -107,14 +115,31 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 			add(key, "is given more than once")
 		}
 		if key == fieldToolIn {
-			kind, err := jr.Skip()
+			tok, err := jr.Token()
 			if err != nil {
 				return failValue(key, err)
 			}
 			sawToolInput = true
-			if kind != "an object" {
-				add(key, "must be an object, got %s", kind)
+			d, isDelim := tok.(json.Delim)
+			if isDelim && d == '{' {
+				paths, err := jr.ObjectStrings(2, func(k string) bool { return slices.Contains(pathKeys, k) })
+				if err != nil {
+					return failValue(key, err)
+				}
+				for _, k := range pathKeys {
+					if p, ok := paths[k]; ok {
+						c.Paths = append(c.Paths, p)
+					}
+				}
+				continue
 			}
+			kind := jsonread.Describe(tok)
+			if isDelim {
+				if kind, err = jr.SkipRest(d, 2); err != nil {
+					return failValue(key, err)
+				}
+			}
+			add(key, "must be an object, got %s", kind)
 			continue
 		}
 		vt, err := jr.Token()

@@ -300,6 +300,45 @@ func (r *Reader) skipOpened(open json.Delim, depth int) (string, error) {
 	return Kind(open), nil
 }
 
+// ObjectStrings reads the rest of an object whose '{' Token just read, at
+// the given depth (2 for a member's value), and returns the members whose
+// key keep accepts and whose value is a string; every other value is read
+// and dropped, within Options.MaxDepth.
+func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[string]string, error) {
+	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
+		return nil, r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
+	}
+	var out map[string]string
+	for r.dec.More() {
+		kt, err := r.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := kt.(string)
+		vt, err := r.Token()
+		if err != nil {
+			return nil, err
+		}
+		switch v := vt.(type) {
+		case json.Delim:
+			if _, err := r.skipOpened(v, depth+1); err != nil {
+				return nil, err
+			}
+		case string:
+			if keep(key) {
+				if out == nil {
+					out = map[string]string{}
+				}
+				out[key] = v
+			}
+		}
+	}
+	if _, err := r.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	return out, nil
+}
+
 // Close reads the object's closing brace and makes sure nothing follows
 // it: data after the object is a Trailing failure.
 func (r *Reader) Close() error {

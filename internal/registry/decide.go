@@ -2,6 +2,8 @@ package registry
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentsctl/agents/internal/hook"
@@ -250,7 +252,74 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 	if u, ok := hook.Unprovable(s.Safety, s.Profile.Guards); ok && hook.Stricter(u.Kind, d.Answer.Kind) {
 		d.Answer = u
 	}
+	if f := inHome(c.Call.Paths, c.Call.Cwd, r.Home()); d.Class.Write && f != "" {
+		// The home holds what every later answer rests on: the
+		// profiles, the trusted projects, the tools reclassified for
+		// this very hook. An agent allowed to write files must not
+		// widen its own limits by writing there; a person may.
+		a := hook.Answer{Kind: hook.Ask, Rule: RuleAgentsHome,
+			Why: "the call would write " + f + ", in the agents home, where the profiles, the trusted projects and the hook's own tool classes are kept"}
+		if hook.Stricter(a.Kind, d.Answer.Kind) {
+			d.Answer = a
+		}
+	}
 	return d, nil
+}
+
+// RuleAgentsHome is the rule of a hook's answer to a write into the
+// agents home.
+const RuleAgentsHome = "hook.agents_home"
+
+// inHome returns the first of paths (relative ones from cwd, else from
+// the working folder) that is in
+// home or is home, links resolved as far as the path exists; "" for none.
+func inHome(paths []string, cwd, home string) string {
+	if len(paths) == 0 || home == "" {
+		return ""
+	}
+	homes := []string{filepath.Clean(home)}
+	if real, err := filepath.EvalSymlinks(home); err == nil {
+		homes = append(homes, real)
+	}
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			base := cwd
+			if base == "" {
+				// The hook runs in the agent's folder.
+				if base, _ = os.Getwd(); base == "" {
+					continue
+				}
+			}
+			p = filepath.Join(base, p)
+		}
+		p = filepath.Clean(p)
+		for _, c := range []string{p, resolveExisting(p)} {
+			for _, h := range homes {
+				if rel, err := filepath.Rel(h, c); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+					return p
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// resolveExisting resolves the links of the longest part of p that
+// exists, and keeps the rest as written.
+func resolveExisting(p string) string {
+	rest := ""
+	for dir := p; ; dir = filepath.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		if filepath.Dir(dir) == dir {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+	}
 }
 
 func declaration(flag, config bool) string {

@@ -1,0 +1,49 @@
+package registry
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// inHome finds a write into the agents home however the path is written:
+// relative to the agent's folder, through "..", or through a link to it.
+func TestInHome(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	work := filepath.Join(root, "work")
+	for _, d := range []string{home, work} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(home, filepath.Join(work, "cfg")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		paths []string
+		in    bool
+	}{
+		{[]string{filepath.Join(home, "config.yaml")}, true},
+		{[]string{home}, true},
+		{[]string{"../home/profiles/acme/x.yaml"}, true},
+		{[]string{"cfg/config.yaml"}, true},
+		{[]string{"cfg/new/deeper/file"}, true},
+		{[]string{"notes.txt", filepath.Join(home, "plans", "p.yaml")}, true},
+		{[]string{"notes.txt"}, false},
+		{[]string{filepath.Join(root, "homework", "x")}, false},
+		{[]string{""}, false},
+		{nil, false},
+	} {
+		got := inHome(tt.paths, work, home)
+		if (got != "") != tt.in {
+			t.Errorf("inHome(%q) = %q, want in the home: %v", tt.paths, got, tt.in)
+		}
+	}
+	// Without cwd, a relative path is read from the working folder, as
+	// the agent's own tool would read it.
+	t.Chdir(home)
+	if got := inHome([]string{"config.yaml"}, "", home); got == "" {
+		t.Error("a relative path without cwd, from the home: not found in it")
+	}
+}
