@@ -58,6 +58,10 @@ func profileOrPlan(cmd *cobra.Command, args []string, planID string, rest int, w
 			WithHint("the gates are %s", strings.Join(profile.GateNames(), ", "))
 	case len(args) < rest+1:
 		return "", nil, errs.Usage("missing %s (or --plan <id>)", expected).WithHint("%s", hint)
+	case len(args) > rest+1 && rest == 0 && cmd.Flags().Changed("hook"):
+		// A hook reads the tool call from the agent's input.
+		return "", nil, errs.Usage("too many arguments: expected %s, got %d arguments", expected, len(args)).
+			WithHint("a hook reads the tool call from standard input: %s %s --hook AGENT", cmd.CommandPath(), args[0])
 	case len(args) > rest+1 && rest == 0:
 		// check-guard takes the tool call in flags, not arguments.
 		return "", nil, errs.Usage("too many arguments: expected %s, got %d arguments", expected, len(args)).
