@@ -75,9 +75,11 @@ func (s *Store) failPg(pe *pgconn.PgError, err error, what string) error {
 	case code == "42P01" || code == "3F000":
 		return s.notMigrated()
 	case code == "42704" && strings.Contains(pe.Message, "configuration parameter"),
-		code == "22023" && pe.Severity == "FATAL":
-		// A parameter of the URL the server does not know, or a value it
-		// refuses, told when connecting: the URL is what to fix.
+		code == "22023" && pe.Severity == "FATAL",
+		code == "42601" && pe.Severity == "FATAL":
+		// A parameter of the URL the server does not know, a value it
+		// refuses, or options it cannot parse, told when connecting: the
+		// URL is what to fix.
 		return errs.New(errs.KindUsage, "the PostgreSQL server at %s refused a parameter of the store URL: %s", s.where, msg).
 			WithHint("remove or correct that parameter in the store URL (see docs/postgres.md)")
 	case code == "57P01" || code == "57P02" || code == "57P03" || code == "53300" || strings.HasPrefix(code, "08"):
