@@ -252,15 +252,17 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 	if u, ok := hook.Unprovable(s.Safety, s.Profile.Guards); ok && hook.Stricter(u.Kind, d.Answer.Kind) {
 		d.Answer = u
 	}
-	if f := inHome(c.Call.Paths, c.Call.Cwd, r.Home()); d.Class.Write && f != "" {
-		// The home holds what every later answer rests on: the
-		// profiles, the trusted projects, the tools reclassified for
-		// this very hook. An agent allowed to write files must not
-		// widen its own limits by writing there; a person may.
-		a := hook.Answer{Kind: hook.Ask, Rule: RuleAgentsHome,
-			Why: "the call would write " + f + ", in the agents home, where the profiles, the trusted projects and the hook's own tool classes are kept"}
-		if hook.Stricter(a.Kind, d.Answer.Kind) {
-			d.Answer = a
+	if d.Class.Write {
+		if f := inHome(c.Call.Paths, c.Call.Cwd, r.Home()); f != "" {
+			// The home holds what every later answer rests on: the
+			// profiles, the trusted projects, the tools reclassified for
+			// this very hook. An agent allowed to write files must not
+			// widen its own limits by writing there; a person may.
+			a := hook.Answer{Kind: hook.Ask, Rule: RuleAgentsHome,
+				Why: "the call would write " + f + ", in the agents home, where the profiles, the trusted projects and the hook's own tool classes are kept"}
+			if hook.Stricter(a.Kind, d.Answer.Kind) {
+				d.Answer = a
+			}
 		}
 	}
 	return d, nil
@@ -271,8 +273,8 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 const RuleAgentsHome = "hook.agents_home"
 
 // inHome returns the first of paths (relative ones from cwd, else from
-// the working folder) that is in
-// home or is home, links resolved as far as the path exists; "" for none.
+// the working folder) that is in home or is home, links resolved as far as
+// the path exists; "" for none.
 func inHome(paths []string, cwd, home string) string {
 	if len(paths) == 0 || home == "" {
 		return ""
@@ -288,9 +290,11 @@ func inHome(paths []string, cwd, home string) string {
 		if !filepath.IsAbs(p) {
 			base := cwd
 			if base == "" {
-				// The hook runs in the agent's folder.
+				// The hook runs in the agent's folder; where that cannot
+				// be told, neither can where the file is, and what cannot
+				// be shown outside the home counts as in it.
 				if base, _ = os.Getwd(); base == "" {
-					continue
+					return p
 				}
 			}
 			p = filepath.Join(base, p)

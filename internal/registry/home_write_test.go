@@ -46,4 +46,20 @@ func TestInHome(t *testing.T) {
 	if got := inHome([]string{"config.yaml"}, "", home); got == "" {
 		t.Error("a relative path without cwd, from the home: not found in it")
 	}
+	// A working folder that is gone cannot show the file is outside the
+	// home: it counts as in it.
+	gone := filepath.Join(root, "gone")
+	if err := os.Mkdir(gone, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(gone)
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		t.Skipf("the working folder still reads as %s once removed", wd)
+	}
+	if got := inHome([]string{"notes.txt"}, "", home); got == "" {
+		t.Error("a relative path from a working folder that is gone counts as outside the home")
+	}
 }

@@ -42,13 +42,13 @@ func (r *Registry) Pack() (*sp.Loaded, error) {
 	for _, p := range l.SealProblems {
 		r.warn(fmt.Sprintf("safety pack %s loaded without a valid seal: %s", l.Pack.PackID, p.String()))
 	}
-	if g, err := r.Global(); err == nil && g.SafetyPack == sp.ShippedPackID && l.Level == sp.LevelSystem {
-		// Naming the shipped pack cannot step below the system's: say
-		// which pack is in force, rather than let the name seem obeyed.
-		r.warn(fmt.Sprintf("%s names the shipped safety pack %s, but this machine's system pack %s is in force: a user's configuration cannot loosen it",
-			g.File, sp.ShippedPackID, l.Pack.PackID))
-	}
 	if g, err := r.Global(); err == nil && g.SafetyPack == sp.ShippedPackID {
+		if l.Level == sp.LevelSystem {
+			// Naming the shipped pack cannot step below the system's: say
+			// which pack is in force, rather than let the name seem obeyed.
+			r.warn(fmt.Sprintf("%s names the shipped safety pack %s, but this machine's system pack %s is in force: a user's configuration cannot loosen it",
+				g.File, sp.ShippedPackID, l.Pack.PackID))
+		}
 		// The shipped id always means the pack built in: a file of that
 		// name in the home (a pack copied and tightened, but not renamed)
 		// is never read, which its author must hear.
@@ -64,7 +64,7 @@ func (r *Registry) Pack() (*sp.Loaded, error) {
 // shippedIDFile returns the path of a pack file in the home named after
 // the shipped pack, or "" when there is none.
 func shippedIDFile(home string) string {
-	f := filepath.Join(home, "packs", "safety", sp.ShippedPackID+".json")
+	f := filepath.Join(home, filepath.FromSlash(sp.PacksDir), sp.ShippedPackID+".json")
 	if _, err := os.Lstat(f); err != nil {
 		return ""
 	}

@@ -27,6 +27,7 @@ var emptyHints = map[string]string{
 	"safety-profile":     "give a safety profile file",
 	"project":            "give a folder, or leave the flag out to use the working directory",
 	"action":             "name an action: see 'agents action list', or leave the flag out",
+	"namespace":          "give a namespace, or leave the flag out to list them all",
 }
 
 // NonEmpty refuses, as a usage error, the first of the named flags that

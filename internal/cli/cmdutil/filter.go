@@ -15,31 +15,18 @@ import (
 type ListFilter struct {
 	Regex     string
 	Namespace string
-	// namespaceGiven is whether --namespace was given, "" included.
-	namespaceGiven bool
+	// cmd is the command Add gave the flag to, to tell an empty
+	// --namespace from none.
+	cmd *cobra.Command
 }
-
-// givenString is a string flag that records whether it was given.
-type givenString struct {
-	p     *string
-	given *bool
-}
-
-func (g givenString) String() string {
-	if g.p == nil {
-		return ""
-	}
-	return *g.p
-}
-func (g givenString) Set(v string) error { *g.p, *g.given = v, true; return nil }
-func (g givenString) Type() string       { return "string" }
 
 // Add gives cmd the filter: at most one argument, the regex (which the
 // verb's RunE, RunEArg, stores in Regex), and --namespace/-n with the help
 // text help, completed by namespaces.
 func (f *ListFilter) Add(cmd *cobra.Command, deps *Deps, help string, namespaces Lister) {
 	cmd.Args = MaximumArgs(1, "at most one regular expression")
-	cmd.Flags().VarP(givenString{&f.Namespace, &f.namespaceGiven}, "namespace", "n", help)
+	cmd.Flags().StringVarP(&f.Namespace, "namespace", "n", "", help)
+	f.cmd = cmd
 	_ = cmd.RegisterFlagCompletionFunc("namespace", CompleteFlag(deps, namespaces))
 }
 
@@ -47,9 +34,10 @@ func (f *ListFilter) Add(cmd *cobra.Command, deps *Deps, help string, namespaces
 // into the hint of a bad regex.
 func (f *ListFilter) Query(example string) (store.Query, error) {
 	q := store.Query{Namespace: f.Namespace}
-	if f.namespaceGiven && f.Namespace == "" {
-		return q, errs.Usage("--namespace must not be empty").
-			WithHint("give a namespace, or leave the flag out to list them all")
+	if f.cmd != nil {
+		if err := NonEmpty(f.cmd, "namespace"); err != nil {
+			return q, err
+		}
 	}
 	if f.Namespace != "" {
 		if why := profile.CheckLabel(f.Namespace); why != "" {
