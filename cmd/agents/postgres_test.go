@@ -873,3 +873,33 @@ func TestPostgresEarlyStart(t *testing.T) {
 		t.Errorf("a command that left its early connection unused took %v to end", d)
 	}
 }
+
+// TestPostgresSessionEndsWithTheProcess: a lookup's connection, which the
+// process leaves for the kernel to close as it exits, ends its session on
+// the server when the process has gone: none is left behind.
+func TestPostgresSessionEndsWithTheProcess(t *testing.T) {
+	p := newPgStore(t)
+	p.addCoder(true, strictCoder)
+	app := "exit_" + p.schema
+	p.url = pgtest.WithParam(t, p.url, "application_name", app)
+	for range 3 {
+		if r := p.run("automation-profile", "show", "acme/coder", "-f", "json"); r.code != 0 || !strings.Contains(r.stdout, "tool_denylist") {
+			t.Fatalf("show: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	}
+	c := p.conn()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var n int
+		if err := c.QueryRow(context.Background(), "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", app).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions of processes that have exited are still open", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

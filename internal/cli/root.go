@@ -60,6 +60,7 @@ func Main() int {
 		Getenv:    os.Getenv,
 		Context:   sig.Context(),
 		OpenStore: openStore,
+		Exits:     true,
 	}
 	// The registry every command runs its use case through: built once,
 	// here, over the store, the built-ins, the home, the clock and what the

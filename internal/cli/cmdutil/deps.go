@@ -83,6 +83,9 @@ type Deps struct {
 	OpenStore func(cfg Config) (store.Store, error)
 	store     store.Store
 
+	// Exits is set by Main: the process exits when the command returns,
+	// so the store may leave to the kernel what needs no orderly close.
+	Exits bool
 	// HookMode is set when the command answers an agent's hook: every
 	// failure then blocks, and nothing that loosens a check for a person
 	// at a terminal applies.
@@ -154,9 +157,12 @@ func (d *Deps) openStore() (store.Store, error) {
 }
 
 // CloseStore closes the store, if one was opened and it holds anything
-// to close (a database connection).
+// to close (a database connection): for a process that exits next
+// (Exits), through the store's CloseForExit where it has one.
 func (d *Deps) CloseStore() {
-	if c, ok := d.store.(interface{ Close() error }); ok {
+	if c, ok := d.store.(interface{ CloseForExit() error }); ok && d.Exits {
+		_ = c.CloseForExit()
+	} else if c, ok := d.store.(interface{ Close() error }); ok {
 		_ = c.Close()
 	}
 	d.store = nil

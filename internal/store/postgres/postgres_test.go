@@ -515,3 +515,56 @@ func TestCopyCountsNoRemovedNameAsUnchanged(t *testing.T) {
 		t.Errorf("first copy of one held and one removed profile: %+v, want 1 added, 0 unchanged, 3 events", c)
 	}
 }
+
+// TestCloseForExit: the connection that only looked documents up is left
+// open by CloseForExit (the kernel ends it when the process exits), idle;
+// the connection a change made is closed.
+func TestCloseForExit(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Schema(t)
+	app := "exit_" + pgtest.SchemaOf(t, url)
+	url = pgtest.WithParam(t, url, "application_name", app)
+	sessions := func() (n int) {
+		t.Helper()
+		c, err := pgx.Connect(ctx, pgtest.URL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close(ctx)
+		if err := c.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle'", app).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	t.Cleanup(func() {
+		pgtest.Exec(t, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '"+app+"'")
+	})
+	s := openAt(t, url, postgres.Options{})
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CloseForExit(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for sessions() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the connection of a change is still open after CloseForExit")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	r := openAt(t, url, postgres.Options{})
+	if _, err := r.Profiles().Get(ctx, "acme/a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.CloseForExit(); err != nil {
+		t.Fatal(err)
+	}
+	if n := sessions(); n != 1 {
+		t.Fatalf("%d idle sessions after CloseForExit of a lookup, want the one left for the process's exit", n)
+	}
+}
