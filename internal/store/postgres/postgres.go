@@ -235,10 +235,11 @@ func dialer(cfg *pgx.ConnConfig) pgconn.DialFunc {
 		if cfg.MaxProtocolVersion != "" && cfg.MaxProtocolVersion != "3.0" || cfg.TLSConfig != nil || len(cfg.Fallbacks) > 0 {
 			version = 0 // no start-up message sent early can be this one's
 		}
-		f, sent := early.Take(ctx, network, addr, version, params)
-		if f == nil {
+		fd, sent := early.Take(ctx, network, addr, version, params)
+		if fd < 0 {
 			return d.DialContext(ctx, network, addr)
 		}
+		f := os.NewFile(uintptr(fd), "postgres "+addr)
 		c, err := net.FileConn(f)
 		f.Close()
 		if err != nil {

@@ -19,17 +19,17 @@
 // A guess that turns out wrong costs a backend that exits unused, never a
 // different answer.
 //
-// The package imports only packages that are initialized before any
-// third-party one, so its init runs early in the process's start.
+// The package imports only packages that a Go program initializes first
+// (sync, syscall, time, context, strconv, errors: not os, strings or
+// unicode, which wait for many others), so its init runs early in the
+// process's start; it reads the command line from /proc/self/cmdline and
+// the environment through syscall.
 package early
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
-	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -79,10 +79,6 @@ func Handed() int {
 	return handed
 }
 
-func init() {
-	Start(os.Args[1:], os.Getenv)
-}
-
 // Start connects to the store args and getenv name, when the URL allows it
 // (see the package comment), and sends the start-up message if the
 // connection is made at once (as on a loopback). Nothing waits: a
@@ -108,29 +104,28 @@ func Start(args []string, getenv func(string) string) {
 // and address, and, if it sent the start-up message, when that message's
 // protocol version and parameters are exactly version and params. sent
 // says whether it did: the caller must then not send it again. An early
-// connection that does not match, or that fails, is closed, and nil
+// connection that does not match, or that fails, is closed, and -1
 // returned. Only the first call can return a connection; the caller owns
-// the file (net.FileConn makes a connection of it).
-func Take(ctx context.Context, network, address string, version uint32, params map[string]string) (f *os.File, sent bool) {
+// the descriptor (os.NewFile and net.FileConn make a connection of it).
+func Take(ctx context.Context, network, address string, version uint32, params map[string]string) (fd int, sent bool) {
 	mu.Lock()
 	c := pending
 	pending = nil
 	mu.Unlock()
 	if c == nil {
-		return nil, false
+		return -1, false
 	}
 	if c.guess.Network != network || c.guess.Address != address ||
 		c.sent && (version != protocol30 || !sameParams(c.guess.Params, params)) ||
 		!c.sent && !waitConnected(ctx, c.fd) {
 		c.close()
-		return nil, false
+		return -1, false
 	}
-	f = os.NewFile(uintptr(c.fd), "postgres "+address)
-	c.fd = -1
+	fd, c.fd = c.fd, -1
 	mu.Lock()
 	handed++
 	mu.Unlock()
-	return f, c.sent
+	return fd, c.sent
 }
 
 // Release ends the early connection if nobody took it: when the start-up
@@ -166,7 +161,7 @@ func Encode(version uint32, params map[string]string) []byte {
 	}
 	sortStrings(keys)
 	b := make([]byte, 8, 64)
-	binary.BigEndian.PutUint32(b[4:], version)
+	putBE32(b[4:], version)
 	for _, k := range keys {
 		b = append(b, k...)
 		b = append(b, 0)
@@ -174,17 +169,17 @@ func Encode(version uint32, params map[string]string) []byte {
 		b = append(b, 0)
 	}
 	b = append(b, 0)
-	binary.BigEndian.PutUint32(b, uint32(len(b)))
+	putBE32(b, uint32(len(b)))
 	return b
 }
 
 // Decode reads a start-up message as Encode writes it, in any parameter
 // order; ok is false for anything else.
 func Decode(b []byte) (version uint32, params map[string]string, ok bool) {
-	if len(b) < 9 || int(binary.BigEndian.Uint32(b)) != len(b) || b[len(b)-1] != 0 {
+	if len(b) < 9 || int(be32(b)) != len(b) || b[len(b)-1] != 0 {
 		return 0, nil, false
 	}
-	version = binary.BigEndian.Uint32(b[4:])
+	version = be32(b[4:])
 	params = map[string]string{}
 	rest := b[8 : len(b)-1]
 	for len(rest) > 0 {
@@ -238,7 +233,7 @@ func sortStrings(s []string) {
 // splitAddress reads "a.b.c.d:port".
 func splitAddress(addr string) ([4]byte, int, error) {
 	var ip [4]byte
-	host, port, found := strings.Cut(addr, ":")
+	host, port, found := cut(addr, ':')
 	if !found {
 		return ip, 0, errors.New("no port")
 	}
@@ -246,16 +241,16 @@ func splitAddress(addr string) ([4]byte, int, error) {
 	if err != nil || p <= 0 || p > 65535 {
 		return ip, 0, errors.New("bad port")
 	}
-	parts := strings.Split(host, ".")
-	if len(parts) != 4 {
+	if countByte(host, '.') != 3 {
 		return ip, 0, errors.New("not an IPv4 address")
 	}
-	for i, s := range parts {
+	for i := range ip {
+		s, rest, _ := cut(host, '.')
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > 255 || len(s) > 1 && s[0] == '0' {
 			return ip, 0, errors.New("not an IPv4 address")
 		}
-		ip[i] = byte(n)
+		ip[i], host = byte(n), rest
 	}
 	return ip, p, nil
 }

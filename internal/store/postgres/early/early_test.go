@@ -2,8 +2,10 @@ package early
 
 import (
 	"bytes"
+	"go/build"
 	"maps"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -128,6 +130,27 @@ func TestEncodeDecode(t *testing.T) {
 	} {
 		if _, _, ok := Decode(bad); ok {
 			t.Errorf("Decode(%q) accepted", bad)
+		}
+	}
+}
+
+// TestImportsOnlyEarlyPackages: the package imports nothing that a Go
+// program initializes late (os, strings and encoding/binary wait for
+// unicode, reflect and more), so that its init, and the connection it
+// begins, come early in the process's start.
+func TestImportsOnlyEarlyPackages(t *testing.T) {
+	allowed := []string{"context", "errors", "strconv", "sync", "syscall", "time"}
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		ctx := build.Default
+		ctx.GOOS = goos
+		bp, err := ctx.ImportDir(".", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range bp.Imports {
+			if !slices.Contains(allowed, imp) {
+				t.Errorf("%s: the package imports %s; it may import only %v", goos, imp, allowed)
+			}
 		}
 	}
 }

@@ -2,7 +2,6 @@ package early
 
 import (
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -60,7 +59,7 @@ func readsStore(args []string) bool {
 		switch {
 		case a == "--":
 			return false
-		case a == "--plan" || strings.HasPrefix(a, "--plan="):
+		case a == "--plan" || hasPrefix(a, "--plan="):
 			return true
 		case a == "--home" || a == "--store" || a == "--format" || a == "-f" || a == "--lock-timeout":
 			if len(words) < 2 {
@@ -68,7 +67,7 @@ func readsStore(args []string) bool {
 			} else {
 				words = append(words, "")
 			}
-		case strings.HasPrefix(a, "-"):
+		case hasPrefix(a, "-"):
 			if len(words) == 2 {
 				words = append(words, "")
 			}
@@ -87,7 +86,7 @@ func readsStore(args []string) bool {
 	case "automation-profile":
 		switch words[1] {
 		case "show", "check-guard", "check-gate", "history", "diff":
-			return len(words) == 3 && strings.Contains(words[2], "/")
+			return len(words) == 3 && indexByte(words[2], '/') >= 0
 		}
 	}
 	return false
@@ -100,7 +99,7 @@ func scanArgs(args []string) (store, lockTimeout string, hook bool) {
 	ended := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--hook" || strings.HasPrefix(a, "--hook=") {
+		if a == "--hook" || hasPrefix(a, "--hook=") {
 			hook = true
 		}
 		if ended {
@@ -118,7 +117,7 @@ func scanArgs(args []string) (store, lockTimeout string, hook bool) {
 			case a == f.name && i+1 < len(args):
 				i++
 				*f.to = args[i]
-			case strings.HasPrefix(a, f.name+"="):
+			case hasPrefix(a, f.name+"="):
 				*f.to = a[len(f.name)+1:]
 			}
 		}
@@ -137,13 +136,13 @@ type storeURL struct {
 // given by its IPv4 address. Anything else is left to the driver.
 func parseURL(s string) (storeURL, bool) {
 	var u storeURL
-	rest, ok := strings.CutPrefix(s, "postgres://")
+	rest, ok := cutPrefix(s, "postgres://")
 	if !ok {
-		if rest, ok = strings.CutPrefix(s, "postgresql://"); !ok {
+		if rest, ok = cutPrefix(s, "postgresql://"); !ok {
 			return u, false
 		}
 	}
-	if strings.ContainsAny(rest, "%+#,\\") {
+	if indexAny(rest, "%+#,\\") >= 0 {
 		return u, false
 	}
 	for i := 0; i < len(rest); i++ {
@@ -154,38 +153,43 @@ func parseURL(s string) (storeURL, bool) {
 		}
 	}
 	authority, tail := rest, ""
-	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+	if i := indexAny(rest, "/?"); i >= 0 {
 		authority, tail = rest[:i], rest[i:]
 	}
-	at := strings.IndexByte(authority, '@')
-	if at < 0 || strings.Count(authority, "@") != 1 {
+	at := indexByte(authority, '@')
+	if at < 0 || countByte(authority, '@') != 1 {
 		return u, false // a second '@' is refused by the store (storeurl.CheckAuthority)
 	}
-	u.user, _, _ = strings.Cut(authority[:at], ":")
+	u.user, _, _ = cut(authority[:at], ':')
 	if u.user == "" {
 		return u, false
 	}
 	hostport := authority[at+1:]
-	u.host, u.port, _ = strings.Cut(hostport, ":")
+	u.host, u.port, _ = cut(hostport, ':')
 	if u.port == "" {
 		u.port = "5432"
 	}
 	if _, _, err := splitAddress(u.host + ":" + u.port); err != nil {
 		return u, false
 	}
-	path, query, _ := strings.Cut(tail, "?")
-	u.database = strings.TrimPrefix(path, "/")
-	if strings.Contains(u.database, "/") {
+	path, query, _ := cut(tail, '?')
+	u.database, _ = cutPrefix(path, "/")
+	if indexByte(u.database, '/') >= 0 {
 		return u, false
 	}
 	u.query = map[string]string{}
 	if query != "" {
-		for _, kv := range strings.Split(query, "&") {
-			k, v, _ := strings.Cut(kv, "=")
+		for rest := query; ; {
+			kv, more, found := cut(rest, '&')
+			k, v, _ := cut(kv, '=')
 			if _, dup := u.query[k]; dup || k == "" {
 				return u, false
 			}
 			u.query[k] = v
+			if !found {
+				break
+			}
+			rest = more
 		}
 	}
 	return u, true

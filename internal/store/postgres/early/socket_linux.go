@@ -4,10 +4,57 @@ package early
 
 import (
 	"context"
-	"encoding/binary"
 	"syscall"
 	"time"
 )
+
+func init() {
+	if args, ok := commandLine(); ok && len(args) > 0 {
+		Start(args[1:], func(k string) string {
+			v, _ := syscall.Getenv(k)
+			return v
+		})
+	}
+}
+
+// commandLine reads the process's arguments from /proc/self/cmdline, as
+// os.Args holds them (the package cannot wait for package os); ok is false
+// when they cannot be read.
+func commandLine() (args []string, ok bool) {
+	fd, err := syscall.Open("/proc/self/cmdline", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer syscall.Close(fd)
+	var b []byte
+	chunk := make([]byte, 4096)
+	for {
+		n, err := syscall.Read(fd, chunk)
+		switch {
+		case n > 0:
+			b = append(b, chunk[:n]...)
+			continue
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return nil, false
+		}
+		break
+	}
+	// Each argument ends with a NUL.
+	for len(b) > 0 {
+		i := 0
+		for i < len(b) && b[i] != 0 {
+			i++
+		}
+		if i == len(b) {
+			return nil, false // not as the kernel writes it
+		}
+		args = append(args, string(b[:i]))
+		b = b[i+1:]
+	}
+	return args, true
+}
 
 // terminate sends the Terminate message that ends a session.
 func (c *conn) terminate() {
@@ -23,7 +70,7 @@ func (c *conn) answered(deadline time.Time) bool {
 	chunk := make([]byte, 4096)
 	for {
 		for len(buf) >= 5 {
-			typ, n := buf[0], int(binary.BigEndian.Uint32(buf[1:5]))
+			typ, n := buf[0], int(be32(buf[1:5]))
 			if n < 4 || n > 1<<20 {
 				return false
 			}
@@ -33,7 +80,7 @@ func (c *conn) answered(deadline time.Time) bool {
 			switch {
 			case typ == 'Z':
 				return true
-			case typ == 'E', typ == 'R' && (n < 8 || binary.BigEndian.Uint32(buf[5:9]) != 0):
+			case typ == 'E', typ == 'R' && (n < 8 || be32(buf[5:9]) != 0):
 				return false // an error, or a request for a password
 			}
 			buf = buf[1+n:]

@@ -8,8 +8,10 @@ import (
 	"io"
 	"maps"
 	"net"
+	"os"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -92,11 +94,11 @@ func taken(t *testing.T, want map[string]string) (net.Conn, func(map[string]stri
 		t.Fatalf("start-up sent early: %v, want %v", got, want)
 	}
 	return c, func(p map[string]string) (got, sent bool) {
-		f, sent := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, p)
-		if f != nil {
-			f.Close()
+		fd, sent := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, p)
+		if fd >= 0 {
+			syscall.Close(fd)
 		}
-		return f != nil, sent
+		return fd >= 0, sent
 	}
 }
 
@@ -136,8 +138,7 @@ func TestTakeChecksTheAddress(t *testing.T) {
 	defer Release()
 	c := s.accept(t)
 	startup(t, c)
-	f, _ := Take(context.Background(), "tcp", "127.0.0.1:1", protocol30, defaults)
-	if f != nil {
+	if fd, _ := Take(context.Background(), "tcp", "127.0.0.1:1", protocol30, defaults); fd >= 0 {
 		t.Fatal("taken for another address")
 	}
 	if _, err := c.Read(make([]byte, 1)); err != io.EOF {
@@ -200,7 +201,7 @@ func TestNothingStartedWithoutAServer(t *testing.T) {
 	defer Release()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if f, _ := Take(ctx, "tcp", addr, protocol30, defaults); f != nil {
+	if fd, _ := Take(ctx, "tcp", addr, protocol30, defaults); fd >= 0 {
 		t.Fatal("a connection to a closed port was handed over")
 	}
 }
@@ -211,10 +212,11 @@ func TestDialOnlyHandsOverTheConnection(t *testing.T) {
 	Start([]string{"--store", u, "plan", "list"}, env())
 	defer Release()
 	c := s.accept(t)
-	f, sent := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
-	if f == nil || sent {
-		t.Fatalf("Take = %v, sent %v; want the connection, nothing sent", f, sent)
+	fd, sent := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
+	if fd < 0 || sent {
+		t.Fatalf("Take = %v, sent %v; want the connection, nothing sent", fd, sent)
 	}
+	f := os.NewFile(uintptr(fd), "early")
 	defer f.Close()
 	if _, err := f.Write([]byte("hello")); err != nil {
 		t.Fatal(err)
@@ -222,5 +224,13 @@ func TestDialOnlyHandsOverTheConnection(t *testing.T) {
 	got := make([]byte, 5)
 	if _, err := io.ReadFull(c, got); err != nil || string(got) != "hello" {
 		t.Fatalf("server read %q, %v: the connection handed over is not the one it accepted", got, err)
+	}
+}
+
+// TestCommandLine: the arguments read from /proc are os.Args.
+func TestCommandLine(t *testing.T) {
+	got, ok := commandLine()
+	if !ok || !reflect.DeepEqual(got, os.Args) {
+		t.Fatalf("commandLine() = %q, %v; os.Args = %q", got, ok, os.Args)
 	}
 }
