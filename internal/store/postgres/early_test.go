@@ -5,6 +5,7 @@ package postgres_test
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/agentsctl/agents/internal/store/postgres/early"
 	"github.com/agentsctl/agents/internal/store/postgres/pgtest"
 	"github.com/agentsctl/agents/internal/store/storetest"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestEarlyConnectionTaken: a connection begun at start-up with the very
@@ -33,6 +35,82 @@ func TestEarlyConnectionTaken(t *testing.T) {
 	}
 	if early.Handed() != before+1 {
 		t.Fatalf("the early connection to %s was not taken (is the test server's URL of the plain form package early reads?)", url)
+	}
+}
+
+// TestEarlyConnectionSentAhead: the early connection that sent statements
+// behind its start is taken, and the store reads its own answers through
+// it: the lookup sent ahead of a show (the one the store sends, so its
+// answer is taken), a lookup of another profile, and a warm-up, in a
+// migrated schema and in one never migrated alike.
+func TestEarlyConnectionSentAhead(t *testing.T) {
+	ctx := context.Background()
+	home := func(k string) string {
+		if k == "HOME" {
+			return t.TempDir()
+		}
+		return ""
+	}
+	s := open(t, postgres.Options{LockTimeout: 10 * time.Second})
+	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", s.Schema())
+	for _, tc := range []struct {
+		name    string
+		command []string // what the early connection guesses from
+		get     string   // what the store looks up
+		taken   bool     // the answer sent ahead is the store's
+	}{
+		{"the lookup sent ahead", []string{"automation-profile", "show", "acme/a"}, "acme/a", true},
+		{"a lookup of nothing sent ahead", []string{"automation-profile", "show", "acme/none"}, "acme/none", true},
+		{"another lookup sent ahead", []string{"automation-profile", "show", "acme/none"}, "acme/a", false},
+		{"a warm-up", []string{"automation-profile", "history", "acme/a"}, "acme/a", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before, ahead, taken := early.Handed(), early.SentAhead(), postgres.AnswersTaken()
+			early.Start(append([]string{"--store", url}, tc.command...), home)
+			t.Cleanup(early.Release)
+			got, err := openAt(t, url, postgres.Options{LockTimeout: 10 * time.Second}).Profiles().Get(ctx, tc.get)
+			switch {
+			case tc.get == "acme/a" && (err != nil || !reflect.DeepEqual(got, storetest.Profile(t, "acme/a", 1))):
+				t.Fatalf("get %s: %+v, %v", tc.get, got, err)
+			case tc.get == "acme/none" && errs.KindOf(err) != errs.KindNotFound:
+				t.Fatalf("get %s: %+v, %v", tc.get, got, err)
+			}
+			if early.Handed() != before+1 || early.SentAhead() != ahead+1 {
+				t.Fatalf("the early connection was not taken with statements ahead (taken %d, ahead %d)", early.Handed()-before, early.SentAhead()-ahead)
+			}
+			if got := postgres.AnswersTaken() - taken; got != map[bool]int64{true: 1}[tc.taken] {
+				t.Fatalf("%d answers sent ahead read as the store's, want %v (does early.Lookup encode what pgconn sends?)", got, tc.taken)
+			}
+		})
+	}
+
+	bare := pgtest.Schema(t)
+	for _, command := range [][]string{{"automation-profile", "show", "acme/a"}, {"automation-profile", "history", "acme/a"}} {
+		early.Start(append([]string{"--store", bare}, command...), home)
+		t.Cleanup(early.Release)
+		_, err := openAt(t, bare, postgres.Options{}).Profiles().Get(ctx, "acme/a")
+		if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "never migrated") {
+			t.Fatalf("%s from an unmigrated schema, with statements ahead: %v", command[1], err)
+		}
+	}
+}
+
+// TestWarmupQueryRuns: the warm-up query names tables and columns the
+// migrated schema has (a wrong name would only fail quietly).
+func TestWarmupQueryRuns(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, postgres.Options{})
+	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", s.Schema())
+	c, err := pgconn.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, early.Warmup([]string{"profiles", "actions", "plans"})).ReadAll(); err != nil {
+		t.Fatalf("the warm-up query in a migrated schema: %v", err)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/pressly/goose/v3/lock"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/store/postgres/early"
 )
 
 // The schema's migrations, applied in the order of their numbers by goose.
@@ -29,7 +30,7 @@ import (
 var migrationFiles embed.FS
 
 // versionTable is where goose records the migrations applied.
-const versionTable = "goose_db_version"
+const versionTable = early.VersionTable
 
 // LatestVersion is the schema version this build of agents works with: the
 // number of its newest migration.
@@ -57,7 +58,7 @@ func (s *Store) checkSchema(ctx context.Context, c *pgx.Conn) error {
 }
 
 // versionQuery reads the schema's version.
-const versionQuery = "SELECT max(version_id) FROM " + versionTable
+const versionQuery = early.VersionQuery
 
 // checkVersion refuses a schema version other than this build's.
 func (s *Store) checkVersion(have int64) error {

@@ -235,7 +235,7 @@ func dialer(cfg *pgx.ConnConfig) pgconn.DialFunc {
 		if cfg.MaxProtocolVersion != "" && cfg.MaxProtocolVersion != "3.0" || cfg.TLSConfig != nil || len(cfg.Fallbacks) > 0 {
 			version = 0 // no start-up message sent early can be this one's
 		}
-		fd, sent := early.Take(ctx, network, addr, version, params)
+		fd, sent, ahead := early.Take(ctx, network, addr, version, params)
 		if fd < 0 {
 			return d.DialContext(ctx, network, addr)
 		}
@@ -249,32 +249,10 @@ func dialer(cfg *pgx.ConnConfig) pgconn.DialFunc {
 			_ = tc.SetKeepAliveConfig(keepAlive)
 		}
 		if sent {
-			return &startedConn{Conn: c, params: params}, nil
+			return &startedConn{Conn: c, params: params, ahead: ahead}, nil
 		}
 		return c, nil
 	}
-}
-
-// startedConn is a connection whose start-up message was sent early: the
-// driver's own is checked against it and not sent again.
-type startedConn struct {
-	net.Conn
-	params  map[string]string
-	skipped bool
-}
-
-func (c *startedConn) Write(b []byte) (int, error) {
-	if c.skipped {
-		return c.Conn.Write(b)
-	}
-	c.skipped = true
-	v, params, ok := early.Decode(b)
-	if !ok || v != pgproto3.ProtocolVersion30 || !maps.Equal(params, c.params) {
-		// Not what was checked before it was sent: the server holds
-		// another session's start, which must not be used.
-		return 0, errors.New("the start-up message differs from the one sent early")
-	}
-	return len(b), nil
 }
 
 // Schema returns the schema the registry lives in.
@@ -522,6 +500,7 @@ func (s *Store) lookupRow(ctx context.Context, what, query, arg string) (cols []
 	var b pgconn.Batch
 	checking := !s.rawChecked
 	if checking {
+		// The same statements as early.Lookup sends ahead, byte for byte.
 		b.ExecParams(versionQuery, nil, nil, nil, []int16{pgx.BinaryFormatCode})
 	}
 	b.ExecParams(query, [][]byte{[]byte(arg)}, []uint32{textOID}, []int16{pgx.TextFormatCode}, []int16{pgx.BinaryFormatCode})
@@ -590,6 +569,9 @@ func (s *Store) rawLocked(ctx context.Context) (*pgconn.PgConn, error) {
 	}
 	s.raw, s.rawChecked = nil, false
 	c, err := pgconn.ConnectConfig(ctx, &s.cfg.Config)
+	if errors.Is(err, errPasswordAfterAhead) {
+		c, err = pgconn.ConnectConfig(ctx, &s.cfg.Config) // dialed anew
+	}
 	if err != nil {
 		return nil, s.fail(ctx, err, "connecting")
 	}
@@ -609,6 +591,9 @@ func (s *Store) connLocked(ctx context.Context) (*pgx.Conn, error) {
 		s.raw, s.rawChecked = nil, false
 	}
 	c, err := pgx.ConnectConfig(ctx, s.cfg)
+	if errors.Is(err, errPasswordAfterAhead) {
+		c, err = pgx.ConnectConfig(ctx, s.cfg) // dialed anew
+	}
 	if err != nil {
 		return nil, s.fail(ctx, err, "connecting")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/agentsctl/agents/internal/store/postgres/early"
 	"github.com/agentsctl/agents/internal/version"
 )
 
@@ -122,7 +123,7 @@ func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
 	if err := t.c.CheckName(ctx, name); err != nil {
 		return v, err
 	}
-	cols, found, err := s.lookupRow(ctx, "reading "+t.c.Noun+" "+name, "SELECT name, content FROM "+t.c.Name+" WHERE name = $1", name)
+	cols, found, err := s.lookupRow(ctx, "reading "+t.c.Noun+" "+name, early.LookupQuery(t.c.Name), name)
 	switch {
 	case err != nil:
 		return v, err

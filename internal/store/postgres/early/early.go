@@ -55,20 +55,25 @@ type Guess struct {
 	Network, Address string
 	// Params is the start-up message sent, or nil when none was.
 	Params map[string]string
+	// Ahead is what was sent right behind the start-up message (a
+	// lookup, or a warm-up query; see ahead.go), or nil.
+	Ahead []byte
 }
 
-// conn is the early connection: its guess, its socket, and whether the
-// start-up message went out on it.
+// conn is the early connection: its guess, its socket, whether the
+// start-up message went out on it, and whether what goes ahead did.
 type conn struct {
 	guess Guess
 	fd    int
 	sent  bool
+	ahead bool
 }
 
 var (
-	mu      sync.Mutex
-	pending *conn
-	handed  int // connections Take handed over
+	mu        sync.Mutex
+	pending   *conn
+	handed    int // connections Take handed over
+	sentAhead int // of them, those that sent statements ahead
 )
 
 // Handed returns how many early connections Take has handed over in this
@@ -77,6 +82,14 @@ func Handed() int {
 	mu.Lock()
 	defer mu.Unlock()
 	return handed
+}
+
+// SentAhead returns how many of the connections Take handed over had sent
+// statements ahead.
+func SentAhead() int {
+	mu.Lock()
+	defer mu.Unlock()
+	return sentAhead
 }
 
 // Start connects to the store args and getenv name, when the URL allows it
@@ -103,36 +116,45 @@ func Start(args []string, getenv func(string) string) {
 // Take returns the early connection's socket when it was made to network
 // and address, and, if it sent the start-up message, when that message's
 // protocol version and parameters are exactly version and params. sent
-// says whether it did: the caller must then not send it again. An early
-// connection that does not match, or that fails, is closed, and -1
-// returned. Only the first call can return a connection; the caller owns
-// the descriptor (os.NewFile and net.FileConn make a connection of it).
-func Take(ctx context.Context, network, address string, version uint32, params map[string]string) (fd int, sent bool) {
+// says whether it did: the caller must then not send it again. ahead is
+// what went out behind it (nil for nothing): the server's answer to it
+// follows the ReadyForQuery that ends the start, and the caller reads it
+// as its own when it sends the very same bytes first (it must then not
+// send them), and drops it otherwise. An early connection that does not match, or that fails, is
+// closed, and -1 returned. Only the first call can return a connection;
+// the caller owns the descriptor (os.NewFile and net.FileConn make a
+// connection of it).
+func Take(ctx context.Context, network, address string, version uint32, params map[string]string) (fd int, sent bool, ahead []byte) {
 	mu.Lock()
 	c := pending
 	pending = nil
 	mu.Unlock()
 	if c == nil {
-		return -1, false
+		return -1, false, nil
 	}
 	if c.guess.Network != network || c.guess.Address != address ||
 		c.sent && (version != protocol30 || !sameParams(c.guess.Params, params)) ||
 		!c.sent && !waitConnected(ctx, c.fd) {
 		c.close()
-		return -1, false
+		return -1, false, nil
 	}
 	fd, c.fd = c.fd, -1
 	mu.Lock()
 	handed++
+	if c.ahead {
+		ahead = c.guess.Ahead
+		sentAhead++
+	}
 	mu.Unlock()
-	return fd, c.sent
+	return fd, c.sent, ahead
 }
 
 // Release ends the early connection if nobody took it: when the start-up
-// message went out, it reads the server's answer (for at most
-// releaseWait) and, if the session started, says goodbye with a Terminate
-// message, as a client does; then it closes the socket with nothing left
-// unread, so the server sees an orderly end and logs nothing.
+// message went out, it reads the server's answer, and the answer to what
+// went ahead if something did (for at most releaseWait), and, if
+// the session started, says goodbye with a Terminate message, as a client
+// does; then it closes the socket with nothing left unread, so the server
+// sees an orderly end and logs nothing.
 func Release() {
 	mu.Lock()
 	c := pending

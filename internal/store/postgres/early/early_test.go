@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"go/build"
 	"maps"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -106,6 +109,59 @@ func TestGuess(t *testing.T) {
 				t.Errorf("params\n got %v\nwant %v", g.Params, tc.params)
 			}
 		})
+	}
+}
+
+// TestAhead: statements go behind the start-up message only when the
+// driver can have no password to give (the server would read them as
+// one): the lookup of the profile a show or a decision names, else a
+// warm-up of the tables the command reads.
+func TestAhead(t *testing.T) {
+	home := t.TempDir()
+	withPass := t.TempDir()
+	if err := os.WriteFile(filepath.Join(withPass, ".pgpass"), []byte("*:*:*:*:x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lookup := Lookup("profiles", "acme/x")
+	warm := func(tables ...string) []byte { return EncodeQuery(Warmup(tables)) }
+	long := "acme/" + strings.Repeat("x", maxAheadName)
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  func(string) string
+		want []byte
+	}{
+		{"a profile", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env("HOME", home), lookup},
+		{"flags around", []string{"--store", plain, "-f", "json", "automation-profile", "show", "acme/x", "-f", "yaml"}, env("HOME", home), lookup},
+		{"a custom profile's guard", []string{"--store", plain, "automation-profile", "check-guard", "acme/x", "--tool", "Read"}, env("HOME", home), lookup},
+		{"a custom profile's gate", []string{"--store", plain, "automation-profile", "check-gate", "acme/x", "auto_execute"}, env("HOME", home), lookup},
+		{"a very long name", []string{"--store", plain, "automation-profile", "show", long}, env("HOME", home), warm("profiles")},
+		{"history", []string{"--store", plain, "automation-profile", "history", "acme/x"}, env("HOME", home), warm("profiles")},
+		{"a plan's decision", []string{"--store", plain, "automation-profile", "check-guard", "--plan", "p1"}, env("HOME", home), warm("plans", "profiles")},
+		{"plans", []string{"--store", plain, "plan", "show", "p1"}, env("HOME", home), warm("plans", "profiles")},
+		{"actions", []string{"--store", plain, "action", "list"}, env("HOME", home), warm("actions")},
+		{"a password file", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env("HOME", withPass), nil},
+		{"PGPASSFILE", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env("HOME", home, "PGPASSFILE", "/x"), nil},
+		{"PGPASSWORD", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env("HOME", home, "PGPASSWORD", "x"), nil},
+		{"no home", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env(), nil},
+		{"a password in the URL", []string{"--store", "postgres://alice:pw@127.0.0.1:5433/reg?sslmode=disable", "automation-profile", "show", "acme/x"}, env("HOME", home), nil},
+		{"an empty password in the URL", []string{"--store", "postgres://alice:@127.0.0.1:5433/reg?sslmode=disable", "automation-profile", "show", "acme/x"}, env("HOME", home), nil},
+		{"no start-up sent", []string{"--store", "postgres://alice@127.0.0.1:5433/reg", "automation-profile", "show", "acme/x"}, env("HOME", home), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, ok := guessFrom(tc.args, tc.env)
+			if !ok {
+				t.Fatal("no guess")
+			}
+			if !bytes.Equal(g.Ahead, tc.want) {
+				t.Errorf("ahead %q, want %q", g.Ahead, tc.want)
+			}
+		})
+	}
+	for _, table := range []string{"profiles", "plans", "actions"} {
+		if !strings.Contains(Warmup([]string{table}), "FROM "+table+" WHERE name = ''") || !strings.HasPrefix(Warmup(nil), "SELECT set_config('lock_timeout', '1', true); ") {
+			t.Errorf("Warmup(%s) = %q", table, Warmup([]string{table}))
+		}
 	}
 }
 

@@ -17,7 +17,8 @@ var libpqEnv = []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGAPPNAME",
 // and the environment as the command will, and returns what to connect
 // to; ok is false when there is nothing to do early.
 func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
-	if !readsStore(args) {
+	tables := readsStore(args)
+	if tables == nil {
 		return Guess{}, false
 	}
 	url, lockTimeout, hook := scanArgs(args)
@@ -44,23 +45,45 @@ func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
 		}
 	}
 	g.Params = startupParams(u, lockTimeout)
+	if g.Params != nil && !u.password && noPassword(getenv) {
+		if name := lookedUp(args); name != "" {
+			g.Ahead = Lookup("profiles", name)
+		} else {
+			g.Ahead = EncodeQuery(Warmup(tables))
+		}
+	}
 	return g, true
 }
 
-// readsStore reports whether the command args name reads the store for
-// certain: a command on actions or plans, a decision on a plan, or one on
-// a custom profile (namespace/name) named right after the verb. Every
-// other command, a built-in profile's above all, may never connect, and a
-// connection made for nothing costs the server a backend.
-func readsStore(args []string) bool {
+// noPassword reports whether the driver will have no password to give the
+// server (none in the environment, no password file), so that the server
+// cannot be asked for one: it would read the statements sent behind the
+// start-up message as the password and end the session.
+func noPassword(getenv func(string) string) bool {
+	if getenv("PGPASSWORD") != "" || getenv("PGPASSFILE") != "" {
+		return false
+	}
+	home := getenv("HOME")
+	if home == "" {
+		return false
+	}
+	return absent(home + "/.pgpass")
+}
+
+// readsStore returns the tables the command args name reads for certain:
+// a command on actions or plans, a decision on a plan, or one on a custom
+// profile (namespace/name) named right after the verb; nil for every
+// other command, a built-in profile's above all, which may never connect
+// (a connection made for nothing costs the server a backend).
+func readsStore(args []string) []string {
 	var words []string
 	for i := 0; i < len(args) && len(words) < 3; i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			return false
+			return nil
 		case a == "--plan" || hasPrefix(a, "--plan="):
-			return true
+			return []string{"plans", "profiles"}
 		case a == "--home" || a == "--store" || a == "--format" || a == "-f" || a == "--lock-timeout":
 			if len(words) < 2 {
 				i++ // a global flag's value, before the command
@@ -76,20 +99,58 @@ func readsStore(args []string) bool {
 		}
 	}
 	if len(words) < 2 {
-		return false
+		return nil
 	}
 	switch words[0] {
 	case "action":
-		return true
+		return []string{"actions"}
 	case "plan":
-		return words[1] == "show" || words[1] == "use" || words[1] == "set-automation-profile" || words[1] == "list"
+		switch words[1] {
+		case "show", "use", "set-automation-profile", "list":
+			return []string{"plans", "profiles"}
+		}
 	case "automation-profile":
 		switch words[1] {
 		case "show", "check-guard", "check-gate", "history", "diff":
-			return len(words) == 3 && indexByte(words[2], '/') >= 0
+			if len(words) == 3 && indexByte(words[2], '/') >= 0 {
+				return []string{"profiles"}
+			}
 		}
 	}
-	return false
+	return nil
+}
+
+// lookedUp returns the custom profile whose lookup is the first thing the
+// command args name does with the store (show, check-guard, check-gate),
+// or "".
+func lookedUp(args []string) string {
+	var words []string
+	for i := 0; i < len(args) && len(words) < 3; i++ {
+		a := args[i]
+		switch {
+		case a == "--" || a == "--plan" || hasPrefix(a, "--plan="):
+			return ""
+		case a == "--home" || a == "--store" || a == "--format" || a == "-f" || a == "--lock-timeout":
+			if len(words) >= 2 {
+				return ""
+			}
+			i++
+		case hasPrefix(a, "-"):
+			if len(words) == 2 {
+				return ""
+			}
+		default:
+			words = append(words, a)
+		}
+	}
+	if len(words) < 3 || words[0] != "automation-profile" || len(words[2]) > maxAheadName || indexByte(words[2], '/') < 0 {
+		return ""
+	}
+	switch words[1] {
+	case "show", "check-guard", "check-gate":
+		return words[2]
+	}
+	return ""
 }
 
 // scanArgs finds the values of --store and --lock-timeout (the last of
@@ -128,6 +189,7 @@ func scanArgs(args []string) (store, lockTimeout string, hook bool) {
 // storeURL is the part of a store URL the early connection uses.
 type storeURL struct {
 	user, host, port, database string
+	password                   bool // the URL holds one
 	query                      map[string]string
 }
 
@@ -160,7 +222,7 @@ func parseURL(s string) (storeURL, bool) {
 	if at < 0 || countByte(authority, '@') != 1 {
 		return u, false // a second '@' is refused by the store (storeurl.CheckAuthority)
 	}
-	u.user, _, _ = cut(authority[:at], ':')
+	u.user, _, u.password = cut(authority[:at], ':')
 	if u.user == "" {
 		return u, false
 	}

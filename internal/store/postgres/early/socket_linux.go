@@ -56,22 +56,37 @@ func commandLine() (args []string, ok bool) {
 	return args, true
 }
 
+// maxAnswer bounds a message of the server's that Release reads: a row
+// of a document sent ahead holds at most the largest object the store
+// keeps (store.MaxObjectSize, 16 MiB).
+const maxAnswer = 17 << 20
+
+// absent reports whether no file is at path.
+func absent(path string) bool {
+	var st syscall.Stat_t
+	return syscall.Stat(path, &st) == syscall.ENOENT
+}
+
 // terminate sends the Terminate message that ends a session.
 func (c *conn) terminate() {
 	_, _ = syscall.Write(c.fd, []byte{'X', 0, 0, 0, 4})
 }
 
 // answered reads the server's answer to the start-up message until
-// ReadyForQuery, and reports whether it came: false for a request for a
-// password (nothing is sent, and the server takes the end quietly), an
-// error, an end, or no answer by the deadline.
+// ReadyForQuery, and then, if statements went ahead, its answer to them
+// up to the next ReadyForQuery, and reports whether they came: false for
+// a request for a password (nothing is sent, and the server takes the end
+// quietly), an error before the session started, an end, or no answer by
+// the deadline. An error in the answer to what went ahead is that
+// statement's own and ends nothing.
 func (c *conn) answered(deadline time.Time) bool {
 	var buf []byte
 	chunk := make([]byte, 4096)
+	ready := 0
 	for {
 		for len(buf) >= 5 {
 			typ, n := buf[0], int(be32(buf[1:5]))
-			if n < 4 || n > 1<<20 {
+			if n < 4 || n > maxAnswer {
 				return false
 			}
 			if len(buf) < 1+n {
@@ -79,7 +94,11 @@ func (c *conn) answered(deadline time.Time) bool {
 			}
 			switch {
 			case typ == 'Z':
-				return true
+				ready++
+				if ready == 1 && !c.ahead || ready == 2 {
+					return true
+				}
+			case ready > 0:
 			case typ == 'E', typ == 'R' && (n < 8 || be32(buf[5:9]) != 0):
 				return false // an error, or a request for a password
 			}
@@ -137,13 +156,14 @@ func dial(g Guess) *conn {
 		return c
 	}
 	msg := Encode(protocol30, g.Params)
+	msg = append(msg, g.Ahead...)
 	if n, err := syscall.Write(fd, msg); err != nil || n != len(msg) {
-		// A fresh socket takes a message this small whole; anything else
+		// A fresh socket takes messages this small whole; anything else
 		// leaves the server with part of one.
 		c.close()
 		return nil
 	}
-	c.sent = true
+	c.sent, c.ahead = true, g.Ahead != nil
 	return c
 }
 

@@ -3,6 +3,7 @@
 package early
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"io"
@@ -94,7 +95,7 @@ func taken(t *testing.T, want map[string]string) (net.Conn, func(map[string]stri
 		t.Fatalf("start-up sent early: %v, want %v", got, want)
 	}
 	return c, func(p map[string]string) (got, sent bool) {
-		fd, sent := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, p)
+		fd, sent, _ := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, p)
 		if fd >= 0 {
 			syscall.Close(fd)
 		}
@@ -138,7 +139,7 @@ func TestTakeChecksTheAddress(t *testing.T) {
 	defer Release()
 	c := s.accept(t)
 	startup(t, c)
-	if fd, _ := Take(context.Background(), "tcp", "127.0.0.1:1", protocol30, defaults); fd >= 0 {
+	if fd, _, _ := Take(context.Background(), "tcp", "127.0.0.1:1", protocol30, defaults); fd >= 0 {
 		t.Fatal("taken for another address")
 	}
 	if _, err := c.Read(make([]byte, 1)); err != io.EOF {
@@ -201,7 +202,7 @@ func TestNothingStartedWithoutAServer(t *testing.T) {
 	defer Release()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if fd, _ := Take(ctx, "tcp", addr, protocol30, defaults); fd >= 0 {
+	if fd, _, _ := Take(ctx, "tcp", addr, protocol30, defaults); fd >= 0 {
 		t.Fatal("a connection to a closed port was handed over")
 	}
 }
@@ -212,7 +213,7 @@ func TestDialOnlyHandsOverTheConnection(t *testing.T) {
 	Start([]string{"--store", u, "plan", "list"}, env())
 	defer Release()
 	c := s.accept(t)
-	fd, sent := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
+	fd, sent, _ := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
 	if fd < 0 || sent {
 		t.Fatalf("Take = %v, sent %v; want the connection, nothing sent", fd, sent)
 	}
@@ -232,5 +233,75 @@ func TestCommandLine(t *testing.T) {
 	got, ok := commandLine()
 	if !ok || !reflect.DeepEqual(got, os.Args) {
 		t.Fatalf("commandLine() = %q, %v; os.Args = %q", got, ok, os.Args)
+	}
+}
+
+// query reads a simple Query message and returns its text.
+func query(t *testing.T, c net.Conn) string {
+	t.Helper()
+	var h [5]byte
+	if _, err := io.ReadFull(c, h[:]); err != nil {
+		t.Fatal(err)
+	}
+	if h[0] != 'Q' {
+		t.Fatalf("message %q, want a Query", h[0])
+	}
+	b := make([]byte, binary.BigEndian.Uint32(h[1:])-4)
+	if _, err := io.ReadFull(c, b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b) == 0 || b[len(b)-1] != 0 {
+		t.Fatalf("query %q not NUL-terminated", b)
+	}
+	return string(b[:len(b)-1])
+}
+
+func TestAheadSentAndTaken(t *testing.T) {
+	s := newServer(t)
+	Start([]string{"--store", s.url(), "plan", "show", "p1"}, env("HOME", t.TempDir()))
+	t.Cleanup(Release)
+	c := s.accept(t)
+	startup(t, c)
+	if got, want := query(t, c), Warmup([]string{"plans", "profiles"}); got != want {
+		t.Fatalf("warm-up %q, want %q", got, want)
+	}
+	fd, sent, ahead := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
+	if fd < 0 || !sent || !bytes.Equal(ahead, EncodeQuery(Warmup([]string{"plans", "profiles"}))) {
+		t.Fatalf("Take = %d, sent %v, ahead %q; want the connection, both sent", fd, sent, ahead)
+	}
+	syscall.Close(fd)
+}
+
+// TestReleaseReadsTheWarmupAnswer: an early connection nobody took reads
+// the answer to what it sent ahead too (an error in it included) before it says
+// goodbye, so that it closes with nothing unread.
+func TestReleaseReadsTheWarmupAnswer(t *testing.T) {
+	started := append(append(msg('R', 0, 0, 0, 0), msg('S', 'a', 0, 'b', 0)...), msg('Z', 'I')...)
+	for _, tc := range []struct {
+		name    string
+		answers [][]byte
+		want    string
+	}{
+		{"answered", [][]byte{started, append(append(msg('T', 0, 0), msg('C', 'S', 0)...), msg('Z', 'I')...)}, "X\x00\x00\x00\x04"},
+		{"the warm-up failed", [][]byte{started, append(msg('E', 'S', 'E', 0, 0), msg('Z', 'I')...)}, "X\x00\x00\x00\x04"},
+		{"no answer to the warm-up", [][]byte{started}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t)
+			Start([]string{"--store", s.url(), "plan", "list"}, env("HOME", t.TempDir()))
+			c := s.accept(t)
+			startup(t, c)
+			query(t, c) // the warm-up
+			for _, a := range tc.answers {
+				if _, err := c.Write(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			Release()
+			got, _ := io.ReadAll(c)
+			if string(got) != tc.want {
+				t.Fatalf("sent %q at the end, want %q", got, tc.want)
+			}
+		})
 	}
 }
