@@ -169,3 +169,29 @@ func TestPasswordRequestReachesTheStore(t *testing.T) {
 		t.Fatalf("connect: %v, want errPasswordAfterAhead", err)
 	}
 }
+
+// FuzzStartedConn: whatever a server sends on a connection with
+// statements ahead, the driver reads a prefix of it (the start's
+// messages) and then, once the answer ahead is dropped, the rest of it
+// unchanged; nothing else, and never more than was sent.
+func FuzzStartedConn(f *testing.F) {
+	f.Add(cat(startAnswer, warmAnswer, driverReply), 3)
+	f.Add(cat(startAnswer, driverReply), 1)
+	f.Add(pgMsg('R', 0, 0, 0, 5, 1, 2, 3, 4), 7)
+	f.Fuzz(func(t *testing.T, stream []byte, size int) {
+		if size <= 0 || size > 64 || len(stream) > 4096 {
+			return
+		}
+		got, err := readThrough(t, []byte("Q..."), stream, size, 16)
+		if len(got) > len(stream) {
+			t.Fatalf("read %d bytes of %d sent", len(got), len(stream))
+		}
+		k := 0
+		for k < len(got) && got[k] == stream[k] {
+			k++
+		}
+		if rest := got[k:]; err == nil && !bytes.HasSuffix(stream, rest) {
+			t.Fatalf("read %q from %q: neither the start nor what follows the answer ahead", got, stream)
+		}
+	})
+}
