@@ -29,9 +29,6 @@ import (
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// versionTable is where goose records the migrations applied.
-const versionTable = early.VersionTable
-
 // LatestVersion is the schema version this build of agents works with: the
 // number of its newest migration.
 var LatestVersion = sync.OnceValue(func() int64 {

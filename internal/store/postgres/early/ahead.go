@@ -9,8 +9,8 @@ package early
 // as its own when the statements it sends are, byte for byte, the ones
 // sent ahead, and drops it otherwise.
 
-// VersionTable is the table the schema's migrations are recorded in
-// (postgres.versionTable is this).
+// VersionTable is the table the schema's migrations are recorded in: the
+// one goose keeps by default, which the store's migrations use.
 const VersionTable = "goose_db_version"
 
 // VersionQuery reads the schema's version: the store sends it first on
