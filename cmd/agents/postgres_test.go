@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -901,5 +902,92 @@ func TestPostgresSessionEndsWithTheProcess(t *testing.T) {
 			t.Fatalf("%d sessions of processes that have exited are still open", n)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// passwordServer stands in for a PostgreSQL server that asks every
+// connection for an MD5 password and refuses what it gets, as the real one
+// does: a wrong password, or a message that is not a password at all. It
+// counts the connections it accepted.
+func passwordServer(t *testing.T) (addr string, conns *atomic.Int32) {
+	t.Helper()
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	conns = new(atomic.Int32)
+	fatal := func(code, msg string) []byte {
+		body := []byte("SFATAL\x00C" + code + "\x00M" + msg + "\x00\x00")
+		b := []byte{'E', 0, 0, 0, 0}
+		binary.BigEndian.PutUint32(b[1:], uint32(4+len(body)))
+		return append(b, body...)
+	}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			go func() {
+				defer c.Close()
+				_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+				var n [4]byte
+				if _, err := io.ReadFull(c, n[:]); err != nil {
+					return
+				}
+				if _, err := io.CopyN(io.Discard, c, int64(binary.BigEndian.Uint32(n[:]))-4); err != nil {
+					return
+				}
+				c.Write([]byte{'R', 0, 0, 0, 12, 0, 0, 0, 5, 1, 2, 3, 4}) // MD5, salt 1 2 3 4
+				var typ [1]byte
+				if _, err := io.ReadFull(c, typ[:]); err != nil {
+					return
+				}
+				if typ[0] == 'p' {
+					c.Write(fatal("28P01", `password authentication failed for user "alice"`))
+				} else {
+					c.Write(fatal("08P01", fmt.Sprintf("expected password response, got message type %d", typ[0])))
+				}
+			}()
+		}
+	}()
+	return l.Addr().String(), conns
+}
+
+// TestPostgresPasswordAskedAfterStatementsAhead: statements go behind the
+// start-up message only where no password can be given; a server that asks
+// for one all the same reads them as the password and ends the session, and
+// the store connects again as it would have without them, to the same
+// answer as a command that sent nothing ahead.
+func TestPostgresPasswordAskedAfterStatementsAhead(t *testing.T) {
+	run := func(env ...string) (result, int32) {
+		t.Helper()
+		addr, conns := passwordServer(t)
+		cmd := exec.Command(agentsBinary(t), "--store", "postgres://alice@"+addr+"/reg?sslmode=disable", "automation-profile", "show", "acme/x")
+		cmd.Env = append(os.Environ(), append([]string{"AGENTS_HOME=" + t.TempDir(), "HOME=" + t.TempDir(), "CI=true", "NO_COLOR=1"}, env...)...)
+		r, err := runCmd(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, conns.Load()
+	}
+	ahead, n := run()
+	// A password file that does not exist still stops anything going
+	// ahead (only the start-up message goes early).
+	plain, m := run("PGPASSFILE=/nonexistent/pgpass")
+	if n < 2 || n > 3 || m != 1 {
+		// With statements ahead: the early connection, refused, and the
+		// one made again (and, where the refusal came as a reset, the
+		// driver's cancel request on the first).
+		t.Errorf("connections: %d with statements ahead (want 2 or 3), %d without (want 1)", n, m)
+	}
+	norm := func(s string) string {
+		// The servers listen on different ports.
+		return regexp.MustCompile(`127\.0\.0\.1:\d+`).ReplaceAllString(s, "SERVER")
+	}
+	if ahead.code != plain.code || norm(ahead.stderr) != norm(plain.stderr) || ahead.code == 0 || !strings.Contains(plain.stderr, "password") {
+		t.Errorf("with statements ahead: exit %d\n%s\nwithout: exit %d\n%s", ahead.code, ahead.stderr, plain.code, plain.stderr)
 	}
 }

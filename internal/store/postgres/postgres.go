@@ -33,6 +33,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -126,6 +127,10 @@ type Store struct {
 	// open, and closed when conn is made.
 	raw        *pgconn.PgConn
 	rawChecked bool // the schema's version was checked on raw
+	// passwordAsked is set when the server asked for a password on a
+	// connection that had sent statements ahead (see startedConn): the
+	// server read them as the password, and the store connects again.
+	passwordAsked *atomic.Bool
 }
 
 var (
@@ -204,13 +209,14 @@ func Open(url string, opts Options) (*Store, error) {
 	cfg.AfterNetConnect = func(_ context.Context, _ *pgconn.Config, c net.Conn) (net.Conn, error) {
 		return &replyConn{Conn: c, wait: replyWait}, nil
 	}
-	cfg.DialFunc = dialer(cfg)
+	asked := new(atomic.Bool)
+	cfg.DialFunc = dialer(cfg, asked)
 	// One short-lived connection per command: a statement is sent and
 	// answered in one round trip, without preparing it first.
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 	cfg.StatementCacheCapacity = 0
 	cfg.DescriptionCacheCapacity = 0
-	s := &Store{cfg: cfg, secrets: secrets, where: whereOf(cfg.Config), schema: schema, opts: opts}
+	s := &Store{cfg: cfg, secrets: secrets, where: whereOf(cfg.Config), schema: schema, opts: opts, passwordAsked: asked}
 	s.Kinds = store.NewKinds(&docs[*profile.AutomationProfile]{s, profiles}, &docs[*action.Action]{s, actions}, &docs[*plan.Plan]{s, plans})
 	return s, nil
 }
@@ -219,7 +225,7 @@ func Open(url string, opts Options) (*Store, error) {
 // connection begun as the process started (package early) when it went to
 // the same address and, if it sent the start-up message, with the very
 // parameters this connection would send; every other is dialed here.
-func dialer(cfg *pgx.ConnConfig) pgconn.DialFunc {
+func dialer(cfg *pgx.ConnConfig, passwordAsked *atomic.Bool) pgconn.DialFunc {
 	d := &net.Dialer{KeepAliveConfig: keepAlive}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		// The parameters as the driver builds its start-up message.
@@ -242,6 +248,13 @@ func dialer(cfg *pgx.ConnConfig) pgconn.DialFunc {
 		f := os.NewFile(uintptr(fd), "postgres "+addr)
 		c, err := net.FileConn(f)
 		f.Close()
+		if err == nil && c.RemoteAddr() == nil {
+			// The server reset the connection before it was taken (it
+			// has no peer): of no use, and the driver needs the
+			// server's address, to send a cancel request to.
+			c.Close()
+			err = errors.New("reset")
+		}
 		if err != nil {
 			return d.DialContext(ctx, network, addr)
 		}
@@ -249,7 +262,7 @@ func dialer(cfg *pgx.ConnConfig) pgconn.DialFunc {
 			_ = tc.SetKeepAliveConfig(keepAlive)
 		}
 		if sent {
-			return &startedConn{Conn: c, params: params, ahead: ahead}, nil
+			return &startedConn{Conn: c, params: params, ahead: ahead, passwordAsked: passwordAsked}, nil
 		}
 		return c, nil
 	}
@@ -568,8 +581,9 @@ func (s *Store) rawLocked(ctx context.Context) (*pgconn.PgConn, error) {
 		return s.raw, nil
 	}
 	s.raw, s.rawChecked = nil, false
+	s.passwordAsked.Store(false)
 	c, err := pgconn.ConnectConfig(ctx, &s.cfg.Config)
-	if errors.Is(err, errPasswordAfterAhead) {
+	if err != nil && s.passwordAsked.Swap(false) {
 		c, err = pgconn.ConnectConfig(ctx, &s.cfg.Config) // dialed anew
 	}
 	if err != nil {
@@ -590,8 +604,9 @@ func (s *Store) connLocked(ctx context.Context) (*pgx.Conn, error) {
 		_ = s.raw.Close(ctx)
 		s.raw, s.rawChecked = nil, false
 	}
+	s.passwordAsked.Store(false)
 	c, err := pgx.ConnectConfig(ctx, s.cfg)
-	if errors.Is(err, errPasswordAfterAhead) {
+	if err != nil && s.passwordAsked.Swap(false) {
 		c, err = pgx.ConnectConfig(ctx, s.cfg) // dialed anew
 	}
 	if err != nil {

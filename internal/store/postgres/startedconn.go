@@ -37,13 +37,14 @@ type startedConn struct {
 	in      []byte // read from the server, not yet sifted
 	out     []byte // sifted, for the driver
 	chunk   []byte
-}
 
-// errPasswordAfterAhead: the server asked for a password on a connection
-// whose statements sent ahead it will read as the answer (package early
-// sends them only when no password can be given). The session is lost;
-// the store connects again without the early connection.
-var errPasswordAfterAhead = errors.New("the server asked for a password on the connection begun at start-up")
+	// passwordAsked is set when the server asks for a password before
+	// the start has ended: it reads what went ahead as the answer and
+	// ends the session (package early sends statements ahead only when
+	// no password can be given, so none is lost). Everything from then on
+	// passes to the driver as it comes, and the store connects again.
+	passwordAsked *atomic.Bool
+}
 
 // maxSifted bounds a message read before the driver's own answers begin:
 // the start's messages are a few dozen bytes, and a row of a document
@@ -137,7 +138,11 @@ func (c *startedConn) sift() error {
 		c.in = c.in[1+n:]
 		switch {
 		case !c.ready && typ == 'R' && (n < 8 || binary.BigEndian.Uint32(msg[5:9]) != 0):
-			return errPasswordAfterAhead
+			if c.passwordAsked != nil {
+				c.passwordAsked.Store(true)
+			}
+			c.out = append(c.out, msg...)
+			c.ready, c.ahead, c.matched, c.drop = true, nil, false, false
 		case !c.ready:
 			c.out = append(c.out, msg...)
 			c.ready = typ == 'Z'

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -136,37 +137,56 @@ func TestStartedConnTakesTheAnswerAhead(t *testing.T) {
 	}
 }
 
-func TestStartedConnRefusesAPasswordRequest(t *testing.T) {
-	md5 := pgMsg('R', 0, 0, 0, 5, 1, 2, 3, 4)
-	if _, err := readThrough(t, []byte("Q..."), md5, 2, 64); !errors.Is(err, errPasswordAfterAhead) {
-		t.Fatalf("a password asked for after the warm-up: %v", err)
+// TestStartedConnPassesAPasswordRequest: a request for a password, and
+// all that follows it, reach the driver as they came, and the store is
+// told, to connect again.
+func TestStartedConnPassesAPasswordRequest(t *testing.T) {
+	stream := cat(pgMsg('R', 0, 0, 0, 5, 1, 2, 3, 4), pgMsg('E', 'S', 'F', 0, 0), pgMsg('Z', 'I'))
+	client, server := net.Pipe()
+	defer client.Close()
+	go func() {
+		defer server.Close()
+		server.Write(stream)
+	}()
+	asked := new(atomic.Bool)
+	c := &startedConn{Conn: client, ahead: []byte("Q..."), skipped: true, passwordAsked: asked}
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got, err := io.ReadAll(c)
+	if err != nil || !bytes.Equal(got, stream) || !asked.Load() {
+		t.Fatalf("read %q, %v, password asked %v; want all of %q, and true", got, err, asked.Load(), stream)
 	}
 	if got, err := readThrough(t, []byte("Q..."), []byte{'X', 0x7f, 0xff, 0xff, 0xff, 0}, 9, 64); err == nil {
 		t.Fatalf("a message of impossible length was passed on: %q", got)
 	}
 }
 
-// TestPasswordRequestReachesTheStore: the driver's connect fails with
-// errPasswordAfterAhead, which the store looks for to dial again.
+// TestPasswordRequestReachesTheStore: the driver answers the request for a
+// password itself (with none to give), the server refuses it, and the
+// connection's flag tells the store to connect again.
 func TestPasswordRequestReachesTheStore(t *testing.T) {
 	client, server := net.Pipe()
 	defer server.Close()
 	go func() {
-		// The start-up message, then a request for a password.
+		// The start-up message, then a request for a password; then the
+		// refusal of whatever comes.
 		buf := make([]byte, 1024)
 		_, _ = server.Read(buf)
 		_, _ = server.Write(pgMsg('R', 0, 0, 0, 3))
+		_, _ = server.Read(buf)
+		_, _ = server.Write(pgMsg('E', []byte("SFATAL\x00C28P01\x00Mpassword authentication failed\x00\x00")...))
 	}()
 	cfg, err := pgconn.ParseConfig("postgres://alice@127.0.0.1:1/reg?sslmode=disable&connect_timeout=5")
 	if err != nil {
 		t.Fatal(err)
 	}
+	asked := new(atomic.Bool)
 	cfg.DialFunc = func(context.Context, string, string) (net.Conn, error) {
-		return &startedConn{Conn: client, ahead: []byte("Q..."), skipped: true}, nil
+		return &startedConn{Conn: client, ahead: []byte("Q..."), skipped: true, passwordAsked: asked}, nil
 	}
 	_, err = pgconn.ConnectConfig(context.Background(), cfg)
-	if !errors.Is(err, errPasswordAfterAhead) {
-		t.Fatalf("connect: %v, want errPasswordAfterAhead", err)
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "28P01" || !asked.Load() {
+		t.Fatalf("connect: %v, password asked %v; want the server's refusal, and true", err, asked.Load())
 	}
 }
 
