@@ -991,3 +991,57 @@ func TestPostgresPasswordAskedAfterStatementsAhead(t *testing.T) {
 		t.Errorf("with statements ahead: exit %d\n%s\nwithout: exit %d\n%s", ahead.code, ahead.stderr, plain.code, plain.stderr)
 	}
 }
+
+// TestPostgresDecisionReadsTheProfileAfterItsInput: a decision that reads
+// its input first (a hook's, --stdin-json) decides on the profile as it
+// is once the input has come, not as it was when the process started,
+// though the connection was begun then: a profile tightened in between
+// blocks the call.
+func TestPostgresDecisionReadsTheProfileAfterItsInput(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		input string
+		want  func(r result) bool
+	}{
+		{"--stdin-json", []string{"automation-profile", "check-guard", "acme/coder", "--stdin-json", "-f", "json"},
+			`{"tool":"Read"}`, func(r result) bool { return r.code == 10 && strings.Contains(r.stdout, "tool_denylist") }},
+		{"a hook", []string{"automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed"},
+			claudeInput, func(r result) bool {
+				return r.code == 0 && !strings.Contains(r.stdout, `"allow"`) && strings.Contains(r.stdout, "tool_denylist")
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPgStore(t)
+			p.addCoder(true, looseCoder)
+			cmd := p.cmd(append([]string{"--store", p.url}, tc.args...)...)
+			in, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out, errOut strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Long enough for the process to have started and begun its
+			// connection, and for an answer sent then to be too old.
+			time.Sleep(400 * time.Millisecond)
+			file := filepath.Join(t.TempDir(), "coder.yaml")
+			writeFile(t, file, strictCoder)
+			if r := p.run("automation-profile", "add", "-c", file, "--update"); r.code != 0 {
+				t.Fatalf("tighten: exit %d: %s", r.code, r.stderr)
+			}
+			io.WriteString(in, tc.input)
+			in.Close()
+			err = cmd.Wait()
+			r := result{code: cmd.ProcessState.ExitCode(), stdout: out.String(), stderr: errOut.String()}
+			if err != nil && r.code < 0 {
+				t.Fatal(err)
+			}
+			if !tc.want(r) {
+				t.Errorf("decided on the profile as it was before its input came: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}

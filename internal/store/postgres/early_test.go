@@ -98,6 +98,39 @@ func TestEarlyConnectionSentAhead(t *testing.T) {
 	}
 }
 
+// TestAnswerAheadTooOldIsDropped: a lookup that went ahead tells how the
+// profile stood when it went; a store that asks later than the answer may
+// be old reads the profile anew, as it is now.
+func TestAnswerAheadTooOldIsDropped(t *testing.T) {
+	ctx := context.Background()
+	home := func(k string) string {
+		if k == "HOME" {
+			return t.TempDir()
+		}
+		return ""
+	}
+	s := open(t, postgres.Options{LockTimeout: 10 * time.Second})
+	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", s.Schema())
+	taken := postgres.AnswersTaken()
+	early.Start([]string{"--store", url, "automation-profile", "show", "acme/a"}, home)
+	t.Cleanup(early.Release)
+	time.Sleep(50 * time.Millisecond) // the lookup has run
+	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 2), true); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	got, err := openAt(t, url, postgres.Options{LockTimeout: 10 * time.Second}).Profiles().Get(ctx, "acme/a")
+	if err != nil || !reflect.DeepEqual(got, storetest.Profile(t, "acme/a", 2)) {
+		t.Fatalf("get, after the answer ahead grew old: %+v, %v; want the profile as it is now", got, err)
+	}
+	if postgres.AnswersTaken() != taken {
+		t.Fatal("an answer older than its limit was read as the store's")
+	}
+}
+
 // TestWarmupQueryRuns: the warm-up query names tables and columns the
 // migrated schema has (a wrong name would only fail quietly).
 func TestWarmupQueryRuns(t *testing.T) {

@@ -241,7 +241,7 @@ func dialer(cfg *pgx.ConnConfig, passwordAsked *atomic.Bool) pgconn.DialFunc {
 		if cfg.MaxProtocolVersion != "" && cfg.MaxProtocolVersion != "3.0" || cfg.TLSConfig != nil || len(cfg.Fallbacks) > 0 {
 			version = 0 // no start-up message sent early can be this one's
 		}
-		fd, sent, ahead := early.Take(ctx, network, addr, version, params)
+		fd, sent, ahead, aheadAt := early.Take(ctx, network, addr, version, params)
 		if fd < 0 {
 			return d.DialContext(ctx, network, addr)
 		}
@@ -262,7 +262,7 @@ func dialer(cfg *pgx.ConnConfig, passwordAsked *atomic.Bool) pgconn.DialFunc {
 			_ = tc.SetKeepAliveConfig(keepAlive)
 		}
 		if sent {
-			return &startedConn{Conn: c, params: params, ahead: ahead, passwordAsked: passwordAsked}, nil
+			return &startedConn{Conn: c, params: params, ahead: ahead, aheadAt: aheadAt, passwordAsked: passwordAsked}, nil
 		}
 		return c, nil
 	}

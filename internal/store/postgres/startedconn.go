@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -30,12 +31,13 @@ type startedConn struct {
 	params  map[string]string
 	skipped bool
 
-	ahead   []byte // what went ahead, until the driver's first message after the start
-	matched bool   // the driver's first message was what went ahead
-	drop    bool   // the answer to what went ahead is still to be dropped
-	ready   bool   // the start's ReadyForQuery has come
-	in      []byte // read from the server, not yet sifted
-	out     []byte // sifted, for the driver
+	ahead   []byte    // what went ahead, until the driver's first message after the start
+	aheadAt time.Time // when it went
+	matched bool      // the driver's first message was what went ahead
+	drop    bool      // the answer to what went ahead is still to be dropped
+	ready   bool      // the start's ReadyForQuery has come
+	in      []byte    // read from the server, not yet sifted
+	out     []byte    // sifted, for the driver
 	chunk   []byte
 
 	// passwordAsked is set when the server asks for a password before
@@ -45,6 +47,11 @@ type startedConn struct {
 	// passes to the driver as it comes, and the store connects again.
 	passwordAsked *atomic.Bool
 }
+
+// maxAheadAge is how old the answer to what went ahead may be when the
+// driver asks the same: a process reaches its first lookup a few
+// milliseconds after it starts (tens on a slow machine).
+const maxAheadAge = 250 * time.Millisecond
 
 // maxSifted bounds a message read before the driver's own answers begin:
 // the start's messages are a few dozen bytes, and a row of a document
@@ -63,7 +70,11 @@ func (c *startedConn) Write(b []byte) (int, error) {
 		return len(b), nil
 	}
 	if c.ahead != nil {
-		same := bytes.Equal(b, c.ahead)
+		// The answer is taken while it is fresh: it tells how the
+		// registry stood when it went, and a command that took longer to
+		// ask (it waited for its input, say) must read the registry as it
+		// is when it asks.
+		same := bytes.Equal(b, c.ahead) && time.Since(c.aheadAt) <= maxAheadAge
 		c.ahead = nil
 		if same {
 			c.matched = true
@@ -148,7 +159,31 @@ func (c *startedConn) sift() error {
 			c.ready = typ == 'Z'
 		case typ == 'Z':
 			c.drop = false
+		case typ == 'S' || typ == 'E' && fatal(msg):
+			// A setting the server reports, or the end of the session
+			// (an administrator's shutdown, say), is the driver's to
+			// know, whatever it is waiting for.
+			c.out = append(c.out, msg...)
 		}
 	}
 	return nil
+}
+
+// fatal reports whether the ErrorResponse msg ends the session: its
+// severity is FATAL or PANIC.
+func fatal(msg []byte) bool {
+	fields := msg[5:]
+	for len(fields) > 0 && fields[0] != 0 {
+		code := fields[0]
+		end := bytes.IndexByte(fields[1:], 0)
+		if end < 0 {
+			return false
+		}
+		value := string(fields[1 : 1+end])
+		if (code == 'V' || code == 'S') && (value == "FATAL" || value == "PANIC") {
+			return true
+		}
+		fields = fields[2+end:]
+	}
+	return false
 }

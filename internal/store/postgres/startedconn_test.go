@@ -84,24 +84,27 @@ func TestStartedConnDropsTheAnswerAhead(t *testing.T) {
 
 // TestStartedConnTakesTheAnswerAhead: a driver whose first statements are
 // those that went ahead does not send them again, and reads the answer to
-// them; one whose statements differ sends its own and reads only their
-// answer.
+// them; one whose statements differ, or that sends them once the answer
+// is too old, sends its own and reads only their answer.
 func TestStartedConnTakesTheAnswerAhead(t *testing.T) {
 	ahead := []byte("P-the-lookup-S")
 	for _, tc := range []struct {
 		name     string
 		sends    []byte
+		age      time.Duration // of what went ahead, when the driver sends
 		wantSent string
 		want     []byte
 	}{
-		{"the same", ahead, "", cat(startAnswer, driverReply)},
-		{"others", []byte("P-another-S"), "P-another-S", cat(startAnswer, driverReply)},
+		{"the same", ahead, 0, "", cat(startAnswer, driverReply)},
+		{"others", []byte("P-another-S"), 0, "P-another-S", cat(startAnswer, driverReply)},
+		{"the same, too late", ahead, 2 * maxAheadAge, string(ahead), cat(startAnswer, driverReply)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			client, server := net.Pipe()
 			defer client.Close()
 			stream := cat(startAnswer, driverReply)
-			if !bytes.Equal(tc.sends, ahead) {
+			if tc.wantSent != "" {
+				// What went ahead is answered first, then the driver's.
 				stream = cat(startAnswer, warmAnswer, driverReply)
 			}
 			sent := make(chan []byte, 1)
@@ -114,7 +117,7 @@ func TestStartedConnTakesTheAnswerAhead(t *testing.T) {
 				sent <- buf[:n]
 				server.Write(stream[len(startAnswer):])
 			}()
-			c := &startedConn{Conn: client, ahead: ahead, skipped: true}
+			c := &startedConn{Conn: client, ahead: ahead, aheadAt: time.Now().Add(-tc.age), skipped: true}
 			_ = c.SetDeadline(time.Now().Add(10 * time.Second))
 			got := make([]byte, len(startAnswer))
 			if _, err := io.ReadFull(c, got); err != nil {
@@ -191,9 +194,9 @@ func TestPasswordRequestReachesTheStore(t *testing.T) {
 }
 
 // FuzzStartedConn: whatever a server sends on a connection with
-// statements ahead, the driver reads a prefix of it (the start's
-// messages) and then, once the answer ahead is dropped, the rest of it
-// unchanged; nothing else, and never more than was sent.
+// statements ahead, the driver reads the start's messages unchanged, and
+// then the stream with the answer to what went ahead left out: never a
+// byte that was not sent, nor bytes in another order.
 func FuzzStartedConn(f *testing.F) {
 	f.Add(cat(startAnswer, warmAnswer, driverReply), 3)
 	f.Add(cat(startAnswer, driverReply), 1)
@@ -202,16 +205,31 @@ func FuzzStartedConn(f *testing.F) {
 		if size <= 0 || size > 64 || len(stream) > 4096 {
 			return
 		}
-		got, err := readThrough(t, []byte("Q..."), stream, size, 16)
-		if len(got) > len(stream) {
-			t.Fatalf("read %d bytes of %d sent", len(got), len(stream))
+		got, _ := readThrough(t, []byte("Q..."), stream, size, 16)
+		rest := stream
+		for _, b := range got {
+			i := bytes.IndexByte(rest, b)
+			if i < 0 {
+				t.Fatalf("read %q from %q: not the stream with parts left out", got, stream)
+			}
+			rest = rest[i+1:]
 		}
-		k := 0
-		for k < len(got) && got[k] == stream[k] {
-			k++
-		}
-		if rest := got[k:]; err == nil && !bytes.HasSuffix(stream, rest) {
-			t.Fatalf("read %q from %q: neither the start nor what follows the answer ahead", got, stream)
+		if z := bytes.Index(stream, pgMsg('Z', 'I')); z >= 0 && bytes.HasPrefix(stream, cat(pgMsg('R', 0, 0, 0, 0), pgMsg('Z', 'I'))) && !bytes.HasPrefix(got, stream[:z+6]) {
+			t.Fatalf("read %q from %q: the start's messages changed", got, stream)
 		}
 	})
+}
+
+// TestStartedConnPassesTheEndOfTheSession: while the answer to what went
+// ahead is dropped, a setting the server reports and an error that ends
+// the session still reach the driver; the answer's own errors do not.
+func TestStartedConnPassesTheEndOfTheSession(t *testing.T) {
+	status := pgMsg('S', 'a', 0, 'c', 0)
+	shutdown := pgMsg('E', []byte("SFATAL\x00VFATAL\x00C57P01\x00Mterminating connection due to administrator command\x00\x00")...)
+	notice := pgMsg('N', []byte("SNOTICE\x00Mx\x00\x00")...)
+	stream := cat(startAnswer, pgMsg('T', 0, 0), notice, status, pgMsg('E', []byte("SERROR\x00VERROR\x00C42P01\x00Mno table\x00\x00")...), shutdown)
+	got, err := readThrough(t, []byte("Q..."), stream, 4, 64)
+	if want := cat(startAnswer, status, shutdown); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("read %q, %v\nwant %q", got, err, want)
+	}
 }

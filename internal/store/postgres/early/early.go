@@ -63,10 +63,11 @@ type Guess struct {
 // conn is the early connection: its guess, its socket, whether the
 // start-up message went out on it, and whether what goes ahead did.
 type conn struct {
-	guess Guess
-	fd    int
-	sent  bool
-	ahead bool
+	guess   Guess
+	fd      int
+	sent    bool
+	ahead   bool
+	aheadAt time.Time // when what goes ahead went
 }
 
 var (
@@ -120,33 +121,34 @@ func Start(args []string, getenv func(string) string) {
 // what went out behind it (nil for nothing): the server's answer to it
 // follows the ReadyForQuery that ends the start, and the caller reads it
 // as its own when it sends the very same bytes first (it must then not
-// send them), and drops it otherwise. An early connection that does not match, or that fails, is
+// send them), and drops it otherwise. aheadAt is when it went: the answer
+// tells how the registry stood then. An early connection that does not match, or that fails, is
 // closed, and -1 returned. Only the first call can return a connection;
 // the caller owns the descriptor (os.NewFile and net.FileConn make a
 // connection of it).
-func Take(ctx context.Context, network, address string, version uint32, params map[string]string) (fd int, sent bool, ahead []byte) {
+func Take(ctx context.Context, network, address string, version uint32, params map[string]string) (fd int, sent bool, ahead []byte, aheadAt time.Time) {
 	mu.Lock()
 	c := pending
 	pending = nil
 	mu.Unlock()
 	if c == nil {
-		return -1, false, nil
+		return -1, false, nil, time.Time{}
 	}
 	if c.guess.Network != network || c.guess.Address != address ||
 		c.sent && (version != protocol30 || !sameParams(c.guess.Params, params)) ||
 		!c.sent && !waitConnected(ctx, c.fd) {
 		c.close()
-		return -1, false, nil
+		return -1, false, nil, time.Time{}
 	}
 	fd, c.fd = c.fd, -1
 	mu.Lock()
 	handed++
 	if c.ahead {
-		ahead = c.guess.Ahead
+		ahead, aheadAt = c.guess.Ahead, c.aheadAt
 		sentAhead++
 	}
 	mu.Unlock()
-	return fd, c.sent, ahead
+	return fd, c.sent, ahead, aheadAt
 }
 
 // Release ends the early connection if nobody took it: when the start-up

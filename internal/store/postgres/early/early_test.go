@@ -93,6 +93,19 @@ func TestGuess(t *testing.T) {
 		{"help", []string{"--store", plain, "automation-profile", "--help"}, env(), false, "", nil},
 		{"after --", []string{"automation-profile", "show", "acme/x", "--", "--store", plain}, env(), false, "", nil},
 		{"--home before the command", []string{"--home", "/h", "--store", plain, "automation-profile", "show", "acme/x"}, env(), true, "127.0.0.1:5433", defaults},
+		{"an empty --store is the file store", args("--store="), env("AGENTS_STORE", plain), false, "", nil},
+		{"an empty --store, apart", args("--store", ""), env("AGENTS_STORE", plain), false, "", nil},
+		{"--store the value of another flag", []string{"automation-profile", "check-guard", "acme/x", "--category", "--store=" + plain, "--tool", "t"}, env(), false, "", nil},
+		{"--store the value of -f", []string{"-f", "--store", plain, "automation-profile", "show", "acme/x"}, env(), false, "", nil},
+		{"--store after a boolean flag", []string{"-q", "--store", plain, "automation-profile", "show", "acme/x"}, env(), true, "127.0.0.1:5433", defaults},
+		{"--lock-timeout the value of another flag", []string{"--store", plain, "automation-profile", "check-guard", "acme/x", "--category", "--lock-timeout=1s"}, env(), false, "", nil},
+		{"a host in the query", args("--store", plain+"&host=127.0.0.2"), env(), false, "", nil},
+		{"a port in the query", args("--store", plain+"&port=5434"), env(), false, "", nil},
+		{"a service in the query", args("--store", plain+"&service=reg"), env(), false, "", nil},
+		{"PGPORT and no port in the URL", args("--store", "postgres://alice@127.0.0.1/reg?sslmode=disable"), env("PGPORT", "5434"), false, "", nil},
+		{"PGSERVICE and no port in the URL", args("--store", "postgres://alice@127.0.0.1/reg?sslmode=disable"), env("PGSERVICE", "reg"), false, "", nil},
+		{"PGPORT and a port in the URL: dial only", args("--store", plain), env("PGPORT", "5434"), true, "127.0.0.1:5433", nil},
+		{"a hook reads no PGPORT", append(args("--store", "postgres://alice@127.0.0.1/reg?sslmode=disable"), "--hook", "codex"), env("PGPORT", "5434"), true, "127.0.0.1:5432", defaults},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g, ok := guessFrom(tc.args, tc.env)
@@ -140,6 +153,8 @@ func TestAhead(t *testing.T) {
 		{"a plan's decision", []string{"--store", plain, "automation-profile", "check-guard", "--plan", "p1"}, env("HOME", home), warm("plans", "profiles")},
 		{"plans", []string{"--store", plain, "plan", "show", "p1"}, env("HOME", home), warm("plans", "profiles")},
 		{"actions", []string{"--store", plain, "action", "list"}, env("HOME", home), warm("actions")},
+		{"a hook reads its input first", []string{"--store", plain, "automation-profile", "check-guard", "acme/x", "--hook", "claude-code"}, env("HOME", home), warm("profiles")},
+		{"--stdin-json reads its input first", []string{"--store", plain, "automation-profile", "check-guard", "acme/x", "--stdin-json"}, env("HOME", home), warm("profiles")},
 		{"a password file", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env("HOME", withPass), nil},
 		{"PGPASSFILE", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env("HOME", home, "PGPASSFILE", "/x"), nil},
 		{"PGPASSWORD", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env("HOME", home, "PGPASSWORD", "x"), nil},

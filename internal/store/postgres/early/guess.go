@@ -21,9 +21,14 @@ func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
 	if tables == nil {
 		return Guess{}, false
 	}
-	url, lockTimeout, hook := scanArgs(args)
-	if url == "" && !hook {
-		// A hook reads no store from the environment.
+	a := scanArgs(args)
+	if a.unsure {
+		return Guess{}, false
+	}
+	url, lockTimeout := a.store, a.lockTimeout
+	if !a.storeSet && !a.hook {
+		// A hook reads no store from the environment; an empty --store
+		// names the file store.
 		url = getenv("AGENTS_STORE")
 	}
 	if lockTimeout == "" {
@@ -33,8 +38,16 @@ func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
 	if !ok {
 		return Guess{}, false
 	}
+	for _, k := range []string{"host", "hostaddr", "port", "service", "servicefile"} {
+		if _, set := u.query[k]; set {
+			return Guess{}, false // the server is not the one the URL's authority names
+		}
+	}
+	if !a.hook && !u.portGiven && (getenv("PGPORT") != "" || getenv("PGSERVICE") != "" || getenv("PGSERVICEFILE") != "") {
+		return Guess{}, false // the port comes from the environment
+	}
 	g = Guess{Network: "tcp", Address: u.host + ":" + u.port}
-	if hook {
+	if a.hook {
 		// A hook's store is reached by its URL alone: the environment is
 		// not read (postgres.Options.URLOnly).
 	} else {
@@ -46,7 +59,11 @@ func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
 	}
 	g.Params = startupParams(u, lockTimeout)
 	if g.Params != nil && !u.password && noPassword(getenv) {
-		if name := lookedUp(args); name != "" {
+		if name := lookedUp(args); name != "" && !a.stdin {
+			// A command that reads its input first (a hook's, or
+			// --stdin-json) looks the profile up only once it has read
+			// it, however long that takes: it gets the warm-up, so that
+			// its decision is made on the profile as it is then.
 			g.Ahead = Lookup("profiles", name)
 		} else {
 			g.Ahead = EncodeQuery(Warmup(tables))
@@ -153,43 +170,89 @@ func lookedUp(args []string) string {
 	return ""
 }
 
-// scanArgs finds the values of --store and --lock-timeout (the last of
-// each, as the flag parser keeps) before a "--", and whether a --hook
-// flag stands anywhere.
-func scanArgs(args []string) (store, lockTimeout string, hook bool) {
+// commandArgs is what scanArgs finds on the command line.
+type commandArgs struct {
+	store, lockTimeout string // the last --store and --lock-timeout, before a "--"
+	storeSet           bool   // --store was given, if with an empty value
+	hook               bool   // --hook stands anywhere
+	stdin              bool   // --hook or --stdin-json: the command reads its input first
+	// unsure: a --store or --lock-timeout follows a flag that may take it
+	// as its value (pflag gives a flag the next argument whatever it
+	// looks like), so what the command will use is not known here.
+	unsure bool
+}
+
+// booleanFlags are the flags of the commands package early acts for that
+// take no value: one of them before --store leaves it a flag of its own.
+var booleanFlags = []string{"--quiet", "-q", "--sandboxed", "--checkpointed", "--no-sandbox", "--no-checkpoint",
+	"--unsafe", "--abstain", "--stdin-json", "--builtin", "--only-differences", "--write", "--print-config", "--help", "-h"}
+
+// scanArgs reads the command line as the flag parser will, as far as
+// package early needs it.
+func scanArgs(args []string) (a commandArgs) {
 	ended := false
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--hook" || hasPrefix(a, "--hook=") {
-			hook = true
+		arg := args[i]
+		if arg == "--hook" || hasPrefix(arg, "--hook=") {
+			a.hook, a.stdin = true, true
+		}
+		if arg == "--stdin-json" {
+			a.stdin = true
 		}
 		if ended {
 			continue
 		}
-		if a == "--" {
+		if arg == "--" {
 			ended = true
 			continue
 		}
-		for _, f := range []struct {
-			name string
-			to   *string
-		}{{"--store", &store}, {"--lock-timeout", &lockTimeout}} {
-			switch {
-			case a == f.name && i+1 < len(args):
-				i++
-				*f.to = args[i]
-			case hasPrefix(a, f.name+"="):
-				*f.to = a[len(f.name)+1:]
+		name, value, inline := arg, "", false
+		if k, v, found := cut(arg, '='); found && hasPrefix(arg, "--") {
+			name, value, inline = k, v, true
+		}
+		var to *string
+		switch name {
+		case "--store":
+			to, a.storeSet = &a.store, true
+		case "--lock-timeout":
+			to = &a.lockTimeout
+		default:
+			continue
+		}
+		if i > 0 && takesValue(args[i-1]) {
+			a.unsure = true
+		}
+		if !inline {
+			if i+1 == len(args) {
+				continue
 			}
+			i++
+			value = args[i]
+		}
+		*to = value
+	}
+	return a
+}
+
+// takesValue reports whether arg is a flag that may take the next
+// argument as its value.
+func takesValue(arg string) bool {
+	if !hasPrefix(arg, "-") || arg == "--" || indexByte(arg, '=') >= 0 {
+		return false
+	}
+	for _, f := range booleanFlags {
+		if arg == f {
+			return false
 		}
 	}
-	return store, lockTimeout, hook
+	return true
 }
 
 // storeURL is the part of a store URL the early connection uses.
 type storeURL struct {
 	user, host, port, database string
 	password                   bool // the URL holds one
+	portGiven                  bool // the URL names the port
 	query                      map[string]string
 }
 
@@ -228,6 +291,7 @@ func parseURL(s string) (storeURL, bool) {
 	}
 	hostport := authority[at+1:]
 	u.host, u.port, _ = cut(hostport, ':')
+	u.portGiven = u.port != ""
 	if u.port == "" {
 		u.port = "5432"
 	}

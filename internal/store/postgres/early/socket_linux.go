@@ -61,6 +61,13 @@ func commandLine() (args []string, ok bool) {
 // keeps (store.MaxObjectSize, 16 MiB).
 const maxAnswer = 17 << 20
 
+// fdSet adds fd to the set s, whose words are as wide as the platform's
+// (64 bits, or 32 on 386 and arm).
+func fdSet(s *syscall.FdSet, fd int) {
+	bits := syscall.FD_SETSIZE / len(s.Bits)
+	s.Bits[fd/bits] |= 1 << (uint(fd) % uint(bits))
+}
+
 // absent reports whether no file is at path.
 func absent(path string) bool {
 	var st syscall.Stat_t
@@ -119,7 +126,7 @@ func (c *conn) answered(deadline time.Time) bool {
 			return false
 		}
 		var r syscall.FdSet
-		r.Bits[c.fd/64] |= 1 << (uint(c.fd) % 64)
+		fdSet(&r, c.fd)
 		tv := syscall.NsecToTimeval(left.Nanoseconds())
 		if _, err := syscall.Select(c.fd+1, &r, nil, nil, &tv); err != nil && err != syscall.EINTR {
 			return false
@@ -163,7 +170,7 @@ func dial(g Guess) *conn {
 		c.close()
 		return nil
 	}
-	c.sent, c.ahead = true, g.Ahead != nil
+	c.sent, c.ahead, c.aheadAt = true, g.Ahead != nil, time.Now()
 	return c
 }
 
@@ -191,7 +198,7 @@ func waitConnected(ctx context.Context, fd int) bool {
 			return false
 		}
 		var w syscall.FdSet
-		w.Bits[fd/64] |= 1 << (uint(fd) % 64)
+		fdSet(&w, fd)
 		tv := syscall.NsecToTimeval(wait.Nanoseconds())
 		if _, err := syscall.Select(fd+1, nil, &w, nil, &tv); err != nil && err != syscall.EINTR {
 			return false

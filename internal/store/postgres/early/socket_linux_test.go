@@ -95,7 +95,7 @@ func taken(t *testing.T, want map[string]string) (net.Conn, func(map[string]stri
 		t.Fatalf("start-up sent early: %v, want %v", got, want)
 	}
 	return c, func(p map[string]string) (got, sent bool) {
-		fd, sent, _ := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, p)
+		fd, sent, _, _ := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, p)
 		if fd >= 0 {
 			syscall.Close(fd)
 		}
@@ -139,7 +139,7 @@ func TestTakeChecksTheAddress(t *testing.T) {
 	defer Release()
 	c := s.accept(t)
 	startup(t, c)
-	if fd, _, _ := Take(context.Background(), "tcp", "127.0.0.1:1", protocol30, defaults); fd >= 0 {
+	if fd, _, _, _ := Take(context.Background(), "tcp", "127.0.0.1:1", protocol30, defaults); fd >= 0 {
 		t.Fatal("taken for another address")
 	}
 	if _, err := c.Read(make([]byte, 1)); err != io.EOF {
@@ -202,7 +202,7 @@ func TestNothingStartedWithoutAServer(t *testing.T) {
 	defer Release()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if fd, _, _ := Take(ctx, "tcp", addr, protocol30, defaults); fd >= 0 {
+	if fd, _, _, _ := Take(ctx, "tcp", addr, protocol30, defaults); fd >= 0 {
 		t.Fatal("a connection to a closed port was handed over")
 	}
 }
@@ -213,7 +213,7 @@ func TestDialOnlyHandsOverTheConnection(t *testing.T) {
 	Start([]string{"--store", u, "plan", "list"}, env())
 	defer Release()
 	c := s.accept(t)
-	fd, sent, _ := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
+	fd, sent, _, _ := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
 	if fd < 0 || sent {
 		t.Fatalf("Take = %v, sent %v; want the connection, nothing sent", fd, sent)
 	}
@@ -265,7 +265,7 @@ func TestAheadSentAndTaken(t *testing.T) {
 	if got, want := query(t, c), Warmup([]string{"plans", "profiles"}); got != want {
 		t.Fatalf("warm-up %q, want %q", got, want)
 	}
-	fd, sent, ahead := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
+	fd, sent, ahead, _ := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
 	if fd < 0 || !sent || !bytes.Equal(ahead, EncodeQuery(Warmup([]string{"plans", "profiles"}))) {
 		t.Fatalf("Take = %d, sent %v, ahead %q; want the connection, both sent", fd, sent, ahead)
 	}
@@ -303,5 +303,37 @@ func TestReleaseReadsTheWarmupAnswer(t *testing.T) {
 				t.Fatalf("sent %q at the end, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestAnsweredWaitsOnAHighDescriptor: answered waits with select on a
+// descriptor past the first word of the set (whose words are 32 bits wide
+// on some platforms), and sees the answer come.
+func TestAnsweredWaitsOnAHighDescriptor(t *testing.T) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fds[1])
+	const high = 100
+	if err := syscall.Dup3(fds[0], high, syscall.O_CLOEXEC); err != nil {
+		t.Skipf("dup3: %v", err)
+	}
+	syscall.Close(fds[0])
+	if err := syscall.SetNonblock(high, true); err != nil {
+		t.Fatal(err)
+	}
+	c := &conn{fd: high, sent: true}
+	defer c.close()
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		syscall.Write(fds[1], append(msg('R', 0, 0, 0, 0), msg('Z', 'I')...))
+	}()
+	start := time.Now()
+	if !c.answered(time.Now().Add(5 * time.Second)) {
+		t.Fatalf("no answer seen after %v", time.Since(start))
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("the answer was seen only after %v: select watched another descriptor", d)
 	}
 }
