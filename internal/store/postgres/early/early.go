@@ -135,8 +135,19 @@ func Take(ctx context.Context, network, address string, version uint32, params m
 		return -1, false, nil, time.Time{}
 	}
 	if c.guess.Network != network || c.guess.Address != address ||
-		c.sent && (version != protocol30 || !sameParams(c.guess.Params, params)) ||
-		!c.sent && !waitConnected(ctx, c.fd) {
+		c.sent && (version != protocol30 || !sameParams(c.guess.Params, params)) {
+		// Another start than the store's (a lock timeout from
+		// config.yaml, say): ended in the background as Release ends an
+		// unused one, so that the server reads an orderly goodbye and
+		// not a reset.
+		ending.Add(1)
+		go func() {
+			defer ending.Done()
+			c.end()
+		}()
+		return -1, false, nil, time.Time{}
+	}
+	if !c.sent && !waitConnected(ctx, c.fd) {
 		c.close()
 		return -1, false, nil, time.Time{}
 	}
@@ -162,9 +173,20 @@ func Release() {
 	c := pending
 	pending = nil
 	mu.Unlock()
-	if c == nil {
-		return
+	if c != nil {
+		c.end()
 	}
+	ending.Wait()
+}
+
+// ending counts the early connections Take refused that are still being
+// ended.
+var ending sync.WaitGroup
+
+// end ends an early connection nobody will use: it reads the server's
+// answer when the start-up message went out, says goodbye if the session
+// started, and closes the socket.
+func (c *conn) end() {
 	if c.sent && c.answered(time.Now().Add(releaseWait)) {
 		c.terminate()
 	}

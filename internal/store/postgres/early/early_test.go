@@ -105,7 +105,14 @@ func TestGuess(t *testing.T) {
 		{"PGPORT and no port in the URL", args("--store", "postgres://alice@127.0.0.1/reg?sslmode=disable"), env("PGPORT", "5434"), false, "", nil},
 		{"PGSERVICE and no port in the URL", args("--store", "postgres://alice@127.0.0.1/reg?sslmode=disable"), env("PGSERVICE", "reg"), false, "", nil},
 		{"PGPORT and a port in the URL: dial only", args("--store", plain), env("PGPORT", "5434"), true, "127.0.0.1:5433", nil},
-		{"a hook reads no PGPORT", append(args("--store", "postgres://alice@127.0.0.1/reg?sslmode=disable"), "--hook", "codex"), env("PGPORT", "5434"), true, "127.0.0.1:5432", defaults},
+		{"PGPORT and no port in the URL, for a hook too", append(args("--store", "postgres://alice@127.0.0.1/reg?sslmode=disable"), "--hook", "codex"), env("PGPORT", "5434"), false, "", nil},
+		{"--print-config reads the libpq environment", append(args("--store", plain), "--hook", "codex", "--print-config"), env("PGAPPNAME", "x"), true, "127.0.0.1:5433", nil},
+		{"-- as a flag's value", []string{"automation-profile", "show", "acme/x", "--home", "--", "--store", plain}, env(), false, "", nil},
+		{"-- as a flag's value, before the command", []string{"--home", "--", "--store", plain, "automation-profile", "show", "acme/x"}, env("AGENTS_STORE", plain), false, "", nil},
+		{"help", args("--store", plain, "--help"), env(), false, "", nil},
+		{"-h", args("--store", plain, "-h"), env(), false, "", nil},
+		{"a value with a second =", args("--store", plain+"&application_name=a=b"), env(), false, "", nil},
+		{"a schema the store refuses: dial only", args("--store", plain+"&search_path=Reg"), env(), true, "127.0.0.1:5433", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g, ok := guessFrom(tc.args, tc.env)
@@ -155,6 +162,7 @@ func TestAhead(t *testing.T) {
 		{"actions", []string{"--store", plain, "action", "list"}, env("HOME", home), warm("actions")},
 		{"a hook reads its input first", []string{"--store", plain, "automation-profile", "check-guard", "acme/x", "--hook", "claude-code"}, env("HOME", home), warm("profiles")},
 		{"--stdin-json reads its input first", []string{"--store", plain, "automation-profile", "check-guard", "acme/x", "--stdin-json"}, env("HOME", home), warm("profiles")},
+		{"--stdin-json=true too", []string{"--store", plain, "automation-profile", "check-guard", "acme/x", "--stdin-json=true"}, env("HOME", home), warm("profiles")},
 		{"a password file", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env("HOME", withPass), nil},
 		{"PGPASSFILE", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env("HOME", home, "PGPASSFILE", "/x"), nil},
 		{"PGPASSWORD", []string{"--store", plain, "automation-profile", "show", "acme/x"}, env("HOME", home, "PGPASSWORD", "x"), nil},

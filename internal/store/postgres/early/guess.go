@@ -22,8 +22,11 @@ func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
 		return Guess{}, false
 	}
 	a := scanArgs(args)
-	if a.unsure {
+	if a.unsure || a.help {
 		return Guess{}, false
+	}
+	if a.printConfig {
+		a.hook = false // not a hook: the command reads the environment
 	}
 	url, lockTimeout := a.store, a.lockTimeout
 	if !a.storeSet && !a.hook {
@@ -43,8 +46,10 @@ func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
 			return Guess{}, false // the server is not the one the URL's authority names
 		}
 	}
-	if !a.hook && !u.portGiven && (getenv("PGPORT") != "" || getenv("PGSERVICE") != "" || getenv("PGSERVICEFILE") != "") {
-		return Guess{}, false // the port comes from the environment
+	if !u.portGiven && (getenv("PGPORT") != "" || getenv("PGSERVICE") != "" || getenv("PGSERVICEFILE") != "") {
+		// The port may come from the environment (a --hook that does
+		// not make the command a hook's leaves it read).
+		return Guess{}, false
 	}
 	g = Guess{Network: "tcp", Address: u.host + ":" + u.port}
 	if a.hook {
@@ -176,6 +181,8 @@ type commandArgs struct {
 	storeSet           bool   // --store was given, if with an empty value
 	hook               bool   // --hook stands anywhere
 	stdin              bool   // --hook or --stdin-json: the command reads its input first
+	printConfig        bool   // --print-config: the command prints a hook's settings, and answers none
+	help               bool   // --help or -h: the command prints its help, and reads no store
 	// unsure: a --store or --lock-timeout follows a flag that may take it
 	// as its value (pflag gives a flag the next argument whatever it
 	// looks like), so what the command will use is not known here.
@@ -196,13 +203,24 @@ func scanArgs(args []string) (a commandArgs) {
 		if arg == "--hook" || hasPrefix(arg, "--hook=") {
 			a.hook, a.stdin = true, true
 		}
-		if arg == "--stdin-json" {
+		if arg == "--stdin-json" || hasPrefix(arg, "--stdin-json=") {
 			a.stdin = true
+		}
+		if arg == "--print-config" || hasPrefix(arg, "--print-config=") {
+			a.printConfig = true
+		}
+		if arg == "--help" || arg == "-h" || hasPrefix(arg, "--help=") {
+			a.help = true
 		}
 		if ended {
 			continue
 		}
 		if arg == "--" {
+			if i > 0 && takesValue(args[i-1]) {
+				// A flag's value, not the end of the flags: what
+				// follows is read as flags.
+				a.unsure = true
+			}
 			ended = true
 			continue
 		}
@@ -308,8 +326,8 @@ func parseURL(s string) (storeURL, bool) {
 		for rest := query; ; {
 			kv, more, found := cut(rest, '&')
 			k, v, _ := cut(kv, '=')
-			if _, dup := u.query[k]; dup || k == "" {
-				return u, false
+			if _, dup := u.query[k]; dup || k == "" || indexByte(v, '=') >= 0 {
+				return u, false // a second '=' the driver refuses
 			}
 			u.query[k] = v
 			if !found {
@@ -342,7 +360,12 @@ func startupParams(u storeURL, lockTimeout string) map[string]string {
 			if n > 0 {
 				connectTimeout = time.Duration(n) * time.Second
 			}
-		case "search_path", "application_name", "lock_timeout", "idle_in_transaction_session_timeout":
+		case "search_path":
+			if !plainIdent(v) {
+				return nil // the store refuses it, or reads another schema from it
+			}
+			p[k] = v
+		case "application_name", "lock_timeout", "idle_in_transaction_session_timeout":
 			p[k] = v
 		default:
 			return nil
@@ -367,4 +390,20 @@ func setDefault(p map[string]string, k, v string) {
 	if p[k] == "" {
 		p[k] = v
 	}
+}
+
+// plainIdent reports whether s is a schema name the store takes as it is
+// (postgres.plainIdent): lower-case letters, digits and underscores, not
+// starting with a digit, at most 63 bytes.
+func plainIdent(s string) bool {
+	if s == "" || len(s) > 63 || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }

@@ -337,3 +337,21 @@ func TestAnsweredWaitsOnAHighDescriptor(t *testing.T) {
 		t.Fatalf("the answer was seen only after %v: select watched another descriptor", d)
 	}
 }
+
+// TestRefusedConnectionSaysGoodbye: an early connection Take refuses for
+// another start is ended as Release ends an unused one: the server's
+// answer is read and a Terminate sent, so the server logs no lost client.
+func TestRefusedConnectionSaysGoodbye(t *testing.T) {
+	c, take := taken(t, defaults)
+	if _, err := c.Write(append(msg('R', 0, 0, 0, 0), msg('Z', 'I')...)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := take(with(map[string]string{"lock_timeout": "5000"})); got {
+		t.Fatal("taken for another start")
+	}
+	Release() // waits for the connection to be ended
+	got, err := io.ReadAll(c)
+	if err != nil || string(got) != "X\x00\x00\x00\x04" {
+		t.Fatalf("the server read %q, %v; want a Terminate and the end", got, err)
+	}
+}
