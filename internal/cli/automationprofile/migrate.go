@@ -34,9 +34,11 @@ allow_unsafe_tools at their top level (the format used before the safety
 profile was nested) into the canonical format, with those fields under
 safety:.
 
-Without --write the converted profiles are printed. With --write each legacy
-file is replaced atomically; files already in the nested format are left
-untouched. Comments are not carried over.`,
+Without --write the converted profiles are printed: with -f json or yaml,
+one file's as one document (ready to be saved as a profile file), several
+files' as an array of documents in the order given. With --write each
+legacy file is replaced atomically; files already in the nested format are
+left untouched. Comments are not carried over.`,
 		Example: `  # See the converted profile
   $ agents automation-profile migrate old/strict.yaml -f yaml
 
