@@ -57,11 +57,11 @@ func TestDecisionJSONIsEncodingJSON(t *testing.T) {
 			Allowed: r.IntN(2) == 0, Reason: opt(), RequiresApproval: r.IntN(2) == 0, Rule: pick(),
 			Profile: pick(), Level: opt(), Plan: opt(), Warnings: list(),
 		}
-		guard := guardDoc{decisionDoc: d, SafetyLevel: opt(), SafetySource: opt(), Conditions: list()}
+		guard := guardDoc{decisionDoc: d, decisionSafety: decisionSafety{SafetyLevel: opt(), SafetySource: opt(), Conditions: list()}}
 		if got, want := encodeJSON(t, guard), encodeJSON(t, plainGuard(guard)); got != want {
 			t.Fatalf("guard decision:\n got %s\nwant %s", got, want)
 		}
-		gate := gateDoc{decisionDoc: d, Conditions: list(), Threshold: floats[r.IntN(len(floats))], Confidence: floats[r.IntN(len(floats))]}
+		gate := gateDoc{decisionDoc: d, decisionSafety: decisionSafety{Conditions: list()}, Threshold: floats[r.IntN(len(floats))], Confidence: floats[r.IntN(len(floats))]}
 		if got, want := encodeJSON(t, gate), encodeJSON(t, plainGate(gate)); got != want {
 			t.Fatalf("gate decision:\n got %s\nwant %s", got, want)
 		}

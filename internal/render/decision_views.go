@@ -34,6 +34,11 @@ type decisionDoc struct {
 // whether it was standalone or composed.
 type guardDoc struct {
 	decisionDoc
+	decisionSafety
+}
+
+// decisionSafety are the fields both decisions add to decisionDoc.
+type decisionSafety struct {
 	SafetyLevel  *string  `json:"safety_level"`
 	SafetySource *string  `json:"safety_source"`
 	Conditions   []string `json:"conditions"`
@@ -43,11 +48,9 @@ type guardDoc struct {
 // with the threshold and the confidence it was compared with.
 type gateDoc struct {
 	decisionDoc
-	SafetyLevel  *string  `json:"safety_level"`
-	SafetySource *string  `json:"safety_source"`
-	Conditions   []string `json:"conditions"`
-	Threshold    float64  `json:"threshold"`
-	Confidence   float64  `json:"confidence"`
+	decisionSafety
+	Threshold  float64 `json:"threshold"`
+	Confidence float64 `json:"confidence"`
 }
 
 // The documents of decisions are written by hand, field by field in the
@@ -80,14 +83,18 @@ func (d guardDoc) MarshalJSON() ([]byte, error) { return d.AppendJSON(make([]byt
 
 // AppendJSON implements canon.Appender.
 func (d guardDoc) AppendJSON(b []byte) ([]byte, error) {
-	b = d.appendFields(b)
-	b = append(b, `,"safety_level":`...)
-	b = canon.AppendOptional(b, d.SafetyLevel)
-	b = append(b, `,"safety_source":`...)
-	b = canon.AppendOptional(b, d.SafetySource)
-	b = append(b, `,"conditions":`...)
-	b = canon.AppendStrings(b, d.Conditions)
+	b = d.decisionSafety.appendTo(d.appendFields(b))
 	return append(b, '}'), nil
+}
+
+// appendTo appends the fields after those of decisionDoc.
+func (s *decisionSafety) appendTo(b []byte) []byte {
+	b = append(b, `,"safety_level":`...)
+	b = canon.AppendOptional(b, s.SafetyLevel)
+	b = append(b, `,"safety_source":`...)
+	b = canon.AppendOptional(b, s.SafetySource)
+	b = append(b, `,"conditions":`...)
+	return canon.AppendStrings(b, s.Conditions)
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -95,13 +102,7 @@ func (d gateDoc) MarshalJSON() ([]byte, error) { return d.AppendJSON(make([]byte
 
 // AppendJSON implements canon.Appender.
 func (d gateDoc) AppendJSON(b []byte) ([]byte, error) {
-	b = d.appendFields(b)
-	b = append(b, `,"safety_level":`...)
-	b = canon.AppendOptional(b, d.SafetyLevel)
-	b = append(b, `,"safety_source":`...)
-	b = canon.AppendOptional(b, d.SafetySource)
-	b = append(b, `,"conditions":`...)
-	b = canon.AppendStrings(b, d.Conditions)
+	b = d.decisionSafety.appendTo(d.appendFields(b))
 	b = append(b, `,"threshold":`...)
 	b, err := canon.AppendFloat(b, d.Threshold)
 	if err != nil {
@@ -163,7 +164,7 @@ func (v GuardDecisionView) Data() any {
 			Plan:             optional(v.Plan),
 			Warnings:         nonNil(v.Warnings),
 		},
-		Conditions: r.Conditions.Names(),
+		decisionSafety: decisionSafety{Conditions: r.Conditions.Names()},
 	}
 	if v.Plan != "" {
 		doc.SafetyLevel = optional(v.SafetyLevel)
@@ -261,9 +262,9 @@ func (v GateDecisionView) Data() any {
 			Plan:             optional(v.Plan),
 			Warnings:         nonNil(v.Warnings),
 		},
-		Conditions: []string{},
-		Threshold:  d.Threshold,
-		Confidence: d.Confidence,
+		decisionSafety: decisionSafety{Conditions: []string{}},
+		Threshold:      d.Threshold,
+		Confidence:     d.Confidence,
 	}
 	if v.Plan != "" {
 		doc.SafetyLevel = optional(v.SafetyLevel)

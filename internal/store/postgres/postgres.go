@@ -334,23 +334,6 @@ func (s *Store) Check(context.Context) ([]string, error) {
 	return []string{fmt.Sprintf("the connection to the PostgreSQL store at %s may not be encrypted, so the network could read or change the profiles: set sslmode=verify-full in the store URL", s.where)}, nil
 }
 
-// plainIdent reports whether s is a lower-case SQL identifier that needs
-// no quoting: a letter or underscore, then letters, digits or underscores,
-// at most 63 bytes. (Checked by hand: a regular expression compiled at
-// start-up would cost every agents process, whatever its store.)
-func plainIdent(s string) bool {
-	if s == "" || len(s) > 63 || s[0] >= '0' && s[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 // schemaOf returns the schema of a search_path: its first entry.
 func schemaOf(searchPath string) (string, error) {
 	first, _, _ := strings.Cut(searchPath, ",")
@@ -358,7 +341,7 @@ func schemaOf(searchPath string) (string, error) {
 	if first == "" {
 		return DefaultSchema, nil
 	}
-	if !plainIdent(first) {
+	if !early.PlainIdent(first) {
 		return "", errs.Usage("invalid schema %q in the store URL's search_path", first).
 			WithHint("name a schema of lower-case letters, digits and underscores, such as agents")
 	}

@@ -361,7 +361,7 @@ func startupParams(u storeURL, lockTimeout string) map[string]string {
 				connectTimeout = time.Duration(n) * time.Second
 			}
 		case "search_path":
-			if !plainIdent(v) {
+			if !PlainIdent(v) {
 				return nil // the store refuses it, or reads another schema from it
 			}
 			p[k] = v
@@ -392,10 +392,12 @@ func setDefault(p map[string]string, k, v string) {
 	}
 }
 
-// plainIdent reports whether s is a schema name the store takes as it is
-// (postgres.plainIdent): lower-case letters, digits and underscores, not
-// starting with a digit, at most 63 bytes.
-func plainIdent(s string) bool {
+// PlainIdent reports whether s is a lower-case SQL identifier that needs
+// no quoting, as the store requires of a schema's name: a letter or
+// underscore, then letters, digits or underscores, at most 63 bytes.
+// (Checked by hand: a regular expression compiled at start-up would cost
+// every agents process, whatever its store.)
+func PlainIdent(s string) bool {
 	if s == "" || len(s) > 63 || s[0] >= '0' && s[0] <= '9' {
 		return false
 	}
