@@ -93,6 +93,12 @@ func SentAhead() int {
 	return sentAhead
 }
 
+// Plan returns what Start does for args and getenv: where it connects
+// and what it sends, and ok false when it does nothing.
+func Plan(args []string, getenv func(string) string) (g Guess, ok bool) {
+	return guessFrom(args, getenv)
+}
+
 // Start connects to the store args and getenv name, when the URL allows it
 // (see the package comment), and sends the start-up message if the
 // connection is made at once (as on a loopback). Nothing waits: a
