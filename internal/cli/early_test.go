@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,8 @@ func TestEarlyConnectionGoesWhereTheCommandDoes(t *testing.T) {
 	commands := [][]string{
 		{"automation-profile", "show", "acme/x"},
 		{"automation-profile", "check-guard", "acme/x", "--tool", "Read"},
+		{"automation-profile", "check-guard", "acme/x", "--stdin-json"},
+		{"automation-profile", "check-guard", "acme/x", "--hook", "claude-code"},
 		{"automation-profile", "check-gate", "acme/x", "auto_execute", "--confidence", "0.9"},
 		{"automation-profile", "history", "acme/x"},
 		{"plan", "list"},
@@ -38,10 +41,10 @@ func TestEarlyConnectionGoesWhereTheCommandDoes(t *testing.T) {
 	pieces := [][]string{
 		{"--store", a}, {"--store=" + b}, {"--store="}, {"--store", ""}, {"-f", "json"}, {"-f=json"}, {"-q"},
 		{"--lock-timeout", "2s"}, {"--"}, {"--home", "--"}, {"--category"}, {"--tool"}, {"--hook", "claude-code"},
-		{"--stdin-json"}, {"--print-config"}, {"-f"}, {"--bogus"}, {"--store"}, {"-qf", "json"},
+		{"--stdin-json"}, {"--stdin-json=true"}, {"--print-config"}, {"-f"}, {"--bogus"}, {"--store"}, {"-qf", "json"},
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	acted, opened := 0, 0
+	acted, opened, readFirstN, lookups := 0, 0, 0, 0
 	for n := 0; n < 3000; n++ {
 		args := append([]string{}, commands[r.IntN(len(commands))]...)
 		for range r.IntN(4) {
@@ -49,7 +52,8 @@ func TestEarlyConnectionGoesWhereTheCommandDoes(t *testing.T) {
 			at := r.IntN(len(args) + 1)
 			args = append(args[:at], append(append([]string{}, p...), args[at:]...)...)
 		}
-		env := map[string]string{"AGENTS_HOME": t.TempDir()}
+		// HOME without a password file: statements go ahead.
+		env := map[string]string{"AGENTS_HOME": t.TempDir(), "HOME": t.TempDir()}
 		if r.IntN(2) == 0 {
 			env["AGENTS_STORE"] = c
 		}
@@ -61,10 +65,17 @@ func TestEarlyConnectionGoesWhereTheCommandDoes(t *testing.T) {
 		acted++
 		var used *string
 		ios, _, _, _ := iostreams.Test()
+		input := `{"tool":"Read"}`
+		if slices.Contains(args, "--hook") {
+			input = `{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/src/main.go"},"cwd":"/"}`
+		}
+		in := &watchedInput{r: strings.NewReader(input)}
+		ios.In = in
+		readFirst := false
 		deps := &cmdutil.Deps{IO: ios, Getenv: getenv, Builtins: profiles.Builtin,
 			OpenStore: func(cfg cmdutil.Config) (store.Store, error) {
 				s := cfg.Store
-				used = &s
+				used, readFirst = &s, in.read
 				return nil, errors.New("not opened in this test")
 			}}
 		Run(deps, args)
@@ -72,6 +83,17 @@ func TestEarlyConnectionGoesWhereTheCommandDoes(t *testing.T) {
 			continue // the command failed before it reached the store
 		}
 		opened++
+		if readFirst {
+			readFirstN++
+		}
+		if len(g.Ahead) > 0 && g.Ahead[0] == 'P' {
+			lookups++
+		}
+		if readFirst && len(g.Ahead) > 0 && g.Ahead[0] == 'P' {
+			// A lookup went ahead of a command that read its input
+			// before it opened the store.
+			t.Errorf("%q: a lookup went ahead of a command that reads its input first", args)
+		}
 		if !strings.HasPrefix(*used, "postgres://") {
 			t.Errorf("%q: early connects to %s, the command opens the store %q", args, g.Address, *used)
 			continue
@@ -88,8 +110,18 @@ func TestEarlyConnectionGoesWhereTheCommandDoes(t *testing.T) {
 			t.Errorf("%q: early connects to %s, the command to %s", args, g.Address, want)
 		}
 	}
-	t.Logf("acted %d, opened %d", acted, opened)
-	if acted < 300 || opened < 100 {
-		t.Fatalf("early acted on %d command lines and the command opened a store on %d: the test no longer exercises it", acted, opened)
+	if acted < 300 || opened < 100 || readFirstN < 20 || lookups < 50 {
+		t.Fatalf("early acted on %d command lines, sent a lookup ahead on %d; the command opened a store on %d, after reading its input on %d: the test no longer exercises it", acted, lookups, opened, readFirstN)
 	}
+}
+
+// watchedInput records whether anything read it.
+type watchedInput struct {
+	r    *strings.Reader
+	read bool
+}
+
+func (w *watchedInput) Read(p []byte) (int, error) {
+	w.read = true
+	return w.r.Read(p)
 }
