@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -366,5 +367,34 @@ func TestDecideUnknownVerdictDenies(t *testing.T) {
 	}
 	if a := Decide(profile.GuardResult{Verdict: profile.VerdictAllowed}, p, Options{}); a.Kind != Allow {
 		t.Errorf("allowed, under a profile with no threshold, gave %v", a.Kind)
+	}
+}
+
+// TestReadInputPaths: the files a tool's input names are every value of
+// its path members, a member given twice included (the agent acts on one
+// of them, this side cannot tell which), and the files a patch in Codex's
+// format adds, changes, removes or moves to.
+func TestReadInputPaths(t *testing.T) {
+	for _, tt := range []struct {
+		agent string
+		in    string
+		want  []string
+	}{
+		{ClaudeCode, `{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/h/config.yaml","file_path":"/tmp/x","content":"y"}}`,
+			[]string{"/h/config.yaml", "/tmp/x"}},
+		{ClaudeCode, `{"hook_event_name":"PreToolUse","tool_name":"NotebookEdit","tool_input":{"notebook_path":"/n.ipynb","path":"/p"}}`,
+			[]string{"/n.ipynb", "/p"}},
+		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","cwd":"/w","tool_input":{"command":"*** Begin Patch\n*** Add File: /h/config.yaml\n+x\n*** Update File: a.go\n*** Move to: ../h/profiles/acme/x.yaml\n@@\n-a\n+b\n*** Delete File: b.go\r\n*** End Patch\n"}}`,
+			[]string{"/h/config.yaml", "a.go", "../h/profiles/acme/x.yaml", "b.go"}},
+		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"/w","tool_input":{"command":"echo '*** Add File: /h/config.yaml'"}}`,
+			nil},
+	} {
+		c, err := ReadInput(tt.agent, strings.NewReader(tt.in), false)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if !slices.Equal(c.Paths, tt.want) {
+			t.Errorf("%s: paths %q, want %q", tt.in, c.Paths, tt.want)
+		}
 	}
 }

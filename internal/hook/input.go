@@ -33,14 +33,43 @@ type Call struct {
 	// Mode is the agent's permission or approval mode, as sent; "" when
 	// the input does not say.
 	Mode string
-	// Paths are the files the tool's input names at its top level
-	// (file_path, notebook_path, path), as sent.
+	// Paths are the files the tool's input names: at its top level
+	// (file_path, notebook_path, path, every one of a key given twice),
+	// and in the headers of a patch in its command (Codex's apply_patch),
+	// as sent.
 	Paths []string
 }
 
 // pathKeys are the members of a tool's input that name the file it works
 // on, in the three agents' file tools.
 var pathKeys = []string{"file_path", "notebook_path", "path"}
+
+// commandKey is the member of a tool's input that holds a command, or the
+// patch Codex's apply_patch applies.
+const commandKey = "command"
+
+// patchHeaders begin the lines of a patch in Codex's format that name a
+// file it adds, changes, removes or moves a file to.
+var patchHeaders = []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "}
+
+// patchPaths returns the files a patch in Codex's format names ("*** Begin
+// Patch" first), and nothing for any other text.
+func patchPaths(text string) []string {
+	text = strings.TrimLeft(text, " \t\r\n")
+	if !strings.HasPrefix(text, "*** Begin Patch") {
+		return nil
+	}
+	var paths []string
+	for line := range strings.Lines(text) {
+		line = strings.TrimRight(line, "\r\n")
+		for _, h := range patchHeaders {
+			if p, ok := strings.CutPrefix(line, h); ok {
+				paths = append(paths, strings.TrimSpace(p))
+			}
+		}
+	}
+	return paths
+}
 
 // field names shared by the three agents' inputs.
 const (
@@ -122,14 +151,15 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 			sawToolInput = true
 			d, isDelim := tok.(json.Delim)
 			if isDelim && d == '{' {
-				paths, err := jr.ObjectStrings(2, func(k string) bool { return slices.Contains(pathKeys, k) })
+				strs, err := jr.ObjectStrings(2, func(k string) bool { return slices.Contains(pathKeys, k) || k == commandKey })
 				if err != nil {
 					return failValue(key, err)
 				}
 				for _, k := range pathKeys {
-					if p, ok := paths[k]; ok {
-						c.Paths = append(c.Paths, p)
-					}
+					c.Paths = append(c.Paths, strs[k]...)
+				}
+				for _, cmd := range strs[commandKey] {
+					c.Paths = append(c.Paths, patchPaths(cmd)...)
 				}
 				continue
 			}

@@ -301,14 +301,15 @@ func (r *Reader) skipOpened(open json.Delim, depth int) (string, error) {
 }
 
 // ObjectStrings reads the rest of an object whose '{' Token just read, at
-// the given depth (2 for a member's value), and returns the members whose
-// key keep accepts and whose value is a string; every other value is read
-// and dropped, within Options.MaxDepth.
-func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[string]string, error) {
+// the given depth (2 for a member's value), and returns the string values
+// of the members whose key keep accepts, every one of a key given more
+// than once, in order; every other value is read and dropped, within
+// Options.MaxDepth.
+func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[string][]string, error) {
 	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
 		return nil, r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
 	}
-	var out map[string]string
+	var out map[string][]string
 	for r.dec.More() {
 		kt, err := r.Token()
 		if err != nil {
@@ -327,9 +328,9 @@ func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[strin
 		case string:
 			if keep(key) {
 				if out == nil {
-					out = map[string]string{}
+					out = map[string][]string{}
 				}
-				out[key] = v
+				out[key] = append(out[key], v)
 			}
 		}
 	}

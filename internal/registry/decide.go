@@ -1,10 +1,13 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/plan"
@@ -297,10 +300,16 @@ func inHome(paths []string, cwd, home string) string {
 					return p
 				}
 			}
-			p = filepath.Join(base, p)
+			// Joined as written: "link/.." leads where the link's
+			// target's parent is, which cleaning the text would lose.
+			p = base + string(filepath.Separator) + p
 		}
+		resolved, ok := resolveLinks(p)
 		p = filepath.Clean(p)
-		for _, c := range []string{p, resolveExisting(p)} {
+		if !ok {
+			return p // where it leads cannot be told: it counts as in the home
+		}
+		for _, c := range []string{p, resolved} {
 			for _, h := range homes {
 				if rel, err := filepath.Rel(h, c); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 					return p
@@ -311,19 +320,55 @@ func inHome(paths []string, cwd, home string) string {
 	return ""
 }
 
-// resolveExisting resolves the links of the longest part of p that
-// exists, and keeps the rest as written.
-func resolveExisting(p string) string {
-	rest := ""
-	for dir := p; ; dir = filepath.Dir(dir) {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			return filepath.Join(real, rest)
+// maxLinks bounds the links resolveLinks follows, as the kernel's 40.
+const maxLinks = 40
+
+// resolveLinks resolves the absolute path p as a write to it would:
+// each link on the way is followed, a link whose target does not exist yet
+// included (a write through it creates the target), and what does not
+// exist is kept as written. ok is false where that cannot be told: a loop
+// of links, or a part that cannot be looked at.
+func resolveLinks(p string) (resolved string, ok bool) {
+	vol := filepath.VolumeName(p)
+	resolved = vol + string(filepath.Separator)
+	rest := strings.Split(p[len(vol):], string(filepath.Separator))
+	for links := 0; len(rest) > 0; {
+		name := rest[0]
+		rest = rest[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			resolved = filepath.Dir(resolved)
+			continue
 		}
-		if filepath.Dir(dir) == dir {
-			return p
+		next := filepath.Join(resolved, name)
+		fi, err := os.Lstat(next)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			// Nothing is there: neither is anything below it, and the
+			// rest stays as written.
+			return filepath.Join(append([]string{next}, rest...)...), true
+		case err != nil:
+			return "", false
+		case fi.Mode()&fs.ModeSymlink == 0:
+			resolved = next
+			continue
 		}
-		rest = filepath.Join(filepath.Base(dir), rest)
+		if links++; links > maxLinks {
+			return "", false
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", false
+		}
+		if filepath.IsAbs(target) {
+			vol := filepath.VolumeName(target)
+			resolved, target = vol+string(filepath.Separator), target[len(vol):]
+		}
+		rest = append(strings.Split(target, string(filepath.Separator)), rest...)
 	}
+	return resolved, true
 }
 
 func declaration(flag, config bool) string {

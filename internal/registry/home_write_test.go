@@ -20,6 +20,20 @@ func TestInHome(t *testing.T) {
 	if err := os.Symlink(home, filepath.Join(work, "cfg")); err != nil {
 		t.Fatal(err)
 	}
+	// Links whose targets do not exist yet: a write through one creates
+	// the file in the home.
+	for name, target := range map[string]string{
+		"NOTES.md":  "../home/config.yaml",
+		"abs.md":    filepath.Join(home, "profiles", "acme", "x.yaml"),
+		"chain.md":  "NOTES.md",
+		"loop.md":   "loop2.md",
+		"loop2.md":  "loop.md",
+		"inside.md": "../work/elsewhere.md",
+	} {
+		if err := os.Symlink(target, filepath.Join(work, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tt := range []struct {
 		paths []string
 		in    bool
@@ -31,6 +45,16 @@ func TestInHome(t *testing.T) {
 		{[]string{"cfg/new/deeper/file"}, true},
 		{[]string{"notes.txt", filepath.Join(home, "plans", "p.yaml")}, true},
 		{[]string{"notes.txt"}, false},
+		{[]string{"NOTES.md"}, true},
+		{[]string{filepath.Join(work, "abs.md")}, true},
+		{[]string{"chain.md"}, true},
+		{[]string{"loop.md"}, true}, // where a loop leads cannot be told
+		{[]string{"inside.md"}, false},
+		{[]string{"cfg/../work/x"}, false},
+		// cfg/.. is the home's parent, not work: the kernel follows the
+		// link before it goes up.
+		{[]string{"cfg/../home/config.yaml"}, true},
+		{[]string{filepath.Join(work, "cfg") + "/../home/profiles/acme/x.yaml"}, true},
 		{[]string{filepath.Join(root, "homework", "x")}, false},
 		{[]string{""}, false},
 		{nil, false},
