@@ -309,3 +309,34 @@ func TestHookAfterDoubleDash(t *testing.T) {
 		}
 	}
 }
+
+// TestHookOutputDiscardedBlocks: a hook whose standard output is the null
+// device, or closed (which the Go runtime reopens on the null device),
+// cannot deliver its answer: it blocks with exit 2, whatever the decision.
+func TestHookOutputDiscardedBlocks(t *testing.T) {
+	home := t.TempDir()
+	for _, tc := range []struct{ name, tool, redirect string }{
+		{"a deny to /dev/null", "Bash", ">/dev/null"},
+		{"an allow to /dev/null", "Read", ">/dev/null"},
+		{"a deny to a closed stdout", "Bash", ">&-"},
+	} {
+		call := `{"hook_event_name":"PreToolUse","tool_name":"` + tc.tool + `","tool_input":{"file_path":"/x"}}`
+		cmd := exec.Command("sh", "-c", `"$0" automation-profile check-guard full-auto --hook claude-code --sandboxed --checkpointed `+tc.redirect, agentsBinary(t))
+		cmd.Env = append(os.Environ(), "AGENTS_HOME="+home)
+		cmd.Stdin = strings.NewReader(call)
+		r, err := runCmd(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.code != 2 || !strings.Contains(r.stderr, "answer would be lost") {
+			t.Errorf("%s: exit %d, want 2\n%s", tc.name, r.code, r.stderr)
+		}
+	}
+	// Where it can deliver it, the same hook answers.
+	cmd := exec.Command(agentsBinary(t), "automation-profile", "check-guard", "full-auto", "--hook", "claude-code", "--sandboxed", "--checkpointed")
+	cmd.Env = append(os.Environ(), "AGENTS_HOME="+home)
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	if r, err := runCmd(cmd); err != nil || r.code != 0 || !strings.Contains(r.stdout, `"allow"`) {
+		t.Fatalf("the same hook to a pipe: exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+}

@@ -68,6 +68,12 @@ func Main() int {
 	deps.Registry()
 	args := os.Args[1:]
 	agent, hooked := hookArg(args)
+	if hooked && !slices.Contains(args, "--print-config") && outputDiscarded() {
+		// The answer is stdout: written to nowhere, a deny would let the
+		// call through on exit 0. Block.
+		fmt.Fprintln(os.Stderr, "agents: error: the hook's answer would be lost: its standard output is "+os.DevNull+" (or was closed), so the tool call is blocked")
+		return ExitUsage
+	}
 	if hooked {
 		// An agent kills a hook that runs past its timeout and then lets
 		// the call proceed: give up first, and block.
@@ -235,6 +241,18 @@ func hookArg(args []string) (agent string, hooked bool) {
 		}
 	}
 	return agent, hooked
+}
+
+// outputDiscarded reports whether stdout is the null device: a hook's
+// caller that closed it (which the Go runtime then opens on the null
+// device) or sent it there reads no answer.
+func outputDiscarded() bool {
+	out, err := os.Stdout.Stat()
+	if err != nil {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(out, null)
 }
 
 // denyNow writes a deny for agent straight to stdout, for a hook that is
