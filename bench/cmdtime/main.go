@@ -28,6 +28,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -126,6 +127,9 @@ func run(cmds []*command, warmup, rounds int) error {
 func once(c *command) (time.Duration, error) {
 	cmd := exec.Command(c.argv[0], c.argv[1:]...)
 	cmd.Env = append(os.Environ(), c.env...)
+	// Output goes through a pipe, read and dropped, as a caller reads it
+	// (a hook whose output is the null device blocks).
+	cmd.Stdout = io.Discard
 	if c.stdin != "" {
 		f, err := os.Open(c.stdin)
 		if err != nil {
