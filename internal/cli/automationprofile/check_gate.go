@@ -118,9 +118,9 @@ EXIT STATUS
   10   the step needs a person's approval
   11   blocked by a boundary of the safety pack in enforce mode (rule
        pack.<boundary_id>); no approval unblocks it
-  2    usage: an unknown gate, or a confidence missing or outside [0, 1];
-       a profile name and --plan together; a plan id prefix that more
-       than one plan begins with
+  2    usage: an unknown gate, or a confidence missing, outside [0, 1]
+       or given twice; a profile name and --plan together; a plan id
+       prefix that more than one plan begins with
   3    a profile name that is neither a built-in nor namespace/name; the
        plan's record does not match its snapshots (edited by hand);
        a store folder or file that another user owns or anyone can write
@@ -161,6 +161,7 @@ EXIT STATUS
 	}
 	cmd.Flags().Float64Var(&opts.confidence, "confidence", 0, "the step's confidence, from 0 to 1 (required)")
 	cmdutil.NameFlag(cmd, deps, &opts.plan, "plan", "decide under a plan's recorded profiles instead of a named profile", cmdutil.PlanIDs)
+	cmdutil.Once(cmd.Flags(), "confidence", "plan")
 	return cmd
 }
 

@@ -157,8 +157,8 @@ EXIT STATUS
   11   blocked; no approval can unblock it (requires_approval: false),
        a safety constraint or a boundary of the pack in enforce mode
   2    usage: a missing --tool, a negative figure, conflicting flags, a
-       profile name and --plan together; a plan id prefix that more than
-       one plan begins with
+       flag given twice, a profile name and --plan together; a plan id
+       prefix that more than one plan begins with
   3    a profile name that is neither a built-in nor namespace/name;
        invalid input on stdin (--stdin-json); a plan whose record does not
        match its snapshots; a config.yaml someone else can write; a store
@@ -282,6 +282,8 @@ any other exit.`,
 	fl.BoolVar(&opts.hookOpts.abstain, "abstain", false, "with --hook: leave calls the profile's threshold would ask about to the agent's own prompts")
 	fl.BoolVar(&opts.hookOpts.printConfig, "print-config", false, "with --hook: print the agent's settings that install the hook")
 	cmdutil.NameFlag(cmd, deps, &opts.plan, "plan", "decide under a plan's recorded profiles instead of a named profile", cmdutil.PlanIDs)
+	cmdutil.Once(fl, "tool", "calls", "cost", "plan-cost", "total-cost", "write", "unsafe", "category", "attempt",
+		"no-sandbox", "no-checkpoint", "stdin-json", "hook", "sandboxed", "checkpointed", "abstain", "print-config", "plan")
 	_ = cmd.RegisterFlagCompletionFunc("hook", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return hook.Agents(), cobra.ShellCompDirectiveNoFileComp
 	})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/suggest"
@@ -243,4 +244,31 @@ func NeedConfig(config, what, example string) error {
 		return errs.Usage("--config is required").WithHint("pass %s YAML file: %s", what, example)
 	}
 	return nil
+}
+
+// Once makes each flag named a flag that may be given once: a second
+// occurrence is a usage error instead of replacing the first. A decision
+// is asked about one call; two values for one of its facts (two tools,
+// two confidences, --unsafe then --unsafe=false) leave which one it is
+// about to the order a wrapper happened to append them in.
+func Once(fs *pflag.FlagSet, names ...string) {
+	for _, n := range names {
+		if f := fs.Lookup(n); f != nil {
+			f.Value = &onceValue{Value: f.Value}
+		}
+	}
+}
+
+// onceValue is a flag value that takes one Set.
+type onceValue struct {
+	pflag.Value
+	set bool
+}
+
+func (v *onceValue) Set(s string) error {
+	if v.set {
+		return fmt.Errorf("given more than once (first as %q)", v.Value.String())
+	}
+	v.set = true
+	return v.Value.Set(s)
 }

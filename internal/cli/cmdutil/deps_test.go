@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentsctl/agents/internal/store"
+	"github.com/spf13/pflag"
 )
 
 // closer records how it was closed.
@@ -31,6 +32,30 @@ func TestCloseStore(t *testing.T) {
 		}
 		if d.store != nil {
 			t.Errorf("Exits %v: the store is still held after CloseStore", exits)
+		}
+	}
+}
+
+// TestOnce: a flag made Once takes one value; a second is an error, in
+// either form, and other flags keep the last value as before.
+func TestOnce(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{"--tool", "a"}, true},
+		{[]string{"--tool", "a", "--tool", "b"}, false},
+		{[]string{"--tool=a", "--tool=a"}, false},
+		{[]string{"--unsafe", "--unsafe=false"}, false},
+		{[]string{"--free", "a", "--free", "b"}, true},
+	} {
+		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+		fs.String("tool", "", "")
+		fs.Bool("unsafe", false, "")
+		fs.String("free", "", "")
+		Once(fs, "tool", "unsafe", "missing")
+		if err := fs.Parse(tc.args); (err == nil) != tc.ok {
+			t.Errorf("%q: %v, want ok %v", tc.args, err, tc.ok)
 		}
 	}
 }
