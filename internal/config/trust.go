@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -81,9 +82,6 @@ func userName(uid uint32) string {
 	return fmt.Sprintf("uid %d", uid)
 }
 
-// maxLinks bounds the links followed from one file, as the kernel does.
-const maxLinks = 40
-
 // CheckOwnership returns an errs.KindInvalid error unless file, and the
 // folder that holds it, are owned by the invoking user or root and cannot
 // be written by anyone else. A path that goes through links is walked as
@@ -135,56 +133,44 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 		}
 		return fix(errs.Invalid("refusing %s %s: it changed while it was being read (a link on its way was replaced)", what, abs))
 	}
-	// cur is the part walked so far, with no link left in it, so that ..
-	// steps to the folder that really holds it.
-	cur, todo, hops := "/", names(abs), 0
-	for len(todo) > 0 {
-		name := todo[0]
-		todo = todo[1:]
-		switch name {
-		case "", ".":
-			continue
-		case "..":
-			cur = filepath.Dir(cur)
-			continue
-		}
-		next := filepath.Join(cur, name)
-		o, ok, err := statOwner(next)
-		if err != nil {
-			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", next)
-		}
-		if !ok {
-			return gone()
-		}
-		if o.mode&fs.ModeSymlink == 0 {
-			cur = next
-			continue
-		}
-		if hops++; hops > maxLinks {
-			return fix(errs.Invalid("refusing %s %s: its path goes through more than %d links", what, abs, maxLinks))
-		}
-		// A link's own mode means nothing; its owner, and anyone who can
-		// write the folder it stands in, may replace it.
-		subject := "the link " + next + " on its path"
-		if next == abs {
+	// Every link on the way, and the folder it stands in, must be the
+	// user's: their owners may replace it. (A link's own mode means
+	// nothing.)
+	checkLink := func(link string, fi fs.FileInfo, dir string) error {
+		o := ownerOf(fi)
+		subject := "the link " + link + " on its path"
+		if link == abs {
 			subject = "it is a link that"
 		}
 		if o.uid != who.uid && o.uid != 0 {
 			return refuse(subject, o, "is owned by "+userName(o.uid))
 		}
-		if d, ok, err := statJudged(cur); err != nil {
-			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", cur)
+		if d, ok, err := statJudged(dir); err != nil {
+			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", dir)
 		} else if why := untrustedReason(d, who); ok && why != "" {
-			return refuse("the folder "+cur+" of the link "+next+" on its path", d, why)
+			return refuse("the folder "+dir+" of the link "+link+" on its path", d, why)
 		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return errs.Wrap(errs.KindInternal, err, "cannot read the link %s", next)
-		}
-		if filepath.IsAbs(target) {
-			cur = "/"
-		}
-		todo = append(names(target), todo...)
+		return nil
+	}
+	var refused error // onLink's own, returned as it is
+	cur, missing, err := safefile.WalkLinks(abs, func(link string, fi fs.FileInfo, dir string) error {
+		refused = checkLink(link, fi, dir)
+		return refused
+	})
+	var pathErr *fs.PathError
+	switch {
+	case refused != nil:
+		return refused
+	case errors.Is(err, safefile.ErrTooManyLinks):
+		return fix(errs.Invalid("refusing %s %s: its path goes through more than %d links", what, abs, safefile.MaxLinks))
+	case errors.As(err, &pathErr) && pathErr.Op == "readlink":
+		return errs.Wrap(errs.KindInternal, err, "cannot read the link %s", pathErr.Path)
+	case errors.As(err, &pathErr):
+		return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", pathErr.Path)
+	case err != nil:
+		return err
+	case missing:
+		return gone()
 	}
 	// cur is now the file itself, reached through no link.
 	o, ok, err := statJudged(cur)
@@ -214,11 +200,6 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 		return refuse(subject, d, why)
 	}
 	return nil
-}
-
-// names splits a path into the names it is made of.
-func names(path string) []string {
-	return strings.Split(filepath.ToSlash(path), "/")
 }
 
 // ownerAndMode says who owns a refused file and its mode, for the message;

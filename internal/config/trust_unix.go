@@ -25,11 +25,19 @@ func statOwner(path string) (ownerInfo, bool, error) {
 	if err != nil {
 		return ownerInfo{}, false, err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
+	if _, ok := fi.Sys().(*syscall.Stat_t); !ok {
 		return ownerInfo{}, false, nil
 	}
-	return ownerInfo{uid: st.Uid, gid: st.Gid, mode: fi.Mode(), fi: fi}, true, nil
+	return ownerOf(fi), true, nil
+}
+
+// ownerOf is what fi, from Lstat, says of its owner, group and mode.
+func ownerOf(fi fs.FileInfo) ownerInfo {
+	st, _ := fi.Sys().(*syscall.Stat_t)
+	if st == nil {
+		return ownerInfo{mode: fi.Mode(), fi: fi}
+	}
+	return ownerInfo{uid: st.Uid, gid: st.Gid, mode: fi.Mode(), fi: fi}
 }
 
 // statJudged is statOwner for a file or folder about to be judged, with

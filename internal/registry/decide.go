@@ -1,17 +1,15 @@
 package registry
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/safefile"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 )
 
@@ -276,8 +274,8 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 const RuleAgentsHome = "hook.agents_home"
 
 // inHome returns the first of paths (relative ones from cwd, else from
-// the working folder) that is in home or is home, links resolved as far as
-// the path exists; "" for none.
+// the working folder) that is in home or is home, as written or where its
+// links lead; "" for none.
 func inHome(paths []string, cwd, home string) string {
 	if len(paths) == 0 || home == "" {
 		return ""
@@ -304,9 +302,11 @@ func inHome(paths []string, cwd, home string) string {
 			// target's parent is, which cleaning the text would lose.
 			p = base + string(filepath.Separator) + p
 		}
-		resolved, ok := resolveLinks(p)
+		// Every link followed as the write would follow it, one to a file
+		// not there yet included.
+		resolved, _, err := safefile.WalkLinks(p, nil)
 		p = filepath.Clean(p)
-		if !ok {
+		if err != nil {
 			return p // where it leads cannot be told: it counts as in the home
 		}
 		for _, c := range []string{p, resolved} {
@@ -318,57 +318,6 @@ func inHome(paths []string, cwd, home string) string {
 		}
 	}
 	return ""
-}
-
-// maxLinks bounds the links resolveLinks follows, as the kernel's 40.
-const maxLinks = 40
-
-// resolveLinks resolves the absolute path p as a write to it would:
-// each link on the way is followed, a link whose target does not exist yet
-// included (a write through it creates the target), and what does not
-// exist is kept as written. ok is false where that cannot be told: a loop
-// of links, or a part that cannot be looked at.
-func resolveLinks(p string) (resolved string, ok bool) {
-	vol := filepath.VolumeName(p)
-	resolved = vol + string(filepath.Separator)
-	rest := strings.Split(p[len(vol):], string(filepath.Separator))
-	for links := 0; len(rest) > 0; {
-		name := rest[0]
-		rest = rest[1:]
-		switch name {
-		case "", ".":
-			continue
-		case "..":
-			resolved = filepath.Dir(resolved)
-			continue
-		}
-		next := filepath.Join(resolved, name)
-		fi, err := os.Lstat(next)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-			// Nothing is there: neither is anything below it, and the
-			// rest stays as written.
-			return filepath.Join(append([]string{next}, rest...)...), true
-		case err != nil:
-			return "", false
-		case fi.Mode()&fs.ModeSymlink == 0:
-			resolved = next
-			continue
-		}
-		if links++; links > maxLinks {
-			return "", false
-		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return "", false
-		}
-		if filepath.IsAbs(target) {
-			vol := filepath.VolumeName(target)
-			resolved, target = vol+string(filepath.Separator), target[len(vol):]
-		}
-		rest = append(strings.Split(target, string(filepath.Separator)), rest...)
-	}
-	return resolved, true
 }
 
 func declaration(flag, config bool) string {

@@ -1,0 +1,77 @@
+package safefile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// MaxLinks is how many links WalkLinks follows in one walk before it gives
+// up, as the kernel does.
+const MaxLinks = 40
+
+// ErrTooManyLinks is WalkLinks' error for a path through more than
+// MaxLinks links (a loop, say).
+var ErrTooManyLinks = errors.New("more than 40 links")
+
+// WalkLinks follows the absolute path p as the kernel does to open it:
+// part by part, each link read and followed before the walk goes on, so
+// that a ".." after a link steps out of the folder of its target, not out
+// of the link's own. Before it reads a link it calls onLink, when not nil,
+// with the link, what Lstat said of it and the folder it stands in (with
+// no link left in it), and stops at onLink's error.
+//
+// It returns where the walk ends: p's file itself, reached through no link
+// (missing false), or, where a part does not exist, that part followed by
+// the rest of p as written (missing true): a write would create it there.
+// An Lstat or Readlink error other than a missing part is returned as it
+// is (an *fs.PathError naming the part).
+func WalkLinks(p string, onLink func(link string, fi fs.FileInfo, dir string) error) (end string, missing bool, err error) {
+	vol := filepath.VolumeName(p)
+	cur := vol + string(filepath.Separator)
+	todo := strings.Split(p[len(vol):], string(filepath.Separator))
+	for links := 0; len(todo) > 0; {
+		name := todo[0]
+		todo = todo[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, name)
+		fi, err := os.Lstat(next)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			// Nothing is there, nor anything below it.
+			return filepath.Join(append([]string{next}, todo...)...), true, nil
+		case err != nil:
+			return "", false, err
+		case fi.Mode()&fs.ModeSymlink == 0:
+			cur = next
+			continue
+		}
+		if links++; links > MaxLinks {
+			return "", false, ErrTooManyLinks
+		}
+		if onLink != nil {
+			if err := onLink(next, fi, cur); err != nil {
+				return "", false, err
+			}
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", false, err
+		}
+		if filepath.IsAbs(target) {
+			tvol := filepath.VolumeName(target)
+			cur, target = tvol+string(filepath.Separator), target[len(tvol):]
+		}
+		todo = append(strings.Split(target, string(filepath.Separator)), todo...)
+	}
+	return cur, false, nil
+}
