@@ -17,7 +17,8 @@ var libpqEnv = []string{"PGHOST", "PGPORT", "PGDATABASE", "PGUSER", "PGAPPNAME",
 // and the environment as the command will, and returns what to connect
 // to; ok is false when there is nothing to do early.
 func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
-	tables := readsStore(args)
+	words, plan := commandWords(args)
+	tables := readsStore(words, plan)
 	if tables == nil {
 		return Guess{}, false
 	}
@@ -64,7 +65,7 @@ func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
 	}
 	g.Params = startupParams(u, lockTimeout)
 	if g.Params != nil && !u.password && noPassword(getenv) {
-		if name := lookedUp(args); name != "" && !a.stdin {
+		if name := lookedUp(words, plan); name != "" && !a.stdin {
 			// A command that reads its input first (a hook's, or
 			// --stdin-json) looks the profile up only once it has read
 			// it, however long that takes: it gets the warm-up, so that
@@ -92,20 +93,18 @@ func noPassword(getenv func(string) string) bool {
 	return absent(home + "/.pgpass")
 }
 
-// readsStore returns the tables the command args name reads for certain:
-// a command on actions or plans, a decision on a plan, or one on a custom
-// profile (namespace/name) named right after the verb; nil for every
-// other command, a built-in profile's above all, which may never connect
-// (a connection made for nothing costs the server a backend).
-func readsStore(args []string) []string {
-	var words []string
+// commandWords returns the first three words of the command line args
+// names, global flags and their values passed over: the group, the verb
+// and what follows the verb ("" when a flag does). plan says a --plan
+// stands among them; a "--" among them returns nothing.
+func commandWords(args []string) (words []string, plan bool) {
 	for i := 0; i < len(args) && len(words) < 3; i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			return nil
+			return nil, false
 		case a == "--plan" || hasPrefix(a, "--plan="):
-			return []string{"plans", "profiles"}
+			return words, true
 		case a == "--home" || a == "--store" || a == "--format" || a == "-f" || a == "--lock-timeout":
 			if len(words) < 2 {
 				i++ // a global flag's value, before the command
@@ -119,6 +118,18 @@ func readsStore(args []string) []string {
 		default:
 			words = append(words, a)
 		}
+	}
+	return words, false
+}
+
+// readsStore returns the tables the command args name reads for certain:
+// a command on actions or plans, a decision on a plan, or one on a custom
+// profile (namespace/name) named right after the verb; nil for every
+// other command, a built-in profile's above all, which may never connect
+// (a connection made for nothing costs the server a backend).
+func readsStore(words []string, plan bool) []string {
+	if plan {
+		return []string{"plans", "profiles"}
 	}
 	if len(words) < 2 {
 		return nil
@@ -143,29 +154,10 @@ func readsStore(args []string) []string {
 }
 
 // lookedUp returns the custom profile whose lookup is the first thing the
-// command args name does with the store (show, check-guard, check-gate),
+// command words name does with the store (show, check-guard, check-gate),
 // or "".
-func lookedUp(args []string) string {
-	var words []string
-	for i := 0; i < len(args) && len(words) < 3; i++ {
-		a := args[i]
-		switch {
-		case a == "--" || a == "--plan" || hasPrefix(a, "--plan="):
-			return ""
-		case a == "--home" || a == "--store" || a == "--format" || a == "-f" || a == "--lock-timeout":
-			if len(words) >= 2 {
-				return ""
-			}
-			i++
-		case hasPrefix(a, "-"):
-			if len(words) == 2 {
-				return ""
-			}
-		default:
-			words = append(words, a)
-		}
-	}
-	if len(words) < 3 || words[0] != "automation-profile" || len(words[2]) > maxAheadName || indexByte(words[2], '/') < 0 {
+func lookedUp(words []string, plan bool) string {
+	if plan || len(words) < 3 || words[0] != "automation-profile" || len(words[2]) > maxAheadName || indexByte(words[2], '/') < 0 {
 		return ""
 	}
 	switch words[1] {
