@@ -38,6 +38,25 @@ func TestEarlyConnectionTaken(t *testing.T) {
 	}
 }
 
+// aheadStore returns a migrated store holding acme/a (version 1), its URL,
+// and an environment in which package early sends statements ahead (a
+// HOME without a password file).
+func aheadStore(t *testing.T) (s *postgres.Store, url string, getenv func(string) string) {
+	t.Helper()
+	home := t.TempDir()
+	s = open(t, postgres.Options{LockTimeout: 10 * time.Second})
+	if _, err := s.Profiles().Put(context.Background(), storetest.Profile(t, "acme/a", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	url = pgtest.WithParam(t, pgtest.URL(t), "search_path", s.Schema())
+	return s, url, func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+}
+
 // TestEarlyConnectionSentAhead: the early connection that sent statements
 // behind its start is taken, and the store reads its own answers through
 // it: the lookup sent ahead of a show (the one the store sends, so its
@@ -45,17 +64,7 @@ func TestEarlyConnectionTaken(t *testing.T) {
 // migrated schema and in one never migrated alike.
 func TestEarlyConnectionSentAhead(t *testing.T) {
 	ctx := context.Background()
-	home := func(k string) string {
-		if k == "HOME" {
-			return t.TempDir()
-		}
-		return ""
-	}
-	s := open(t, postgres.Options{LockTimeout: 10 * time.Second})
-	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
-		t.Fatal(err)
-	}
-	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", s.Schema())
+	_, url, home := aheadStore(t)
 	for _, tc := range []struct {
 		name    string
 		command []string // what the early connection guesses from
@@ -103,17 +112,7 @@ func TestEarlyConnectionSentAhead(t *testing.T) {
 // be old reads the profile anew, as it is now.
 func TestAnswerAheadTooOldIsDropped(t *testing.T) {
 	ctx := context.Background()
-	home := func(k string) string {
-		if k == "HOME" {
-			return t.TempDir()
-		}
-		return ""
-	}
-	s := open(t, postgres.Options{LockTimeout: 10 * time.Second})
-	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
-		t.Fatal(err)
-	}
-	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", s.Schema())
+	s, url, home := aheadStore(t)
 	taken := postgres.AnswersTaken()
 	early.Start([]string{"--store", url, "automation-profile", "show", "acme/a"}, home)
 	t.Cleanup(early.Release)
