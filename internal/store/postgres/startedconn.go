@@ -33,7 +33,6 @@ type startedConn struct {
 
 	ahead   []byte    // what went ahead, until the driver's first message after the start
 	aheadAt time.Time // when it went
-	matched bool      // the driver's first message was what went ahead
 	drop    bool      // the answer to what went ahead is still to be dropped
 	ready   bool      // the start's ReadyForQuery has come
 	in      []byte    // read from the server, not yet sifted
@@ -77,7 +76,6 @@ func (c *startedConn) Write(b []byte) (int, error) {
 		same := bytes.Equal(b, c.ahead) && time.Since(c.aheadAt) <= maxAheadAge
 		c.ahead = nil
 		if same {
-			c.matched = true
 			answersTaken.Add(1)
 			return len(b), nil
 		}
@@ -91,9 +89,12 @@ func (c *startedConn) Write(b []byte) (int, error) {
 // store's, byte for byte, or it is only ever dropped).
 var answersTaken atomic.Int64
 
-// sifting reports whether Read must still look at each message.
+// sifting reports whether Read must still look at each message: before
+// the start has ended, whether something went ahead (its fate is decided
+// only when the driver writes, after the start); after it, its answer is
+// being dropped, or the driver has yet to write.
 func (c *startedConn) sifting() bool {
-	return !c.ready && (c.ahead != nil || c.matched || c.drop) || c.ready && (c.drop || c.ahead != nil)
+	return c.drop || c.ahead != nil
 }
 
 func (c *startedConn) Read(p []byte) (int, error) {
@@ -153,7 +154,7 @@ func (c *startedConn) sift() error {
 				c.passwordAsked.Store(true)
 			}
 			c.out = append(c.out, msg...)
-			c.ready, c.ahead, c.matched, c.drop = true, nil, false, false
+			c.ready, c.ahead, c.drop = true, nil, false
 		case !c.ready:
 			c.out = append(c.out, msg...)
 			c.ready = typ == 'Z'
