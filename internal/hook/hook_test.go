@@ -388,6 +388,16 @@ func TestReadInputPaths(t *testing.T) {
 			[]string{"/h/config.yaml", "a.go", "../h/profiles/acme/x.yaml", "b.go"}},
 		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"Bash","cwd":"/w","tool_input":{"command":"echo '*** Add File: /h/config.yaml'"}}`,
 			nil},
+		// Codex trims a header line and unwraps a patch sent as a heredoc.
+		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n   *** Add File: /h/config.yaml\n+x\n\t*** Update File:/h/a.yaml \n*** End Patch"}}`,
+			[]string{"/h/config.yaml", "/h/a.yaml"}},
+		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"<<'EOF'\n*** Begin Patch\n*** Add File: /h/config.yaml\n+x\n*** End Patch\nEOF"}}`,
+			[]string{"/h/config.yaml"}},
+		// A command given as its words: apply_patch through the shell.
+		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":["apply_patch","*** Begin Patch\n*** Delete File: /h/config.yaml\n*** End Patch"],"workdir":"/w"}}`,
+			[]string{"/h/config.yaml"}},
+		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":["bash","-lc",["nested"],{"k":"v"}]}}`,
+			nil},
 	} {
 		c, err := ReadInput(tt.agent, strings.NewReader(tt.in), false)
 		if err != nil {

@@ -38,11 +38,19 @@ type Call struct {
 	// and in the headers of a patch in its command (Codex's apply_patch),
 	// as sent.
 	Paths []string
+	// Dirs are the working folders the tool's input names (workdir, cwd,
+	// dir_path, directory), as sent: a relative path may be read from any
+	// of them as well as from Cwd.
+	Dirs []string
 }
 
 // pathKeys are the members of a tool's input that name the file it works
 // on, in the three agents' file tools.
 var pathKeys = []string{"file_path", "notebook_path", "path"}
+
+// dirKeys are the members of a tool's input that name the folder it
+// works in (Codex's shell, Gemini CLI's run_shell_command).
+var dirKeys = []string{"workdir", "cwd", "dir_path", "directory"}
 
 // commandKey is the member of a tool's input that holds a command, or the
 // patch Codex's apply_patch applies.
@@ -50,18 +58,18 @@ const commandKey = "command"
 
 // patchHeaders begin the lines of a patch in Codex's format that name a
 // file it adds, changes, removes or moves a file to.
-var patchHeaders = []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "}
+var patchHeaders = []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"}
 
-// patchPaths returns the files a patch in Codex's format names ("*** Begin
-// Patch" first), and nothing for any other text.
+// patchPaths returns the files the headers of a patch in Codex's format
+// name, wherever they stand in text. Codex reads patches leniently (a
+// header with space around it, a patch wrapped in a heredoc, text before
+// "*** Begin Patch"), so every line that is a header once trimmed counts,
+// patch or not: a line read as a header that is none can only make a
+// call be asked about, never let one through.
 func patchPaths(text string) []string {
-	text = strings.TrimLeft(text, " \t\r\n")
-	if !strings.HasPrefix(text, "*** Begin Patch") {
-		return nil
-	}
 	var paths []string
 	for line := range strings.Lines(text) {
-		line = strings.TrimRight(line, "\r\n")
+		line = strings.TrimSpace(line)
 		for _, h := range patchHeaders {
 			if p, ok := strings.CutPrefix(line, h); ok {
 				paths = append(paths, strings.TrimSpace(p))
@@ -151,12 +159,17 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 			sawToolInput = true
 			d, isDelim := tok.(json.Delim)
 			if isDelim && d == '{' {
-				strs, err := jr.ObjectStrings(2, func(k string) bool { return slices.Contains(pathKeys, k) || k == commandKey })
+				strs, err := jr.ObjectStrings(2, func(k string) bool {
+					return slices.Contains(pathKeys, k) || slices.Contains(dirKeys, k) || k == commandKey
+				})
 				if err != nil {
 					return failValue(key, err)
 				}
 				for _, k := range pathKeys {
 					c.Paths = append(c.Paths, strs[k]...)
+				}
+				for _, k := range dirKeys {
+					c.Dirs = append(c.Dirs, strs[k]...)
 				}
 				for _, cmd := range strs[commandKey] {
 					c.Paths = append(c.Paths, patchPaths(cmd)...)

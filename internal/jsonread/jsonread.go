@@ -303,8 +303,9 @@ func (r *Reader) skipOpened(open json.Delim, depth int) (string, error) {
 // ObjectStrings reads the rest of an object whose '{' Token just read, at
 // the given depth (2 for a member's value), and returns the string values
 // of the members whose key keep accepts, every one of a key given more
-// than once, in order; every other value is read and dropped, within
-// Options.MaxDepth.
+// than once, in order, and the strings an array value of such a key holds
+// (as a command given as its words); every other value is read and
+// dropped, within Options.MaxDepth.
 func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[string][]string, error) {
 	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
 		return nil, r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
@@ -322,6 +323,17 @@ func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[strin
 		}
 		switch v := vt.(type) {
 		case json.Delim:
+			if v == '[' && keep(key) {
+				strs, err := r.arrayStrings(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				if out == nil {
+					out = map[string][]string{}
+				}
+				out[key] = append(out[key], strs...)
+				continue
+			}
 			if _, err := r.skipOpened(v, depth+1); err != nil {
 				return nil, err
 			}
@@ -335,6 +347,34 @@ func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[strin
 		}
 	}
 	if _, err := r.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	return out, nil
+}
+
+// arrayStrings reads the rest of an array whose '[' Token just read, at
+// the given depth, and returns the strings it holds at its own level;
+// anything nested in it is read and dropped.
+func (r *Reader) arrayStrings(depth int) ([]string, error) {
+	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
+		return nil, r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
+	}
+	var out []string
+	for r.dec.More() {
+		vt, err := r.Token()
+		if err != nil {
+			return nil, err
+		}
+		switch v := vt.(type) {
+		case json.Delim:
+			if _, err := r.skipOpened(v, depth+1); err != nil {
+				return nil, err
+			}
+		case string:
+			out = append(out, v)
+		}
+	}
+	if _, err := r.Token(); err != nil { // the closing bracket
 		return nil, err
 	}
 	return out, nil

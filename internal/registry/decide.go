@@ -239,11 +239,13 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 		return HookDecision{}, err
 	}
 	d := HookDecision{
-		Subject:    s,
-		Tool:       c.Call.Tool,
-		Class:      hook.Classify(c.Agent, c.Call.Tool, g.Hooks.Tools[c.Agent]),
-		Sandbox:    declaration(c.Sandboxed, g.Hooks.Sandboxed),
-		Checkpoint: declaration(c.Checkpointed, g.Hooks.Checkpointed),
+		Subject: s,
+		Tool:    c.Call.Tool,
+		Class:   hook.Classify(c.Agent, c.Call.Tool, g.Hooks.Tools[c.Agent]),
+		// --no-sandbox and --no-checkpoint on the command line say the
+		// condition is not met, whatever config.yaml declares.
+		Sandbox:    declaration(c.Sandboxed, g.Hooks.Sandboxed && !c.Session.NoSandbox),
+		Checkpoint: declaration(c.Checkpointed, g.Hooks.Checkpointed && !c.Session.NoCheckpoint),
 	}
 	in := c.Session
 	in.Tool, in.Write, in.Unsafe = c.Call.Tool, d.Class.Write, d.Class.Unsafe
@@ -254,7 +256,7 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 		d.Answer = u
 	}
 	if d.Class.Write {
-		if f := inHome(c.Call.Paths, c.Call.Cwd, r.Home()); f != "" {
+		if f := inHome(c.Call.Paths, c.Call.Cwd, c.Call.Dirs, r.Home()); f != "" {
 			// The home holds what every later answer rests on: the
 			// profiles, the trusted projects, the tools reclassified for
 			// this very hook. An agent allowed to write files must not
@@ -273,10 +275,12 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 // agents home.
 const RuleAgentsHome = "hook.agents_home"
 
-// inHome returns the first of paths (relative ones from cwd, else from
-// the working folder) that is in home or is home, as written or where its
-// links lead; "" for none.
-func inHome(paths []string, cwd, home string) string {
+// inHome returns the first of paths that is in home or is home, as
+// written or where its links lead; "" for none. A relative path is read
+// from cwd (else the working folder) and from each of dirs, the folders
+// the tool's input names (a relative one read from cwd): the tool works
+// in one of them, and this side cannot tell which.
+func inHome(paths []string, cwd string, dirs []string, home string) string {
 	if len(paths) == 0 || home == "" {
 		return ""
 	}
@@ -284,36 +288,68 @@ func inHome(paths []string, cwd, home string) string {
 	if real, err := filepath.EvalSymlinks(home); err == nil {
 		homes = append(homes, real)
 	}
+	if cwd == "" {
+		// The hook runs in the agent's folder; where that cannot be
+		// told, neither can where a relative file is, and what cannot be
+		// shown outside the home counts as in it.
+		cwd, _ = os.Getwd()
+	}
+	bases := []string{cwd}
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if !filepath.IsAbs(d) {
+			d = join(cwd, d)
+		}
+		bases = append(bases, d)
+	}
 	for _, p := range paths {
 		if p == "" {
 			continue
 		}
+		written := []string{p}
 		if !filepath.IsAbs(p) {
-			base := cwd
-			if base == "" {
-				// The hook runs in the agent's folder; where that cannot
-				// be told, neither can where the file is, and what cannot
-				// be shown outside the home counts as in it.
-				if base, _ = os.Getwd(); base == "" {
+			written = written[:0]
+			for _, b := range bases {
+				if !filepath.IsAbs(b) {
 					return p
 				}
+				written = append(written, join(b, p))
 			}
-			// Joined as written: "link/.." leads where the link's
-			// target's parent is, which cleaning the text would lose.
-			p = base + string(filepath.Separator) + p
 		}
-		// Every link followed as the write would follow it, one to a file
-		// not there yet included.
-		resolved, _, err := safefile.WalkLinks(p, nil)
-		p = filepath.Clean(p)
-		if err != nil {
-			return p // where it leads cannot be told: it counts as in the home
+		for _, w := range written {
+			if f := underHome(w, homes); f != "" {
+				return f
+			}
 		}
-		for _, c := range []string{p, resolved} {
-			for _, h := range homes {
-				if rel, err := filepath.Rel(h, c); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-					return p
-				}
+	}
+	return ""
+}
+
+// join joins a relative path to base as written: "link/.." leads where
+// the link's target's parent is, which cleaning the text would lose.
+func join(base, rel string) string {
+	if base == "" {
+		return rel
+	}
+	return base + string(filepath.Separator) + rel
+}
+
+// underHome returns p, cleaned, when it or where its links lead is in one
+// of homes, or where it leads cannot be told; "" when it is outside.
+func underHome(p string, homes []string) string {
+	// Every link followed as the write would follow it, one to a file
+	// not there yet included.
+	resolved, _, err := safefile.WalkLinks(p, nil)
+	p = filepath.Clean(p)
+	if err != nil {
+		return p // where it leads cannot be told: it counts as in the home
+	}
+	for _, c := range []string{p, resolved} {
+		for _, h := range homes {
+			if rel, err := filepath.Rel(h, c); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return p
 			}
 		}
 	}

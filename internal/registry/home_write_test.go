@@ -59,15 +59,31 @@ func TestInHome(t *testing.T) {
 		{[]string{""}, false},
 		{nil, false},
 	} {
-		got := inHome(tt.paths, work, home)
+		got := inHome(tt.paths, work, nil, home)
 		if (got != "") != tt.in {
 			t.Errorf("inHome(%q) = %q, want in the home: %v", tt.paths, got, tt.in)
+		}
+	}
+	// A folder the tool's input names is another place a relative path
+	// may be read from (Codex's shell runs apply_patch in its workdir).
+	for _, tt := range []struct {
+		dirs []string
+		in   bool
+	}{
+		{[]string{home}, true},
+		{[]string{"cfg"}, true}, // relative to cwd, through the link
+		{[]string{"../home"}, true},
+		{[]string{root}, false},
+		{[]string{""}, false},
+	} {
+		if got := inHome([]string{"config.yaml"}, work, tt.dirs, home); (got != "") != tt.in {
+			t.Errorf("inHome(config.yaml, dirs %q) = %q, want in the home: %v", tt.dirs, got, tt.in)
 		}
 	}
 	// Without cwd, a relative path is read from the working folder, as
 	// the agent's own tool would read it.
 	t.Chdir(home)
-	if got := inHome([]string{"config.yaml"}, "", home); got == "" {
+	if got := inHome([]string{"config.yaml"}, "", nil, home); got == "" {
 		t.Error("a relative path without cwd, from the home: not found in it")
 	}
 	// A working folder that is gone cannot show the file is outside the
@@ -83,7 +99,7 @@ func TestInHome(t *testing.T) {
 	if wd, err := os.Getwd(); err == nil {
 		t.Skipf("the working folder still reads as %s once removed", wd)
 	}
-	if got := inHome([]string{"notes.txt"}, "", home); got == "" {
+	if got := inHome([]string{"notes.txt"}, "", nil, home); got == "" {
 		t.Error("a relative path from a working folder that is gone counts as outside the home")
 	}
 }
