@@ -125,6 +125,10 @@ type Policy struct {
 type Global struct {
 	// File is the path read, or "" when there is no config.yaml.
 	File string
+	// Doubt, for a home with no config.yaml, says why its absence proves
+	// nothing: someone other than the user could have removed it. ""
+	// when the home is the user's alone (or not there).
+	Doubt string
 	Policy
 	// SafetyPack is the id of the configured safety pack; "" means the
 	// shipped one.
@@ -181,15 +185,30 @@ type Project struct {
 func GlobalPath(home string) string { return filepath.Join(home, GlobalFileName) }
 
 // LoadGlobal reads and decodes <home>/config.yaml. A missing file is an
-// empty configuration, never an error: a new home has none. A file that
+// empty configuration (see Absent): a new home has none. A file that
 // someone other than the user (or root) owns or could have written is
 // refused (see CheckOwnership).
 func LoadGlobal(home string) (*Global, error) {
 	data, err := ReadGlobal(home)
-	if err != nil || data == nil {
+	if err != nil {
 		return &Global{}, err
 	}
+	if data == nil {
+		return Absent(home), nil
+	}
 	return DecodeGlobal(data, GlobalPath(home))
+}
+
+// Absent is the configuration of a home with no config.yaml: empty, with
+// Doubt set when someone other than the user could have removed the file
+// (the home is theirs, or they may write to it), so that what it said,
+// a stricter pack say, is unknown.
+func Absent(home string) *Global {
+	g := &Global{}
+	if err := CheckOwnership(GlobalPath(home), "the configuration", func(e *errs.Error) *errs.Error { return e }); err != nil {
+		g.Doubt = strings.TrimPrefix(err.Error(), "refusing ") + "; what it would say is unknown"
+	}
+	return g
 }
 
 // ReadGlobal returns the content of <home>/config.yaml, or nil when there
@@ -387,11 +406,30 @@ var lstat = os.Lstat
 // FindProject returns the agents.yaml in start or its nearest ancestor, or
 // "" when there is none up to the root of the file system. A start folder
 // that does not exist is not found; one on the way that cannot be searched
-// is invalid input, since the file that applies may be there.
+// is invalid input, since the file that applies may be there. The search
+// goes up from where start leads, its links followed as the kernel
+// follows them ("link/.." is the parent of the link's target), so that
+// the folders searched are the ones the agent works in, and the ones
+// 'agents project trust' records.
 func FindProject(start string) (string, error) {
-	dir, err := filepath.Abs(start)
-	if err != nil {
+	dir := start
+	if !filepath.IsAbs(dir) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", start)
+		}
+		dir = wd + string(filepath.Separator) + dir
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", errs.NotFound("project folder %s not found", start)
+	case err != nil && !errors.Is(err, fs.ErrPermission):
 		return "", errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", start)
+	case err == nil:
+		dir = real
+	default:
+		dir = filepath.Clean(dir) // the Stat below says what is wrong
 	}
 	fi, err := os.Stat(dir)
 	switch {

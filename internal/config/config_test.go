@@ -187,6 +187,23 @@ func TestFindProject(t *testing.T) {
 	if _, err := FindProject(filepath.Join(root, "a", "agents.yaml")); !errs.Is(err, errs.KindInvalid) {
 		t.Errorf("a file as the folder: %v", err)
 	}
+	// The search goes up from where the folder leads: through a link in
+	// another project, and "link/.." is the parent of the link's target,
+	// not the folder the link stands in.
+	other := filepath.Join(root, "x", "sub")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "x", "agents.yaml"), "automation_profile: manual\n")
+	if err := os.Symlink(other, filepath.Join(root, "a", "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(root, "x", "agents.yaml")
+	for _, start := range []string{filepath.Join(root, "a", "lnk"), filepath.Join(root, "a", "lnk") + "/.."} {
+		if got, err := FindProject(start); err != nil || got != want {
+			t.Errorf("FindProject(%s) = %q, %v; want %s", start, got, err, want)
+		}
+	}
 }
 
 func TestLoadProjectMalformedNamesFile(t *testing.T) {
@@ -249,7 +266,7 @@ func TestCheckSeesTheFileRead(t *testing.T) {
 		t.Errorf("a file read that the check cannot find: %v", err)
 	}
 	if err := checkOwnership(filepath.Join(dir, "gone.yaml"), "the file", same, nil); err != nil {
-		t.Errorf("a missing file not read yet is not the check's concern: %v", err)
+		t.Errorf("a missing file not read yet, in a folder of the user's own: %v", err)
 	}
 	data, err := readTrusted(a, "the file", same)
 	if err != nil || string(data) != "automation_profile: manual\n" {
@@ -299,5 +316,37 @@ func TestFindProjectRefusesWhatItCannotSearch(t *testing.T) {
 	got, err := FindProject(secret)
 	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "permission denied") || got != "" {
 		t.Errorf("FindProject through a folder it cannot search = %q, %v, want it refused", got, err)
+	}
+}
+
+// TestMissingConfigInAnUntrustedHome: no config.yaml is no configuration,
+// but in a home anyone (or another user) may write the missing file may
+// have named a stricter pack or tool classes: Absent says so, for the
+// registry to refuse decisions.
+func TestMissingConfigInAnUntrustedHome(t *testing.T) {
+	if !ownersKnown {
+		t.Skip("no owners to check on this system")
+	}
+	home := t.TempDir()
+	if g, err := LoadGlobal(home); err != nil || g.Doubt != "" {
+		t.Fatalf("no config.yaml in the user's own home = %+v, %v", g, err)
+	}
+	if g := Absent(filepath.Join(home, "not-yet")); g.Doubt != "" {
+		t.Errorf("a home not made yet: %q", g.Doubt)
+	}
+	if err := os.Chmod(home, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	g, err := LoadGlobal(home)
+	if err != nil || !strings.Contains(g.Doubt, "it is missing, and its folder "+home+" can be written by anyone") {
+		t.Errorf("no config.yaml in a home anyone can write = %+v, %v", g, err)
+	}
+	// Through a link to such a home, too.
+	link := filepath.Join(t.TempDir(), "home")
+	if err := os.Symlink(home, link); err != nil {
+		t.Fatal(err)
+	}
+	if g := Absent(link); g.Doubt == "" {
+		t.Error("no config.yaml, through a link to a home anyone can write: no doubt")
 	}
 }

@@ -90,7 +90,9 @@ func userName(uid uint32) string {
 // a folder that passes the same test, since whoever can replace a link
 // chooses what is read. what names the file in the message ("the project
 // file"); fix adds to the refusal how to fix it (a hint or a subject). A
-// file that does not exist is not this check's concern and passes.
+// file that does not exist passes when the folder that would hold it
+// passes (or is not there either): whoever can write that folder could
+// have removed a file that said something else.
 func CheckOwnership(file, what string, fix func(*errs.Error) *errs.Error) error {
 	return checkOwnership(file, what, fix, nil)
 }
@@ -169,8 +171,18 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 		return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", pathErr.Path)
 	case err != nil:
 		return err
-	case missing:
+	case missing && read != nil:
 		return gone()
+	case missing:
+		dir := filepath.Dir(cur)
+		d, ok, err := statJudged(dir)
+		if err != nil {
+			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", dir)
+		}
+		if why := untrustedReason(d, who); ok && why != "" {
+			return refuse("it is missing, and its folder "+dir, d, why)
+		}
+		return nil
 	}
 	// cur is now the file itself, reached through no link.
 	o, ok, err := statJudged(cur)

@@ -68,6 +68,11 @@ func (r *Registry) Subject(u Under) (Subject, error) {
 	if err != nil {
 		return Subject{}, err
 	}
+	// Whatever the subject read, the configuration (or its absence) is
+	// part of every decision.
+	if _, err := r.Global(); err != nil {
+		return Subject{}, err
+	}
 	if err := r.trusted(); err != nil {
 		return Subject{}, err
 	}

@@ -71,6 +71,8 @@ type Registry struct {
 	// untrusted are the store's warnings so far: whoever they name could
 	// have changed what the store holds, so no decision is taken from it.
 	untrusted []string
+	// doubted is set once the doubt about a missing config.yaml is given.
+	doubted bool
 }
 
 // New returns a registry reading and writing through src.
@@ -164,7 +166,18 @@ func (r *Registry) Store() (store.Store, error) {
 }
 
 // Global returns the home's config.yaml.
-func (r *Registry) Global() (*config.Global, error) { return r.src.Global() }
+//
+// A home with no config.yaml that someone else could have removed it from
+// is distrusted as a store others can write is: a warning for a command
+// that shows or lists, a refusal for one that decides.
+func (r *Registry) Global() (*config.Global, error) {
+	g, err := r.src.Global()
+	if err == nil && g.Doubt != "" && !r.doubted {
+		r.doubted = true
+		r.distrust(g.Doubt)
+	}
+	return g, err
+}
 
 // Reset drops what was read under an earlier configuration: the pack in
 // force is loaded again when next needed.

@@ -231,7 +231,7 @@ func (d *Deps) Global() (*config.Global, error) {
 	case d.Config.GlobalErr != nil:
 		err = d.Config.GlobalErr
 	case d.Config.GlobalData == nil:
-		g = &config.Global{}
+		g = config.Absent(d.Config.Home)
 	default:
 		g, err = config.DecodeGlobal(d.Config.GlobalData, config.GlobalPath(d.Config.Home))
 	}
