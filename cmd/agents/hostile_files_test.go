@@ -667,3 +667,83 @@ func TestHostileCacheAgreesWithShow(t *testing.T) {
 		})
 	}
 }
+
+// TestHostilePlanPlantedSafety edits a stored plan's standalone safety
+// profile by hand and plants the looser snapshot as an object, so that the
+// record agrees with itself and cites an object the store holds. The plan
+// is not the record the store wrote (its history says otherwise), so every
+// decision under it is refused, a hook denies, and the pack's
+// no_fabricated_source boundary is violated.
+func TestHostilePlanPlantedSafety(t *testing.T) {
+	home, id := specialHome(t)
+	path := filepath.Join(home, "plans", id+".yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Decode(data, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.SafetyProfile.Source != plan.SourceStandalone || p.SafetyProfile.Provenance != plan.LevelAction {
+		t.Fatalf("the plan's safety profile is not the action's standalone one: %+v", p.SafetyProfile)
+	}
+	// The record and the trace's action level alike, so that the record
+	// agrees with itself and with its trace.
+	p.SafetyProfile.RequireSandbox = false
+	p.SafetyProfile.AllowUnsafeTools = true
+	for i := range p.Levels {
+		if p.Levels[i].Level == plan.LevelAction && p.Levels[i].SafetyProfile != nil {
+			loose := p.SafetyProfile.SafetyProfile
+			p.Levels[i].SafetyProfile = &loose
+		}
+	}
+	content, err := resolve.SafetyContent(p.SafetyProfile.SafetyProfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SafetyProfile.SHA256 = sha256Hex(content)
+	writeFile(t, filepath.Join(home, "objects", p.SafetyProfile.SHA256), string(content))
+	edited, _, err := plan.Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, string(edited))
+
+	r := runTimed(t, home, "", nil, "automation-profile", "check-gate", "--plan", id, "auto_apply", "--confidence", "0.99", "-f", "json")
+	if r.code != 3 || !strings.Contains(errorOf(t, r.stderr).text(), "has been edited") {
+		t.Errorf("check-gate under the edited plan: exit %d, want 3:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	hook := exec.Command(agentsBinary(t), "automation-profile", "check-guard", "--plan", id, "--hook", "claude-code")
+	hook.Env = append(os.Environ(), "AGENTS_HOME="+home)
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/tmp/x"}}`)
+	out, err := hook.Output()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), `"permissionDecision":"deny"`) {
+		t.Errorf("hook under the edited plan: %v, want exit 2 and a deny:\n%s", err, out)
+	}
+	r = runTimed(t, home, "", nil, "safety-pack", "check", "--plan", id, "-f", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"no_fabricated_source"`) {
+		t.Fatalf("safety-pack check: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var check struct {
+		Results []struct {
+			Boundary string `json:"boundary_id"`
+			Upheld   bool   `json:"upheld"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &check); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, v := range check.Results {
+		if v.Boundary == "no_fabricated_source" {
+			found = true
+			if v.Upheld {
+				t.Error("no_fabricated_source is upheld for the edited plan")
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no verdict on no_fabricated_source in:\n%s", r.stdout)
+	}
+}

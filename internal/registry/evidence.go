@@ -266,9 +266,12 @@ func hashProfiles(set map[string]*profile.AutomationProfile) (string, error) {
 // profile the plan names: the built-in's as embedded, for a built-in's
 // name, or a version the store has written under that name, found in the
 // profile's history. A plan edited to cite a version that never was, or
-// another profile's (a built-in's included), is caught. The safety profile is not a registry
-// entry; its digest is allowed when the store holds the snapshot the plan
-// recorded under it.
+// another profile's (a built-in's included), is caught. The safety
+// profile is not a registry entry; its digest is allowed when the store
+// holds the snapshot the plan recorded under it. Neither is allowed when
+// the plan's record is not the version the store last wrote under its id
+// (see planWritten): a record edited to cite an object planted beside it
+// rests on nothing the registry wrote.
 func PlanEvidence(id string) Evidence {
 	return Evidence{Name: "plan " + id, Build: func(r *Registry) (*sp.Context, error) {
 		p, err := r.Plan(id)
@@ -287,6 +290,12 @@ func PlanEvidence(id string) Evidence {
 			return &sp.Context{CitedSourceSHAs: p.Digests(), AllowedSourceSHAs: []string{}}, nil
 		} else if err != nil {
 			return nil, err // a damaged object or a failing store: no verdict
+		}
+		// Nor does a record other than the one the store last wrote.
+		if err := r.planWritten(p); errs.Is(err, errs.KindInvalid) {
+			return &sp.Context{CitedSourceSHAs: p.Digests(), AllowedSourceSHAs: []string{}}, nil
+		} else if err != nil {
+			return nil, err
 		}
 		var allowed []string
 		if name := p.AutomationProfile.Name; profile.IsBuiltinName(name) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
@@ -549,6 +550,9 @@ func (r *Registry) recorded(p *plan.Plan) (*profile.AutomationProfile, profile.S
 	if err != nil {
 		return nil, profile.SafetyProfile{}, err
 	}
+	if err := r.planWritten(p); err != nil {
+		return nil, profile.SafetyProfile{}, err
+	}
 	ref := p.AutomationProfile
 	if profile.IsBuiltinName(ref.Name) {
 		return ap, safety, nil // Recorded held it to the compiled-in content
@@ -562,6 +566,37 @@ func (r *Registry) recorded(p *plan.Plan) (*profile.AutomationProfile, profile.S
 			About(errs.AboutPlanRecord, p.ID, ref.Name)
 	}
 	return ap, safety, nil
+}
+
+// planWritten refuses a plan whose record is not the version the store
+// last wrote under its id, by the plan's history: a record edited by hand
+// (a looser standalone safety profile citing an object planted beside
+// it, say) hashes to another digest, and one with no history cannot be
+// shown to be the store's at all.
+func (r *Registry) planWritten(p *plan.Plan) error {
+	st, err := r.Store()
+	if err != nil {
+		return err
+	}
+	data, _, err := plan.Encode(p)
+	if err != nil {
+		return err
+	}
+	digest := canon.Digest(data)
+	h, err := st.Plans().History(r.ctx(), p.ID)
+	if err != nil && !errs.Is(err, errs.KindNotFound) {
+		return err
+	}
+	name := p.AutomationProfile.Name
+	if len(h) == 0 {
+		return errs.Invalid("plan %s has no history in the registry: it was recorded by an agents that kept none, or placed by hand, so what it cites cannot be shown to be what the registry wrote", p.ID).
+			About(errs.AboutPlanRecord, p.ID, name)
+	}
+	if last := h[len(h)-1]; last.Event != store.EventPut || last.Digest != digest {
+		return errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version in its history is %s: it has been edited", p.ID, digest, last.Digest).
+			About(errs.AboutPlanRecord, p.ID, name)
+	}
+	return nil
 }
 
 // recordedContent is recorded without the history: the record checked

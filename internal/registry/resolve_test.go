@@ -104,6 +104,11 @@ func (w *world) use(own plan.Setting, actionName, dir string) *plan.Plan {
 	if err := w.r.keep(w.st, res, p, w.clock); err != nil {
 		w.t.Fatal(err)
 	}
+	if actionName != "" { // a plan without an action is only resolved, never stored
+		if _, err := w.st.Plans().Put(context.Background(), p, false); err != nil {
+			w.t.Fatal(err)
+		}
+	}
 	return p
 }
 

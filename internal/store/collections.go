@@ -103,9 +103,10 @@ var (
 		About:    errs.AboutAction,
 	}
 	// Plans are named by id, which sorts as its creation time, so the name
-	// order of a listing is creation order.
+	// order of a listing is creation order. They keep history: a decision
+	// under a plan holds its record to the version the store last wrote.
 	Plans = &Collection[*plan.Plan]{
-		Name: "plans", Noun: "plan", BareNames: true,
+		Name: "plans", Noun: "plan", BareNames: true, History: true,
 		Validate: plan.ValidateID,
 		Decode:   plan.Decode,
 		Encode:   plan.Encode,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/action"
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
@@ -31,7 +32,7 @@ var documentTests = []struct {
 	{"PlanInvalidIDs", testPlanInvalidIDs},
 	{"PlanClones", testPlanClones},
 	{"KindsApart", testKindsApart},
-	{"NoHistory", testNoHistory},
+	{"HistoryOfActionsAndPlans", testHistoryOfActionsAndPlans},
 	{"UnchangedEveryKind", testUnchangedEveryKind},
 }
 
@@ -370,9 +371,9 @@ func testKindsApart(t *testing.T, s store.Store) {
 	}
 }
 
-// testNoHistory: a collection without history has none for a held name,
+// testHistoryOfActionsAndPlans: actions keep no history (none for a held name),
 // and a name it never held is not found, as for profiles.
-func testNoHistory(t *testing.T, s store.Store) {
+func testHistoryOfActionsAndPlans(t *testing.T, s store.Store) {
 	putAction(t, s, Action(t, "local/deploy", 1), false)
 	h, err := s.Actions().History(ctx(), "local/deploy")
 	must(t, err, "history of an action")
@@ -384,10 +385,14 @@ func testNoHistory(t *testing.T, s store.Store) {
 	id := PlanID(t, 5)
 	_, err = s.Plans().Put(ctx(), Plan(t, id), false)
 	must(t, err, "put plan")
+	// Plans keep theirs: a decision under a plan holds its record to the
+	// version the store last wrote.
 	h, err = s.Plans().History(ctx(), id)
 	must(t, err, "history of a plan")
-	if len(h) != 0 {
-		t.Errorf("history of a plan = %+v, want none", h)
+	data, _, err := plan.Encode(Plan(t, id))
+	must(t, err, "encoding the plan")
+	if len(h) != 1 || h[0].Event != store.EventPut || h[0].Digest != canon.Digest(data) {
+		t.Errorf("history of a plan = %+v, want one put of sha256 %s", h, canon.Digest(data))
 	}
 }
 
