@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentsctl/agents/internal/hook"
@@ -261,46 +262,64 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 		d.Answer = u
 	}
 	if d.Class.Write {
-		if f := inHome(c.Call.Paths, c.Call.Cwd, c.Call.Dirs, r.Home()); f != "" {
+		written := writeTargets{paths: c.Call.Paths, cwd: c.Call.Cwd, dirs: c.Call.Dirs}
+		for _, g := range []struct {
+			rule  string
+			match func(string) bool
+			why   string
+		}{
 			// The home holds what every later answer rests on: the
 			// profiles, the trusted projects, the tools reclassified for
 			// this very hook. An agent allowed to write files must not
 			// widen its own limits by writing there; a person may.
-			a := hook.Answer{Kind: hook.Ask, Rule: RuleAgentsHome,
-				Why: "the call would write " + f + ", in the agents home, where the profiles, the trusted projects and the hook's own tool classes are kept"}
+			{RuleAgentsHome, inHomeOf(r.Home()), "in the agents home, where the profiles, the trusted projects and the hook's own tool classes are kept"},
+			// The agents' own settings install the hooks: an agent that
+			// rewrites them can take its hook away.
+			{RuleAgentSettings, isAgentSettings, "one of the files an agent's hooks are installed in, so the call could remove the hook that guards the agent"},
+		} {
+			f := written.first(g.match)
+			if f == "" {
+				continue
+			}
+			a := hook.Answer{Kind: hook.Ask, Rule: g.rule, Why: "the call would write " + f + ", " + g.why}
 			if hook.Stricter(a.Kind, d.Answer.Kind) {
 				d.Answer = a
 			}
+			break
 		}
 	}
 	return d, nil
 }
 
-// RuleAgentsHome is the rule of a hook's answer to a write into the
-// agents home.
-const RuleAgentsHome = "hook.agents_home"
+// The rules of a hook's answer to a write into the agents home, and to
+// a write into an agent's settings.
+const (
+	RuleAgentsHome    = "hook.agents_home"
+	RuleAgentSettings = "hook.agent_settings"
+)
 
-// inHome returns the first of paths that is in home or is home, as
-// written or where its links lead; "" for none. A relative path is read
-// from cwd (else the working folder) and from each of dirs, the folders
-// the tool's input names (a relative one read from cwd): the tool works
+// writeTargets are the files a tool's input names: paths, a relative one
+// read from cwd (else the working folder) and from each of dirs, the
+// folders the input names (a relative one read from cwd). The tool works
 // in one of them, and this side cannot tell which.
-func inHome(paths []string, cwd string, dirs []string, home string) string {
-	if len(paths) == 0 || home == "" {
-		return ""
-	}
-	homes := []string{filepath.Clean(home)}
-	if real, err := filepath.EvalSymlinks(home); err == nil {
-		homes = append(homes, real)
-	}
+type writeTargets struct {
+	paths []string
+	cwd   string
+	dirs  []string
+}
+
+// first returns the first path (cleaned) that match accepts as written or
+// where its links lead, or whose destination cannot be told; "" for none.
+func (w writeTargets) first(match func(string) bool) string {
+	cwd := w.cwd
 	if cwd == "" {
 		// The hook runs in the agent's folder; where that cannot be
 		// told, neither can where a relative file is, and what cannot be
-		// shown outside the home counts as in it.
+		// shown to be elsewhere counts as matched.
 		cwd, _ = os.Getwd()
 	}
 	bases := []string{cwd}
-	for _, d := range dirs {
+	for _, d := range w.dirs {
 		if d == "" {
 			continue
 		}
@@ -309,7 +328,7 @@ func inHome(paths []string, cwd string, dirs []string, home string) string {
 		}
 		bases = append(bases, d)
 	}
-	for _, p := range paths {
+	for _, p := range w.paths {
 		if p == "" {
 			continue
 		}
@@ -324,8 +343,12 @@ func inHome(paths []string, cwd string, dirs []string, home string) string {
 			}
 		}
 		for _, w := range written {
-			if f := underHome(w, homes); f != "" {
-				return f
+			// Every link followed as the write would follow it, one to a
+			// file not there yet included.
+			resolved, _, err := safefile.WalkLinks(w, nil)
+			w = filepath.Clean(w)
+			if err != nil || match(w) || match(resolved) {
+				return w
 			}
 		}
 	}
@@ -341,24 +364,45 @@ func join(base, rel string) string {
 	return base + string(filepath.Separator) + rel
 }
 
-// underHome returns p, cleaned, when it or where its links lead is in one
-// of homes, or where it leads cannot be told; "" when it is outside.
-func underHome(p string, homes []string) string {
-	// Every link followed as the write would follow it, one to a file
-	// not there yet included.
-	resolved, _, err := safefile.WalkLinks(p, nil)
-	p = filepath.Clean(p)
-	if err != nil {
-		return p // where it leads cannot be told: it counts as in the home
+// inHomeOf matches a path in home or home itself, as given or where its
+// links lead.
+func inHomeOf(home string) func(string) bool {
+	if home == "" {
+		return func(string) bool { return false }
 	}
-	for _, c := range []string{p, resolved} {
+	homes := []string{filepath.Clean(home)}
+	if real, err := filepath.EvalSymlinks(home); err == nil {
+		homes = append(homes, real)
+	}
+	return func(p string) bool {
 		for _, h := range homes {
-			if rel, err := filepath.Rel(h, c); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return p
+			if rel, err := filepath.Rel(h, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return true
 			}
 		}
+		return false
 	}
-	return ""
+}
+
+// agentSettings are the files the agents' hooks are installed in, by the
+// folder that holds them: Claude Code's settings, Codex's hooks and
+// configuration, Gemini CLI's settings, in a project or the user's home.
+var agentSettings = map[string][]string{
+	".claude": {"settings.json", "settings.local.json"},
+	".codex":  {"hooks.json", "config.toml"},
+	".gemini": {"settings.json"},
+}
+
+// isAgentSettings matches a file an agent's hooks are installed in, in
+// any case of its letters (a file system may fold them).
+func isAgentSettings(p string) bool {
+	dir, base := filepath.Base(filepath.Dir(p)), filepath.Base(p)
+	for d, names := range agentSettings {
+		if strings.EqualFold(d, dir) && slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, base) }) {
+			return true
+		}
+	}
+	return false
 }
 
 func declaration(flag, config bool) string {

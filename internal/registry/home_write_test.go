@@ -6,6 +6,11 @@ import (
 	"testing"
 )
 
+// inHome is the hook's check of a write into the agents home.
+func inHome(paths []string, cwd string, dirs []string, home string) string {
+	return writeTargets{paths: paths, cwd: cwd, dirs: dirs}.first(inHomeOf(home))
+}
+
 // inHome finds a write into the agents home however the path is written:
 // relative to the agent's folder, through "..", or through a link to it.
 func TestInHome(t *testing.T) {
@@ -101,5 +106,46 @@ func TestInHome(t *testing.T) {
 	}
 	if got := inHome([]string{"notes.txt"}, "", nil, home); got == "" {
 		t.Error("a relative path from a working folder that is gone counts as outside the home")
+	}
+}
+
+// isAgentSettings matches the files the agents' hooks are installed in,
+// and nothing else in their folders.
+func TestIsAgentSettings(t *testing.T) {
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{"/home/dev/.claude/settings.json", true},
+		{"/home/dev/shop/.claude/settings.local.json", true},
+		{"/home/dev/.codex/hooks.json", true},
+		{"/home/dev/.codex/config.toml", true},
+		{"/home/dev/shop/.gemini/settings.json", true},
+		{"/home/dev/shop/.Claude/Settings.json", true},
+		{"/home/dev/.claude/commands/review.md", false},
+		{"/home/dev/.claude/settings.json.bak", false},
+		{"/home/dev/shop/settings.json", false},
+		{"/home/dev/.gemini/config.toml", false},
+		{"/home/dev/.codex/settings.json", false},
+	} {
+		if got := isAgentSettings(tt.path); got != tt.want {
+			t.Errorf("isAgentSettings(%s) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+	// Through a link: the file a write lands in is what counts.
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, ".claude", "settings.json"), filepath.Join(root, "notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	w := writeTargets{paths: []string{"notes.md"}, cwd: root}
+	if got := w.first(isAgentSettings); got == "" {
+		t.Error("a write through a link to .claude/settings.json is not found")
+	}
+	w = writeTargets{paths: []string{"other.md"}, cwd: root}
+	if got := w.first(isAgentSettings); got != "" {
+		t.Errorf("a plain file matched: %s", got)
 	}
 }
