@@ -126,8 +126,15 @@ func lockOpenError(path string, err error) error {
 		return errs.New(errs.KindInternal, "cannot take the store lock: %s %s", path, se.Detail).
 			WithHint("the store's lock must be a regular file of its own; remove %s and the next change creates it again", path)
 	}
-	return errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "taking the store lock %s", path).
-		WithHint("%s must be a regular file the store can open; remove anything else by hand", path)
+	e := errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "taking the store lock %s", path)
+	if errors.Is(err, fs.ErrPermission) {
+		if _, serr := os.Lstat(path); errors.Is(serr, fs.ErrNotExist) {
+			// Nothing there to remove: the folder does not let this user
+			// create the lock, so it cannot take any change either.
+			return e.WithHint("%s is not writable by this user: run agents as a user who may write the store, or change its permissions", filepath.Dir(path))
+		}
+	}
+	return e.WithHint("%s must be a regular file the store can open; remove anything else by hand", path)
 }
 
 // finish forgets the temporary files this mutation started: each was

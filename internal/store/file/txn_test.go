@@ -1,0 +1,35 @@
+package file
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+// A lock that cannot be created for want of permission says the folder is
+// not writable: there is no file to remove. One that is there and cannot
+// be opened keeps the hint to remove it.
+func TestLockOpenErrorHints(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, ".lock")
+	denied := &fs.PathError{Op: "open", Path: missing, Err: fs.ErrPermission}
+	if err := lockOpenError(missing, denied); !strings.Contains(hintOf(err), dir+" is not writable by this user") {
+		t.Errorf("no lock file, permission denied: %v (hint %q)", err, hintOf(err))
+	}
+	writeFile(t, missing, "")
+	if err := lockOpenError(missing, denied); !strings.Contains(hintOf(err), "remove anything else by hand") {
+		t.Errorf("a lock file there, permission denied: hint %q", hintOf(err))
+	}
+}
+
+func hintOf(err error) string {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return e.Hint
+	}
+	return ""
+}
