@@ -3,6 +3,7 @@ package file
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +21,9 @@ func TestLockOpenErrorHints(t *testing.T) {
 	if err := lockOpenError(missing, denied); !strings.Contains(hintOf(err), dir+" is not writable by this user") {
 		t.Errorf("no lock file, permission denied: %v (hint %q)", err, hintOf(err))
 	}
-	writeFile(t, missing, "")
+	if err := os.WriteFile(missing, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := lockOpenError(missing, denied); !strings.Contains(hintOf(err), "remove anything else by hand") {
 		t.Errorf("a lock file there, permission denied: hint %q", hintOf(err))
 	}
