@@ -2,11 +2,13 @@ package registry
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
+	sp "github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/suggest"
 	"github.com/agentsctl/agents/profiles"
@@ -210,7 +212,29 @@ func (r *Registry) AddProfile(p *profile.AutomationProfile, update bool) (store.
 		return res, err
 	}
 	r.warn(res.Warnings...)
+	r.warnRefused(p)
 	return res, nil
+}
+
+// warnRefused warns when the pack configured in config.yaml would refuse
+// every decision under p (a boundary in enforce mode that p violates) or
+// warn on each (one in warn mode). The profile is stored all the same:
+// the pack may change, and the person may want it on record; the
+// decisions refuse it where it matters. A pack that cannot be loaded is
+// left to the decisions, which refuse to decide under it.
+func (r *Registry) warnRefused(p *profile.AutomationProfile) {
+	if g, err := r.Global(); err != nil || g.SafetyPack == "" {
+		return
+	}
+	l, err := r.Pack()
+	if err != nil || !l.Pack.HasPredicates() {
+		return
+	}
+	v := l.Pack.Judge(sp.PolicyContext{Profile: p, Safety: p.Safety})
+	for _, j := range v.Violated(sp.ModeEnforce) {
+		r.warn(fmt.Sprintf("safety pack %s refuses every decision under %s: boundary %s (enforce mode) is violated: %s (%s)", v.PackID, p.Name, j.BoundaryID, j.Reason, j.Predicate))
+	}
+	r.warn(v.Warnings()...)
 }
 
 // Confirm asks whether to go ahead with a removal. It answers false, and
