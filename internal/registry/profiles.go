@@ -216,16 +216,13 @@ func (r *Registry) AddProfile(p *profile.AutomationProfile, update bool) (store.
 	return res, nil
 }
 
-// warnRefused warns when the pack configured in config.yaml would refuse
-// every decision under p (a boundary in enforce mode that p violates) or
-// warn on each (one in warn mode). The profile is stored all the same:
-// the pack may change, and the person may want it on record; the
-// decisions refuse it where it matters. A pack that cannot be loaded is
-// left to the decisions, which refuse to decide under it.
+// warnRefused warns when the pack in force would refuse every decision
+// under p (a boundary in enforce mode that p violates) or warn on each
+// (one in warn mode). The profile is stored all the same: the pack may
+// change, and the person may want it on record; the decisions refuse it
+// where it matters. A pack that cannot be loaded is left to the
+// decisions, which refuse to decide under it.
 func (r *Registry) warnRefused(p *profile.AutomationProfile) {
-	if g, err := r.Global(); err != nil || g.SafetyPack == "" {
-		return
-	}
 	l, err := r.Pack()
 	if err != nil || !l.Pack.HasPredicates() {
 		return
