@@ -470,6 +470,31 @@ func (r *Registry) ShowPlan(id string) (Shown, error) {
 	if err != nil {
 		return Shown{}, err
 	}
+	return r.show(p)
+}
+
+// ShowPlans is ShowPlan for each of plans (as ListPlans returns them), in
+// their order.
+func (r *Registry) ShowPlans(plans []*plan.Plan) ([]Shown, error) {
+	if len(plans) == 0 {
+		return nil, nil
+	}
+	if _, err := r.Pack(); err != nil {
+		return nil, err
+	}
+	out := make([]Shown, 0, len(plans))
+	for _, p := range plans {
+		s, err := r.show(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// show is ShowPlan once the pack in force is loaded and the plan read.
+func (r *Registry) show(p *plan.Plan) (Shown, error) {
 	// A configuration that cannot be read stops the command here, before
 	// resolving again would take it for drift.
 	if _, err := r.Global(); err != nil {

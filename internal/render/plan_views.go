@@ -436,20 +436,25 @@ func driftRich(t *Theme, d *plan.Drift) string {
 	return b.String()
 }
 
-// PlanListView renders plans in creation order.
+// PlanListView renders plans in creation order, each as plan show
+// renders it.
 type PlanListView struct {
-	Plans []*plan.Plan
+	Plans []PlanView
 }
 
-// Data implements View: an array of the stored plan records, [] when
-// empty.
+// Data implements View: an array of the documents plan show prints, []
+// when empty.
 func (v PlanListView) Data() any {
-	return nonNil(v.Plans)
+	docs := make([]any, len(v.Plans))
+	for i, p := range v.Plans {
+		docs[i] = p.Data()
+	}
+	return docs
 }
 
 // Plain implements View: one id per line.
 func (v PlanListView) Plain(w *Writer) {
-	plainLines(w, v.Plans, func(p *plan.Plan) string { return p.ID })
+	plainLines(w, v.Plans, func(p PlanView) string { return p.Plan.ID })
 }
 
 func (v PlanListView) table() Table {
@@ -461,7 +466,8 @@ func (v PlanListView) table() Table {
 		// gives.
 		Fits: []Fit{FitKeep, FitKeep, FitWrap, FitDrop, FitDrop},
 	}
-	for _, p := range v.Plans {
+	for _, pv := range v.Plans {
+		p := pv.Plan
 		s := p.SafetyProfile
 		t.Rows = append(t.Rows, []string{
 			p.ID, p.Action,

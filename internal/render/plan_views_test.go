@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -204,12 +205,26 @@ func TestPlanListAndResolutionViews(t *testing.T) {
 		t.Errorf("empty list = %q", got)
 	}
 	p := samplePlan()
-	if got := renderAs(t, "plain", false, PlanListView{Plans: []*plan.Plan{p, p}}); got != p.ID+"\n"+p.ID+"\n" {
+	if got := renderAs(t, "plain", false, PlanListView{Plans: []PlanView{{Plan: p}, {Plan: p}}}); got != p.ID+"\n"+p.ID+"\n" {
 		t.Errorf("plain list = %q", got)
 	}
-	table := renderAs(t, "table", false, PlanListView{Plans: []*plan.Plan{p}})
+	table := renderAs(t, "table", false, PlanListView{Plans: []PlanView{{Plan: p}}})
 	if !strings.Contains(table, "full-auto (plan)") || !strings.Contains(table, "standalone (action)") {
 		t.Errorf("table list:\n%s", table)
+	}
+	// Each entry of the json is the document plan show prints.
+	drift := &plan.Drift{}
+	shown := PlanView{Plan: p, Drift: drift, Record: plan.RecordCheck{Verified: true}}
+	list, one := renderAs(t, "json", false, PlanListView{Plans: []PlanView{shown}}), renderAs(t, "json", false, shown)
+	var docs []json.RawMessage
+	if err := json.Unmarshal([]byte(list), &docs); err != nil || len(docs) != 1 {
+		t.Fatalf("json list: %v\n%s", err, list)
+	}
+	var a, b any
+	_ = json.Unmarshal(docs[0], &a)
+	_ = json.Unmarshal([]byte(one), &b)
+	if !reflect.DeepEqual(a, b) || !strings.Contains(list, `"drift": true`) || !strings.Contains(list, `"verified": true`) {
+		t.Errorf("a json list entry is not plan show's document:\n%s\nshow:\n%s", list, one)
 	}
 	js := renderAs(t, "json", false, ResolutionView{Result: p})
 	if keys := keysOf(t, []byte(js)); !slices.Equal(keys, []string{"action", "project_dir", "automation_profile", "safety_profile", "levels", "safety_loosened"}) {

@@ -93,7 +93,7 @@ func widthViews() []struct {
 		{"safety-profile-show", render.SafetyProfileView{File: "examples/safety-profiles/deploy.yaml", Safety: guardedProfile.Safety}},
 		{"plan-show", p1},
 		{"plan-show-drift", p2},
-		{"plan-list", render.PlanListView{Plans: []*plan.Plan{p1.Plan, p2.Plan, p1.Plan}}},
+		{"plan-list", render.PlanListView{Plans: []render.PlanView{p1, p2, p1}}},
 		{"resolve", render.ResolutionView{Action: "local/secure-deploy", Result: p1.Plan}},
 		{"check-guard-denied", dec(guardedProfile, profile.GuardInput{Tool: "shell_exec"}, "", "")},
 		{"check-guard-plan", dec(guardedProfile, profile.GuardInput{Tool: "deploy_to_production_bucket", Write: true, Category: "deploy"}, plan.LevelPlan, p1.Plan.ID)},
@@ -141,7 +141,7 @@ func TestNamesAndIDsAreNeverCut(t *testing.T) {
 		view  render.View
 		whole []string
 	}{
-		{render.PlanListView{Plans: []*plan.Plan{p}}, []string{p.ID, p.Action}},
+		{render.PlanListView{Plans: []render.PlanView{{Plan: p}}}, []string{p.ID, p.Action}},
 		{render.ProfileListView{Profiles: []*profile.AutomationProfile{cautious(), long}}, []string{"cautious", long.Name}},
 	}
 	for _, v := range views {

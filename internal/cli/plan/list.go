@@ -22,8 +22,9 @@ func newListCmd(deps *cmdutil.Deps, runF func(*listOptions) error) *cobra.Comman
 --action keeps the plans made from one action. Stored files that cannot be
 read are reported on stderr; the others still list.
 
-The json and yaml output is the stored records, without drift: 'plan show'
-resolves a plan again to find it.`,
+The json and yaml output is an array of the documents 'plan show' prints:
+each plan is resolved again for its drift and checked against the
+snapshots it cites, with a warning for each record that does not verify.`,
 		Example: `  $ agents plan list
   $ agents plan list --action local/secure-deploy -f plain`,
 		Args: cmdutil.ExactArgs(0, "no arguments"),
@@ -38,5 +39,22 @@ func listRun(opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.UI.Render(render.PlanListView{Plans: plans})
+	views := make([]render.PlanView, len(plans))
+	if render.IsMachine(opts.UI.Format()) {
+		// The documents are plan show's: each plan resolved again for its
+		// drift and checked against its snapshots. The other formats show
+		// the record alone.
+		shown, err := opts.Reg.ShowPlans(plans)
+		if err != nil {
+			return err
+		}
+		for i, s := range shown {
+			views[i] = render.PlanView{Plan: s.Plan, Drift: s.Drift, Loosened: s.Loosened, Record: s.Record}
+		}
+	} else {
+		for i, p := range plans {
+			views[i] = render.PlanView{Plan: p}
+		}
+	}
+	return opts.UI.Render(render.PlanListView{Plans: views})
 }
