@@ -1,6 +1,7 @@
 package storecmd
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -88,12 +89,12 @@ func copyRun(opts *copyOptions) error {
 	}
 	from, err := opts.stores.OpenAt(opts.from, true)
 	if err != nil {
-		return err
+		return onSide(err, "--from")
 	}
 	defer closeStore(from)
 	to, err := opts.stores.OpenAt(opts.to, false)
 	if err != nil {
-		return err
+		return onSide(err, "--to")
 	}
 	defer closeStore(to)
 	src, ok1 := from.(store.Transferer)
@@ -117,6 +118,16 @@ func copyRun(opts *copyOptions) error {
 		return err
 	}
 	return opts.UI.RenderSummary(copyView(storeurl.Redact(opts.from), storeurl.Redact(opts.to), report))
+}
+
+// onSide says which flag named a store that is not one: a path that is
+// not a folder is the flag's mistake, not the home's.
+func onSide(err error, flag string) error {
+	var e *errs.Error
+	if errors.As(err, &e) && e.Subject.About == errs.AboutHome && e.Hint == "" {
+		return e.WithHint("give %s an agents home (a folder) or a postgres:// URL", flag)
+	}
+	return err
 }
 
 // same reports whether two arguments name one store.
