@@ -393,6 +393,9 @@ func TestReadInputPaths(t *testing.T) {
 			[]string{"/h/config.yaml", "/h/a.yaml"}},
 		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"<<'EOF'\n*** Begin Patch\n*** Add File: /h/config.yaml\n+x\n*** End Patch\nEOF"}}`,
 			[]string{"/h/config.yaml"}},
+		// Codex keeps the spaces after "File: " as part of the path.
+		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Add File:  /../h/config.yaml\n"}}`,
+			[]string{"/../h/config.yaml", " /../h/config.yaml"}},
 		// A command given as its words: apply_patch through the shell.
 		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":["apply_patch","*** Begin Patch\n*** Delete File: /h/config.yaml\n*** End Patch"],"workdir":"/w"}}`,
 			[]string{"/h/config.yaml"}},

@@ -66,13 +66,24 @@ var patchHeaders = []string{"*** Add File:", "*** Update File:", "*** Delete Fil
 // "*** Begin Patch"), so every line that is a header once trimmed counts,
 // patch or not: a line read as a header that is none can only make a
 // call be asked about, never let one through.
+//
+// Codex takes the path as the rest of the line after the header and one
+// space, spaces it begins with included; a path read that way and the
+// same path trimmed are both returned when they differ, since one side
+// cannot tell which the patch meant.
 func patchPaths(text string) []string {
 	var paths []string
 	for line := range strings.Lines(text) {
 		line = strings.TrimSpace(line)
 		for _, h := range patchHeaders {
-			if p, ok := strings.CutPrefix(line, h); ok {
-				paths = append(paths, strings.TrimSpace(p))
+			rest, ok := strings.CutPrefix(line, h)
+			if !ok {
+				continue
+			}
+			exact, trimmed := strings.TrimPrefix(rest, " "), strings.TrimSpace(rest)
+			paths = append(paths, trimmed)
+			if exact != trimmed {
+				paths = append(paths, exact)
 			}
 		}
 	}

@@ -332,6 +332,13 @@ func (w writeTargets) first(match func(string) bool) string {
 		if p == "" {
 			continue
 		}
+		if home := userHome(p); home != "" {
+			// Codex reads "~/x" as x in the user's home folder; the
+			// others, as a folder named "~". Both are checked.
+			if f := w.first1(home, match); f != "" {
+				return f
+			}
+		}
 		written := []string{p}
 		if !filepath.IsAbs(p) {
 			written = written[:0]
@@ -353,6 +360,26 @@ func (w writeTargets) first(match func(string) bool) string {
 		}
 	}
 	return ""
+}
+
+// first1 is first for the one absolute path p.
+func (w writeTargets) first1(p string, match func(string) bool) string {
+	return writeTargets{paths: []string{p}}.first(match)
+}
+
+// userHome returns p with a leading "~" (alone or before a separator)
+// read as the user's home folder, or "" when p has none or the home
+// folder is unknown.
+func userHome(p string) string {
+	rest, ok := strings.CutPrefix(p, "~")
+	if !ok || rest != "" && rest[0] != '/' && rest[0] != filepath.Separator {
+		return ""
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return home + rest
 }
 
 // join joins a relative path to base as written: "link/.." leads where

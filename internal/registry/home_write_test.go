@@ -85,6 +85,14 @@ func TestInHome(t *testing.T) {
 			t.Errorf("inHome(config.yaml, dirs %q) = %q, want in the home: %v", tt.dirs, got, tt.in)
 		}
 	}
+	// "~/" as Codex reads it: the user's home folder.
+	t.Setenv("HOME", root)
+	if got := inHome([]string{"~/home/config.yaml"}, work, nil, home); got == "" {
+		t.Error("~/home/config.yaml, with HOME above the agents home: not found in it")
+	}
+	if got := inHome([]string{"~/work/notes.txt"}, work, nil, home); got != "" {
+		t.Errorf("~/work/notes.txt is outside the home: %q", got)
+	}
 	// Without cwd, a relative path is read from the working folder, as
 	// the agent's own tool would read it.
 	t.Chdir(home)

@@ -303,3 +303,17 @@ func TestHookArgsKeepTheCategory(t *testing.T) {
 		t.Errorf("hookArgs = %s\nwant        %s", got, want)
 	}
 }
+
+// TestHookArgsKeepWhatIsNotMet: --no-sandbox and --no-checkpoint win over
+// config.yaml's declarations, so the command --print-config installs must
+// carry them, or the installed hook would take config.yaml's word.
+func TestHookArgsKeepWhatIsNotMet(t *testing.T) {
+	opts := &checkGuardOptions{profile: "trusted"}
+	opts.hookOpts.agent = "codex"
+	opts.input.NoSandbox, opts.input.NoCheckpoint = true, true
+	got := strings.Join(hookArgs(opts, false), " ")
+	want := `--home "$1" automation-profile check-guard trusted --hook codex --no-sandbox --no-checkpoint`
+	if got != want {
+		t.Errorf("hookArgs = %s\nwant        %s", got, want)
+	}
+}

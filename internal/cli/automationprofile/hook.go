@@ -179,7 +179,13 @@ func hookArgs(opts *checkGuardOptions, store bool) []string {
 	for _, f := range []struct {
 		set  bool
 		flag string
-	}{{opts.hookOpts.sandboxed, "--sandboxed"}, {opts.hookOpts.checkpointed, "--checkpointed"}, {opts.hookOpts.abstain, "--abstain"}} {
+	}{
+		{opts.hookOpts.sandboxed, "--sandboxed"}, {opts.hookOpts.checkpointed, "--checkpointed"},
+		// They win over config.yaml's declarations: the installed command
+		// must say so too.
+		{opts.input.NoSandbox, "--no-sandbox"}, {opts.input.NoCheckpoint, "--no-checkpoint"},
+		{opts.hookOpts.abstain, "--abstain"},
+	} {
 		if f.set {
 			args = append(args, f.flag)
 		}
