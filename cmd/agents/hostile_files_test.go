@@ -746,4 +746,18 @@ func TestHostilePlanPlantedSafety(t *testing.T) {
 	if !found {
 		t.Errorf("no verdict on no_fabricated_source in:\n%s", r.stdout)
 	}
+	// A copy carries the plan's history as it is: the edited plan is no
+	// more the store's in the copy than in the home it came from, and a
+	// plan with no history at all stays one.
+	if err := os.Remove(filepath.Join(home, "history", "plans", id+".log")); err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(t.TempDir(), "copy")
+	if r := runTimed(t, home, "", nil, "store", "copy", "--from", home, "--to", copied); r.code != 0 {
+		t.Fatalf("store copy: exit %d: %s", r.code, r.stderr)
+	}
+	r = runTimed(t, copied, "", nil, "automation-profile", "check-gate", "--plan", id, "auto_apply", "--confidence", "0.99", "-f", "json")
+	if r.code != 3 || !strings.Contains(errorOf(t, r.stderr).text(), "has no history") {
+		t.Errorf("check-gate under the copied plan: exit %d, want 3:\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }

@@ -30,6 +30,13 @@ type Collection[T any] struct {
 	// History keeps every version written as an object and records each
 	// put and remove.
 	History bool
+	// Vouches, in a collection with history, means the history vouches
+	// for the document: a decision holds the document to its history's
+	// last put, so content the history does not end with is never
+	// recorded as a version of its own (a copy carries the history as it
+	// is). Without it, a document found ahead of its history (a writer
+	// killed before its history line) is what the next writer records.
+	Vouches bool
 	// Validate refuses a name that is not one of the collection's.
 	Validate func(name string) error
 	// Decode parses stored bytes; file names them in problems.
@@ -106,7 +113,7 @@ var (
 	// order of a listing is creation order. They keep history: a decision
 	// under a plan holds its record to the version the store last wrote.
 	Plans = &Collection[*plan.Plan]{
-		Name: "plans", Noun: "plan", BareNames: true, History: true,
+		Name: "plans", Noun: "plan", BareNames: true, History: true, Vouches: true,
 		Validate: plan.ValidateID,
 		Decode:   plan.Decode,
 		Encode:   plan.Encode,

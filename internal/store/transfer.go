@@ -158,7 +158,7 @@ func Copy(ctx context.Context, from, to Transferer, opts CopyOptions) (*CopyRepo
 			}
 			for _, s := range src.Entries[coll] {
 				d, ok := held[s.Name]
-				out, what, conflict := mergeEntry(s, d, ok, opts.Force, now().UTC().Round(0))
+				out, what, conflict := mergeEntry(s, d, ok, opts.Force, vouches[coll], now().UTC().Round(0))
 				if conflict != "" {
 					conflicts = append(conflicts, errs.Problem{File: coll + "/" + s.Name, Message: conflict})
 					continue
@@ -239,12 +239,16 @@ func Copy(ctx context.Context, from, to Transferer, opts CopyOptions) (*CopyRepo
 	return report, nil
 }
 
+// vouches says, by collection name, whether its history vouches for its
+// documents (see Collection.Vouches).
+var vouches = map[string]bool{Profiles.Name: Profiles.Vouches, Actions.Name: Actions.Vouches, Plans.Name: Plans.Vouches}
+
 // mergeEntry works out what the target must hold for one name: the source's
 // entry s, given the target's d (present when ok). what is "added",
 // "replaced", "removed" or "" (the document is as it was); out.History holds
 // only the events to append. conflict, when not "", says why the target's
 // content may not be replaced without force.
-func mergeEntry(s, d Entry, ok, force bool, now time.Time) (out Entry, what, conflict string) {
+func mergeEntry(s, d Entry, ok, force, vouches bool, now time.Time) (out Entry, what, conflict string) {
 	out = Entry{Name: s.Name, Data: d.Data}
 	switch {
 	case !ok || d.Data == nil && s.Data != nil:
@@ -288,6 +292,10 @@ func mergeEntry(s, d Entry, ok, force bool, now time.Time) (out Entry, what, con
 	switch {
 	case s.History == nil && d.History == nil:
 		// A collection without history.
+	case vouches:
+		// A history that vouches for its document is carried as it is:
+		// a document it does not end with stays one the store cannot
+		// vouch for, in the target as in the source.
 	case out.Data != nil && (last.Event != EventPut || last.Digest != canon.Digest(out.Data)):
 		out.History = append(out.History, HistoryEntry{Digest: canon.Digest(out.Data), Time: now, Event: EventPut})
 	case out.Data == nil && last.Event == EventPut:
