@@ -761,3 +761,50 @@ func TestHostilePlanPlantedSafety(t *testing.T) {
 		t.Errorf("check-gate under the copied plan: exit %d, want 3:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestPlanRecordedAfresh: a plan the store cannot vouch for (its history
+// gone) is recorded afresh by set-automation-profile, even to the profile
+// it already names, after which it verifies; one that sets its own safety
+// profile cannot be mended so, since that safety profile would come from
+// the untrusted record, and the refusal says to make the plan again.
+func TestPlanRecordedAfresh(t *testing.T) {
+	home, _ := specialHome(t)
+	newPlan := func(args ...string) string {
+		t.Helper()
+		r := runTimed(t, home, t.TempDir(), nil, append([]string{"plan", "use", "local/secure-deploy", "-f", "json"}, args...)...)
+		var p struct{ ID string }
+		if err := json.Unmarshal([]byte(r.stdout), &p); r.code != 0 || err != nil {
+			t.Fatalf("plan use %v: exit %d (%v): %s", args, r.code, err, r.stderr)
+		}
+		if err := os.Remove(filepath.Join(home, "history", "plans", p.ID+".log")); err != nil {
+			t.Fatal(err)
+		}
+		return p.ID
+	}
+	gate := func(id string) timed {
+		return runTimed(t, home, "", nil, "automation-profile", "check-gate", "--plan", id, "auto_apply", "--confidence", "0.99", "-f", "json")
+	}
+
+	id := newPlan("--automation-profile", "review")
+	if r := gate(id); r.code != 3 || !strings.Contains(r.stderr, "set-automation-profile "+id+" review") {
+		t.Fatalf("a plan with no history: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := runTimed(t, home, "", nil, "plan", "set-automation-profile", id, "review"); r.code != 0 || strings.Contains(r.stdout+r.stderr, "unchanged") {
+		t.Fatalf("set-automation-profile to the same profile: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := gate(id); r.code == 3 {
+		t.Errorf("the plan recorded afresh is still refused:\n%s", r.stderr)
+	}
+
+	safety := filepath.Join(t.TempDir(), "safety.yaml")
+	writeFile(t, safety, "require_sandbox: true\nrequire_checkpoints: true\n")
+	id = newPlan("--automation-profile", "review", "--safety-profile", safety)
+	r := gate(id)
+	if r.code != 3 || !strings.Contains(r.stderr, "plan use local/secure-deploy --safety-profile FILE") {
+		t.Fatalf("a plan with its own safety profile and no history: exit %d\n%s", r.code, r.stderr)
+	}
+	r = runTimed(t, home, "", nil, "plan", "set-automation-profile", id, "cautious")
+	if r.code != 3 || !strings.Contains(r.stderr, "sets its own safety profile") || !strings.Contains(r.stderr, "plan use local/secure-deploy") {
+		t.Errorf("set-automation-profile of such a plan: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -55,6 +55,8 @@ func hintFor(e *errs.Error) string {
 		return levelHint(s.Name, s.Detail) + ", or register the profile with 'agents automation-profile add'"
 	case errs.AboutPlanRecord:
 		return fmt.Sprintf("resolve the plan again with 'agents plan set-automation-profile %s %s'", s.Name, s.Detail)
+	case errs.AboutPlanRemake:
+		return fmt.Sprintf("make the plan again with 'agents plan use %s --safety-profile FILE'", s.Name)
 	case errs.AboutPackSeal:
 		return fmt.Sprintf("review the pack and its report; if every change is intended, run 'agents safety-pack ratify %s'", s.Name)
 	case errs.AboutPackFile:

@@ -142,6 +142,10 @@ const (
 	// AboutPlanRecord: a plan's record does not verify against its
 	// snapshots (Name the plan id, Detail its automation profile).
 	AboutPlanRecord About = "plan record"
+	// AboutPlanRemake: a plan's record cannot be trusted and it sets its
+	// own standalone safety profile, which cannot be taken from it: the
+	// plan must be made again (Name its action).
+	AboutPlanRemake About = "plan remake"
 	// AboutPackSeal: a pack that fails its seal (Name the pack file).
 	AboutPackSeal About = "pack seal"
 	// AboutPackFile: a malformed pack file (Name the file; Detail

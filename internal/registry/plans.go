@@ -333,7 +333,7 @@ func (r *Registry) UsePlan(c Choices) (Resolution, error) {
 		return Resolution{}, err
 	}
 	p := &plan.Plan{ID: id, Action: c.Action, CreatedAt: plan.Timestamp(now), ProjectDir: req.projectDir}
-	return r.record(res, p, nil, now)
+	return r.record(res, p, nil, false, now)
 }
 
 // SetPlanProfile chooses the automation profile of the plan id at its own
@@ -354,6 +354,17 @@ func (r *Registry) SetPlanProfile(id, name, project string) (Resolution, error) 
 	if err := r.chosen(name); err != nil {
 		return Resolution{}, err
 	}
+	// A record the store cannot vouch for is resolved again from the
+	// plan's own choices; its own safety profile, though, comes only
+	// from that record, which may have been loosened by hand.
+	trusted := r.planWritten(p)
+	if trusted != nil && !errs.Is(trusted, errs.KindInvalid) {
+		return Resolution{}, trusted
+	}
+	if trusted != nil && p.Own().SafetyProfile != nil {
+		return Resolution{}, errs.Invalid("plan %s sets its own safety profile, and its record cannot be trusted, so that safety profile cannot be taken from it: %v", p.ID, trusted).
+			About(errs.AboutPlanRemake, p.Action)
+	}
 	was := p.Clone()
 	o := p.Own()
 	o.AutomationProfile = &name
@@ -369,13 +380,20 @@ func (r *Registry) SetPlanProfile(id, name, project string) (Resolution, error) 
 	if err != nil {
 		return Resolution{}, err
 	}
-	return r.record(res, p, was, r.now())
+	if trusted != nil {
+		// Recorded afresh, even as it was: the history then vouches for
+		// it.
+		return r.record(res, p, nil, true, r.now())
+	}
+	return r.record(res, p, was, true, r.now())
 }
 
 // record judges a resolution about to be recorded in p, then records it:
-// its snapshots as objects, then the plan. was is the plan as stored, for
-// a plan resolved again, and nil for a new one.
-func (r *Registry) record(res *resolve.Result, p, was *plan.Plan, at time.Time) (Resolution, error) {
+// its snapshots as objects, then the plan (replacing the stored one when
+// update is set). was is the plan as stored, for a plan resolved again,
+// whose record is left as it is when the resolution gives it again; nil
+// records it whatever it was.
+func (r *Registry) record(res *resolve.Result, p, was *plan.Plan, update bool, at time.Time) (Resolution, error) {
 	if err := r.judgeResolution(res, p, at); err != nil {
 		return Resolution{}, err
 	}
@@ -415,7 +433,7 @@ func (r *Registry) record(res *resolve.Result, p, was *plan.Plan, at time.Time) 
 	if err := r.keep(st, res, p, at); err != nil {
 		return Resolution{}, err
 	}
-	put, err := st.Plans().Put(r.ctx(), p, was != nil)
+	put, err := st.Plans().Put(r.ctx(), p, update)
 	if err != nil {
 		return Resolution{}, err
 	}
@@ -612,16 +630,35 @@ func (r *Registry) planWritten(p *plan.Plan) error {
 	if err != nil && !errs.Is(err, errs.KindNotFound) {
 		return err
 	}
-	name := p.AutomationProfile.Name
 	if len(h) == 0 {
-		return errs.Invalid("plan %s has no history in the registry: it was recorded by an agents that kept none, or placed by hand, so what it cites cannot be shown to be what the registry wrote", p.ID).
-			About(errs.AboutPlanRecord, p.ID, name)
+		return remakeOrResolve(errs.Invalid("plan %s has no history in the registry: it was recorded by an agents that kept none, or placed by hand, so what it cites cannot be shown to be what the registry wrote", p.ID), p)
 	}
-	if last := h[len(h)-1]; last.Event != store.EventPut || last.Digest != digest {
-		return errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version in its history is %s: it has been edited", p.ID, digest, last.Digest).
-			About(errs.AboutPlanRecord, p.ID, name)
+	last := h[len(h)-1]
+	if last.Event != store.EventPut || last.Digest != digest {
+		return remakeOrResolve(errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version in its history is %s: it has been edited", p.ID, digest, last.Digest), p)
+	}
+	// The version the history names is kept as an object whenever the
+	// store writes it; a history line alone, appended by hand, is not
+	// the store's.
+	ok, err := st.HasObject(r.ctx(), digest)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return remakeOrResolve(errs.Invalid("plan %s is not the record the registry wrote: the version its history ends with (sha256 %s) was never kept as an object", p.ID, digest), p)
 	}
 	return nil
+}
+
+// remakeOrResolve says how to mend a plan whose record cannot be trusted:
+// resolve it again, or, when it sets its own standalone safety profile
+// (which resolving again would take from the untrusted record), make it
+// again.
+func remakeOrResolve(e *errs.Error, p *plan.Plan) *errs.Error {
+	if p.Own().SafetyProfile != nil {
+		return e.About(errs.AboutPlanRemake, p.Action)
+	}
+	return e.About(errs.AboutPlanRecord, p.ID, p.AutomationProfile.Name)
 }
 
 // recordedContent is recorded without the history: the record checked
