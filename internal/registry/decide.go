@@ -275,7 +275,9 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 			{RuleAgentsHome, inHomeOf(r.Home()), "in the agents home, where the profiles, the trusted projects and the hook's own tool classes are kept"},
 			// The agents' own settings install the hooks: an agent that
 			// rewrites them can take its hook away.
-			{RuleAgentSettings, isAgentSettings, "one of the files an agent's hooks are installed in, so the call could remove the hook that guards the agent"},
+			{RuleAgentSettings, settingsOf(c.Call.Cwd), "one of the files an agent's hooks are installed in, so the call could remove the hook that guards the agent"},
+			// A file with another name may be one of those under it.
+			{RuleAgentsHome, hasOtherNames, "a file with more than one name (a hard link), which may be one of the agents home's or of an agent's settings"},
 		} {
 			f := written.first(g.match)
 			if f == "" {
@@ -418,6 +420,59 @@ var agentSettings = map[string][]string{
 	".claude": {"settings.json", "settings.local.json"},
 	".codex":  {"hooks.json", "config.toml"},
 	".gemini": {"settings.json"},
+}
+
+// settingsOf matches a file an agent's hooks are installed in: by its
+// name (see isAgentSettings), or as where the settings files of cwd, its
+// parent folders (the project may be any of them) and the user's home
+// folder lead, for a folder such as .claude that is a link to elsewhere.
+func settingsOf(cwd string) func(string) bool {
+	var real map[string]bool
+	return func(p string) bool {
+		if isAgentSettings(p) {
+			return true
+		}
+		if real == nil {
+			real = settingsFiles(cwd)
+		}
+		return real[filepath.Clean(p)]
+	}
+}
+
+// settingsFiles returns where the agents' settings files of cwd, its
+// parent folders and the user's home folder lead, links followed (a file
+// not there yet included).
+func settingsFiles(cwd string) map[string]bool {
+	var roots []string
+	for d := filepath.Clean(cwd); filepath.IsAbs(d); d = filepath.Dir(d) {
+		roots = append(roots, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		roots = append(roots, home)
+	}
+	out := map[string]bool{}
+	for _, root := range roots {
+		for dir, names := range agentSettings {
+			for _, n := range names {
+				p := filepath.Join(root, dir, n)
+				if end, _, err := safefile.WalkLinks(p, nil); err == nil && end != p {
+					out[filepath.Clean(end)] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hasOtherNames matches a regular file with more than one hard link: a
+// write to it changes every one of its names, and where they are cannot
+// be told from this one.
+func hasOtherNames(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode().IsRegular() && safefile.Links(fi) > 1
 }
 
 // isAgentSettings matches a file an agent's hooks are installed in, in

@@ -157,3 +157,55 @@ func TestIsAgentSettings(t *testing.T) {
 		t.Errorf("a plain file matched: %s", got)
 	}
 }
+
+// The settings files are found where they lead: a project's .claude that
+// is a link to a dotfiles folder makes a write into that folder a write
+// into the project's settings. A file with another name (a hard link)
+// may be one of them, and matches too.
+func TestAgentSettingsWhereTheyLead(t *testing.T) {
+	root := t.TempDir()
+	project, dots := filepath.Join(root, "project", "sub"), filepath.Join(root, "dots", "claude")
+	for _, d := range []string{project, dots} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(dots, filepath.Join(root, "project", ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", t.TempDir())
+	match := settingsOf(project)
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{filepath.Join(dots, "settings.json"), true},
+		{filepath.Join(dots, "settings.local.json"), true},
+		{filepath.Join(dots, "commands.md"), false},
+		{filepath.Join(root, "dots", "settings.json"), false},
+	} {
+		w := writeTargets{paths: []string{tt.path}, cwd: project}
+		if got := w.first(match) != ""; got != tt.want {
+			t.Errorf("a write to %s: matched %v, want %v", tt.path, got, tt.want)
+		}
+	}
+	// A hard link.
+	settings := filepath.Join(dots, "settings.json")
+	if err := os.WriteFile(settings, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(root, "notes.json")
+	if err := os.Link(settings, other); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	if got := (writeTargets{paths: []string{other}, cwd: project}).first(hasOtherNames); got == "" {
+		t.Error("a write to a hard link of the settings: not matched")
+	}
+	alone := filepath.Join(root, "alone.json")
+	if err := os.WriteFile(alone, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := (writeTargets{paths: []string{alone}, cwd: project}).first(hasOtherNames); got != "" {
+		t.Errorf("a file with one name matched: %s", got)
+	}
+}
