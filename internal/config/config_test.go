@@ -331,8 +331,8 @@ func TestMissingConfigInAnUntrustedHome(t *testing.T) {
 	if g, err := LoadGlobal(home); err != nil || g.Doubt != "" {
 		t.Fatalf("no config.yaml in the user's own home = %+v, %v", g, err)
 	}
-	if g := Absent(filepath.Join(home, "not-yet")); g.Doubt != "" {
-		t.Errorf("a home not made yet: %q", g.Doubt)
+	if g := Absent(filepath.Join(home, "not-yet", "deeper")); g.Doubt != "" {
+		t.Errorf("a home not made yet, in a folder of the user's own: %q", g.Doubt)
 	}
 	if err := os.Chmod(home, 0o777); err != nil {
 		t.Fatal(err)
@@ -340,6 +340,21 @@ func TestMissingConfigInAnUntrustedHome(t *testing.T) {
 	g, err := LoadGlobal(home)
 	if err != nil || !strings.Contains(g.Doubt, "it is missing, and its folder "+home+" can be written by anyone") {
 		t.Errorf("no config.yaml in a home anyone can write = %+v, %v", g, err)
+	}
+	// A home that is missing from a folder others may remove it from
+	// (moved away, config.yaml and all): the same. Under a folder with
+	// the sticky bit, only its owner could have: no doubt.
+	if g := Absent(filepath.Join(home, "moved", "deeper")); !strings.Contains(g.Doubt, "as is its folder") {
+		t.Errorf("a home missing from a folder anyone can write: %q", g.Doubt)
+	}
+	if err := os.Chmod(home, 0o777|fs.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	if g := Absent(filepath.Join(home, "moved")); g.Doubt != "" {
+		t.Errorf("a home missing from a sticky folder: %q", g.Doubt)
+	}
+	if err := os.Chmod(home, 0o777); err != nil {
+		t.Fatal(err)
 	}
 	// Through a link to such a home, too.
 	link := filepath.Join(t.TempDir(), "home")

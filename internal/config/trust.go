@@ -179,10 +179,30 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 		if err != nil {
 			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", dir)
 		}
-		if why := untrustedReason(d, who); ok && why != "" {
-			return refuse("it is missing, and its folder "+dir, d, why)
+		if ok {
+			if why := untrustedReason(d, who); why != "" {
+				return refuse("it is missing, and its folder "+dir, d, why)
+			}
+			return nil
 		}
-		return nil
+		// The folder is missing too: whoever may remove what the nearest
+		// folder above holds could have removed it, file and all. The
+		// sticky bit (as /tmp has) lets only its owner remove an entry.
+		for up := filepath.Dir(dir); ; up = filepath.Dir(up) {
+			u, ok, err := statJudged(up)
+			if err != nil {
+				return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", up)
+			}
+			if ok {
+				if why := untrustedReason(u, who); why != "" && u.mode&fs.ModeSticky == 0 {
+					return refuse("it is missing, as is its folder "+dir+", and the folder "+up+" above it", u, why)
+				}
+				return nil
+			}
+			if filepath.Dir(up) == up {
+				return nil
+			}
+		}
 	}
 	// cur is now the file itself, reached through no link.
 	o, ok, err := statJudged(cur)
