@@ -214,6 +214,9 @@ func Absent(home string) *Global {
 // ReadGlobal returns the content of <home>/config.yaml, or nil when there
 // is none, after checking that it can be trusted.
 func ReadGlobal(home string) ([]byte, error) {
+	if fi, err := os.Stat(home); err == nil && !fi.IsDir() {
+		return nil, errs.Usage("the agents home %s is not a folder", home).About(errs.AboutHome, home, "not a folder")
+	}
 	file := GlobalPath(home)
 	data, err := readTrusted(file, "the configuration", func(e *errs.Error) *errs.Error {
 		return e.WithHint("make the file and its folder yours and writable by you alone (chown, chmod go-w)")

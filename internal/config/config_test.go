@@ -365,3 +365,14 @@ func TestMissingConfigInAnUntrustedHome(t *testing.T) {
 		t.Error("no config.yaml, through a link to a home anyone can write: no doubt")
 	}
 }
+
+// A home that is a file is named as such, not reported as a failure to
+// open config.yaml inside it.
+func TestHomeThatIsAFile(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "home")
+	write(t, f, "")
+	_, err := ReadGlobal(f)
+	if !errs.Is(err, errs.KindUsage) || !strings.Contains(err.Error(), "the agents home "+f+" is not a folder") {
+		t.Errorf("ReadGlobal of a file = %v", err)
+	}
+}
