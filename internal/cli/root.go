@@ -550,18 +550,19 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		return cfg, cfg.GlobalErr
 	}
 	if data := cfg.GlobalData; data != nil {
-		fv, err := configValues(data, cfgFile)
-		if err != nil {
-			return cfg, err
-		}
 		// A bad safety_pack is left to the commands that load the pack in
 		// force, which refuse it as a safety pack error (exit 6); any
-		// other problem, a misspelt key first of all, stops every command.
+		// other problem, a misspelt key or broken YAML first of all, stops
+		// every command, reported by the strict decoder with its line.
 		global, err := config.DecodeGlobal(data, cfgFile)
 		switch {
 		case err == nil:
 			cfg.Global = global
 		case !onlyAt(err, config.KeySafetyPack):
+			return cfg, err
+		}
+		fv, err := configValues(data, cfgFile)
+		if err != nil {
 			return cfg, err
 		}
 		for _, key := range []string{"format", "lock_timeout"} {

@@ -117,7 +117,7 @@ func runTree(t *testing.T, home string, args []string, branch bool) (int, string
 
 // TestConfigParseErrorIsOneLine: a config.yaml the YAML parser refuses
 // (a key given twice) is reported on one line, in text and in JSON, as
-// every error is.
+// every error is, by the strict decoder, with the line.
 func TestConfigParseErrorIsOneLine(t *testing.T) {
 	home := t.TempDir()
 	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte("format: json\nformat: yaml\n"), 0o600); err != nil {
@@ -125,7 +125,7 @@ func TestConfigParseErrorIsOneLine(t *testing.T) {
 	}
 	code, _, errOut := runTree(t, home, []string{"automation-profile", "list"}, true)
 	lines := strings.Split(strings.TrimSpace(errOut), "\n")
-	if code != ExitInvalid || len(lines) != 2 || !strings.Contains(lines[0], `cannot read configuration: While parsing config: yaml: unmarshal errors: line 2: mapping key "format" already defined at line 1`) {
+	if code != ExitInvalid || len(lines) != 1 || !strings.Contains(lines[0], `config.yaml:2: format: duplicate key "format" (first at line 1)`) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	code, _, errOut = runTree(t, home, []string{"automation-profile", "list", "-f", "json"}, true)
