@@ -140,7 +140,7 @@ Load it in every new session by adding that line to your PowerShell profile
 func newCompletionCmd(deps *cmdutil.Deps) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "completion <shell>",
-		Short: "Print the shell completion script for bash, zsh, fish or PowerShell",
+		Short: "Print a completion script for bash, zsh, fish or PowerShell",
 		Long: `Print a script that makes your shell complete agents' commands, flags and
 values: profile names (the built-ins and those in your store), gate names,
 namespaces and output formats.

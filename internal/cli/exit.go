@@ -34,7 +34,7 @@ const ExitStatusHelp = `EXIT STATUS
   1    unexpected failure (I/O error, bug)
   2    usage: bad flag, argument or format; remove without --yes when it cannot
        prompt; in a hook (check-guard --hook), every failure, so that it blocks
-  3    invalid input: a profile, action or config that fails parsing or validation
+  3    invalid input: a profile, action or config fails parsing or validation
   4    not found: profile, action, plan, or a file named on the command line
   5    conflict: the name exists (use --update), or a built-in cannot be changed
        (add, and validate of a file naming a built-in)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
@@ -100,3 +101,39 @@ func completeHelpTopic(c *cobra.Command, args []string, toComplete string) ([]co
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
 }
+
+// wrapFlagUsages makes the help of root and every command under it wrap
+// the text of each flag to the width output is fitted to (80 columns when
+// that is unknown, as when the help is piped), so that no flag's line runs
+// past the terminal's edge. A command that extends its usage template
+// (with an exit status section, say) keeps its addition.
+func wrapFlagUsages(root *cobra.Command, width func() int) {
+	wrapped := func(fs *pflag.FlagSet) string {
+		w := width()
+		if w <= 0 {
+			w = helpWidth
+		}
+		return fs.FlagUsagesWrapped(max(w, minHelpWidth))
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		t := c.UsageTemplate()
+		t = strings.ReplaceAll(t, "{{.LocalFlags.FlagUsages", "{{wrappedFlags .LocalFlags")
+		t = strings.ReplaceAll(t, "{{.InheritedFlags.FlagUsages", "{{wrappedFlags .InheritedFlags")
+		t = strings.ReplaceAll(t, `Use "{{.CommandPath}} [command] --help" for more information about a command.`,
+			`Run "{{.CommandPath}} [command] --help" for a command's help.`)
+		c.SetUsageTemplate(t)
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	cobra.AddTemplateFunc("wrappedFlags", wrapped)
+	walk(root)
+}
+
+// helpWidth is the width help is fitted to when the output's is unknown;
+// minHelpWidth the narrowest it is fitted to.
+const (
+	helpWidth    = 80
+	minHelpWidth = 40
+)

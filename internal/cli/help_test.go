@@ -37,6 +37,48 @@ func TestEveryCommandHasExamples(t *testing.T) {
 	}
 }
 
+// TestHelpFitsEightyColumns: every command's help, printed where the
+// width is unknown (piped), fits 80 columns: its flags are wrapped, and
+// its own text and command summaries are written to fit. A usage line or
+// an example is a command line, to be read and pasted whole: those may
+// run longer.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	root.InitDefaultHelpCmd()
+	seen := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden {
+			return
+		}
+		seen++
+		var b strings.Builder
+		c.SetOut(&b)
+		if err := c.Help(); err != nil {
+			t.Fatalf("%s: %v", c.CommandPath(), err)
+		}
+		section := ""
+		for _, line := range strings.Split(b.String(), "\n") {
+			if strings.HasSuffix(line, ":") && !strings.HasPrefix(line, " ") {
+				section = line
+			}
+			if section == "Usage:" || section == "Examples:" {
+				continue
+			}
+			if n := len([]rune(line)); n > 80 {
+				t.Errorf("%s --help: a line of %d columns: %q", c.CommandPath(), n, line)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	if seen < 40 {
+		t.Errorf("only %d commands walked", seen)
+	}
+}
+
 // TestUnknownHelpTopic: a help topic that names nothing is a usage error
 // suggesting the nearest topic, not the root's help with exit 0, nor a
 // group's help for a verb it does not have.

@@ -517,6 +517,7 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 		}
 	}
 	root.Flags().BoolVar(&showVersion, "version", false, "print the version, as 'agents version' does")
+	wrapFlagUsages(root, deps.IO.TerminalWidth)
 	return root
 }
 

@@ -22,7 +22,7 @@ always present; custom profiles are named namespace/name.`,
   $ agents automation-profile add -c strict.yaml
 
   # May a step at confidence 0.8 execute automatically?
-  $ agents automation-profile check-gate acme/strict auto_execute --confidence 0.8`,
+  $ agents automation-profile check-gate cautious auto_execute --confidence 0.8`,
 	},
 		cmdutil.V(deps, "add", newAddCmd),
 		cmdutil.V(deps, "remove", newRemoveCmd),

@@ -20,7 +20,7 @@ func newSchemaCmd(deps *cmdutil.Deps, runF func(*schemaOptions) error) *cobra.Co
 	opts := &schemaOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "schema [--kind " + strings.Join(schema.Names(), "|") + "]",
-		Short: "Print the JSON Schema of profiles, safety profiles, actions or safety packs",
+		Short: "Print the JSON Schema of a kind of document",
 		Long: `Print the JSON Schema (draft 2020-12) of an automation profile, or with --kind
 that of a standalone safety profile, an action or a safety pack. The schema
 stands alone: the schemas it refers to are bundled under $defs, so an editor

@@ -20,7 +20,7 @@ func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Comman
 		Long: `Show every field of one profile: its eleven thresholds grouped by what they
 gate, its safety profile and its guards.
 
-The yaml output of a custom profile can be given back to 'add --config' as it is.`,
+The yaml output of a custom profile can be given to 'add --config' as it is.`,
 		Example: `  $ agents automation-profile show cautious
   $ agents automation-profile show acme/strict -f yaml > strict.yaml`,
 		Args:              cmdutil.ExactArgs(1, "a profile name"),

@@ -20,7 +20,7 @@ func newUseCmd(deps *cmdutil.Deps, runF func(*useOptions) error) *cobra.Command 
 	opts := &useOptions{Run: deps.Run()}
 	cmd := &cobra.Command{
 		Use:   "use <action> [--automation-profile <name>] [--safety-profile <file>] [--project <dir>]",
-		Short: "Make a plan from an action, resolving and recording its profiles",
+		Short: "Make a plan from an action and record its profiles",
 		Long: `Make a plan from an action: resolve its automation profile and safety profile
 now, record both with a snapshot of each (sha256), and print the plan's id
 and its resolution.

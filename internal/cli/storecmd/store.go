@@ -12,7 +12,7 @@ import (
 // NewCmd returns the store command group.
 func NewCmd(deps *cmdutil.Deps) *cobra.Command {
 	return cmdutil.Group(deps, "store", &cobra.Command{
-		Short: "Migrate the PostgreSQL store, and copy a registry between stores",
+		Short: "Migrate the PostgreSQL store; copy a registry",
 		Long: `The registry of custom profiles, actions, plans, objects and history lives in
 a store: by default the file store in the agents home, or, for an
 organisation whose machines share one registry, a PostgreSQL database named
@@ -27,7 +27,7 @@ command refuses a schema that is not at the version it knows. 'store copy'
 moves a registry between an agents home and PostgreSQL, in either direction.
 See docs/postgres.md.`,
 		Example: `  # Set up a shared registry once, then use it
-  $ export AGENTS_STORE='postgres://agents@db.example.com/agents?sslmode=verify-full'
+  $ export AGENTS_STORE='postgres://agents@db.example/agents?sslmode=require'
   $ agents store migrate
   $ agents automation-profile list
 
