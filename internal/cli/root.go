@@ -457,7 +457,7 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
   $ agents automation-profile list
 
   # Register a custom profile, then show it as YAML
-  $ agents automation-profile add -c strict.yaml
+  $ agents automation-profile add -c examples/profiles/acme-strict.yaml
   $ agents automation-profile show acme/strict -f yaml`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
