@@ -41,7 +41,15 @@ func (r *Registry) NearestAction(name string) string {
 // ListActions returns the actions q selects, by name. Each stored document
 // that cannot be read is a warning; the others still list.
 func (r *Registry) ListActions(q store.Query) ([]*action.Action, error) {
-	return list(r, store.Store.Actions, q)
+	out, err := list(r, store.Store.Actions, q)
+	if err == nil && len(out) == 0 && q.Namespace != "" {
+		if st, err := r.Store(); err == nil {
+			if names, err := st.Actions().Names(r.ctx(), store.Query{}); err == nil {
+				r.warnNoNamespace(names, q.Namespace, "action")
+			}
+		}
+	}
+	return out, err
 }
 
 // AddAction registers a, read from file: the automation profile it names,

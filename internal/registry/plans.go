@@ -125,6 +125,19 @@ func (r *Registry) ListPlans(actionName string) ([]*plan.Plan, error) {
 			out = append(out, p)
 		}
 	}
+	if len(out) == 0 && actionName != "" {
+		// No plan of an action that is not registered either: a mistyped
+		// name, most likely, which would otherwise look like no plans.
+		if st, err := r.Store(); err == nil {
+			if _, err := st.Actions().Get(r.ctx(), actionName); errs.Is(err, errs.KindNotFound) {
+				msg := fmt.Sprintf("no action is named %s, and no plan was made from one so named", actionName)
+				if near := r.NearestAction(actionName); near != "" {
+					msg += fmt.Sprintf("; did you mean %s?", near)
+				}
+				r.warn(msg)
+			}
+		}
+	}
 	return out, nil
 }
 

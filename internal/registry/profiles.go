@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -170,7 +171,44 @@ func (r *Registry) ListProfiles(q store.Query) ([]*profile.AutomationProfile, er
 	if err != nil {
 		return nil, err
 	}
+	if len(stored) == 0 {
+		r.noneInNamespace(store.Store.Profiles, q.Namespace, "profile")
+	}
 	return append(out, stored...), nil
+}
+
+// noneInNamespace warns that namespace ns holds no document of the
+// collection of picks (a mistyped namespace lists nothing, which would
+// otherwise look like an empty registry), naming the nearest namespace
+// that holds one.
+func (r *Registry) noneInNamespace(of func(store.Store) store.Docs[*profile.AutomationProfile], ns, noun string) {
+	if ns == "" {
+		return
+	}
+	st, err := r.Store()
+	if err != nil {
+		return
+	}
+	names, err := of(st).Names(r.ctx(), store.Query{})
+	if err != nil {
+		return
+	}
+	r.warnNoNamespace(names, ns, noun)
+}
+
+// warnNoNamespace is noneInNamespace once the names held are known.
+func (r *Registry) warnNoNamespace(names []string, ns, noun string) {
+	var spaces []string
+	for _, n := range names {
+		if s, _, ok := strings.Cut(n, "/"); ok && !slices.Contains(spaces, s) {
+			spaces = append(spaces, s)
+		}
+	}
+	msg := fmt.Sprintf("no %s is in namespace %q", noun, ns)
+	if near := suggest.Name(ns, spaces); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	r.warn(msg)
 }
 
 // list returns the documents q selects from the collection that of picks
