@@ -1,6 +1,8 @@
 package render
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -362,6 +364,27 @@ type layout struct {
 	tables  []Table
 	columns [][]int
 	records [][]field
+	// dropped are the headers of the columns left out to fit.
+	dropped []string
+}
+
+// droppedNote says which columns a table left out to fit width, or "".
+func (l layout) droppedNote(width int) string {
+	if len(l.dropped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("left out to fit %d columns: %s", width, strings.Join(l.dropped, ", "))
+}
+
+// droppedHeaders returns the headers of t's columns not in keep.
+func droppedHeaders(t Table, keep []int) []string {
+	var out []string
+	for i := range t.columns() {
+		if !slices.Contains(keep, i) && i < len(t.Header) {
+			out = append(out, t.Header[i])
+		}
+	}
+	return out
 }
 
 // layoutTable fits one table (cells escaped) into width: as it is, with
@@ -390,7 +413,7 @@ func layoutTable(t Table, width int, headerWraps bool) layout {
 		keep = append(keep[:i:i], keep[i+1:]...)
 		sub := subTable(t, keep)
 		if w, ok := planWidths(sub, width, boxOverhead, headerWraps); ok {
-			return layout{tables: []Table{applyWidths(sub, w)}, columns: [][]int{keep}}
+			return layout{tables: []Table{applyWidths(sub, w)}, columns: [][]int{keep}, dropped: droppedHeaders(t, keep)}
 		}
 	}
 	// Split what is left into column groups, each with the leading
@@ -410,7 +433,7 @@ func layoutTable(t Table, width int, headerWraps bool) layout {
 				cols[i][j] = keep[c]
 			}
 		}
-		return layout{tables: parts, columns: cols}
+		return layout{tables: parts, columns: cols, dropped: droppedHeaders(t, keep)}
 	}
 	return layout{records: stackRows(t)}
 }

@@ -78,6 +78,11 @@ func (r tableRenderer) renderOne(buf *bytes.Buffer, t Table) error {
 			return err
 		}
 	}
+	if note := l.droppedNote(r.opts.Width); note != "" {
+		for _, line := range WrapText(note, r.opts.Width) {
+			buf.WriteString(line + "\n")
+		}
+	}
 	// A table too wide to draw is drawn as one block per row: the row's
 	// first cell (a name or an id) on a line of its own, then a
 	// two-column table of each other column's header beside its value.

@@ -452,6 +452,9 @@ func (t *Theme) Table(tb Table, tone func(row, col int) Tone) string {
 		s.WriteString(t.drawTable(part, func(row, col int) Tone {
 			return toneOf(row, cols[col])
 		}))
+		if note := l.droppedNote(t.Width); note != "" && i == len(l.tables)-1 {
+			s.WriteString(t.Para(0, t.Muted(note)))
+		}
 		parts = append(parts, s.String())
 	}
 	// A table that cannot be drawn at all is one block per row: the first
