@@ -390,12 +390,15 @@ func TestReadInputPaths(t *testing.T) {
 			nil},
 		// Codex trims a header line and unwraps a patch sent as a heredoc.
 		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n   *** Add File: /h/config.yaml\n+x\n\t*** Update File:/h/a.yaml \n*** End Patch"}}`,
-			[]string{"/h/config.yaml", "/h/a.yaml"}},
+			[]string{"/h/config.yaml", "/h/a.yaml", "/h/a.yaml "}},
 		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"<<'EOF'\n*** Begin Patch\n*** Add File: /h/config.yaml\n+x\n*** End Patch\nEOF"}}`,
 			[]string{"/h/config.yaml"}},
 		// Codex keeps the spaces after "File: " as part of the path.
 		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Add File:  /../h/config.yaml\n"}}`,
 			[]string{"/../h/config.yaml", " /../h/config.yaml"}},
+		// "*** Move to:" is read as it stands, trailing spaces and all.
+		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Update File: a\n*** Move to: evil \r\n"}}`,
+			[]string{"a", "evil", "evil "}},
 		// A command given as its words: apply_patch through the shell.
 		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":["apply_patch","*** Begin Patch\n*** Delete File: /h/config.yaml\n*** End Patch"],"workdir":"/w"}}`,
 			[]string{"/h/config.yaml"}},

@@ -73,17 +73,21 @@ var patchHeaders = []string{"*** Add File:", "*** Update File:", "*** Delete Fil
 // cannot tell which the patch meant.
 func patchPaths(text string) []string {
 	var paths []string
-	for line := range strings.Lines(text) {
-		line = strings.TrimSpace(line)
-		for _, h := range patchHeaders {
-			rest, ok := strings.CutPrefix(line, h)
-			if !ok {
-				continue
-			}
-			exact, trimmed := strings.TrimPrefix(rest, " "), strings.TrimSpace(rest)
-			paths = append(paths, trimmed)
-			if exact != trimmed {
-				paths = append(paths, exact)
+	for raw := range strings.Lines(text) {
+		// Codex trims a header line, except "*** Move to:", which it
+		// reads as it stands: a trailing space is then part of the path.
+		raw = strings.TrimRight(raw, "\r\n")
+		for _, line := range []string{strings.TrimSpace(raw), strings.TrimLeft(raw, " \t")} {
+			for _, h := range patchHeaders {
+				rest, ok := strings.CutPrefix(line, h)
+				if !ok {
+					continue
+				}
+				for _, p := range []string{strings.TrimSpace(rest), strings.TrimPrefix(rest, " ")} {
+					if !slices.Contains(paths, p) {
+						paths = append(paths, p)
+					}
+				}
 			}
 		}
 	}

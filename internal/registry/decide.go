@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -276,8 +277,6 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 			// The agents' own settings install the hooks: an agent that
 			// rewrites them can take its hook away.
 			{RuleAgentSettings, settingsOf(c.Call.Cwd), "one of the files an agent's hooks are installed in, so the call could remove the hook that guards the agent"},
-			// A file with another name may be one of those under it.
-			{RuleAgentsHome, hasOtherNames, "a file with more than one name (a hard link), which may be one of the agents home's or of an agent's settings"},
 		} {
 			f := written.first(g.match)
 			if f == "" {
@@ -334,9 +333,13 @@ func (w writeTargets) first(match func(string) bool) string {
 		if p == "" {
 			continue
 		}
-		if home := userHome(p); home != "" {
+		if home, tilde := userHome(p); tilde {
 			// Codex reads "~/x" as x in the user's home folder; the
-			// others, as a folder named "~". Both are checked.
+			// others, as a folder named "~". Both are checked, and a
+			// home folder that cannot be told counts as matched.
+			if home == "" {
+				return p
+			}
 			if f := w.first1(home, match); f != "" {
 				return f
 			}
@@ -370,18 +373,23 @@ func (w writeTargets) first1(p string, match func(string) bool) string {
 }
 
 // userHome returns p with a leading "~" (alone or before a separator)
-// read as the user's home folder, or "" when p has none or the home
-// folder is unknown.
-func userHome(p string) string {
+// read as the user's home folder ($HOME, else the user's entry in the
+// system's accounts); tilde is false when p has no such "~", and the path
+// "" when the home folder cannot be told.
+func userHome(p string) (path string, tilde bool) {
 	rest, ok := strings.CutPrefix(p, "~")
 	if !ok || rest != "" && rest[0] != '/' && rest[0] != filepath.Separator {
-		return ""
+		return "", false
 	}
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {
-		return ""
+		u, uerr := user.Current()
+		if uerr != nil || u.HomeDir == "" {
+			return "", true
+		}
+		home = u.HomeDir
 	}
-	return home + rest
+	return home + rest, true
 }
 
 // join joins a relative path to base as written: "link/.." leads where
@@ -465,14 +473,6 @@ func settingsFiles(cwd string) map[string]bool {
 		}
 	}
 	return out
-}
-
-// hasOtherNames matches a regular file with more than one hard link: a
-// write to it changes every one of its names, and where they are cannot
-// be told from this one.
-func hasOtherNames(p string) bool {
-	fi, err := os.Lstat(p)
-	return err == nil && fi.Mode().IsRegular() && safefile.Links(fi) > 1
 }
 
 // isAgentSettings matches a file an agent's hooks are installed in, in

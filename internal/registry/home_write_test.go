@@ -160,8 +160,7 @@ func TestIsAgentSettings(t *testing.T) {
 
 // The settings files are found where they lead: a project's .claude that
 // is a link to a dotfiles folder makes a write into that folder a write
-// into the project's settings. A file with another name (a hard link)
-// may be one of them, and matches too.
+// into the project's settings.
 func TestAgentSettingsWhereTheyLead(t *testing.T) {
 	root := t.TempDir()
 	project, dots := filepath.Join(root, "project", "sub"), filepath.Join(root, "dots", "claude")
@@ -188,24 +187,5 @@ func TestAgentSettingsWhereTheyLead(t *testing.T) {
 		if got := w.first(match) != ""; got != tt.want {
 			t.Errorf("a write to %s: matched %v, want %v", tt.path, got, tt.want)
 		}
-	}
-	// A hard link.
-	settings := filepath.Join(dots, "settings.json")
-	if err := os.WriteFile(settings, []byte("{}"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	other := filepath.Join(root, "notes.json")
-	if err := os.Link(settings, other); err != nil {
-		t.Skipf("no hard links here: %v", err)
-	}
-	if got := (writeTargets{paths: []string{other}, cwd: project}).first(hasOtherNames); got == "" {
-		t.Error("a write to a hard link of the settings: not matched")
-	}
-	alone := filepath.Join(root, "alone.json")
-	if err := os.WriteFile(alone, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if got := (writeTargets{paths: []string{alone}, cwd: project}).first(hasOtherNames); got != "" {
-		t.Errorf("a file with one name matched: %s", got)
 	}
 }

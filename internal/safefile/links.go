@@ -75,7 +75,3 @@ func WalkLinks(p string, onLink func(link string, fi fs.FileInfo, dir string) er
 	}
 	return cur, false, nil
 }
-
-// Links returns the number of hard links of a file (1 where the system
-// does not say).
-func Links(fi fs.FileInfo) uint64 { return links(fi) }
