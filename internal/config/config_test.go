@@ -334,6 +334,17 @@ func TestMissingConfigInAnUntrustedHome(t *testing.T) {
 	if g := Absent(filepath.Join(home, "not-yet", "deeper")); g.Doubt != "" {
 		t.Errorf("a home not made yet, in a folder of the user's own: %q", g.Doubt)
 	}
+	// In a folder another user owns and only they can write (a CI job
+	// run as root under the runner's home folder): no doubt either.
+	theirs := filepath.Join(t.TempDir(), "theirs")
+	if err := os.Mkdir(theirs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(theirs, 65534, 65534); err == nil {
+		if g := Absent(filepath.Join(theirs, ".config", "agents")); g.Doubt != "" {
+			t.Errorf("a home not made yet under another user's folder only they can write: %q", g.Doubt)
+		}
+	}
 	if err := os.Chmod(home, 0o777); err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,12 @@ func untrustedReason(o ownerInfo, who invoker) string {
 	if o.uid != who.uid && o.uid != 0 {
 		return "is owned by " + userName(o.uid)
 	}
+	return writableReason(o, who)
+}
+
+// writableReason says who besides who (and root) may write to a file or
+// folder with the given mode and ACL, whoever owns it, or returns "".
+func writableReason(o ownerInfo, who invoker) string {
 	perm := o.mode.Perm()
 	if perm&0o002 != 0 {
 		// A folder with the sticky bit (/tmp) still lets others create
@@ -186,16 +192,19 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 			return nil
 		}
 		// The folder is missing too: whoever may remove what the nearest
-		// folder above holds could have removed it, file and all. The
-		// sticky bit (as /tmp has) lets only its owner remove an entry.
+		// folder above holds could have removed it, file and all: anyone
+		// its mode or ACL lets write there, unless the sticky bit (as /tmp
+		// has) lets only an entry's owner remove it. Its owner alone is
+		// not held against it (a CI job run as root under the runner's
+		// home folder).
 		for up := filepath.Dir(dir); ; up = filepath.Dir(up) {
 			u, ok, err := statJudged(up)
 			if err != nil {
 				return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", up)
 			}
 			if ok {
-				if why := untrustedReason(u, who); why != "" && u.mode&fs.ModeSticky == 0 {
-					return refuse("it is missing, as is its folder "+dir+", and the folder "+up+" above it", u, why)
+				if why := writableReason(u, who); why != "" && u.mode&fs.ModeSticky == 0 {
+					return refuse("it is missing, as is its folder "+dir+" (make it, writable by you alone, to decide here), and the folder "+up+" above it", u, why)
 				}
 				return nil
 			}
