@@ -505,14 +505,9 @@ func (r *Registry) ShowPlan(id string) (Shown, error) {
 }
 
 // ShowPlans is ShowPlan for each of plans (as ListPlans returns them), in
-// their order.
+// their order. A listing needs no pack in force: one that is refused
+// stops plan show, not the list.
 func (r *Registry) ShowPlans(plans []*plan.Plan) ([]Shown, error) {
-	if len(plans) == 0 {
-		return nil, nil
-	}
-	if _, err := r.Pack(); err != nil {
-		return nil, err
-	}
 	out := make([]Shown, 0, len(plans))
 	for _, p := range plans {
 		s, err := r.show(p)
