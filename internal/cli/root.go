@@ -560,6 +560,10 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		case err == nil:
 			cfg.Global = global
 		case !onlyAt(err, config.KeySafetyPack):
+			var e *errs.Error
+			if errors.As(err, &e) && e.Hint == "" {
+				e.WithHint("fix %s, or move it aside to use no configuration", cfgFile)
+			}
 			return cfg, err
 		}
 		fv, err := configValues(data, cfgFile)

@@ -125,7 +125,7 @@ func TestConfigParseErrorIsOneLine(t *testing.T) {
 	}
 	code, _, errOut := runTree(t, home, []string{"automation-profile", "list"}, true)
 	lines := strings.Split(strings.TrimSpace(errOut), "\n")
-	if code != ExitInvalid || len(lines) != 1 || !strings.Contains(lines[0], `config.yaml:2: format: duplicate key "format" (first at line 1)`) {
+	if code != ExitInvalid || len(lines) != 2 || !strings.Contains(lines[0], `config.yaml:2: format: duplicate key "format" (first at line 1)`) || !strings.Contains(lines[1], "hint: fix ") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	code, _, errOut = runTree(t, home, []string{"automation-profile", "list", "-f", "json"}, true)
