@@ -413,7 +413,9 @@ var lstat = os.Lstat
 // goes up from where start leads, its links followed as the kernel
 // follows them ("link/.." is the parent of the link's target), so that
 // the folders searched are the ones the agent works in, and the ones
-// 'agents project trust' records.
+// 'agents project trust' records; when going up start as written finds
+// another file, which one applies cannot be told, and that is invalid
+// input too.
 func FindProject(start string) (string, error) {
 	dir := start
 	if !filepath.IsAbs(dir) {
@@ -423,6 +425,7 @@ func FindProject(start string) (string, error) {
 		}
 		dir = wd + string(filepath.Separator) + dir
 	}
+	asWritten := filepath.Clean(dir)
 	real, err := filepath.EvalSymlinks(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -444,6 +447,47 @@ func FindProject(start string) (string, error) {
 		return "", errs.Invalid("project folder %s is not a folder", start).
 			WithHint("give the folder that holds agents.yaml (or a folder below it)")
 	}
+	found, err := findUp(dir)
+	if err != nil {
+		return "", err
+	}
+	// Going up the path as written can find another project than going
+	// up from where it leads (a link into another tree, "link/.."): the
+	// agent works in the one, the folder names the other. Each may be the
+	// stricter; which applies cannot be told, so neither is taken.
+	if asWritten != dir {
+		other, err := findUp(asWritten)
+		if err == nil && !sameFile(found, other) {
+			return "", errs.Invalid("the folder %s leads to %s, and the agents.yaml found above each differs (%s and %s), so which applies cannot be told", start, dir, orNone(other), orNone(found)).
+				WithHint("work in %s itself, or give --project for the folder meant", dir)
+		}
+	}
+	return found, nil
+}
+
+// sameFile reports whether a and b (either "" for none) are the same file.
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return a == b
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return os.SameFile(fa, fb)
+}
+
+func orNone(file string) string {
+	if file == "" {
+		return "none"
+	}
+	return file
+}
+
+// findUp returns the agents.yaml in dir or its nearest ancestor by name,
+// or "" when there is none up to the root.
+func findUp(dir string) (string, error) {
 	for {
 		file := filepath.Join(dir, ProjectFileName)
 		// Anything by that name is the project's file: one that is not a

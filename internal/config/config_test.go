@@ -198,11 +198,20 @@ func TestFindProject(t *testing.T) {
 	if err := os.Symlink(other, filepath.Join(root, "a", "lnk")); err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(root, "x", "agents.yaml")
+	// Going up the path as written finds a/agents.yaml, from where it
+	// leads x/agents.yaml: which applies cannot be told.
 	for _, start := range []string{filepath.Join(root, "a", "lnk"), filepath.Join(root, "a", "lnk") + "/.."} {
-		if got, err := FindProject(start); err != nil || got != want {
-			t.Errorf("FindProject(%s) = %q, %v; want %s", start, got, err, want)
+		if got, err := FindProject(start); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "cannot be told") {
+			t.Errorf("FindProject(%s) = %q, %v; want the two files refused", start, got, err)
 		}
+	}
+	// A link within the project finds the same file either way.
+	if err := os.Symlink(filepath.Join(root, "x", "sub"), filepath.Join(root, "x", "alias")); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(root, "x", "agents.yaml")
+	if got, err := FindProject(filepath.Join(root, "x", "alias")); err != nil || got != want {
+		t.Errorf("FindProject through a link within the project = %q, %v; want %s", got, err, want)
 	}
 }
 
