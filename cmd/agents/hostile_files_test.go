@@ -786,7 +786,7 @@ func TestPlanRecordedAfresh(t *testing.T) {
 	}
 
 	id := newPlan("--automation-profile", "review")
-	if r := gate(id); r.code != 3 || !strings.Contains(r.stderr, "set-automation-profile "+id+" review") {
+	if r := gate(id); r.code != 3 || !strings.Contains(r.stderr, "plan record "+id) {
 		t.Fatalf("a plan with no history: exit %d\n%s", r.code, r.stderr)
 	}
 	if r := runTimed(t, home, "", nil, "plan", "set-automation-profile", id, "review"); r.code != 0 || strings.Contains(r.stdout+r.stderr, "unchanged") {
@@ -800,11 +800,31 @@ func TestPlanRecordedAfresh(t *testing.T) {
 	writeFile(t, safety, "require_sandbox: true\nrequire_checkpoints: true\n")
 	id = newPlan("--automation-profile", "review", "--safety-profile", safety)
 	r := gate(id)
-	if r.code != 3 || !strings.Contains(r.stderr, "plan use local/secure-deploy --safety-profile FILE") {
+	if r.code != 3 || !strings.Contains(r.stderr, "plan record "+id+" --yes") || !strings.Contains(r.stderr, "plan use local/secure-deploy") {
 		t.Fatalf("a plan with its own safety profile and no history: exit %d\n%s", r.code, r.stderr)
 	}
 	r = runTimed(t, home, "", nil, "plan", "set-automation-profile", id, "cautious")
 	if r.code != 3 || !strings.Contains(r.stderr, "sets its own safety profile") || !strings.Contains(r.stderr, "plan use local/secure-deploy") {
 		t.Errorf("set-automation-profile of such a plan: exit %d\n%s", r.code, r.stderr)
+	}
+	// plan record keeps the id and the plan's own choices: without
+	// --yes it will not take them from a record it cannot vouch for.
+	r = runTimed(t, home, "", nil, "plan", "record", id)
+	if r.code != 2 || !strings.Contains(r.stderr, "plan record "+id+" --yes") {
+		t.Errorf("plan record without --yes: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := gate(id); r.code != 3 {
+		t.Errorf("a plan record refused still changed the plan: exit %d\n%s", r.code, r.stderr)
+	}
+	r = runTimed(t, home, "", nil, "plan", "record", id, "--yes", "-f", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"automation_profile": "review"`) || !strings.Contains(r.stdout, `"verified": true`) {
+		t.Fatalf("plan record --yes: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := gate(id); r.code == 3 {
+		t.Errorf("the plan recorded with --yes is still refused:\n%s", r.stderr)
+	}
+	// Once the store vouches for it, recording it again changes nothing.
+	if r := runTimed(t, home, "", nil, "plan", "record", id); r.code != 0 || !strings.Contains(r.stdout+r.stderr, "unchanged") {
+		t.Errorf("plan record of a plan as recorded: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

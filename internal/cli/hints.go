@@ -54,9 +54,9 @@ func hintFor(e *errs.Error) string {
 	case errs.AboutLevel:
 		return levelHint(s.Name, s.Detail) + ", or register the profile with 'agents automation-profile add'"
 	case errs.AboutPlanRecord:
-		return fmt.Sprintf("resolve the plan again with 'agents plan set-automation-profile %s %s'", s.Name, s.Detail)
+		return fmt.Sprintf("record the plan afresh with 'agents plan record %s', or choose its profile with 'agents plan set-automation-profile %s %s'", s.Name, s.Name, s.Detail)
 	case errs.AboutPlanRemake:
-		return fmt.Sprintf("make the plan again with 'agents plan use %s --safety-profile FILE'", s.Name)
+		return fmt.Sprintf("read its own choices (levels.plan) with 'agents plan show %s'; if they are yours, 'agents plan record %s --yes' records it afresh; else make the plan again with 'agents plan use %s'", s.Name, s.Name, s.Detail)
 	case errs.AboutPackSeal:
 		return fmt.Sprintf("review the pack and its report; if every change is intended, run 'agents safety-pack ratify %s'", s.Name)
 	case errs.AboutPackFile:

@@ -143,8 +143,9 @@ const (
 	// snapshots (Name the plan id, Detail its automation profile).
 	AboutPlanRecord About = "plan record"
 	// AboutPlanRemake: a plan's record cannot be trusted and it sets its
-	// own standalone safety profile, which cannot be taken from it: the
-	// plan must be made again (Name its action).
+	// own standalone safety profile, which cannot be taken from it by a
+	// change of its profile: the person must vouch for its own choices,
+	// or make the plan again (Name the plan id, Detail its action).
 	AboutPlanRemake About = "plan remake"
 	// AboutPackSeal: a pack that fails its seal (Name the pack file).
 	AboutPackSeal About = "pack seal"

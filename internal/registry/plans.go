@@ -376,7 +376,7 @@ func (r *Registry) SetPlanProfile(id, name, project string) (Resolution, error) 
 	}
 	if trusted != nil && p.Own().SafetyProfile != nil {
 		return Resolution{}, errs.Invalid("plan %s sets its own safety profile, and its record cannot be trusted, so that safety profile cannot be taken from it: %v", p.ID, trusted).
-			About(errs.AboutPlanRemake, p.Action)
+			About(errs.AboutPlanRemake, p.ID, p.Action)
 	}
 	was := p.Clone()
 	o := p.Own()
@@ -399,6 +399,42 @@ func (r *Registry) SetPlanProfile(id, name, project string) (Resolution, error) 
 		return r.record(res, p, nil, true, r.now())
 	}
 	return r.record(res, p, was, true, r.now())
+}
+
+// RecordPlan resolves plan id again from its own choices as recorded (the
+// plan level of its trace), its action, and the project and global
+// configuration as they are now, and records the answer under the same
+// id, as SetPlanProfile does without changing a choice. A plan the store
+// can vouch for that resolves to what it records is left as it is. One
+// the store cannot vouch for (made before plans kept history, or edited)
+// is recorded afresh; when it has own choices (an automation profile or
+// a safety profile of its own), they come from that record, so the
+// person must vouch for them: without vouch that is refused.
+func (r *Registry) RecordPlan(id string, vouch bool) (Resolution, error) {
+	if _, err := r.Pack(); err != nil {
+		return Resolution{}, err
+	}
+	p, err := r.Plan(id)
+	if err != nil {
+		return Resolution{}, err
+	}
+	trusted := r.planWritten(p)
+	if trusted != nil && !errs.Is(trusted, errs.KindInvalid) {
+		return Resolution{}, trusted
+	}
+	o := p.Own()
+	if trusted != nil && !vouch && (o.AutomationProfile != nil || o.SafetyProfile != nil) {
+		return Resolution{}, errs.Usage("refusing to take plan %s's own choices from a record the store cannot vouch for without confirmation: %v", p.ID, trusted).
+			About(errs.AboutPlanRemake, p.ID, p.Action)
+	}
+	res, err := r.resolve(request{own: o, action: p.Action, projectDir: p.ProjectDir})
+	if err != nil {
+		return Resolution{}, err
+	}
+	if trusted != nil {
+		return r.record(res, p, nil, true, r.now())
+	}
+	return r.record(res, p, p.Clone(), true, r.now())
 }
 
 // record judges a resolution about to be recorded in p, then records it:
@@ -659,12 +695,11 @@ func (r *Registry) planWritten(p *plan.Plan) error {
 }
 
 // remakeOrResolve says how to mend a plan whose record cannot be trusted:
-// resolve it again, or, when it sets its own standalone safety profile
-// (which resolving again would take from the untrusted record), make it
-// again.
+// record it afresh, or, when it has choices of its own (which would be
+// taken from the untrusted record), vouch for them or make it again.
 func remakeOrResolve(e *errs.Error, p *plan.Plan) *errs.Error {
-	if p.Own().SafetyProfile != nil {
-		return e.About(errs.AboutPlanRemake, p.Action)
+	if o := p.Own(); o.SafetyProfile != nil || o.AutomationProfile != nil {
+		return e.About(errs.AboutPlanRemake, p.ID, p.Action)
 	}
 	return e.About(errs.AboutPlanRecord, p.ID, p.AutomationProfile.Name)
 }

@@ -38,6 +38,7 @@ so is the command (exit 6).`,
 		cmdutil.V(deps, "show", newShowCmd),
 		cmdutil.V(deps, "list", newListCmd),
 		cmdutil.V(deps, "set-automation-profile", newSetAutomationProfileCmd),
+		cmdutil.V(deps, "record", newRecordCmd),
 		cmdutil.V(deps, "set-automation-level", newSetAutomationLevelCmd),
 	)
 }
