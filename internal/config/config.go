@@ -465,6 +465,23 @@ func FindProject(start string) (string, error) {
 	return found, nil
 }
 
+// realPath returns where dir leads, links followed, or "" when that
+// cannot be told.
+func realPath(dir string) string {
+	if !filepath.IsAbs(dir) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return ""
+		}
+		dir = wd + string(filepath.Separator) + dir
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return ""
+	}
+	return real
+}
+
 // sameFile reports whether a and b (either "" for none) are the same file.
 func sameFile(a, b string) bool {
 	if a == "" || b == "" {
@@ -547,7 +564,9 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", opts.Dir)
 	}
-	file, err := FindProject(abs)
+	// The folder as given, not tidied as text: "link/.." is where the
+	// kernel takes it, which FindProject follows.
+	file, err := FindProject(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -561,7 +580,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 			About(errs.AboutUntrustedProject, folder, file)
 	}
 	var data []byte
-	if opts.Explicit && folder == abs {
+	if opts.Explicit && (folder == abs || folder == realPath(opts.Dir)) {
 		data, err = strictyaml.ReadOwnFile(file)
 	} else {
 		about := func(e *errs.Error) *errs.Error { return e.About(errs.AboutProjectOwner, folder) }

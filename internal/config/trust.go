@@ -192,18 +192,25 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 			return nil
 		}
 		// The folder is missing too: whoever may remove what the nearest
-		// folder above holds could have removed it, file and all: anyone
-		// its mode or ACL lets write there, unless the sticky bit (as /tmp
-		// has) lets only an entry's owner remove it. Its owner alone is
-		// not held against it (a CI job run as root under the runner's
-		// home folder).
+		// folder above holds could have removed it, file and all: its
+		// owner, and anyone its mode or ACL lets write there, unless the
+		// sticky bit (as /tmp has) lets only an entry's owner remove it.
+		// Making the folder ends the doubt (a CI job run as root under
+		// the runner's home folder makes its own).
 		for up := filepath.Dir(dir); ; up = filepath.Dir(up) {
 			u, ok, err := statJudged(up)
 			if err != nil {
 				return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", up)
 			}
 			if ok {
-				if why := writableReason(u, who); why != "" && u.mode&fs.ModeSticky == 0 {
+				why := writableReason(u, who)
+				if u.mode&fs.ModeSticky != 0 {
+					why = "" // only an entry's owner may remove it
+				}
+				if u.uid != who.uid && u.uid != 0 {
+					why = "is owned by " + userName(u.uid)
+				}
+				if why != "" {
 					return refuse("it is missing, as is its folder "+dir+" (make it, writable by you alone, to decide here), and the folder "+up+" above it", u, why)
 				}
 				return nil

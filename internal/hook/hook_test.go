@@ -397,8 +397,8 @@ func TestReadInputPaths(t *testing.T) {
 		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Add File:  /../h/config.yaml\n"}}`,
 			[]string{"/../h/config.yaml", " /../h/config.yaml"}},
 		// "*** Move to:" is read as it stands, trailing spaces and all.
-		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Update File: a\n*** Move to: evil \r\n"}}`,
-			[]string{"a", "evil", "evil "}},
+		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Update File: a\n*** Move to: evil \r\n*** Move to: bad\r\r\n"}}`,
+			[]string{"a", "evil", "evil ", "bad", "bad\r"}},
 		// A command given as its words: apply_patch through the shell.
 		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":["apply_patch","*** Begin Patch\n*** Delete File: /h/config.yaml\n*** End Patch"],"workdir":"/w"}}`,
 			[]string{"/h/config.yaml"}},

@@ -75,8 +75,9 @@ func patchPaths(text string) []string {
 	var paths []string
 	for raw := range strings.Lines(text) {
 		// Codex trims a header line, except "*** Move to:", which it
-		// reads as it stands: a trailing space is then part of the path.
-		raw = strings.TrimRight(raw, "\r\n")
+		// reads as it stands once its line ending ("\n" or "\r\n") is
+		// off: a trailing space or "\r" is then part of the path.
+		raw = strings.TrimSuffix(strings.TrimSuffix(raw, "\n"), "\r")
 		for _, line := range []string{strings.TrimSpace(raw), strings.TrimLeft(raw, " \t")} {
 			for _, h := range patchHeaders {
 				rest, ok := strings.CutPrefix(line, h)

@@ -245,12 +245,17 @@ func own(automationProfile, safetyProfileFile string) (plan.Setting, error) {
 }
 
 // projectDir returns the absolute folder where the search for agents.yaml
-// starts: dir when given, else the working directory.
+// starts: dir when given, else the working directory, where its links
+// lead: the process works in that folder, whatever path the shell took
+// to it ($PWD).
 func (r *Registry) projectDir(dir string) (string, error) {
 	if dir == "" {
 		wd, err := r.src.Getwd()
 		if err != nil {
 			return "", errs.Wrap(errs.KindInternal, err, "cannot tell the working directory").About(errs.AboutWorkingDir, "")
+		}
+		if real, err := filepath.EvalSymlinks(wd); err == nil {
+			wd = real
 		}
 		return wd, nil
 	}
