@@ -789,22 +789,46 @@ func TestPlanRecordedAfresh(t *testing.T) {
 	if r := gate(id); r.code != 3 || !strings.Contains(r.stderr, "plan record "+id) {
 		t.Fatalf("a plan with no history: exit %d\n%s", r.code, r.stderr)
 	}
-	if r := runTimed(t, home, "", nil, "plan", "set-automation-profile", id, "review"); r.code != 0 || strings.Contains(r.stdout+r.stderr, "unchanged") {
-		t.Fatalf("set-automation-profile to the same profile: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	// Its action, project and own choices come from a record nobody
+	// vouches for: set-automation-profile will not take them, and plan
+	// record asks for --yes.
+	if r := runTimed(t, home, "", nil, "plan", "set-automation-profile", id, "review"); r.code != 3 || !strings.Contains(r.stderr, "plan record "+id+" --yes") {
+		t.Fatalf("set-automation-profile of a plan with no history: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runTimed(t, home, "", nil, "plan", "record", id, "--yes"); r.code != 0 || strings.Contains(r.stdout+r.stderr, "unchanged") {
+		t.Fatalf("plan record --yes of a plan with no history: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if r := gate(id); r.code == 3 {
 		t.Errorf("the plan recorded afresh is still refused:\n%s", r.stderr)
+	}
+	// An edited record is put back as the store wrote it, no --yes
+	// needed: its action, edited to another, returns.
+	path := filepath.Join(home, "plans", id+".yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, strings.Replace(string(data), "action: local/secure-deploy", "action: local/other", 1))
+	if r := gate(id); r.code != 3 || !strings.Contains(r.stderr, "has been edited") {
+		t.Fatalf("an edited plan: exit %d\n%s", r.code, r.stderr)
+	}
+	r := runTimed(t, home, "", nil, "plan", "record", id, "-f", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"action": "local/secure-deploy"`) {
+		t.Fatalf("plan record of an edited plan: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := gate(id); r.code == 3 {
+		t.Errorf("the plan put back is still refused:\n%s", r.stderr)
 	}
 
 	safety := filepath.Join(t.TempDir(), "safety.yaml")
 	writeFile(t, safety, "require_sandbox: true\nrequire_checkpoints: true\n")
 	id = newPlan("--automation-profile", "review", "--safety-profile", safety)
-	r := gate(id)
+	r = gate(id)
 	if r.code != 3 || !strings.Contains(r.stderr, "plan record "+id+" --yes") || !strings.Contains(r.stderr, "plan use local/secure-deploy") {
 		t.Fatalf("a plan with its own safety profile and no history: exit %d\n%s", r.code, r.stderr)
 	}
 	r = runTimed(t, home, "", nil, "plan", "set-automation-profile", id, "cautious")
-	if r.code != 3 || !strings.Contains(r.stderr, "sets its own safety profile") || !strings.Contains(r.stderr, "plan use local/secure-deploy") {
+	if r.code != 3 || !strings.Contains(r.stderr, "cannot be resolved again from its record") || !strings.Contains(r.stderr, "plan use local/secure-deploy") {
 		t.Errorf("set-automation-profile of such a plan: exit %d\n%s", r.code, r.stderr)
 	}
 	// plan record keeps the id and the plan's own choices: without

@@ -54,9 +54,9 @@ func hintFor(e *errs.Error) string {
 	case errs.AboutLevel:
 		return levelHint(s.Name, s.Detail) + ", or register the profile with 'agents automation-profile add'"
 	case errs.AboutPlanRecord:
-		return fmt.Sprintf("record the plan afresh with 'agents plan record %s', or choose its profile with 'agents plan set-automation-profile %s %s'", s.Name, s.Name, s.Detail)
+		return fmt.Sprintf("'agents plan record %s' records it afresh from the version the store wrote; 'agents plan set-automation-profile %s %s' does so under a profile of your choice", s.Name, s.Name, s.Detail)
 	case errs.AboutPlanRemake:
-		return fmt.Sprintf("read its own choices (levels.plan) with 'agents plan show %s'; if they are yours, 'agents plan record %s --yes' records it afresh; else make the plan again with 'agents plan use %s'", s.Name, s.Name, s.Detail)
+		return fmt.Sprintf("read its action, project_dir and own choices (levels.plan) with 'agents plan show %s'; if they are yours, 'agents plan record %s --yes' records it afresh; else make the plan again with 'agents plan use %s'", s.Name, s.Name, s.Detail)
 	case errs.AboutPackSeal:
 		return fmt.Sprintf("review the pack and its report; if every change is intended, run 'agents safety-pack ratify %s'", s.Name)
 	case errs.AboutPackFile:

@@ -372,18 +372,25 @@ func (r *Registry) SetPlanProfile(id, name, project string) (Resolution, error) 
 	if err := r.chosen(name); err != nil {
 		return Resolution{}, err
 	}
-	// A record the store cannot vouch for is resolved again from the
-	// plan's own choices; its own safety profile, though, comes only
-	// from that record, which may have been loosened by hand.
-	trusted := r.planWritten(p)
-	if trusted != nil && !errs.Is(trusted, errs.KindInvalid) {
-		return Resolution{}, trusted
+	// The plan resolved again is the version the store vouches for: the
+	// record, or, when it was edited since, the last version its history
+	// names. One with none (made before plans kept history, or placed by
+	// hand) has its action, project and own choices only from a record
+	// nobody vouches for: plan record, with the person's word, comes
+	// first.
+	base, why, err := r.vouched(p)
+	if err != nil {
+		return Resolution{}, err
 	}
-	if trusted != nil && p.Own().SafetyProfile != nil {
-		return Resolution{}, errs.Invalid("plan %s sets its own safety profile, and its record cannot be trusted, so that safety profile cannot be taken from it: %v", p.ID, trusted).
+	if base == nil {
+		return Resolution{}, errs.Invalid("plan %s cannot be resolved again from its record: %v", p.ID, why).
 			About(errs.AboutPlanRemake, p.ID, p.Action)
 	}
-	was := p.Clone()
+	var was *plan.Plan
+	if why == nil {
+		was = p.Clone() // as it stands: left so if it resolves the same
+	}
+	p = base.Clone()
 	o := p.Own()
 	o.AutomationProfile = &name
 	req := request{own: o, action: p.Action, projectDir: p.ProjectDir}
@@ -398,23 +405,19 @@ func (r *Registry) SetPlanProfile(id, name, project string) (Resolution, error) 
 	if err != nil {
 		return Resolution{}, err
 	}
-	if trusted != nil {
-		// Recorded afresh, even as it was: the history then vouches for
-		// it.
-		return r.record(res, p, nil, true, r.now())
-	}
 	return r.record(res, p, was, true, r.now())
 }
 
-// RecordPlan resolves plan id again from its own choices as recorded (the
-// plan level of its trace), its action, and the project and global
-// configuration as they are now, and records the answer under the same
-// id, as SetPlanProfile does without changing a choice. A plan the store
-// can vouch for that resolves to what it records is left as it is. One
-// the store cannot vouch for (made before plans kept history, or edited)
-// is recorded afresh; when it has own choices (an automation profile or
-// a safety profile of its own), they come from that record, so the
-// person must vouch for them: without vouch that is refused.
+// RecordPlan resolves plan id again from its own choices (the plan level
+// of its trace), its action and its project folder, with the project and
+// global configuration as they are now, and records the answer under the
+// same id, as SetPlanProfile does without changing a choice. Those come
+// from the version the store vouches for: the record, or, when it was
+// edited since, the last version its history names, which this restores.
+// A plan with none (made before plans kept history, or placed by hand)
+// has them only from its record, so the person must vouch for it: without
+// vouch that is refused. A plan the store vouches for that resolves to
+// what it records is left as it is.
 func (r *Registry) RecordPlan(id string, vouch bool) (Resolution, error) {
 	if _, err := r.Pack(); err != nil {
 		return Resolution{}, err
@@ -423,23 +426,27 @@ func (r *Registry) RecordPlan(id string, vouch bool) (Resolution, error) {
 	if err != nil {
 		return Resolution{}, err
 	}
-	trusted := r.planWritten(p)
-	if trusted != nil && !errs.Is(trusted, errs.KindInvalid) {
-		return Resolution{}, trusted
-	}
-	o := p.Own()
-	if trusted != nil && !vouch && (o.AutomationProfile != nil || o.SafetyProfile != nil) {
-		return Resolution{}, errs.Usage("refusing to take plan %s's own choices from a record the store cannot vouch for without confirmation: %v", p.ID, trusted).
-			About(errs.AboutPlanRemake, p.ID, p.Action)
-	}
-	res, err := r.resolve(request{own: o, action: p.Action, projectDir: p.ProjectDir})
+	base, why, err := r.vouched(p)
 	if err != nil {
 		return Resolution{}, err
 	}
-	if trusted != nil {
-		return r.record(res, p, nil, true, r.now())
+	if base == nil {
+		if !vouch {
+			return Resolution{}, errs.Usage("refusing to record plan %s afresh from a record the store cannot vouch for without confirmation: %v", p.ID, why).
+				About(errs.AboutPlanRemake, p.ID, p.Action)
+		}
+		base = p
 	}
-	return r.record(res, p, p.Clone(), true, r.now())
+	var was *plan.Plan
+	if why == nil {
+		was = p.Clone()
+	}
+	p = base.Clone()
+	res, err := r.resolve(request{own: p.Own(), action: p.Action, projectDir: p.ProjectDir})
+	if err != nil {
+		return Resolution{}, err
+	}
+	return r.record(res, p, was, true, r.now())
 }
 
 // record judges a resolution about to be recorded in p, then records it:
@@ -666,48 +673,68 @@ func (r *Registry) recorded(p *plan.Plan) (*profile.AutomationProfile, profile.S
 // it, say) hashes to another digest, and one with no history cannot be
 // shown to be the store's at all.
 func (r *Registry) planWritten(p *plan.Plan) error {
-	st, err := r.Store()
+	_, why, err := r.vouched(p)
 	if err != nil {
 		return err
 	}
-	data, _, err := plan.Encode(p)
-	if err != nil {
-		return err
-	}
-	digest := canon.Digest(data)
-	h, err := st.Plans().History(r.ctx(), p.ID)
-	if err != nil && !errs.Is(err, errs.KindNotFound) {
-		return err
-	}
-	if len(h) == 0 {
-		return remakeOrResolve(errs.Invalid("plan %s has no history in the registry: it was recorded by an agents that kept none, or placed by hand, so what it cites cannot be shown to be what the registry wrote", p.ID), p)
-	}
-	last := h[len(h)-1]
-	if last.Event != store.EventPut || last.Digest != digest {
-		return remakeOrResolve(errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version in its history is %s: it has been edited", p.ID, digest, last.Digest), p)
-	}
-	// The version the history names is kept as an object whenever the
-	// store writes it; a history line alone, appended by hand, is not
-	// the store's.
-	ok, err := st.HasObject(r.ctx(), digest)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return remakeOrResolve(errs.Invalid("plan %s is not the record the registry wrote: the version its history ends with (sha256 %s) was never kept as an object", p.ID, digest), p)
+	if why != nil {
+		return why
 	}
 	return nil
 }
 
-// remakeOrResolve says how to mend a plan whose record cannot be trusted:
-// record it afresh, or, when it has choices of its own (which would be
-// taken from the untrusted record), vouch for them or make it again.
-func remakeOrResolve(e *errs.Error, p *plan.Plan) *errs.Error {
-	if o := p.Own(); o.SafetyProfile != nil || o.AutomationProfile != nil {
-		return e.About(errs.AboutPlanRemake, p.ID, p.Action)
+// vouched returns the version of plan p the store vouches for, by its
+// history: p when its record is the last version the history names (and
+// that version is kept as an object, as the store keeps every version it
+// writes), else that last version, read from its object, with why p is
+// not it; nil and why when the store vouches for none (no history, a
+// history that ends with no version kept). err is a failure to tell.
+func (r *Registry) vouched(p *plan.Plan) (v *plan.Plan, why *errs.Error, err error) {
+	st, err := r.Store()
+	if err != nil {
+		return nil, nil, err
 	}
-	return e.About(errs.AboutPlanRecord, p.ID, p.AutomationProfile.Name)
+	data, _, err := plan.Encode(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	digest := canon.Digest(data)
+	h, err := st.Plans().History(r.ctx(), p.ID)
+	if err != nil && !errs.Is(err, errs.KindNotFound) {
+		return nil, nil, err
+	}
+	if len(h) == 0 {
+		return nil, errs.Invalid("plan %s has no history in the registry: it was recorded by an agents that kept none, or placed by hand, so what it cites cannot be shown to be what the registry wrote", p.ID).
+			About(errs.AboutPlanRemake, p.ID, p.Action), nil
+	}
+	last := h[len(h)-1]
+	kept := false
+	if last.Event == store.EventPut {
+		if kept, err = st.HasObject(r.ctx(), last.Digest); err != nil {
+			return nil, nil, err
+		}
+	}
+	switch {
+	case !kept:
+		// A history line alone, appended by hand, is not the store's.
+		return nil, errs.Invalid("plan %s is not the record the registry wrote: the version its history ends with (sha256 %s) was never kept as an object", p.ID, last.Digest).
+			About(errs.AboutPlanRemake, p.ID, p.Action), nil
+	case last.Digest == digest:
+		return p, nil, nil
+	}
+	obj, err := st.GetObject(r.ctx(), last.Digest)
+	if err != nil {
+		return nil, nil, err
+	}
+	orig, err := plan.Decode(obj, "object "+last.Digest)
+	if err != nil || orig.ID != p.ID {
+		return nil, errs.Invalid("plan %s is not the record the registry wrote, and the version its history ends with (sha256 %s) is not a plan %s", p.ID, last.Digest, p.ID).
+			About(errs.AboutPlanRemake, p.ID, p.Action), nil
+	}
+	return orig, errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version in its history is %s: it has been edited", p.ID, digest, last.Digest).
+		About(errs.AboutPlanRecord, p.ID, p.AutomationProfile.Name), nil
 }
+
 
 // recordedContent is recorded without the history: the record checked
 // against the snapshots it cites, and nothing more.

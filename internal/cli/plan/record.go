@@ -25,11 +25,12 @@ record the answer under the same id. A plan that resolves to exactly what
 it records is left as it is, and the line says unchanged.
 
 Decisions under a plan hold its record to the version the store last
-wrote (its history). A plan made by an earlier agents, which kept no
-history for plans, or one edited by hand, is refused until it is
-recorded afresh: this command does that. When such a plan has choices of
-its own, they can only be read from the record the store cannot vouch
-for: check them with 'agents plan show <id>' (levels.plan), then pass
+wrote (its history), and refuse one edited by hand or made by an earlier
+agents, which kept no history for plans. This command mends both. The
+action, project folder and own choices come from the version the store
+last wrote, so an edited record is put back as it was. A plan with no
+history has them only from its record, which nobody vouches for: check
+action, project_dir and levels with 'agents plan show <id>', then pass
 --yes to vouch for them.
 
 EXIT STATUS
@@ -47,7 +48,7 @@ EXIT STATUS
 		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.PlanIDs),
 		RunE:              cmdutil.RunEArg(opts, runF, recordRun, &opts.id),
 	}
-	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "vouch for the plan's own choices when its record cannot be trusted")
+	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "vouch for the record of a plan with no history")
 	return cmd
 }
 
