@@ -735,7 +735,6 @@ func (r *Registry) vouched(p *plan.Plan) (v *plan.Plan, why *errs.Error, err err
 		About(errs.AboutPlanRecord, p.ID, p.AutomationProfile.Name), nil
 }
 
-
 // recordedContent is recorded without the history: the record checked
 // against the snapshots it cites, and nothing more.
 func (r *Registry) recordedContent(p *plan.Plan) (*profile.AutomationProfile, profile.SafetyProfile, error) {
