@@ -30,7 +30,9 @@ configuration are read as they are now, so any drift is taken up. A plan
 that resolves to exactly what it records is left as it is, and the line
 says unchanged. --project DIR looks for agents.yaml from DIR instead, and
 trusts the one in DIR itself whoever owns it, as 'plan use --project'
-does; DIR becomes the plan's project folder.
+does; DIR becomes the plan's project folder. The plan resolved is the
+version the store last wrote (an edited record is put back); a plan with
+no history is refused until 'agents plan record <id> --yes' vouches for it.
 
 EXIT STATUS
   0    the plan was resolved again
@@ -38,7 +40,7 @@ EXIT STATUS
        empty profile name or --project
   3    invalid input: a profile name that is neither a built-in nor
        namespace/name; agents.yaml or config.yaml; a store folder or file
-       that another user owns or anyone can write
+       that another user owns or anyone can write; a plan with no history
   4    not found: the plan, the profile, the plan's action
   6    the safety pack in force was refused`,
 		Example:           `  $ agents plan set-automation-profile 01jq3v6m4x8b2c7d9e0f1g2h3k cautious`,
