@@ -819,6 +819,35 @@ func TestPlanRecordedAfresh(t *testing.T) {
 	if r := gate(id); r.code == 3 {
 		t.Errorf("the plan put back is still refused:\n%s", r.stderr)
 	}
+	// A history line appended by hand for the edited content, with no
+	// object behind it, vouches for nothing: the decision refuses, and
+	// plan record puts back the last version the store keeps.
+	data, err = os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited, err := plan.Decode([]byte(strings.Replace(string(data), "action: local/secure-deploy", "action: local/other", 1)), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, _, err := plan.Encode(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, string(content))
+	logPath := filepath.Join(home, "history", "plans", id+".log")
+	logData, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, logPath, string(logData)+`{"digest":"`+sha256Hex(content)+`","time":"2026-12-02T10:00:00Z","event":"put"}`+"\n")
+	if r := gate(id); r.code != 3 || !strings.Contains(r.stderr, "never kept as an object") {
+		t.Errorf("a plan vouched for by a forged history line: exit %d\n%s", r.code, r.stderr)
+	}
+	r = runTimed(t, home, "", nil, "plan", "record", id, "-f", "json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"action": "local/secure-deploy"`) {
+		t.Errorf("plan record after a forged history line: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 
 	safety := filepath.Join(t.TempDir(), "safety.yaml")
 	writeFile(t, safety, "require_sandbox: true\nrequire_checkpoints: true\n")

@@ -707,32 +707,45 @@ func (r *Registry) vouched(p *plan.Plan) (v *plan.Plan, why *errs.Error, err err
 		return nil, errs.Invalid("plan %s has no history in the registry: it was recorded by an agents that kept none, or placed by hand, so what it cites cannot be shown to be what the registry wrote", p.ID).
 			About(errs.AboutPlanRemake, p.ID, p.Action), nil
 	}
-	last := h[len(h)-1]
-	kept := false
-	if last.Event == store.EventPut {
-		if kept, err = st.HasObject(r.ctx(), last.Digest); err != nil {
+	// The version the store vouches for is the last one its history
+	// names and its objects keep: a history line alone, appended by
+	// hand, is not the store's.
+	last, kept := h[len(h)-1], false
+	var vouchedFor *store.HistoryEntry
+	for i := len(h) - 1; i >= 0 && vouchedFor == nil; i-- {
+		if h[i].Event != store.EventPut {
+			continue
+		}
+		ok, err := st.HasObject(r.ctx(), h[i].Digest)
+		if err != nil {
 			return nil, nil, err
+		}
+		if ok {
+			vouchedFor = &h[i]
+			kept = i == len(h)-1
 		}
 	}
 	switch {
-	case !kept:
-		// A history line alone, appended by hand, is not the store's.
-		return nil, errs.Invalid("plan %s is not the record the registry wrote: the version its history ends with (sha256 %s) was never kept as an object", p.ID, last.Digest).
+	case vouchedFor == nil:
+		return nil, errs.Invalid("plan %s is not a record the registry wrote: no version its history names is kept as an object", p.ID).
 			About(errs.AboutPlanRemake, p.ID, p.Action), nil
-	case last.Digest == digest:
+	case kept && last.Digest == digest:
 		return p, nil, nil
 	}
-	obj, err := st.GetObject(r.ctx(), last.Digest)
+	obj, err := st.GetObject(r.ctx(), vouchedFor.Digest)
 	if err != nil {
 		return nil, nil, err
 	}
-	orig, err := plan.Decode(obj, "object "+last.Digest)
+	orig, err := plan.Decode(obj, "object "+vouchedFor.Digest)
 	if err != nil || orig.ID != p.ID {
-		return nil, errs.Invalid("plan %s is not the record the registry wrote, and the version its history ends with (sha256 %s) is not a plan %s", p.ID, last.Digest, p.ID).
+		return nil, errs.Invalid("plan %s is not the record the registry wrote, and the last version its history keeps (sha256 %s) is not a plan %s", p.ID, vouchedFor.Digest, p.ID).
 			About(errs.AboutPlanRemake, p.ID, p.Action), nil
 	}
-	return orig, errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version in its history is %s: it has been edited", p.ID, digest, last.Digest).
-		About(errs.AboutPlanRecord, p.ID, p.AutomationProfile.Name), nil
+	why = errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version its history keeps is %s: it has been edited", p.ID, digest, vouchedFor.Digest)
+	if !kept {
+		why = errs.Invalid("plan %s is not the record the registry wrote: the version its history ends with (sha256 %s) was never kept as an object, and the last one kept is %s", p.ID, last.Digest, vouchedFor.Digest)
+	}
+	return orig, why.About(errs.AboutPlanRecord, p.ID, p.AutomationProfile.Name), nil
 }
 
 // recordedContent is recorded without the history: the record checked
