@@ -708,44 +708,38 @@ func (r *Registry) vouched(p *plan.Plan) (v *plan.Plan, why *errs.Error, err err
 			About(errs.AboutPlanRemake, p.ID, p.Action), nil
 	}
 	// The version the store vouches for is the last one its history
-	// names and its objects keep: a history line alone, appended by
-	// hand, is not the store's.
-	last, kept := h[len(h)-1], false
-	var vouchedFor *store.HistoryEntry
-	for i := len(h) - 1; i >= 0 && vouchedFor == nil; i-- {
-		if h[i].Event != store.EventPut {
-			continue
-		}
-		ok, err := st.HasObject(r.ctx(), h[i].Digest)
-		if err != nil {
+	// names, when its objects keep it: a history line alone (appended by
+	// hand), or one whose version is gone, is not the store's word, and
+	// an earlier version is no stand-in for it (it may be one the person
+	// has since replaced with a stricter one).
+	last := h[len(h)-1]
+	kept := false
+	if last.Event == store.EventPut {
+		if kept, err = st.HasObject(r.ctx(), last.Digest); err != nil {
 			return nil, nil, err
-		}
-		if ok {
-			vouchedFor = &h[i]
-			kept = i == len(h)-1
 		}
 	}
 	switch {
-	case vouchedFor == nil:
-		return nil, errs.Invalid("plan %s is not a record the registry wrote: no version its history names is kept as an object", p.ID).
+	case last.Event != store.EventPut:
+		return nil, errs.Invalid("plan %s is not a record the registry wrote: its history ends with its %s", p.ID, last.Event).
 			About(errs.AboutPlanRemake, p.ID, p.Action), nil
-	case kept && last.Digest == digest:
+	case !kept:
+		return nil, errs.Invalid("plan %s is not a record the registry wrote: the version its history ends with (sha256 %s) is not kept as an object", p.ID, last.Digest).
+			About(errs.AboutPlanRemake, p.ID, p.Action), nil
+	case last.Digest == digest:
 		return p, nil, nil
 	}
-	obj, err := st.GetObject(r.ctx(), vouchedFor.Digest)
+	obj, err := st.GetObject(r.ctx(), last.Digest)
 	if err != nil {
 		return nil, nil, err
 	}
-	orig, err := plan.Decode(obj, "object "+vouchedFor.Digest)
+	orig, err := plan.Decode(obj, "object "+last.Digest)
 	if err != nil || orig.ID != p.ID {
-		return nil, errs.Invalid("plan %s is not the record the registry wrote, and the last version its history keeps (sha256 %s) is not a plan %s", p.ID, vouchedFor.Digest, p.ID).
+		return nil, errs.Invalid("plan %s is not the record the registry wrote, and the version its history ends with (sha256 %s) is not a plan %s", p.ID, last.Digest, p.ID).
 			About(errs.AboutPlanRemake, p.ID, p.Action), nil
 	}
-	why = errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version its history keeps is %s: it has been edited", p.ID, digest, vouchedFor.Digest)
-	if !kept {
-		why = errs.Invalid("plan %s is not the record the registry wrote: the version its history ends with (sha256 %s) was never kept as an object, and the last one kept is %s", p.ID, last.Digest, vouchedFor.Digest)
-	}
-	return orig, why.About(errs.AboutPlanRecord, p.ID, p.AutomationProfile.Name), nil
+	return orig, errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version in its history is %s: it has been edited", p.ID, digest, last.Digest).
+		About(errs.AboutPlanRecord, p.ID, orig.AutomationProfile.Name), nil
 }
 
 // recordedContent is recorded without the history: the record checked

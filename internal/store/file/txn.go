@@ -468,6 +468,13 @@ func reconcile[T any](tx *txn, k *kind[T], name string, cur current[T]) (string,
 	if last.Event == store.EventPut && last.Digest == digest {
 		return digest, nil
 	}
+	if k.Vouches {
+		// A document its history does not end with is not the store's,
+		// whatever brought it there (a writer killed before its history
+		// line, or a hand): it is never recorded as a version, so the
+		// history keeps vouching only for what the store wrote.
+		return "", nil
+	}
 	if err := tx.writeObject(digest, data); err != nil {
 		return "", err
 	}
