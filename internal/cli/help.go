@@ -2,6 +2,7 @@ package cli
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -106,20 +107,17 @@ func completeHelpTopic(c *cobra.Command, args []string, toComplete string) ([]co
 // the text of each flag to the width output is fitted to (80 columns when
 // that is unknown, as when the help is piped), so that no flag's line runs
 // past the terminal's edge. A command that extends its usage template
-// (with an exit status section, say) keeps its addition.
+// (with an exit status section, say) keeps its addition. cobra's template
+// functions are shared by every root, so the one function finds the width
+// by the root of the command it renders.
 func wrapFlagUsages(root *cobra.Command, width func() int) {
-	wrapped := func(fs *pflag.FlagSet) string {
-		w := width()
-		if w <= 0 {
-			w = helpWidth
-		}
-		return fs.FlagUsagesWrapped(max(w, minHelpWidth))
-	}
+	helpWidths.Store(root, width)
+	addWrappedFlags.Do(func() { cobra.AddTemplateFunc("wrappedFlags", wrappedFlags) })
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		t := c.UsageTemplate()
-		t = strings.ReplaceAll(t, "{{.LocalFlags.FlagUsages", "{{wrappedFlags .LocalFlags")
-		t = strings.ReplaceAll(t, "{{.InheritedFlags.FlagUsages", "{{wrappedFlags .InheritedFlags")
+		t = strings.ReplaceAll(t, "{{.LocalFlags.FlagUsages", "{{wrappedFlags . .LocalFlags")
+		t = strings.ReplaceAll(t, "{{.InheritedFlags.FlagUsages", "{{wrappedFlags . .InheritedFlags")
 		t = strings.ReplaceAll(t, `Use "{{.CommandPath}} [command] --help" for more information about a command.`,
 			`Run "{{.CommandPath}} [command] --help" for a command's help.`)
 		c.SetUsageTemplate(t)
@@ -127,8 +125,25 @@ func wrapFlagUsages(root *cobra.Command, width func() int) {
 			walk(sub)
 		}
 	}
-	cobra.AddTemplateFunc("wrappedFlags", wrapped)
 	walk(root)
+}
+
+var (
+	// helpWidths holds, by root command, the width its help is fitted to.
+	helpWidths      sync.Map
+	addWrappedFlags sync.Once
+)
+
+// wrappedFlags is fs's flag usages, wrapped to the width of c's root.
+func wrappedFlags(c *cobra.Command, fs *pflag.FlagSet) string {
+	w := 0
+	if f, ok := helpWidths.Load(c.Root()); ok {
+		w = f.(func() int)()
+	}
+	if w <= 0 {
+		w = helpWidth
+	}
+	return fs.FlagUsagesWrapped(max(w, minHelpWidth))
 }
 
 // helpWidth is the width help is fitted to when the output's is unknown;
