@@ -276,7 +276,7 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 			{RuleAgentsHome, inHomeOf(r.Home()), "in the agents home, where the profiles, the trusted projects and the hook's own tool classes are kept"},
 			// The agents' own settings install the hooks: an agent that
 			// rewrites them can take its hook away.
-			{RuleAgentSettings, settingsOf(c.Call.Cwd), "one of the files an agent's hooks are installed in, so the call could remove the hook that guards the agent"},
+			{RuleAgentSettings, settingsOf(written.base()), "one of the files an agent's hooks are installed in, so the call could remove the hook that guards the agent"},
 		} {
 			f := written.first(g.match)
 			if f == "" {
@@ -312,13 +312,7 @@ type writeTargets struct {
 // first returns the first path (cleaned) that match accepts as written or
 // where its links lead, or whose destination cannot be told; "" for none.
 func (w writeTargets) first(match func(string) bool) string {
-	cwd := w.cwd
-	if cwd == "" {
-		// The hook runs in the agent's folder; where that cannot be
-		// told, neither can where a relative file is, and what cannot be
-		// shown to be elsewhere counts as matched.
-		cwd, _ = os.Getwd()
-	}
+	cwd := w.base()
 	bases := []string{cwd}
 	for _, d := range w.dirs {
 		if d == "" {
@@ -365,6 +359,17 @@ func (w writeTargets) first(match func(string) bool) string {
 		}
 	}
 	return ""
+}
+
+// base is the folder a relative path is read from first: cwd, else the
+// working folder, as the hook runs in the agent's; "" when neither can be
+// told, and then what cannot be shown to be elsewhere counts as matched.
+func (w writeTargets) base() string {
+	if w.cwd != "" {
+		return w.cwd
+	}
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // first1 is first for the one absolute path p.
@@ -458,7 +463,7 @@ func settingsFiles(cwd string) map[string]bool {
 			break
 		}
 	}
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
+	if home, _ := userHome("~"); home != "" {
 		roots = append(roots, home)
 	}
 	out := map[string]bool{}

@@ -156,6 +156,19 @@ func TestIsAgentSettings(t *testing.T) {
 	if got := w.first(isAgentSettings); got != "" {
 		t.Errorf("a plain file matched: %s", got)
 	}
+	// Without cwd, the settings are looked for from the working folder,
+	// as relative paths are read from it.
+	if err := os.Mkdir(filepath.Join(root, "dots"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "dots"), filepath.Join(root, ".gemini")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	w = writeTargets{paths: []string{filepath.Join(root, "dots", "settings.json")}}
+	if got := w.first(settingsOf(w.base())); got == "" {
+		t.Error("a write to where the working folder's .gemini/settings.json leads, without cwd: not matched")
+	}
 }
 
 // The settings files are found where they lead: a project's .claude that
