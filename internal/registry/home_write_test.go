@@ -2,8 +2,11 @@ package registry
 
 import (
 	"os"
+
 	"path/filepath"
 	"testing"
+
+	"github.com/agentsctl/agents/internal/hook"
 )
 
 // inHome is the hook's check of a write into the agents home.
@@ -165,9 +168,13 @@ func TestIsAgentSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(root)
-	w = writeTargets{paths: []string{filepath.Join(root, "dots", "settings.json")}}
-	if got := w.first(settingsOf(w.base())); got == "" {
-		t.Error("a write to where the working folder's .gemini/settings.json leads, without cwd: not matched")
+	f := newFixture(t)
+	d, err := f.r.DecideHook(HookCall{
+		Agent: hook.GeminiCLI, Under: Under{Profile: "full-auto"},
+		Call: hook.Call{Tool: "write_file", Paths: []string{filepath.Join(root, "dots", "settings.json")}},
+	})
+	if err != nil || d.Answer.Rule != RuleAgentSettings {
+		t.Errorf("a write to where the working folder's .gemini/settings.json leads, without cwd: %+v, %v", d.Answer, err)
 	}
 }
 
