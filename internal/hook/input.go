@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/jsonread"
@@ -74,20 +75,24 @@ var patchHeaders = []string{"*** Add File:", "*** Update File:", "*** Delete Fil
 func patchPaths(text string) []string {
 	var paths []string
 	for raw := range strings.Lines(text) {
-		// Codex trims a header line, except "*** Move to:", which it
-		// reads as it stands once its line ending ("\n" or "\r\n") is
-		// off: a trailing space or "\r" is then part of the path.
-		raw = strings.TrimSuffix(strings.TrimSuffix(raw, "\n"), "\r")
-		for _, line := range []string{strings.TrimSpace(raw), strings.TrimLeft(raw, " \t")} {
-			for _, h := range patchHeaders {
-				rest, ok := strings.CutPrefix(line, h)
-				if !ok {
-					continue
-				}
-				for _, p := range []string{strings.TrimSpace(rest), strings.TrimPrefix(rest, " ")} {
-					if !slices.Contains(paths, p) {
-						paths = append(paths, p)
-					}
+		// Codex reads a header line once its ending ("\n" or "\r\n") is
+		// off and leading space trimmed, and takes the path as the rest
+		// after the header and one space: with the line's trailing space
+		// trimmed too for "Add", "Update" and "Delete", as it stands for
+		// "Move to" (a trailing space or "\r" is then part of the path).
+		line := strings.TrimLeftFunc(strings.TrimSuffix(strings.TrimSuffix(raw, "\n"), "\r"), unicode.IsSpace)
+		for _, h := range patchHeaders {
+			rest, ok := strings.CutPrefix(line, h)
+			if !ok {
+				continue
+			}
+			for _, p := range []string{
+				strings.TrimSpace(rest),
+				strings.TrimPrefix(strings.TrimRightFunc(rest, unicode.IsSpace), " "),
+				strings.TrimPrefix(rest, " "),
+			} {
+				if !slices.Contains(paths, p) {
+					paths = append(paths, p)
 				}
 			}
 		}
