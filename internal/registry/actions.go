@@ -42,12 +42,8 @@ func (r *Registry) NearestAction(name string) string {
 // that cannot be read is a warning; the others still list.
 func (r *Registry) ListActions(q store.Query) ([]*action.Action, error) {
 	out, err := list(r, store.Store.Actions, q)
-	if err == nil && len(out) == 0 && q.Namespace != "" {
-		if st, err := r.Store(); err == nil {
-			if names, err := st.Actions().Names(r.ctx(), store.Query{}); err == nil {
-				r.warnNoNamespace(names, q.Namespace, "action")
-			}
-		}
+	if err == nil && len(out) == 0 {
+		noneInNamespace(r, store.Store.Actions, q.Namespace, "action")
 	}
 	return out, err
 }

@@ -172,7 +172,7 @@ func (r *Registry) ListProfiles(q store.Query) ([]*profile.AutomationProfile, er
 		return nil, err
 	}
 	if len(stored) == 0 {
-		r.noneInNamespace(store.Store.Profiles, q.Namespace, "profile")
+		noneInNamespace(r, store.Store.Profiles, q.Namespace, "profile")
 	}
 	return append(out, stored...), nil
 }
@@ -181,7 +181,7 @@ func (r *Registry) ListProfiles(q store.Query) ([]*profile.AutomationProfile, er
 // collection of picks (a mistyped namespace lists nothing, which would
 // otherwise look like an empty registry), naming the nearest namespace
 // that holds one.
-func (r *Registry) noneInNamespace(of func(store.Store) store.Docs[*profile.AutomationProfile], ns, noun string) {
+func noneInNamespace[T any](r *Registry, of func(store.Store) store.Docs[T], ns, noun string) {
 	if ns == "" {
 		return
 	}
@@ -193,11 +193,6 @@ func (r *Registry) noneInNamespace(of func(store.Store) store.Docs[*profile.Auto
 	if err != nil {
 		return
 	}
-	r.warnNoNamespace(names, ns, noun)
-}
-
-// warnNoNamespace is noneInNamespace once the names held are known.
-func (r *Registry) warnNoNamespace(names []string, ns, noun string) {
 	var spaces []string
 	for _, n := range names {
 		if s, _, ok := strings.Cut(n, "/"); ok && !slices.Contains(spaces, s) {
