@@ -417,13 +417,9 @@ var lstat = os.Lstat
 // another file, which one applies cannot be told, and that is invalid
 // input too.
 func FindProject(start string) (string, error) {
-	dir := start
-	if !filepath.IsAbs(dir) {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", start)
-		}
-		dir = wd + string(filepath.Separator) + dir
+	dir, err := absAsWritten(start)
+	if err != nil {
+		return "", errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", start)
 	}
 	asWritten := filepath.Clean(dir)
 	real, err := filepath.EvalSymlinks(dir)
@@ -468,18 +464,28 @@ func FindProject(start string) (string, error) {
 // realPath returns where dir leads, links followed, or "" when that
 // cannot be told.
 func realPath(dir string) string {
-	if !filepath.IsAbs(dir) {
-		wd, err := os.Getwd()
-		if err != nil {
-			return ""
-		}
-		dir = wd + string(filepath.Separator) + dir
+	abs, err := absAsWritten(dir)
+	if err != nil {
+		return ""
 	}
-	real, err := filepath.EvalSymlinks(dir)
+	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return ""
 	}
 	return real
+}
+
+// absAsWritten makes dir absolute from the working folder without tidying
+// it as text, so that "link/.." still leads where the kernel takes it.
+func absAsWritten(dir string) (string, error) {
+	if filepath.IsAbs(dir) {
+		return dir, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return wd + string(filepath.Separator) + dir, nil
 }
 
 // sameFile reports whether a and b (either "" for none) are the same file.

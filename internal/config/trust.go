@@ -203,12 +203,12 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 				return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", up)
 			}
 			if ok {
-				why := writableReason(u, who)
-				if u.mode&fs.ModeSticky != 0 {
-					why = "" // only an entry's owner may remove it
-				}
-				if u.uid != who.uid && u.uid != 0 {
+				var why string
+				switch {
+				case u.uid != who.uid && u.uid != 0:
 					why = "is owned by " + userName(u.uid)
+				case u.mode&fs.ModeSticky == 0: // with it, only an entry's owner may remove it
+					why = writableReason(u, who)
 				}
 				if why != "" {
 					return refuse("it is missing, as is its folder "+dir+" (make it, writable by you alone, to decide here), and the folder "+up+" above it", u, why)
