@@ -535,12 +535,9 @@ func TestHostileShippedPackID(t *testing.T) {
 	}
 }
 
-// TestHostilePlanRecord edits a stored plan by hand: looser safety fields
-// with the sha256 recomputed so that the record agrees with itself. The
-// store never wrote that snapshot, so decisions under the plan are refused
-// (exit 3) and plan show reports it.
-func TestHostilePlanRecord(t *testing.T) {
-	home, id := specialHome(t)
+// storedPlan returns the file of plan id in home, and the plan it holds.
+func storedPlan(t *testing.T, home, id string) (string, *plan.Plan) {
+	t.Helper()
 	path := filepath.Join(home, "plans", id+".yaml")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -550,6 +547,16 @@ func TestHostilePlanRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return path, p
+}
+
+// TestHostilePlanRecord edits a stored plan by hand: looser safety fields
+// with the sha256 recomputed so that the record agrees with itself. The
+// store never wrote that snapshot, so decisions under the plan are refused
+// (exit 3) and plan show reports it.
+func TestHostilePlanRecord(t *testing.T) {
+	home, id := specialHome(t)
+	path, p := storedPlan(t, home, id)
 	if !p.SafetyProfile.RequireSandbox {
 		t.Fatalf("the plan has no sandbox to drop: %+v", p.SafetyProfile)
 	}
@@ -676,15 +683,7 @@ func TestHostileCacheAgreesWithShow(t *testing.T) {
 // no_fabricated_source boundary is violated.
 func TestHostilePlanPlantedSafety(t *testing.T) {
 	home, id := specialHome(t)
-	path := filepath.Join(home, "plans", id+".yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := plan.Decode(data, path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, p := storedPlan(t, home, id)
 	if p.SafetyProfile.Source != plan.SourceStandalone || p.SafetyProfile.Provenance != plan.LevelAction {
 		t.Fatalf("the plan's safety profile is not the action's standalone one: %+v", p.SafetyProfile)
 	}
