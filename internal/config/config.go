@@ -453,7 +453,12 @@ func FindProject(start string) (string, error) {
 	// stricter; which applies cannot be told, so neither is taken.
 	if asWritten != dir {
 		other, err := findUp(asWritten)
-		if err == nil && !sameFile(found, other) {
+		if err != nil {
+			// A folder on the written way up that cannot be searched may
+			// hold the file that applies there.
+			return "", err
+		}
+		if !sameFile(found, other) {
 			return "", errs.Invalid("the folder %s leads to %s, and the agents.yaml found above each differs (%s and %s), so which applies cannot be told", start, dir, orNone(other), orNone(found)).
 				WithHint("work in %s itself, or give --project for the folder meant", dir)
 		}

@@ -331,6 +331,20 @@ func TestFindProjectRefusesWhatItCannotSearch(t *testing.T) {
 	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "permission denied") || got != "" {
 		t.Errorf("FindProject through a folder it cannot search = %q, %v, want it refused", got, err)
 	}
+	// The same on the way up the folder as written, when it differs from
+	// where the folder leads: "secret/lnk/.." is root as the kernel takes
+	// it, and secret as written.
+	other := filepath.Join(root, "other")
+	if err := os.Mkdir(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, filepath.Join(secret, "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	got, err = FindProject(filepath.Join(secret, "lnk") + "/..")
+	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "permission denied") || got != "" {
+		t.Errorf("FindProject with a folder it cannot search on the way up as written = %q, %v, want it refused", got, err)
+	}
 }
 
 // TestMissingConfigInAnUntrustedHome: no config.yaml is no configuration,
