@@ -404,6 +404,12 @@ func TestReadInputPaths(t *testing.T) {
 			[]string{"/h/config.yaml"}},
 		{Codex, `{"hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":["bash","-lc",["nested"],{"k":"v"}]}}`,
 			nil},
+		// An MCP file server's move names its target as destination,
+		// and other servers' tools name theirs in a list or otherwise.
+		{ClaudeCode, `{"hook_event_name":"PreToolUse","tool_name":"mcp__fs__move_file","tool_input":{"source":"/w/a","destination":"/h/config.yaml"}}`,
+			[]string{"/w/a", "/h/config.yaml"}},
+		{GeminiCLI, `{"hook_event_name":"BeforeTool","tool_name":"mcp_fs_edit","tool_input":{"paths":["/w/a","/h/b"],"target":"/h/c","filename":"d","new_path":"e","old_path":"f"}}`,
+			[]string{"/w/a", "/h/b", "/h/c", "d", "e", "f"}},
 	} {
 		c, err := ReadInput(tt.agent, strings.NewReader(tt.in), false)
 		if err != nil {

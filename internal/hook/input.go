@@ -35,7 +35,8 @@ type Call struct {
 	// the input does not say.
 	Mode string
 	// Paths are the files the tool's input names: at its top level
-	// (file_path, notebook_path, path, every one of a key given twice),
+	// (the pathKeys, every one of a key given twice, each string of a
+	// list),
 	// and in the headers of a patch in its command (Codex's apply_patch),
 	// as sent.
 	Paths []string
@@ -45,9 +46,14 @@ type Call struct {
 	Dirs []string
 }
 
-// pathKeys are the members of a tool's input that name the file it works
-// on, in the three agents' file tools.
-var pathKeys = []string{"file_path", "notebook_path", "path"}
+// pathKeys are the members of a tool's input that name the files it works
+// on: in the three agents' file tools (file_path, notebook_path, path), and
+// in the common MCP file servers' (a move's source and destination, the
+// list of paths a tool takes, and the names other servers give them).
+var pathKeys = []string{
+	"file_path", "notebook_path", "path",
+	"source", "destination", "paths", "target", "filename", "new_path", "old_path",
+}
 
 // dirKeys are the members of a tool's input that name the folder it
 // works in (Codex's shell, Gemini CLI's run_shell_command).
