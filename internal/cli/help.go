@@ -110,9 +110,29 @@ func completeHelpTopic(c *cobra.Command, args []string, toComplete string) ([]co
 // (with an exit status section, say) keeps its addition. cobra's template
 // functions are shared by every root, so the one function finds the width
 // by the root of the command it renders.
+//
+// The templates are rewritten the first time help or usage is rendered,
+// not when the commands are built: a command that prints no help (every
+// decision a hook asks for) does not pay for it.
 func wrapFlagUsages(root *cobra.Command, width func() int) {
 	helpWidths.Store(root, width)
 	addWrappedFlags.Do(func() { cobra.AddTemplateFunc("wrappedFlags", wrappedFlags) })
+	var once sync.Once
+	rewrite := func() { once.Do(func() { rewriteUsageTemplates(root) }) }
+	help, usage := root.HelpFunc(), root.UsageFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		rewrite()
+		help(c, args)
+	})
+	root.SetUsageFunc(func(c *cobra.Command) error {
+		rewrite()
+		return usage(c)
+	})
+}
+
+// rewriteUsageTemplates makes the usage template of root and of every
+// command under it wrap its flags (see wrapFlagUsages).
+func rewriteUsageTemplates(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		t := c.UsageTemplate()

@@ -100,7 +100,10 @@ that requires human approval needs it at every gate, whatever the
 threshold (rule safety.require_human_approval). The safety pack in force
 is verified first.
 
-` + strings.Join(render.WrapText("The gates: "+strings.Join(profile.GateNames(), ", ")+".", 78), "\n") + `
+The gates: auto_strategize, auto_execute, auto_apply,
+auto_decisions_strategize, auto_decisions_execute, auto_validation_fix,
+auto_strategy_revision, auto_reversion_from_apply, auto_child_plans,
+auto_retry_transient, auto_checkpoint_restore.
 
 With --plan ID in place of a profile name, the gate is the one the plan
 recorded: the snapshot of its automation profile taken when it was resolved,

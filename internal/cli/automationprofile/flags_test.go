@@ -10,6 +10,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/cli/cmdutil/cmdtest"
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/profile"
 )
 
 // parsed returns what the verb newCmd makes of args, formatted by show,
@@ -96,5 +97,16 @@ func TestFlagsToOptions(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCheckGateHelpNamesEveryGate: the help's list of gates, written out
+// by hand, names every gate there is, in their order.
+func TestCheckGateHelpNamesEveryGate(t *testing.T) {
+	cmd := newCheckGateCmd(cmdtest.New(t, "plain").Deps, nil)
+	flat := strings.Join(strings.Fields(cmd.Long), " ")
+	want := "The gates: " + strings.Join(profile.GateNames(), ", ") + "."
+	if !strings.Contains(flat, want) {
+		t.Errorf("check-gate help does not say %q", want)
 	}
 }
