@@ -19,7 +19,7 @@ func newValidateCmd(deps *cmdutil.Deps, runF func(*validateOptions) error) *cobr
 		Use:   "validate <file>...",
 		Short: "Check profile files without registering them",
 		Long: `Check one or more profile files with the same rules as 'add', report every
-problem in each, and write nothing.
+problem in each, and write nothing. A file named - is standard input.
 
 A file that is valid but names a built-in profile (manual, review, ...) is
 reported as a conflict, since 'add' refuses it: the built-in names are
@@ -29,21 +29,22 @@ Exit status is 0 when every file is valid, 4 when a file does not exist,
 else 3 when any file is invalid, else 5 when a file names a built-in
 profile.`,
 		Example: `  $ agents automation-profile validate profiles/*.yaml
-  $ agents automation-profile validate strict.yaml -f json | jq '.[].problems'`,
+  $ agents automation-profile validate strict.yaml -f json | jq '.[].problems'
+  $ agents automation-profile show cautious -f yaml | agents automation-profile validate -`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to validate"),
 		RunE: cmdutil.RunEArgs(opts, runF, validateRun, &opts.files),
 	}
 }
 
 func validateRun(opts *validateOptions) error {
-	return cmdutil.ValidateFiles(opts.UI, opts.files, func(path string) (string, []string, error) {
-		p, ws, err := profile.LoadProfile(path)
+	return cmdutil.ValidateFiles(opts.UI, opts.files, func(data []byte, file string) (string, []string, error) {
+		p, ws, err := profile.DecodeProfile(data, file)
 		warnings := cmdutil.ProfileWarnings(ws)
 		if err != nil {
 			return "", warnings, err
 		}
 		if p.IsBuiltin() {
-			return "", warnings, registry.BuiltinConflict(p.Name, path)
+			return "", warnings, registry.BuiltinConflict(p.Name, file)
 		}
 		return p.Name, warnings, nil
 	})

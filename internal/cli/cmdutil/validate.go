@@ -3,26 +3,33 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
 )
 
-// CheckFunc checks one file: the document's name (or "" when the kind has
-// none), the decoder's warnings, and the error that made it invalid.
-type CheckFunc func(path string) (name string, warnings []string, err error)
+// CheckFunc checks the content of one file, called file in messages: the
+// document's name (or "" when the kind has none), the decoder's warnings,
+// and the error that made it invalid.
+type CheckFunc func(data []byte, file string) (name string, warnings []string, err error)
 
-// ValidateFiles checks every file, prints a report of all of them, warns
+// ValidateFiles checks every file ("-" is standard input, which can be
+// read once), prints a report of all of them, warns
 // about each decoder warning on stderr, and returns an error that sets the
 // exit status: not found (4) when a file is missing, which wins over
 // invalid (3) when one is invalid, which wins over conflict (5) when a
 // file is well formed but would be refused by the command that registers
 // it (a built-in name, as add refuses it).
 func ValidateFiles(ui *UI, files []string, check CheckFunc) error {
+	if i := slices.Index(files, Stdin); i >= 0 && slices.Contains(files[i+1:], Stdin) {
+		return errs.Usage("%q (standard input) is given more than once", Stdin).
+			WithHint("name standard input once; it can be read only once")
+	}
 	reports := make([]render.FileReport, 0, len(files))
 	invalid, missing, conflict := 0, 0, 0
 	for _, f := range files {
-		r := checkOne(f, check)
+		r := checkOne(ui, f, check)
 		for _, w := range r.Warnings {
 			ui.Warn("%s", w)
 		}
@@ -52,10 +59,15 @@ func ValidateFiles(ui *UI, files []string, check CheckFunc) error {
 	return nil
 }
 
-func checkOne(path string, check CheckFunc) render.FileReport {
-	r := render.FileReport{File: path, Problems: []errs.Problem{}, Warnings: []string{}}
-	name, warnings, err := check(path)
-	r.Warnings = append(r.Warnings, warnings...)
+func checkOne(ui *UI, path string, check CheckFunc) render.FileReport {
+	data, file, err := ui.ReadInput(path)
+	r := render.FileReport{File: file, Problems: []errs.Problem{}, Warnings: []string{}}
+	var name string
+	if err == nil {
+		var warnings []string
+		name, warnings, err = check(data, file)
+		r.Warnings = append(r.Warnings, warnings...)
+	}
 	if err == nil {
 		r.Valid = true
 		if name != "" {
@@ -75,7 +87,7 @@ func checkOne(path string, check CheckFunc) render.FileReport {
 	if errors.As(err, &e) && len(e.Problems) > 0 {
 		r.Problems = append(r.Problems, e.Problems...)
 	} else {
-		r.Problems = append(r.Problems, errs.Problem{File: path, Message: err.Error()})
+		r.Problems = append(r.Problems, errs.Problem{File: file, Message: err.Error()})
 	}
 	return r
 }

@@ -18,12 +18,13 @@ func newValidateCmd(deps *cmdutil.Deps, runF func(*validateOptions) error) *cobr
 		Use:   "validate <file>...",
 		Short: "Check standalone safety profile files",
 		Long: `Check one or more standalone safety profile files, report every problem in
-each, and write nothing.
+each, and write nothing. A file named - is standard input.
 
 EXIT STATUS
   0    every file is valid
   3    a file is invalid, or is not a regular file
-  4    a file does not exist (this wins over 3)`,
+  4    a file does not exist (this wins over 3)
+  2    - (standard input) is named more than once`,
 		Example: `  $ agents safety-profile validate examples/safety-profiles/*.yaml
   $ agents safety-profile validate deploy.yaml -f json | jq '.[].problems'`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to validate"),
@@ -32,8 +33,8 @@ EXIT STATUS
 }
 
 func validateRun(opts *validateOptions) error {
-	return cmdutil.ValidateFiles(opts.UI, opts.files, func(path string) (string, []string, error) {
-		_, warnings, err := profile.LoadSafetyProfile(path)
+	return cmdutil.ValidateFiles(opts.UI, opts.files, func(data []byte, file string) (string, []string, error) {
+		_, warnings, err := profile.DecodeSafetyProfile(data, file)
 		return "", warnings, err
 	})
 }
