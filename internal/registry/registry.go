@@ -70,7 +70,7 @@ type Registry struct {
 	warnings []string
 	// untrusted are the store's warnings so far: whoever they name could
 	// have changed what the store holds, so no decision is taken from it.
-	untrusted []string
+	untrusted []store.Warning
 	// doubted is set once the doubt about a missing config.yaml is given.
 	doubted bool
 }
@@ -91,8 +91,10 @@ func (r *Registry) warn(ws ...string) { r.warnings = append(r.warnings, ws...) }
 // distrust gives warnings about who may write the store: warnings for a
 // command that shows or lists, a refusal for one that decides (see
 // trusted).
-func (r *Registry) distrust(ws ...string) {
-	r.warn(ws...)
+func (r *Registry) distrust(ws ...store.Warning) {
+	for _, w := range ws {
+		r.warn(w.Message)
+	}
 	r.untrusted = append(r.untrusted, ws...)
 }
 
@@ -110,8 +112,8 @@ func (r *Registry) trusted() error {
 	}
 	problems := make([]errs.Problem, len(r.untrusted))
 	for i, w := range r.untrusted {
-		problems[i] = errs.Problem{Message: w}
-		if j := slices.Index(r.warnings, w); j >= 0 {
+		problems[i] = errs.Problem{File: w.Where, Message: w.Message}
+		if j := slices.Index(r.warnings, w.Message); j >= 0 {
 			r.warnings = slices.Delete(r.warnings, j, j+1)
 		}
 	}
@@ -148,17 +150,21 @@ func (r *Registry) Store() (store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	check, give := st.Check, r.warn
+	check, give := st.Check, func(ws ...store.Warning) {
+		for _, w := range ws {
+			r.warn(w.Message)
+		}
+	}
 	if lc, ok := st.(store.LazyChecker); ok {
-		check = func(ctx context.Context) ([]string, error) {
-			return lc.CheckLazily(ctx, func(w string) { r.distrust(w) })
+		check = func(ctx context.Context) ([]store.Warning, error) {
+			return lc.CheckLazily(ctx, func(w store.Warning) { r.distrust(w) })
 		}
 		give = r.distrust
 	}
 	ws, err := check(r.ctx())
 	if err != nil {
 		// Never a silence: whoever can write the store can loosen it.
-		ws = []string{fmt.Sprintf("cannot check who may write the store: %v", err)}
+		ws = []store.Warning{{Message: fmt.Sprintf("cannot check who may write the store: %v", err)}}
 	}
 	give(ws...)
 	r.st = st
@@ -174,7 +180,7 @@ func (r *Registry) Global() (*config.Global, error) {
 	g, err := r.src.Global()
 	if err == nil && g.Doubt != "" && !r.doubted {
 		r.doubted = true
-		r.distrust(g.Doubt)
+		r.distrust(store.Warning{Where: config.GlobalPath(r.Home()), Message: g.Doubt})
 	}
 	return g, err
 }

@@ -771,8 +771,8 @@ func TestTrustProject(t *testing.T) {
 // checkedStore is a store whose safety check warns.
 type checkedStore struct{ *store.Memory }
 
-func (checkedStore) Check(context.Context) ([]string, error) {
-	return []string{"the store is open to all"}, nil
+func (checkedStore) Check(context.Context) ([]store.Warning, error) {
+	return []store.Warning{{Message: "the store is open to all"}}, nil
 }
 
 // TestStoreWarnsOnce: the store's safety check is the registry's to give,
@@ -797,7 +797,7 @@ func TestStoreWarnsOnce(t *testing.T) {
 // uncheckableStore is a store whose safety check fails.
 type uncheckableStore struct{ *store.Memory }
 
-func (uncheckableStore) Check(context.Context) ([]string, error) {
+func (uncheckableStore) Check(context.Context) ([]store.Warning, error) {
 	return nil, errors.New("permission denied")
 }
 
@@ -851,7 +851,7 @@ func TestHookUnprovableLimits(t *testing.T) {
 // that others may.
 type lazyCheckedStore struct{ checkedStore }
 
-func (s lazyCheckedStore) CheckLazily(ctx context.Context, _ func(string)) ([]string, error) {
+func (s lazyCheckedStore) CheckLazily(ctx context.Context, _ func(store.Warning)) ([]store.Warning, error) {
 	return s.Check(ctx)
 }
 

@@ -48,7 +48,7 @@ func NewMemoryWithClock(now func() time.Time) *Memory {
 }
 
 // Check implements Store: memory has nothing that others could write to.
-func (m *Memory) Check(context.Context) ([]string, error) { return nil, nil }
+func (m *Memory) Check(context.Context) ([]Warning, error) { return nil, nil }
 
 // PutObject implements Store.
 func (m *Memory) PutObject(ctx context.Context, data []byte) (string, error) {

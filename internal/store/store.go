@@ -45,8 +45,21 @@ type Store interface {
 	Objects
 	// Check returns warnings about the store's safety (a store directory
 	// that others can write to); the caller decides how to show them.
-	Check(ctx context.Context) (warnings []string, err error)
+	Check(ctx context.Context) (warnings []Warning, err error)
 }
+
+// Warning is one thing wrong with the store's safety: who, besides the
+// user running agents, could change what it holds.
+type Warning struct {
+	// Where is what the warning is about, as the backend names it (a
+	// folder or file of the file store); "" for the store as a whole.
+	Where string
+	// Message says what is wrong and how to put it right.
+	Message string
+}
+
+// String returns the message.
+func (w Warning) String() string { return w.Message }
 
 // LazyChecker is a store that checks who, besides the user running
 // agents, could change what it holds, and can leave part of that check
@@ -58,7 +71,7 @@ type Store interface {
 type LazyChecker interface {
 	// CheckLazily returns the warnings Check would give about the store
 	// as a whole, and gives the rest to warn as the store comes to them.
-	CheckLazily(ctx context.Context, warn func(string)) (warnings []string, err error)
+	CheckLazily(ctx context.Context, warn func(Warning)) (warnings []Warning, err error)
 }
 
 // Docs is one collection of a store: the documents of one kind, by name.

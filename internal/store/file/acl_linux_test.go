@@ -41,7 +41,7 @@ func TestCheckSeesACLs(t *testing.T) {
 	}
 	s = openStore(t, home, filestore.Options{})
 	var later []string
-	if _, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w string) { later = append(later, w) }); err != nil {
+	if _, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w store.Warning) { later = append(later, w.Message) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Profiles().Get(ctx(), "acme/x"); err != nil {

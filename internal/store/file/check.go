@@ -18,7 +18,7 @@ import (
 // folders or a profile namespace folder is world-writable or owned by
 // another user: anyone who can write there can change the profiles that
 // decide what an agent may do. A missing home has nothing to warn about.
-func (s *Store) Check(ctx context.Context) ([]string, error) {
+func (s *Store) Check(ctx context.Context) ([]store.Warning, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, store.Interrupted(err)
 	}
@@ -44,7 +44,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 // folder through warn, the first time the store reads or writes in it.
 // A lookup of one profile then checks one namespace folder, not all of
 // them: a hook's cost does not grow with the namespaces of the store.
-func (s *Store) CheckLazily(ctx context.Context, warn func(string)) ([]string, error) {
+func (s *Store) CheckLazily(ctx context.Context, warn func(store.Warning)) ([]store.Warning, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, store.Interrupted(err)
 	}
@@ -62,7 +62,7 @@ func (s *Store) CheckLazily(ctx context.Context, warn func(string)) ([]string, e
 // warnings go, and the namespace folders already checked.
 type lazyNamespaces struct {
 	mu      sync.Mutex
-	warn    func(string)
+	warn    func(store.Warning)
 	checked map[string]bool
 }
 
@@ -103,13 +103,13 @@ func (s *Store) touchFile(rel string, fi fs.FileInfo) {
 	// way, chooses what is read, whatever the file it ends at allows.
 	if lfi, err := os.Lstat(path); err == nil && lfi.Mode()&fs.ModeSymlink != 0 {
 		target, _ := os.Readlink(path)
-		s.ns.warn(fmt.Sprintf("store file %s is a link to %s: whoever can change the link, or a folder on its way, can change what it says; put the file itself in its place", path, target))
+		s.ns.warn(store.Warning{Where: path, Message: fmt.Sprintf("store file %s is a link to %s: whoever can change the link, or a folder on its way, can change what it says; put the file itself in its place", path, target)})
 	}
 }
 
 // checkFolders returns the warnings about the home and the store's own
 // folders, and whether the home exists.
-func (s *Store) checkFolders() ([]string, bool) {
+func (s *Store) checkFolders() ([]store.Warning, bool) {
 	// The home may be a link the user chose: it is followed.
 	fi, err := os.Stat(s.home)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -129,7 +129,7 @@ func (s *Store) checkFolders() ([]string, bool) {
 // namespaceWarnings says what is wrong with a namespace folder. The store
 // reads through a namespace that is a link (within the home), so the
 // folder it leads to is what is checked.
-func namespaceWarnings(path string) []string {
+func namespaceWarnings(path string) []store.Warning {
 	fi, err := os.Lstat(path)
 	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		fi, err = os.Stat(path)
@@ -140,12 +140,12 @@ func namespaceWarnings(path string) []string {
 // folderWarnings says what is wrong with the folder at path, given what
 // a stat of it returned: others can write to it, or it belongs to another
 // user. A missing path, or one that is not a folder, has none.
-func folderWarnings(path string, fi fs.FileInfo, err error) []string {
+func folderWarnings(path string, fi fs.FileInfo, err error) []store.Warning {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return []string{fmt.Sprintf("cannot check the permissions of %s: %v", path, err)}
+		return []store.Warning{{Where: path, Message: fmt.Sprintf("cannot check the permissions of %s: %v", path, err)}}
 	}
 	if !fi.IsDir() {
 		return nil
@@ -155,7 +155,7 @@ func folderWarnings(path string, fi fs.FileInfo, err error) []string {
 
 // fileWarnings says what is wrong with the stored file at path, as it was
 // when opened: others can write to it, or it belongs to another user.
-func fileWarnings(path string, fi fs.FileInfo) []string {
+func fileWarnings(path string, fi fs.FileInfo) []store.Warning {
 	if fi == nil || !fi.Mode().IsRegular() {
 		return nil
 	}
@@ -165,27 +165,28 @@ func fileWarnings(path string, fi fs.FileInfo) []string {
 // permissionWarnings says who, besides the user running agents, can change
 // what (a folder's profiles, a file's content) at path: anyone, another
 // owner, or a group that is not the user's private one.
-func permissionWarnings(noun, what, path string, fi fs.FileInfo) []string {
-	var warnings []string
+func permissionWarnings(noun, what, path string, fi fs.FileInfo) []store.Warning {
+	var warnings []store.Warning
+	add := func(format string, a ...any) {
+		warnings = append(warnings, store.Warning{Where: path, Message: fmt.Sprintf(format, a...)})
+	}
+	// The mode as ls shows it: a folder's with its d.
+	mode := fi.Mode() & (fs.ModeDir | fs.ModePerm)
 	if fi.Mode().Perm()&0o002 != 0 {
-		warnings = append(warnings, fmt.Sprintf(
-			"%s %s is world-writable (%s): any user on this machine can change %s; run 'chmod o-w %s'",
-			noun, path, fi.Mode().Perm(), what, path))
+		add("%s %s is world-writable (%s): any user on this machine can change %s; run 'chmod o-w %s'",
+			noun, path, mode, what, path)
 	}
 	if owner, ok := otherOwner(fi); ok {
-		warnings = append(warnings, fmt.Sprintf(
-			"%s %s is owned by %s, not by the user running agents: that user can change %s",
-			noun, path, owner, what))
+		add("%s %s is owned by %s, not by the user running agents: that user can change %s",
+			noun, path, owner, what)
 	}
 	if group, ok := otherGroup(fi); ok {
-		warnings = append(warnings, fmt.Sprintf(
-			"%s %s can be written by the group %s (%s): its members can change %s; run 'chmod g-w %s'",
-			noun, path, group, fi.Mode().Perm(), what, path))
+		add("%s %s can be written by the group %s (%s): its members can change %s; run 'chmod g-w %s'",
+			noun, path, group, mode, what, path)
 	}
 	for _, who := range aclWriters(path) {
-		warnings = append(warnings, fmt.Sprintf(
-			"%s %s can be written by %s through an ACL: they can change %s; run 'setfacl -b %s'",
-			noun, path, who, what, path))
+		add("%s %s can be written by %s through an ACL: they can change %s; run 'setfacl -b %s'",
+			noun, path, who, what, path)
 	}
 	return warnings
 }

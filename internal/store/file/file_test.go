@@ -1051,9 +1051,13 @@ func TestCheckWarnsAboutOpenFolders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(w) != 3 || !strings.Contains(w[0], home+" is world-writable") || !strings.Contains(w[1], profiles+" is world-writable") ||
-		!strings.Contains(w[2], namespace+" is world-writable") {
+	if len(w) != 3 || !strings.Contains(w[0].Message, home+" is world-writable (drwxrwxrwx)") || !strings.Contains(w[1].Message, profiles+" is world-writable") ||
+		!strings.Contains(w[2].Message, namespace+" is world-writable") {
 		t.Errorf("warnings = %q", w)
+	}
+	// Each names the folder it is about.
+	if len(w) == 3 && (w[0].Where != home || w[1].Where != profiles || w[2].Where != namespace) {
+		t.Errorf("the warnings are about %q, %q and %q; want %s, %s and %s", w[0].Where, w[1].Where, w[2].Where, home, profiles, namespace)
 	}
 }
 
@@ -1080,8 +1084,8 @@ func TestCheckLazily(t *testing.T) {
 		t.Fatal("the file store does not check lazily")
 	}
 	var later []string
-	w, err := lc.CheckLazily(ctx(), func(w string) { later = append(later, w) })
-	if err != nil || len(w) != 1 || !strings.Contains(w[0], profiles+" is world-writable") {
+	w, err := lc.CheckLazily(ctx(), func(w store.Warning) { later = append(later, w.Message) })
+	if err != nil || len(w) != 1 || !strings.Contains(w[0].Message, profiles+" is world-writable") {
 		t.Fatalf("CheckLazily = %q, %v", w, err)
 	}
 	if len(later) != 0 {
@@ -1101,7 +1105,7 @@ func TestCheckLazily(t *testing.T) {
 	// Reading a profile's history reads in its namespace too.
 	lc2 := openStore(t, home, filestore.Options{}).(store.LazyChecker)
 	var hist []string
-	if _, err := lc2.CheckLazily(ctx(), func(w string) { hist = append(hist, w) }); err != nil {
+	if _, err := lc2.CheckLazily(ctx(), func(w store.Warning) { hist = append(hist, w.Message) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := lc2.(store.Store).Profiles().History(ctx(), "other/y"); err != nil || len(hist) != 1 || !strings.Contains(hist[0], other+" is world-writable") {
@@ -1133,7 +1137,7 @@ func TestCheckLazilyFiles(t *testing.T) {
 	}
 	s = openStore(t, home, filestore.Options{})
 	var later []string
-	if _, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w string) { later = append(later, w) }); err != nil {
+	if _, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w store.Warning) { later = append(later, w.Message) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Profiles().List(ctx(), store.Query{}); err != nil || len(later) != 0 {
@@ -1184,7 +1188,7 @@ func TestCheckLazilyFiles(t *testing.T) {
 	}
 	s = openStore(t, home, filestore.Options{})
 	later = nil
-	if _, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w string) { later = append(later, w) }); err != nil {
+	if _, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w store.Warning) { later = append(later, w.Message) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Profiles().Get(ctx(), "acme/y"); err != nil {
@@ -1222,8 +1226,8 @@ func TestCheckFoldersDecisionsRead(t *testing.T) {
 	}
 	s = openStore(t, home, filestore.Options{})
 	var later []string
-	w, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w string) { later = append(later, w) })
-	if err != nil || len(w) != 1 || !strings.Contains(w[0], plans+" is world-writable") {
+	w, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w store.Warning) { later = append(later, w.Message) })
+	if err != nil || len(w) != 1 || !strings.Contains(w[0].Message, plans+" is world-writable") {
 		t.Fatalf("CheckLazily = %q, %v", w, err)
 	}
 	if _, err := s.Profiles().Get(ctx(), "team/x"); err != nil {
@@ -1232,7 +1236,7 @@ func TestCheckFoldersDecisionsRead(t *testing.T) {
 	if len(later) != 1 || !strings.Contains(later[0], team+" is world-writable") {
 		t.Fatalf("a lookup through a namespace link: %q", later)
 	}
-	if w, err := s.Check(ctx()); err != nil || len(w) != 2 || !strings.Contains(w[1], team+" is world-writable") {
+	if w, err := s.Check(ctx()); err != nil || len(w) != 2 || !strings.Contains(w[1].Message, team+" is world-writable") {
 		t.Errorf("Check = %q, %v", w, err)
 	}
 }

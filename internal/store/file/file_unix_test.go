@@ -61,7 +61,7 @@ func TestCheckWarnsAboutAnotherOwner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(w) != 1 || !strings.Contains(w[0], objects+" is owned by ") || !strings.Contains(w[0], strconv.Itoa(uid)) {
+	if len(w) != 1 || !strings.Contains(w[0].Message, objects+" is owned by ") || !strings.Contains(w[0].Message, strconv.Itoa(uid)) {
 		t.Errorf("warnings = %q, want one naming %s and uid %d", w, objects, uid)
 	}
 }
@@ -91,13 +91,13 @@ func TestCheckWarnsAboutAGroupThatMayWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, err := s.Check(ctx())
-	want := "store folder " + profiles + " can be written by the group gid 54321 (-rwxrwxr-x): its members can change its profiles; run 'chmod g-w " + profiles + "'"
+	want := store.Warning{Where: profiles, Message: "store folder " + profiles + " can be written by the group gid 54321 (drwxrwxr-x): its members can change its profiles; run 'chmod g-w " + profiles + "'"}
 	if err != nil || len(w) != 1 || w[0] != want {
 		t.Fatalf("Check = %q, %v; want %q", w, err, want)
 	}
 	s = openStore(t, home, filestore.Options{})
 	var later []string
-	if _, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w string) { later = append(later, w) }); err != nil {
+	if _, err := s.(store.LazyChecker).CheckLazily(ctx(), func(w store.Warning) { later = append(later, w.Message) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Profiles().Get(ctx(), "acme/x"); err != nil {

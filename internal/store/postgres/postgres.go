@@ -320,7 +320,7 @@ var leftForExit []*pgconn.PgConn
 // Check implements store.Store: it warns when the connection to a server on
 // another machine may go unencrypted, so that anyone on the way could read
 // or change the profiles.
-func (s *Store) Check(context.Context) ([]string, error) {
+func (s *Store) Check(context.Context) ([]store.Warning, error) {
 	if local(s.cfg.Host) {
 		return nil, nil
 	}
@@ -331,7 +331,7 @@ func (s *Store) Check(context.Context) ([]string, error) {
 	if !plain {
 		return nil, nil
 	}
-	return []string{fmt.Sprintf("the connection to the PostgreSQL store at %s may not be encrypted, so the network could read or change the profiles: set sslmode=verify-full in the store URL", s.where)}, nil
+	return []store.Warning{{Message: fmt.Sprintf("the connection to the PostgreSQL store at %s may not be encrypted, so the network could read or change the profiles: set sslmode=verify-full in the store URL", s.where)}}, nil
 }
 
 // schemaOf returns the schema of a search_path: its first entry.
