@@ -66,6 +66,8 @@ func hintFor(e *errs.Error) string {
 		return "fix the pack, then run 'agents safety-pack ratify " + s.Name + "'"
 	case errs.AboutUntrustedProject:
 		return fmt.Sprintf("read %s, then trust the project with 'agents project trust %s', or name a profile in the hook command", s.Detail, s.Name)
+	case errs.AboutRemovedProjectFile:
+		return fmt.Sprintf("put the file back, or trust the folder as it is now with 'agents project trust %s', or name a profile in the hook command", s.Name)
 	case errs.AboutProjectOwner:
 		return fmt.Sprintf("if the file is meant, make it and its folder yours and writable by you alone (chown, chmod go-w), or name the folder explicitly with --project %s", s.Name)
 	case errs.AboutActionProfile:

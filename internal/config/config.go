@@ -581,6 +581,11 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.OnlyTrusted {
+		if err := checkPassedOver(opts, abs, file); err != nil {
+			return nil, err
+		}
+	}
 	if file == "" {
 		return &Project{Dir: abs}, nil
 	}
@@ -621,6 +626,41 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	p.Dir = abs
 	p.Unpinned = opts.OnlyTrusted && !anyPinned(entries, opts.Digests)
 	return p, err
+}
+
+// checkPassedOver refuses a search for the project's file that passed
+// over a folder trusted with an agents.yaml pinned: that file has been
+// removed or moved away since, and what it chose (a stricter profile than
+// the one found above it, or than the global one) cannot be told. An agent
+// that could delete the file must not get a looser profile by it. The
+// folders passed over are those below the one the file was found in (every
+// one up to the root, when none was found), going up from where abs leads
+// and from abs as written.
+func checkPassedOver(opts ProjectOptions, abs, file string) error {
+	stop := ""
+	if file != "" {
+		stop = filepath.Dir(file)
+	}
+	starts := []string{filepath.Clean(abs)}
+	if real := realPath(opts.Dir); real != "" && real != starts[0] {
+		starts = append(starts, real)
+	}
+	for _, dir := range starts {
+		for dir != stop {
+			for _, e := range trustedEntries(dir, opts.Trusted) {
+				if want, pinned := opts.Digests[e]; pinned && want != "" {
+					return errs.Invalid("the project %s had an %s when it was trusted (sha256 %s…) and has none now, so what it chose cannot be told", dir, ProjectFileName, want[:12]).
+						About(errs.AboutRemovedProjectFile, dir, "")
+				}
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return nil
 }
 
 // anyPinned reports whether one of entries is pinned in digests.

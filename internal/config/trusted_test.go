@@ -109,6 +109,46 @@ func TestLoadProjectPinned(t *testing.T) {
 	}
 }
 
+// TestLoadProjectPinnedFileRemoved: in a hook, a folder trusted with an
+// agents.yaml that is gone since refuses, from the folder itself or one
+// below it, whether a file further up would apply or none; a folder
+// trusted with none, or by a plain entry, does not.
+func TestLoadProjectPinnedFileRemoved(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "shop")
+	sub := filepath.Join(dir, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	load := func(from string, digests map[string]string) (*Project, error) {
+		return LoadProject(ProjectOptions{Dir: from, OnlyTrusted: true, Trusted: []string{dir, top}, Digests: digests})
+	}
+	for _, from := range []string{dir, sub} {
+		_, err := load(from, map[string]string{dir: shopDigest})
+		var e *errs.Error
+		if !asError(err, &e) || e.Kind != errs.KindInvalid || e.Subject.About != errs.AboutRemovedProjectFile || e.Subject.Name != dir ||
+			!strings.Contains(e.Msg, "had an agents.yaml when it was trusted") {
+			t.Errorf("from %s, the pinned file gone: %v", from, err)
+		}
+	}
+	// A file further up, trusted, does not stand in for the one removed.
+	if err := os.WriteFile(filepath.Join(top, ProjectFileName), []byte("automation_profile: full-auto\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := load(sub, map[string]string{dir: shopDigest}); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("a file above the removed one: %v", err)
+	}
+	for name, digests := range map[string]map[string]string{"trusted with none": {dir: ""}, "a plain entry": nil} {
+		if p, err := load(sub, digests); err != nil || p.File != filepath.Join(top, ProjectFileName) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// Outside a hook, trust is not asked for.
+	if _, err := LoadProject(ProjectOptions{Dir: sub, Trusted: []string{dir}, Digests: map[string]string{dir: shopDigest}}); err != nil {
+		t.Errorf("plan use: %v", err)
+	}
+}
+
 // TestSetTrustedMatchesTheFolder: entries are the folder's whether they
 // name it through a link or an alias; trusting leaves one pinned entry,
 // untrusting none; comments stay.

@@ -155,6 +155,9 @@ const (
 	// AboutUntrustedProject: a project's agents.yaml a hook may not use
 	// (Name the folder, Detail the file).
 	AboutUntrustedProject About = "untrusted project"
+	// AboutRemovedProjectFile: a trusted project's pinned agents.yaml is
+	// gone (Name is the folder).
+	AboutRemovedProjectFile About = "removed project file"
 	// AboutProjectOwner: a project's agents.yaml owned or writable by
 	// someone else (Name the folder).
 	AboutProjectOwner About = "project owner"
