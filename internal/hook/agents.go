@@ -10,7 +10,10 @@
 // in a way the agent could read as more.
 package hook
 
-import "slices"
+import (
+	"path/filepath"
+	"slices"
+)
 
 // The agents, by the name --hook takes.
 const (
@@ -31,4 +34,53 @@ func IsAgent(name string) bool { return slices.Contains(Agents(), name) }
 type ToolClass struct {
 	Write  bool
 	Unsafe bool
+}
+
+// settingsElsewhere are the agents' settings files that do not stand in a
+// .claude, .codex or .gemini folder of a project or the home: the folder
+// an environment variable moves an agent's user settings to (its files
+// listed after it), a file a variable names, and the files an
+// administrator's settings are kept in, which override the user's.
+var settingsElsewhere = []struct {
+	env   string   // a variable naming a folder (with files) or a file
+	files []string // the files in the folder the variable names
+}{
+	{"CLAUDE_CONFIG_DIR", []string{"settings.json", "settings.local.json"}},
+	{"CODEX_HOME", []string{"hooks.json", "config.toml"}},
+	{"GEMINI_CLI_SYSTEM_SETTINGS_PATH", nil},
+	{"GEMINI_CLI_SYSTEM_DEFAULTS_PATH", nil},
+}
+
+// systemSettings are the administrators' settings files the agents read
+// on every machine of a kind.
+var systemSettings = []string{
+	"/etc/claude-code/managed-settings.json",
+	"/Library/Application Support/ClaudeCode/managed-settings.json",
+	"/etc/gemini-cli/settings.json",
+	"/etc/gemini-cli/system-defaults.json",
+	"/Library/Application Support/GeminiCli/settings.json",
+	"/Library/Application Support/GeminiCli/system-defaults.json",
+}
+
+// SettingsFiles returns the agents' settings files that getenv (the
+// hook's environment, which the agent's is) and the system name, beyond
+// those of a project's or the home's .claude, .codex and .gemini folders:
+// writing one can take an agent's hook away as surely. A relative path is
+// returned as the variable gives it.
+func SettingsFiles(getenv func(string) string) []string {
+	out := slices.Clone(systemSettings)
+	for _, s := range settingsElsewhere {
+		v := getenv(s.env)
+		if v == "" {
+			continue
+		}
+		if s.files == nil {
+			out = append(out, v)
+			continue
+		}
+		for _, f := range s.files {
+			out = append(out, filepath.Join(v, f))
+		}
+	}
+	return out
 }

@@ -420,3 +420,22 @@ func TestReadInputPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsFiles: the settings files the environment moves or names
+// are given with the administrators' files; unset variables add none.
+func TestSettingsFiles(t *testing.T) {
+	env := map[string]string{
+		"CLAUDE_CONFIG_DIR":               "/c",
+		"CODEX_HOME":                      "/x",
+		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "g.json",
+	}
+	got := SettingsFiles(func(k string) string { return env[k] })
+	for _, want := range []string{"/c/settings.json", "/c/settings.local.json", "/x/hooks.json", "/x/config.toml", "g.json", "/etc/claude-code/managed-settings.json", "/etc/gemini-cli/settings.json"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("SettingsFiles = %q, want %s among them", got, want)
+		}
+	}
+	if none := SettingsFiles(func(string) string { return "" }); len(none) != len(systemSettings) {
+		t.Errorf("with no variables set: %q", none)
+	}
+}

@@ -211,6 +211,11 @@ type HookCall struct {
 	// Abstain leaves the calls a threshold would ask about to the
 	// agent's own prompt where it still asks a person.
 	Abstain bool
+	// Settings are the agents' settings files found elsewhere than in
+	// the .claude, .codex and .gemini folders of the working folder, its
+	// parents and the home (see hook.SettingsFiles); a relative one is
+	// read from the call's working folder.
+	Settings []string
 }
 
 // Where a condition of a hook's call was declared met.
@@ -276,7 +281,7 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 			{RuleAgentsHome, inHomeOf(r.Home()), "in the agents home, where the profiles, the trusted projects and the hook's own tool classes are kept"},
 			// The agents' own settings install the hooks: an agent that
 			// rewrites them can take its hook away.
-			{RuleAgentSettings, settingsOf(written.base()), "one of the files an agent's hooks are installed in, so the call could remove the hook that guards the agent"},
+			{RuleAgentSettings, settingsOf(written.base(), c.Settings), "one of the files an agent's hooks are installed in, so the call could remove the hook that guards the agent"},
 		} {
 			f := written.first(g.match)
 			if f == "" {
@@ -436,26 +441,29 @@ var agentSettings = map[string][]string{
 }
 
 // settingsOf matches a file an agent's hooks are installed in: by its
-// name (see isAgentSettings), or as where the settings files of cwd, its
-// parent folders (the project may be any of them) and the user's home
-// folder lead, for a folder such as .claude that is a link to elsewhere.
-func settingsOf(cwd string) func(string) bool {
+// name (see isAgentSettings), as one of elsewhere (files found elsewhere,
+// a relative one read from cwd), or as where the settings files of cwd,
+// its parent folders (the project may be any of them), the user's home
+// folder and elsewhere lead, for a folder such as .claude that is a link
+// to elsewhere.
+func settingsOf(cwd string, elsewhere []string) func(string) bool {
 	var real map[string]bool
 	return func(p string) bool {
 		if isAgentSettings(p) {
 			return true
 		}
 		if real == nil {
-			real = settingsFiles(cwd)
+			real = settingsFiles(cwd, elsewhere)
 		}
 		return real[filepath.Clean(p)]
 	}
 }
 
-// settingsFiles returns where the agents' settings files of cwd, its
+// settingsFiles returns the files elsewhere names (a relative one read
+// from cwd) and where they and the agents' settings files of cwd, its
 // parent folders and the user's home folder lead, links followed (a file
 // not there yet included).
-func settingsFiles(cwd string) map[string]bool {
+func settingsFiles(cwd string, elsewhere []string) map[string]bool {
 	var roots []string
 	for d := filepath.Clean(cwd); filepath.IsAbs(d); d = filepath.Dir(d) {
 		roots = append(roots, d)
@@ -467,15 +475,27 @@ func settingsFiles(cwd string) map[string]bool {
 		roots = append(roots, home)
 	}
 	out := map[string]bool{}
+	follow := func(p string) {
+		if end, _, err := safefile.WalkLinks(p, nil); err == nil && end != p {
+			out[filepath.Clean(end)] = true
+		}
+	}
 	for _, root := range roots {
 		for dir, names := range agentSettings {
 			for _, n := range names {
-				p := filepath.Join(root, dir, n)
-				if end, _, err := safefile.WalkLinks(p, nil); err == nil && end != p {
-					out[filepath.Clean(end)] = true
-				}
+				follow(filepath.Join(root, dir, n))
 			}
 		}
+	}
+	for _, p := range elsewhere {
+		if !filepath.IsAbs(p) {
+			if cwd == "" {
+				continue
+			}
+			p = join(cwd, p)
+		}
+		out[filepath.Clean(p)] = true
+		follow(p)
 	}
 	return out
 }

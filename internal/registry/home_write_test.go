@@ -193,7 +193,7 @@ func TestAgentSettingsWhereTheyLead(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("HOME", t.TempDir())
-	match := settingsOf(project)
+	match := settingsOf(project, nil)
 	for _, tt := range []struct {
 		path string
 		want bool
@@ -204,6 +204,40 @@ func TestAgentSettingsWhereTheyLead(t *testing.T) {
 		{filepath.Join(root, "dots", "settings.json"), false},
 	} {
 		w := writeTargets{paths: []string{tt.path}, cwd: project}
+		if got := w.first(match) != ""; got != tt.want {
+			t.Errorf("a write to %s: matched %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
+// The settings files found elsewhere (a folder an environment variable
+// moves an agent's settings to, an administrator's file) are matched as
+// named, relative ones from the working folder, and where they lead.
+func TestAgentSettingsElsewhere(t *testing.T) {
+	root := t.TempDir()
+	cfg, real := filepath.Join(root, "ccfg"), filepath.Join(root, "real")
+	for _, d := range []string{cfg, real} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(real, "config.toml"), filepath.Join(root, "codex.toml")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", t.TempDir())
+	match := settingsOf(root, []string{filepath.Join(cfg, "settings.json"), "codex.toml"})
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{filepath.Join(cfg, "settings.json"), true},
+		{"ccfg/settings.json", true},
+		{filepath.Join(root, "codex.toml"), true},
+		{filepath.Join(real, "config.toml"), true},
+		{filepath.Join(cfg, "notes.md"), false},
+		{filepath.Join(real, "other.toml"), false},
+	} {
+		w := writeTargets{paths: []string{tt.path}, cwd: root}
 		if got := w.first(match) != ""; got != tt.want {
 			t.Errorf("a write to %s: matched %v, want %v", tt.path, got, tt.want)
 		}

@@ -27,6 +27,9 @@ type UI struct {
 // IO returns the command's streams.
 func (u *UI) IO() *iostreams.IOStreams { return u.d.IO }
 
+// Getenv returns the environment variable name, as the command sees it.
+func (u *UI) Getenv(name string) string { return u.d.Getenv(name) }
+
 // Format returns the configured output format.
 func (u *UI) Format() string { return u.d.Config.Format }
 
