@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -437,5 +438,36 @@ func TestSettingsFiles(t *testing.T) {
 	}
 	if none := SettingsFiles(func(string) string { return "" }); len(none) != len(systemSettings) {
 		t.Errorf("with no variables set: %q", none)
+	}
+}
+
+// TestReadInputNamed: the other strings of a tool's input that may name a
+// file, at any depth, a file:// URI's path among them; text is not, and
+// past MaxNamed the call says so.
+func TestReadInputNamed(t *testing.T) {
+	in := `{"hook_event_name":"PreToolUse","tool_name":"mcp__x__w","tool_input":{
+		"relative_path":"../h/config.yaml","name":"notes","mode":"fast",
+		"files":[{"path":"/h/a","content":"x"},{"uri":"FILE:///h/b%20c"}],
+		"body":"line one\nline two /h/c","opts":{"deep":{"deeper":["~/d"]}},"n":3}}`
+	c, err := ReadInput(ClaudeCode, strings.NewReader(in), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"../h/config.yaml", "notes", "/h/a", "/h/b c", "FILE:///h/b%20c", "~/d"}
+	if !slices.Equal(c.Named, want) || c.NamedTooMany {
+		t.Errorf("Named = %q (too many %v), want %q", c.Named, c.NamedTooMany, want)
+	}
+	var b strings.Builder
+	b.WriteString(`{"hook_event_name":"PreToolUse","tool_name":"mcp__x__w","tool_input":{"files":[`)
+	for i := range MaxNamed + 1 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"/w/%d"`, i)
+	}
+	b.WriteString(`]}}`)
+	c, err = ReadInput(ClaudeCode, strings.NewReader(b.String()), false)
+	if err != nil || len(c.Named) != MaxNamed || !c.NamedTooMany {
+		t.Errorf("%d strings: %d named, too many %v, %v", MaxNamed+1, len(c.Named), c.NamedTooMany, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -44,7 +45,19 @@ type Call struct {
 	// dir_path, directory), as sent: a relative path may be read from any
 	// of them as well as from Cwd.
 	Dirs []string
+	// Named are the other strings of the tool's input, at any depth, that
+	// may name a file: an MCP server's tools name theirs under keys no
+	// list can foresee (relative_path, uri, files[].path). A file:// URI
+	// is given as its path too. A tool the agent's table does not list
+	// may write any of them.
+	Named []string
+	// NamedTooMany is set when the input holds more such strings than
+	// MaxNamed: which files they name is then not told.
+	NamedTooMany bool
 }
+
+// MaxNamed is how many strings that may name a file Call.Named holds.
+const MaxNamed = 256
 
 // pathKeys are the members of a tool's input that name the files it works
 // on: in the three agents' file tools (file_path, notebook_path, path), and
@@ -104,6 +117,39 @@ func patchPaths(text string) []string {
 		}
 	}
 	return paths
+}
+
+// mayNameFile returns the file a string of a tool's input may name: none
+// for text (several lines, or long), else the string when it looks like a
+// path (it holds a slash, begins with ~ or a dot) or its key says it is
+// one, and a file:// URI's path.
+func mayNameFile(key, v string) []string {
+	if v == "" || len(v) > 4096 || strings.ContainsAny(v, "\n\r") {
+		return nil
+	}
+	var out []string
+	if rest, ok := cutPrefixFold(v, "file:"); ok {
+		if u, err := url.Parse("file:" + rest); err == nil && u.Path != "" {
+			out = append(out, u.Path)
+		}
+	}
+	k := strings.ToLower(key)
+	if strings.ContainsAny(v, "/\\") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") ||
+		slices.ContainsFunc(pathWords, func(w string) bool { return strings.Contains(k, w) }) {
+		out = append(out, v)
+	}
+	return out
+}
+
+// pathWords are the parts of a key that say its value names a file.
+var pathWords = []string{"path", "file", "dir", "folder", "dest", "target", "source", "uri", "location", "name"}
+
+// cutPrefixFold is strings.CutPrefix, in any case of the prefix's letters.
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
+		return s, false
+	}
+	return s[len(prefix):], true
 }
 
 // field names shared by the three agents' inputs.
@@ -186,8 +232,16 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 			sawToolInput = true
 			d, isDelim := tok.(json.Delim)
 			if isDelim && d == '{' {
-				strs, err := jr.ObjectStrings(2, func(k string) bool {
+				strs, err := jr.ObjectStringsEach(2, func(k string) bool {
 					return slices.Contains(pathKeys, k) || slices.Contains(dirKeys, k) || k == commandKey
+				}, func(k, v string) {
+					for _, n := range mayNameFile(k, v) {
+						if len(c.Named) == MaxNamed {
+							c.NamedTooMany = true
+							return
+						}
+						c.Named = append(c.Named, n)
+					}
 				})
 				if err != nil {
 					return failValue(key, err)

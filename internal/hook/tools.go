@@ -100,6 +100,14 @@ func Classify(agent, tool string, overrides map[string]ToolClass) Classification
 	return Classification{ToolClass: e.class(), kind: e.kind}
 }
 
+// Listed reports whether agent's own tool table lists tool: a tool it
+// does not (an MCP server's, one added since) may take its files under any
+// key of its input.
+func Listed(agent, tool string) bool {
+	_, ok := protocols[agent].tools[tool]
+	return ok
+}
+
 // Describe says how the tool was classed, for the answer's reason:
 // `a shell tool, so a write and unsafe`.
 func (c Classification) Describe(agent string) string {

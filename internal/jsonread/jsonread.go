@@ -307,6 +307,14 @@ func (r *Reader) skipOpened(open json.Delim, depth int) (string, error) {
 // (as a command given as its words); every other value is read and
 // dropped, within Options.MaxDepth.
 func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[string][]string, error) {
+	return r.ObjectStringsEach(depth, keep, nil)
+}
+
+// ObjectStringsEach is ObjectStrings that also gives each every string the
+// object holds outside what it returns, at any depth within
+// Options.MaxDepth, with the key of the member it is (or an array it is
+// in is) the value of. each may be nil.
+func (r *Reader) ObjectStringsEach(depth int, keep func(key string) bool, each func(key, s string)) (map[string][]string, error) {
 	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
 		return nil, r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
 	}
@@ -334,15 +342,24 @@ func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[strin
 				out[key] = append(out[key], strs...)
 				continue
 			}
+			if each != nil {
+				if err := r.eachString(v, key, depth+1, each); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if _, err := r.skipOpened(v, depth+1); err != nil {
 				return nil, err
 			}
 		case string:
-			if keep(key) {
+			switch {
+			case keep(key):
 				if out == nil {
 					out = map[string][]string{}
 				}
 				out[key] = append(out[key], v)
+			case each != nil:
+				each(key, v)
 			}
 		}
 	}
@@ -350,6 +367,40 @@ func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[strin
 		return nil, err
 	}
 	return out, nil
+}
+
+// eachString reads the rest of an object or array whose open delimiter
+// Token just read, at the given depth, and gives each every string in it,
+// at any depth, with the key of the member it is (or an array it is in
+// is) the value of: key for the strings of an array.
+func (r *Reader) eachString(open json.Delim, key string, depth int, each func(key, s string)) error {
+	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
+		return r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
+	}
+	for r.dec.More() {
+		k := key
+		if open == '{' {
+			kt, err := r.Token()
+			if err != nil {
+				return err
+			}
+			k, _ = kt.(string)
+		}
+		vt, err := r.Token()
+		if err != nil {
+			return err
+		}
+		switch v := vt.(type) {
+		case json.Delim:
+			if err := r.eachString(v, k, depth+1, each); err != nil {
+				return err
+			}
+		case string:
+			each(k, v)
+		}
+	}
+	_, err := r.Token() // the closing delimiter
+	return err
 }
 
 // arrayStrings reads the rest of an array whose '[' Token just read, at

@@ -269,6 +269,12 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 	}
 	if d.Class.Write {
 		written := writeTargets{paths: c.Call.Paths, cwd: c.Call.Cwd, dirs: c.Call.Dirs}
+		if !hook.Listed(c.Agent, c.Call.Tool) {
+			// A tool the agent's table does not list may take its files
+			// under any key; more of them than were read are not told.
+			written.paths = append(slices.Clip(written.paths), c.Call.Named...)
+			written.untold = c.Call.NamedTooMany
+		}
 		for _, g := range []struct {
 			rule  string
 			match func(string) bool
@@ -312,11 +318,17 @@ type writeTargets struct {
 	paths []string
 	cwd   string
 	dirs  []string
+	// untold is set when the input names more files than paths holds:
+	// every rule then counts as matched.
+	untold bool
 }
 
 // first returns the first path (cleaned) that match accepts as written or
 // where its links lead, or whose destination cannot be told; "" for none.
 func (w writeTargets) first(match func(string) bool) string {
+	if w.untold {
+		return fmt.Sprintf("files its input names (more than %d, too many to tell which)", hook.MaxNamed)
+	}
 	cwd := w.base()
 	bases := []string{cwd}
 	for _, d := range w.dirs {

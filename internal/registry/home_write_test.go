@@ -2,6 +2,7 @@ package registry
 
 import (
 	"os"
+	"strings"
 
 	"path/filepath"
 	"testing"
@@ -241,5 +242,18 @@ func TestAgentSettingsElsewhere(t *testing.T) {
 		if got := w.first(match) != ""; got != tt.want {
 			t.Errorf("a write to %s: matched %v, want %v", tt.path, got, tt.want)
 		}
+	}
+}
+
+// A write that names more files than were read is taken to name one in
+// every place a rule guards: which it names cannot be told.
+func TestWriteTargetsUntold(t *testing.T) {
+	w := writeTargets{paths: []string{"/elsewhere/a"}, cwd: "/elsewhere", untold: true}
+	if f := w.first(inHomeOf(t.TempDir())); !strings.Contains(f, "too many to tell which") {
+		t.Errorf("untold targets: matched %q", f)
+	}
+	w.untold = false
+	if f := w.first(inHomeOf(t.TempDir())); f != "" {
+		t.Errorf("told targets elsewhere: matched %q", f)
 	}
 }
