@@ -53,14 +53,12 @@ var settingsElsewhere = []struct {
 
 // systemSettings are the administrators' settings files the agents read
 // on every machine of a kind.
-var systemSettings = []string{
-	"/etc/claude-code/managed-settings.json",
-	"/Library/Application Support/ClaudeCode/managed-settings.json",
+var systemSettings = append(slices.Clone(ClaudeManaged),
 	"/etc/gemini-cli/settings.json",
 	"/etc/gemini-cli/system-defaults.json",
 	"/Library/Application Support/GeminiCli/settings.json",
 	"/Library/Application Support/GeminiCli/system-defaults.json",
-}
+)
 
 // SettingsFiles returns the agents' settings files that getenv (the
 // hook's environment, which the agent's is) and the system name, beyond

@@ -471,3 +471,31 @@ func TestReadInputNamed(t *testing.T) {
 		t.Errorf("%d strings: %d named, too many %v, %v", MaxNamed+1, len(c.Named), c.NamedTooMany, err)
 	}
 }
+
+// TestPermitsEdits: a Claude Code settings file lets an edit run without
+// asking when it allows an edit tool (or any) or sets another default
+// mode; content of another shape could say anything.
+func TestPermitsEdits(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{`{}`, false},
+		{`{"permissions":{"allow":["Bash(go test:*)","Read","WebFetch(domain:example.com)"],"deny":["Edit"]}}`, false},
+		{`{"permissions":{"defaultMode":"default"}}`, false},
+		{`{"permissions":{"defaultMode":"plan"}}`, false},
+		{`{"permissions":{"allow":["Edit(src/**)"]}}`, true},
+		{`{"permissions":{"allow":["write"]}}`, true},
+		{`{"permissions":{"allow":[" MultiEdit "]}}`, true},
+		{`{"permissions":{"allow":["NotebookEdit"]}}`, true},
+		{`{"permissions":{"allow":["*"]}}`, true},
+		{`{"permissions":{"defaultMode":"acceptEdits"}}`, true},
+		{`{"permissions":{"allow":"Edit"}}`, true},
+		{`{"permissions":[]}`, true},
+		{`not json`, true},
+	} {
+		if got := PermitsEdits([]byte(tt.in)); got != tt.want {
+			t.Errorf("PermitsEdits(%s) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/safefile"
 	sp "github.com/agentsctl/agents/internal/safetypack"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // Subject is what a decision is taken under: an automation profile, the
@@ -216,6 +219,10 @@ type HookCall struct {
 	// parents and the home (see hook.SettingsFiles); a relative one is
 	// read from the call's working folder.
 	Settings []string
+	// ClaudeConfigDir is the folder Claude Code keeps the user's settings
+	// in when its environment moves them (CLAUDE_CONFIG_DIR); "" for
+	// ~/.claude.
+	ClaudeConfigDir string
 }
 
 // Where a condition of a hook's call was declared met.
@@ -263,7 +270,14 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 	in.Tool, in.Write, in.Unsafe = c.Call.Tool, d.Class.Write, d.Class.Unsafe
 	in.NoSandbox = d.Sandbox == ""
 	in.NoCheckpoint = d.Checkpoint == ""
-	d.Answer = hook.Decide(s.Guard(in), s.Profile, hook.Options{Abstain: c.Abstain, ModeAsks: hook.ModeAsks(c.Agent, c.Call.Mode, d.Class)})
+	modeAsks := hook.ModeAsks(c.Agent, c.Call.Mode, d.Class)
+	if c.Abstain && modeAsks && c.Agent == hook.ClaudeCode && claudePermitsEdits(c.Call.Cwd, c.ClaudeConfigDir) {
+		// A permission rule lets Claude Code run the edit without asking,
+		// in its default mode too: abstaining would let it run with
+		// nobody asked.
+		modeAsks = false
+	}
+	d.Answer = hook.Decide(s.Guard(in), s.Profile, hook.Options{Abstain: c.Abstain, ModeAsks: modeAsks})
 	if u, ok := hook.Unprovable(s.Safety, s.Profile.Guards); ok && hook.Stricter(u.Kind, d.Answer.Kind) {
 		d.Answer = u
 	}
@@ -518,6 +532,58 @@ func isAgentSettings(p string) bool {
 	dir, base := filepath.Base(filepath.Dir(p)), filepath.Base(p)
 	for d, names := range agentSettings {
 		if strings.EqualFold(d, dir) && slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, base) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// claudePermitsEdits reports whether one of the settings files Claude Code
+// reads in cwd (a project's, in cwd or any folder above it, as the project
+// may be any of them; cwd is the hook's own working folder when the input
+// names none, and one that cannot be told counts as permitting), the user's (in configDir, else ~/.claude) or an
+// administrator's could let a file edit run without asking a person (see
+// hook.PermitsEdits). A file that is there but cannot be read could say
+// so, and counts as permitting; so does a home folder that cannot be told.
+// A rule given on Claude Code's command line (--allowedTools) reaches no
+// file, and cannot be seen here.
+func claudePermitsEdits(cwd, configDir string) bool {
+	cwd = writeTargets{cwd: cwd}.base() // the hook's own, when the input has none
+	if !filepath.IsAbs(cwd) {
+		return true
+	}
+	var dirs []string
+	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+		dirs = append(dirs, filepath.Join(d, ".claude"))
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	switch {
+	case configDir != "":
+		if !filepath.IsAbs(configDir) {
+			configDir = join(cwd, configDir)
+		}
+		dirs = append(dirs, configDir)
+	default:
+		home, _ := userHome("~")
+		if home == "" {
+			return true
+		}
+		dirs = append(dirs, filepath.Join(home, ".claude"))
+	}
+	var files []string
+	for _, d := range dirs {
+		for _, n := range hook.ClaudeSettingsNames {
+			files = append(files, filepath.Join(d, n))
+		}
+	}
+	files = append(files, hook.ClaudeManaged...)
+	for _, f := range files {
+		data, err := safefile.ReadFile(f, strictyaml.MaxFileSize)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil || hook.PermitsEdits(data):
 			return true
 		}
 	}

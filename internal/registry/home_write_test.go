@@ -257,3 +257,59 @@ func TestWriteTargetsUntold(t *testing.T) {
 		t.Errorf("told targets elsewhere: matched %q", f)
 	}
 }
+
+// Claude Code's settings files that could let an edit run without asking
+// are found in the working folder's .claude and those above it, in the
+// user's (moved or not), and one that cannot be read counts.
+func TestClaudePermitsEdits(t *testing.T) {
+	root := t.TempDir()
+	work, cfg := filepath.Join(root, "project", "sub"), filepath.Join(root, "cfg")
+	for _, d := range []string{work, cfg, filepath.Join(root, "project", ".claude")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	write := func(path, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if claudePermitsEdits(work, "") {
+		t.Fatal("no settings at all: permits")
+	}
+	allow := `{"permissions":{"allow":["Edit"]}}`
+	for _, tt := range []struct {
+		file, configDir string
+	}{
+		{filepath.Join(root, "project", ".claude", "settings.local.json"), ""},
+		{filepath.Join(home, ".claude", "settings.json"), ""},
+		{filepath.Join(cfg, "settings.json"), cfg},
+	} {
+		write(tt.file, allow)
+		if !claudePermitsEdits(work, tt.configDir) {
+			t.Errorf("%s allows edits: not seen", tt.file)
+		}
+		write(tt.file, `{"permissions":{"allow":["Read"]}}`)
+		if claudePermitsEdits(work, tt.configDir) {
+			t.Errorf("%s allows reads only: permits edits", tt.file)
+		}
+	}
+	// The user's moved settings replace ~/.claude's.
+	write(filepath.Join(home, ".claude", "settings.json"), allow)
+	if claudePermitsEdits(work, cfg) {
+		t.Error("with the settings moved, ~/.claude's still counted")
+	}
+	// A settings file that is a folder cannot be read: it counts.
+	if err := os.MkdirAll(filepath.Join(work, ".claude", "settings.json"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if !claudePermitsEdits(work, cfg) {
+		t.Error("an unreadable settings file: not counted")
+	}
+}

@@ -45,7 +45,8 @@ func hookRun(opts *checkGuardOptions) error {
 		Under:     registry.Under{Profile: opts.profile, Plan: opts.plan, Cwd: call.Cwd},
 		Session:   opts.input, // the session's category
 		Sandboxed: h.sandboxed, Checkpointed: h.checkpointed, Abstain: h.abstain,
-		Settings: hook.SettingsFiles(opts.UI.Getenv),
+		Settings:        hook.SettingsFiles(opts.UI.Getenv),
+		ClaudeConfigDir: opts.UI.Getenv("CLAUDE_CONFIG_DIR"),
 	})
 	if err != nil {
 		return err

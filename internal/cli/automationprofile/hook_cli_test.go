@@ -34,6 +34,8 @@ func newHookEnv(t *testing.T) *hookEnv {
 		t.Fatal(err)
 	}
 	e := &hookEnv{home: home, vars: map[string]string{"AGENTS_HOME": home, "CI": "true"}}
+	// The user's own settings (Claude Code's, say) are not the test's.
+	t.Setenv("HOME", t.TempDir())
 	st := newStore(t)
 	e.open = func(cmdutil.Config) (store.Store, error) { return st, nil }
 	return e
