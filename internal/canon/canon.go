@@ -290,7 +290,10 @@ func nodeFrom(dec *json.Decoder) (*yaml.Node, error) {
 	case json.Number:
 		s := t.String()
 		tag := "!!int"
-		if strings.ContainsAny(s, ".eE") {
+		if _, err := t.Int64(); err != nil || strings.ContainsAny(s, ".eE") {
+			// A whole number past 64 bits (encoding/json writes 1e20 as
+			// 100000000000000000000) reads as a float in YAML: tagged an
+			// integer, it would be written with its tag.
 			tag = "!!float"
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: s}, nil

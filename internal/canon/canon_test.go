@@ -51,6 +51,23 @@ text: |-
 	}
 }
 
+// A whole number past 64 bits is written as YAML reads a float, with no
+// tag, and reads back as the same number.
+func TestYAMLWholeNumberPast64Bits(t *testing.T) {
+	big := 1e20
+	got, err := YAML(doc{Value: 1e21, Cap: &big, In: inner{A: []string{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(got), "!!") || !strings.Contains(string(got), "cap: 100000000000000000000\n") {
+		t.Errorf("YAML:\n%s", got)
+	}
+	var back doc
+	if err := yaml.Unmarshal(got, &back); err != nil || back.Cap == nil || *back.Cap != big || back.Value != 1e21 {
+		t.Errorf("read back: %+v, %v", back, err)
+	}
+}
+
 func TestJSONDoesNotEscapeHTML(t *testing.T) {
 	got, err := CompactJSON(map[string]string{"k": "<a&b>"})
 	if err != nil {

@@ -797,7 +797,7 @@ func (d *Decoder) Bool(f Field) (bool, bool) {
 // readers do not all read alike (010 is 8 to some, 10 to others).
 func (d *Decoder) Int(f Field) (int64, bool) {
 	n, ok := d.scalar(f, "an integer")
-	if !ok {
+	if !ok || !d.unquotedNumber(f, n, "an integer") {
 		return 0, false
 	}
 	switch n.ShortTag() {
@@ -814,6 +814,10 @@ func (d *Decoder) Int(f Field) (int64, bool) {
 		return v, true
 	case tagFloat:
 		switch {
+		case isPlainDecimal(n.Value) && n.Style&yaml.TaggedStyle != 0:
+			// Written as an integer, and tagged a float.
+			d.Fieldf(f, "must be an integer, got %s tagged %s; write it without the tag", shorten(n.Value), n.Tag)
+			return 0, false
 		case isPlainDecimal(n.Value):
 			// Too large even for the resolver's unsigned integers.
 			d.Fieldf(f, "integer %s is out of range", shorten(n.Value))
@@ -825,6 +829,18 @@ func (d *Decoder) Int(f Field) (int64, bool) {
 	}
 	d.Fieldf(f, "must be an integer, got %s", Describe(n))
 	return 0, false
+}
+
+// unquotedNumber records a problem, and returns false, when n is a number
+// written in quotes or as block text and tagged to be read as one
+// (!!int "7"): quoted text is a string to every reader that does not
+// honour the tag, as Bool refuses it too.
+func (d *Decoder) unquotedNumber(f Field, n *yaml.Node, want string) bool {
+	if t := n.ShortTag(); (t == tagInt || t == tagFloat) && n.Style&^yaml.TaggedStyle != 0 {
+		d.Fieldf(f, "must be %s, got %s in quotes or as text; write the number without quotes", want, quote(n.Value))
+		return false
+	}
+	return true
 }
 
 // writeDecimal says how to write a number that is not in plain decimal.
@@ -841,7 +857,7 @@ func (d *Decoder) OptInt(f Field) (*int64, bool) { return opt(f, d.Int) }
 // hexadecimal float tagged !!float 0x1p-2; -0.0 reads as 0.
 func (d *Decoder) Float(f Field) (float64, bool) {
 	n, ok := d.scalar(f, "a number")
-	if !ok {
+	if !ok || !d.unquotedNumber(f, n, "a number") {
 		return 0, false
 	}
 	switch n.ShortTag() {

@@ -209,6 +209,11 @@ func TestInt(t *testing.T) {
 		{"-0", 0, ""},
 		{"10", 10, ""},
 		{"!!int 10", 10, ""},
+		// Quoted text tagged to be read as a number is still text.
+		{`!!int "7"`, 0, `must be an integer, got "7" in quotes or as text; write the number without quotes`},
+		{`!!int '7'`, 0, "in quotes or as text"},
+		{"!!int |\n  7\n", 0, "in quotes or as text"},
+		{"!!float 3", 0, "must be an integer, got 3 tagged !!float; write it without the tag"},
 		{"9223372036854775807", 9223372036854775807, ""},
 		{"-9223372036854775808", -9223372036854775808, ""},
 		// Only plain decimal: other forms are read differently by
@@ -266,6 +271,9 @@ func TestFloat(t *testing.T) {
 		{"-0.0", 0, ""},
 		{"-0", 0, ""},
 		{".5", 0.5, ""},
+		{"!!float 1", 1, ""},
+		{`!!float "0.5"`, 0, `must be a number, got "0.5" in quotes or as text; write the number without quotes`},
+		{`!!int "1"`, 0, "in quotes or as text"},
 		{"5e-1", 0.5, ""},
 		{"5.", 5, ""},
 		{"1E+2", 100, ""},
