@@ -83,6 +83,7 @@ func exitCode(err error) int {
 type jsonProblem struct {
 	File    string `json:"file"`
 	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
 }
 
@@ -113,11 +114,7 @@ func printError(w io.Writer, format string, err error) {
 	if format == "json" || format == "yaml" {
 		je := jsonError{Code: code, Message: msg, Hint: hint}
 		for _, p := range problems {
-			path := p.Path
-			if p.Line > 0 && path == "" {
-				path = fmt.Sprintf("line %d", p.Line)
-			}
-			je.Problems = append(je.Problems, jsonProblem{File: p.File, Path: path, Message: p.Message})
+			je.Problems = append(je.Problems, jsonProblem{File: p.File, Path: p.Path, Line: p.Line, Message: p.Message})
 		}
 		doc := map[string]jsonError{"error": je}
 		if format == "yaml" {
