@@ -492,10 +492,48 @@ func TestPermitsEdits(t *testing.T) {
 		{`{"permissions":{"defaultMode":"acceptEdits"}}`, true},
 		{`{"permissions":{"allow":"Edit"}}`, true},
 		{`{"permissions":[]}`, true},
+		// Keys are read as Claude Code reads them: a key in other letter
+		// case cannot hide one, and the last of a key given twice wins.
+		{`{"permissions":{"allow":["Edit"]},"PERMISSIONS":null}`, true},
+		{`{"permissions":{"allow":["Edit"],"Allow":[]}}`, true},
+		{`{"permissions":{"defaultMode":"acceptEdits","defaultmode":"default"}}`, true},
+		{`{"permissions":{"allow":["Read"]},"permissions":{"allow":["Edit"]}}`, true},
+		{`{"permissions":{"allow":["Edit"]},"permissions":{"allow":["Read"]}}`, false},
+		{`{"permissions":{"allow":[1]}}`, true},
+		{`{"permissions":null}`, false},
+		{`null`, true},
 		{`not json`, true},
 	} {
 		if got := PermitsEdits([]byte(tt.in)); got != tt.want {
 			t.Errorf("PermitsEdits(%s) = %v, want %v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestReadInputNamedNested: strings nested in a list under a key read as
+// a path are named too; a folder key's value is a folder; a path too long
+// to read leaves the files untold.
+func TestReadInputNamedNested(t *testing.T) {
+	in := `{"hook_event_name":"PreToolUse","tool_name":"mcp__x__w","tool_input":{
+		"paths":["/top",["/h/a"],{"path":"/h/b"}],"source":[{"uri":"file:///h/c"}],
+		"dir":"/h/.claude","name":"settings.json"}}`
+	c, err := ReadInput(ClaudeCode, strings.NewReader(in), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"/h/a", "/h/b", "/h/c", "file:///h/c", "/h/.claude", "settings.json"}; !slices.Equal(c.Named, want) {
+		t.Errorf("Named = %q, want %q", c.Named, want)
+	}
+	if !slices.Equal(c.Paths, []string{"/top"}) || !slices.Equal(c.NamedDirs, []string{"/h/.claude"}) || c.NamedTooMany {
+		t.Errorf("Paths %q, NamedDirs %q, too many %v", c.Paths, c.NamedDirs, c.NamedTooMany)
+	}
+	long := "/h/" + strings.Repeat("./", 2100) + "config.yaml"
+	c, err = ReadInput(ClaudeCode, strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"mcp__x__w","tool_input":{"file":"`+long+`","text":"`+strings.Repeat("x", 5000)+`"}}`), false)
+	if err != nil || !c.NamedTooMany {
+		t.Errorf("a path longer than is read: too many %v, %v", c.NamedTooMany, err)
+	}
+	c, err = ReadInput(ClaudeCode, strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"mcp__x__w","tool_input":{"text":"`+strings.Repeat("x", 5000)+`"}}`), false)
+	if err != nil || c.NamedTooMany {
+		t.Errorf("long text: too many %v, %v", c.NamedTooMany, err)
 	}
 }

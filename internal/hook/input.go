@@ -51,8 +51,12 @@ type Call struct {
 	// is given as its path too. A tool the agent's table does not list
 	// may write any of them.
 	Named []string
+	// NamedDirs are those of Named whose key says they name a folder
+	// (dir, folder, root): a server may join another name to one.
+	NamedDirs []string
 	// NamedTooMany is set when the input holds more such strings than
-	// MaxNamed: which files they name is then not told.
+	// MaxNamed, or one too long to be read as a path: which files they
+	// name is then not told.
 	NamedTooMany bool
 }
 
@@ -120,12 +124,18 @@ func patchPaths(text string) []string {
 }
 
 // mayNameFile returns the file a string of a tool's input may name: none
-// for text (several lines, or long), else the string when it looks like a
-// path (it holds a slash, begins with ~ or a dot) or its key says it is
-// one, and a file:// URI's path.
-func mayNameFile(key, v string) []string {
-	if v == "" || len(v) > 4096 || strings.ContainsAny(v, "\n\r") {
-		return nil
+// for text (several lines), else the string when it looks like a path (it
+// holds a slash, begins with ~ or a dot) or its key says it is one, and a
+// file:// URI's path. tooLong is set for a string that begins as a path
+// does but is longer than a path is read here (a server may still tidy
+// it into a real one).
+func mayNameFile(key, v string) (names []string, tooLong bool) {
+	if v == "" || strings.ContainsAny(v, "\n\r") {
+		return nil, false
+	}
+	if len(v) > maxNamedLen {
+		_, uri := cutPrefixFold(v, "file:")
+		return nil, uri || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") || strings.HasPrefix(v, "\\")
 	}
 	var out []string
 	if rest, ok := cutPrefixFold(v, "file:"); ok {
@@ -138,11 +148,23 @@ func mayNameFile(key, v string) []string {
 		slices.ContainsFunc(pathWords, func(w string) bool { return strings.Contains(k, w) }) {
 		out = append(out, v)
 	}
-	return out
+	return out, false
 }
 
+// maxNamedLen is the longest string read as a path.
+const maxNamedLen = 4096
+
+// namesFolder reports whether key says its value names a folder.
+func namesFolder(key string) bool {
+	k := strings.ToLower(key)
+	return slices.ContainsFunc(folderWords, func(w string) bool { return strings.Contains(k, w) })
+}
+
+// folderWords are the parts of a key that say its value names a folder.
+var folderWords = []string{"dir", "folder", "root", "cwd", "base"}
+
 // pathWords are the parts of a key that say its value names a file.
-var pathWords = []string{"path", "file", "dir", "folder", "dest", "target", "source", "uri", "location", "name"}
+var pathWords = []string{"path", "file", "dir", "folder", "dest", "target", "source", "uri", "location", "name", "root", "cwd", "base"}
 
 // cutPrefixFold is strings.CutPrefix, in any case of the prefix's letters.
 func cutPrefixFold(s, prefix string) (string, bool) {
@@ -235,12 +257,19 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 				strs, err := jr.ObjectStringsEach(2, func(k string) bool {
 					return slices.Contains(pathKeys, k) || slices.Contains(dirKeys, k) || k == commandKey
 				}, func(k, v string) {
-					for _, n := range mayNameFile(k, v) {
+					names, tooLong := mayNameFile(k, v)
+					if tooLong {
+						c.NamedTooMany = true
+					}
+					for _, n := range names {
 						if len(c.Named) == MaxNamed {
 							c.NamedTooMany = true
 							return
 						}
 						c.Named = append(c.Named, n)
+						if namesFolder(k) {
+							c.NamedDirs = append(c.NamedDirs, n)
+						}
 					}
 				})
 				if err != nil {

@@ -12,26 +12,43 @@ var editTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
 // PermitsEdits reports whether a Claude Code settings file, its content
 // data, could let a file edit run in the default mode without asking a
 // person: a permissions.allow rule for an edit tool (or any tool), or a
-// default mode other than default and plan. Content that is not a JSON
-// object, or not of the documented shape, could say anything, and counts
-// as permitting.
+// default mode other than default and plan. Keys are read as Claude Code
+// reads them, letter case and all, the last of a key given twice winning;
+// a key that differs from one of those only in case, content that is not
+// a JSON object, or a value not of the documented shape could say
+// anything, and counts as permitting.
 func PermitsEdits(data []byte) bool {
-	var s struct {
-		Permissions *struct {
-			Allow       []string `json:"allow"`
-			DefaultMode *string  `json:"defaultMode"`
-		} `json:"permissions"`
-	}
-	if err := json.Unmarshal(data, &s); err != nil {
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil || doc == nil {
 		return true
 	}
-	if s.Permissions == nil {
+	raw, ok := doc[keyPermissions]
+	if foldedAlike(doc, keyPermissions) {
+		return true
+	}
+	if !ok || raw == nil {
 		return false
 	}
-	if m := s.Permissions.DefaultMode; m != nil && *m != "default" && *m != "plan" {
+	perms, ok := raw.(map[string]any)
+	if !ok || foldedAlike(perms, keyAllow) || foldedAlike(perms, keyDefaultMode) {
 		return true
 	}
-	for _, rule := range s.Permissions.Allow {
+	if m, ok := perms[keyDefaultMode]; ok && m != nil && m != "default" && m != "plan" {
+		return true
+	}
+	allow, ok := perms[keyAllow]
+	if !ok || allow == nil {
+		return false
+	}
+	rules, ok := allow.([]any)
+	if !ok {
+		return true
+	}
+	for _, r := range rules {
+		rule, ok := r.(string)
+		if !ok {
+			return true
+		}
 		tool, _, _ := strings.Cut(strings.TrimSpace(rule), "(")
 		tool = strings.TrimSpace(tool)
 		if tool == "" || strings.ContainsAny(tool, "*?") {
@@ -46,6 +63,24 @@ func PermitsEdits(data []byte) bool {
 	return false
 }
 
+// The keys of Claude Code's settings PermitsEdits reads.
+const (
+	keyPermissions = "permissions"
+	keyAllow       = "allow"
+	keyDefaultMode = "defaultMode"
+)
+
+// foldedAlike reports whether m has a key that is key in other letter
+// case: a reader that folds case may take it for key.
+func foldedAlike(m map[string]any, key string) bool {
+	for k := range m {
+		if k != key && strings.EqualFold(k, key) {
+			return true
+		}
+	}
+	return false
+}
+
 // ClaudeSettings are the names of Claude Code's settings files, in its
 // .claude folders of a project and of the user, and its administrators'.
 var (
@@ -53,5 +88,11 @@ var (
 	ClaudeManaged       = []string{
 		"/etc/claude-code/managed-settings.json",
 		"/Library/Application Support/ClaudeCode/managed-settings.json",
+	}
+	// ClaudeManagedDirs hold more of the administrators' settings, every
+	// .json file in them merged over managed-settings.json.
+	ClaudeManagedDirs = []string{
+		"/etc/claude-code/managed-settings.d",
+		"/Library/Application Support/ClaudeCode/managed-settings.d",
 	}
 )

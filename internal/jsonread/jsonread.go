@@ -332,7 +332,7 @@ func (r *Reader) ObjectStringsEach(depth int, keep func(key string) bool, each f
 		switch v := vt.(type) {
 		case json.Delim:
 			if v == '[' && keep(key) {
-				strs, err := r.arrayStrings(depth + 1)
+				strs, err := r.arrayStrings(depth+1, key, each)
 				if err != nil {
 					return nil, err
 				}
@@ -404,9 +404,10 @@ func (r *Reader) eachString(open json.Delim, key string, depth int, each func(ke
 }
 
 // arrayStrings reads the rest of an array whose '[' Token just read, at
-// the given depth, and returns the strings it holds at its own level;
-// anything nested in it is read and dropped.
-func (r *Reader) arrayStrings(depth int) ([]string, error) {
+// the given depth, the value of key, and returns the strings it holds at
+// its own level; anything nested in it is given to each (see
+// ObjectStringsEach), or read and dropped when each is nil.
+func (r *Reader) arrayStrings(depth int, key string, each func(key, s string)) ([]string, error) {
 	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
 		return nil, r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
 	}
@@ -418,6 +419,12 @@ func (r *Reader) arrayStrings(depth int) ([]string, error) {
 		}
 		switch v := vt.(type) {
 		case json.Delim:
+			if each != nil {
+				if err := r.eachString(v, key, depth+1, each); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if _, err := r.skipOpened(v, depth+1); err != nil {
 				return nil, err
 			}

@@ -287,6 +287,7 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 			// A tool the agent's table does not list may take its files
 			// under any key; more of them than were read are not told.
 			written.paths = append(slices.Clip(written.paths), c.Call.Named...)
+			written.dirs = append(slices.Clip(written.dirs), c.Call.NamedDirs...)
 			written.untold = c.Call.NamedTooMany
 		}
 		for _, g := range []struct {
@@ -475,7 +476,7 @@ var agentSettings = map[string][]string{
 func settingsOf(cwd string, elsewhere []string) func(string) bool {
 	var real map[string]bool
 	return func(p string) bool {
-		if isAgentSettings(p) {
+		if isAgentSettings(p) || inManagedDir(p) {
 			return true
 		}
 		if real == nil {
@@ -526,6 +527,17 @@ func settingsFiles(cwd string, elsewhere []string) map[string]bool {
 	return out
 }
 
+// inManagedDir matches a file in one of the folders Claude Code merges
+// administrators' settings from (or one of those folders itself).
+func inManagedDir(p string) bool {
+	for _, d := range hook.ClaudeManagedDirs {
+		if inHomeOf(d)(p) {
+			return true
+		}
+	}
+	return false
+}
+
 // isAgentSettings matches a file an agent's hooks are installed in, in
 // any case of its letters (a file system may fold them).
 func isAgentSettings(p string) bool {
@@ -539,11 +551,13 @@ func isAgentSettings(p string) bool {
 }
 
 // claudePermitsEdits reports whether one of the settings files Claude Code
-// reads in cwd (a project's, in cwd or any folder above it, as the project
-// may be any of them; cwd is the hook's own working folder when the input
-// names none, and one that cannot be told counts as permitting), the user's (in configDir, else ~/.claude) or an
-// administrator's could let a file edit run without asking a person (see
-// hook.PermitsEdits). A file that is there but cannot be read could say
+// reads could let a file edit run without asking a person (see
+// hook.PermitsEdits): a project's, in cwd or any folder above it, as the
+// project may be any of them (cwd is the hook's own working folder when
+// the input names none, and one that cannot be told counts as
+// permitting); the user's, in configDir, else ~/.claude; the
+// administrators', managed-settings.json and every .json file of the
+// managed-settings.d folder Claude Code merges over it. A file that is there but cannot be read could say
 // so, and counts as permitting; so does a home folder that cannot be told.
 // A rule given on Claude Code's command line (--allowedTools) reaches no
 // file, and cannot be seen here.
@@ -579,6 +593,19 @@ func claudePermitsEdits(cwd, configDir string) bool {
 		}
 	}
 	files = append(files, hook.ClaudeManaged...)
+	for _, d := range hook.ClaudeManagedDirs {
+		des, err := os.ReadDir(d)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return true
+		}
+		for _, de := range des {
+			if strings.HasSuffix(de.Name(), ".json") {
+				files = append(files, filepath.Join(d, de.Name()))
+			}
+		}
+	}
 	for _, f := range files {
 		data, err := safefile.ReadFile(f, strictyaml.MaxFileSize)
 		switch {

@@ -313,3 +313,22 @@ func TestClaudePermitsEdits(t *testing.T) {
 		t.Error("an unreadable settings file: not counted")
 	}
 }
+
+// A file in Claude Code's managed-settings.d folder is an agent's
+// settings file, whatever its name.
+func TestManagedSettingsFolder(t *testing.T) {
+	match := settingsOf(t.TempDir(), nil)
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{"/etc/claude-code/managed-settings.d/50-x.json", true},
+		{"/etc/claude-code/managed-settings.d", true},
+		{"/etc/claude-code/other.json", false},
+	} {
+		w := writeTargets{paths: []string{tt.path}, cwd: "/"}
+		if got := w.first(match) != ""; got != tt.want {
+			t.Errorf("a write to %s: matched %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
