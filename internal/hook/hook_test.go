@@ -501,6 +501,12 @@ func TestPermitsEdits(t *testing.T) {
 		{`{"permissions":{"allow":["Edit"]},"permissions":{"allow":["Read"]}}`, false},
 		{`{"permissions":{"allow":[1]}}`, true},
 		{`{"permissions":null}`, false},
+		// Another pre-tool hook may answer allow; agents' own may not.
+		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"agents automation-profile check-guard --hook claude-code"}]}]}}`, false},
+		{`{"hooks":{"PreToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"./approve.sh"}]}]}}`, true},
+		{`{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"./fmt.sh"}]}]}}`, false},
+		{`{"hooks":{"preToolUse":[]}}`, true},
+		{`{"hooks":[]}`, true},
 		{`null`, true},
 		{`not json`, true},
 	} {

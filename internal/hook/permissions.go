@@ -11,8 +11,9 @@ var editTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
 
 // PermitsEdits reports whether a Claude Code settings file, its content
 // data, could let a file edit run in the default mode without asking a
-// person: a permissions.allow rule for an edit tool (or any tool), or a
-// default mode other than default and plan. Keys are read as Claude Code
+// person: a permissions.allow rule for an edit tool (or any tool), a
+// default mode other than default and plan, or a PreToolUse hook other
+// than agents' own (which may answer allow). Keys are read as Claude Code
 // reads them, letter case and all, the last of a key given twice winning;
 // a key that differs from one of those only in case, content that is not
 // a JSON object, or a value not of the documented shape could say
@@ -22,10 +23,10 @@ func PermitsEdits(data []byte) bool {
 	if err := json.Unmarshal(data, &doc); err != nil || doc == nil {
 		return true
 	}
-	raw, ok := doc[keyPermissions]
-	if foldedAlike(doc, keyPermissions) {
+	if foldedAlike(doc, keyPermissions) || foldedAlike(doc, keyHooks) || otherHooks(doc[keyHooks]) {
 		return true
 	}
+	raw, ok := doc[keyPermissions]
 	if !ok || raw == nil {
 		return false
 	}
@@ -63,8 +64,54 @@ func PermitsEdits(data []byte) bool {
 	return false
 }
 
+// otherHooks reports whether the hooks section of Claude Code's settings
+// could hold a pre-tool hook other than agents' own check-guard: one that
+// may answer allow for an edit agents left to the agent.
+func otherHooks(section any) bool {
+	if section == nil {
+		return false
+	}
+	events, ok := section.(map[string]any)
+	if !ok || foldedAlike(events, claudePreTool) {
+		return true
+	}
+	groups, ok := events[claudePreTool]
+	if !ok || groups == nil {
+		return false
+	}
+	list, ok := groups.([]any)
+	if !ok {
+		return true
+	}
+	for _, g := range list {
+		group, ok := g.(map[string]any)
+		if !ok {
+			return true
+		}
+		hooks, ok := group["hooks"].([]any)
+		if !ok {
+			return true
+		}
+		for _, h := range hooks {
+			hook, ok := h.(map[string]any)
+			if !ok {
+				return true
+			}
+			command, ok := hook["command"].(string)
+			if !ok || !strings.Contains(command, "agents") || !strings.Contains(command, "check-guard") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// claudePreTool is Claude Code's pre-tool hook event.
+const claudePreTool = "PreToolUse"
+
 // The keys of Claude Code's settings PermitsEdits reads.
 const (
+	keyHooks       = "hooks"
 	keyPermissions = "permissions"
 	keyAllow       = "allow"
 	keyDefaultMode = "defaultMode"
