@@ -1094,8 +1094,14 @@ func TestStressSignals(t *testing.T) {
 	}
 	before := treeHash(t, home)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		if code, stderr := waitFor(agentsCmd(t, home, "automation-profile", "add", "-c", "-"), sig); code != 130 {
-			t.Errorf("add reading its input, %v: exit %d, want 130: %s", sig, code, stderr)
+		// Interrupted, a command says so on stderr, in its format.
+		if code, stderr := waitFor(agentsCmd(t, home, "automation-profile", "add", "-c", "-"), sig); code != 130 ||
+			!strings.Contains(stderr, "agents: error: interrupted by a signal before the command finished") {
+			t.Errorf("add reading its input, %v: exit %d, want 130 and the error: %s", sig, code, stderr)
+		}
+		if code, stderr := waitFor(agentsCmd(t, home, "automation-profile", "add", "-c", "-", "-f", "json"), sig); code != 130 ||
+			!strings.HasSuffix(stderr, `{"error":{"code":"interrupted","message":"interrupted by a signal before the command finished"}}`+"\n") {
+			t.Errorf("add -f json reading its input, %v: exit %d, want 130 and the error as JSON: %s", sig, code, stderr)
 		}
 		code, stderr := waitFor(agentsCmd(t, home, "automation-profile", "check-guard", "cautious", "--hook", "claude-code"), sig)
 		if code != 2 || !strings.Contains(stderr, "the tool call is blocked") {
@@ -1155,6 +1161,8 @@ func TestStressSignals(t *testing.T) {
 	counts := map[int]int{}
 	for range stressScale(20, 200) {
 		cmd := agentsCmd(t, home, "automation-profile", "list", "-f", "json")
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -1168,6 +1176,9 @@ func TestStressSignals(t *testing.T) {
 		counts[ws.ExitStatus()]++
 		if c := ws.ExitStatus(); c != 0 && c != 130 {
 			t.Fatalf("list ended with %d on SIGTERM", c)
+		}
+		if ws.ExitStatus() == 130 && !strings.Contains(errOut.String(), `"code":"interrupted"`) {
+			t.Fatalf("list exited 130 on SIGTERM without saying so: %q", errOut.String())
 		}
 	}
 	t.Logf("SIGTERM at random moments of a listing: %d exited 130, %d had finished (0), none killed by the signal", counts[130], counts[0])

@@ -91,6 +91,14 @@ func Main() int {
 			denyNow(agent, "agents: blocked: the hook was stopped before it decided")
 			os.Exit(code)
 		})
+	} else {
+		// An interrupted command says so on stderr, in its format, as
+		// every other failure does; what it had written to stdout is cut
+		// off where the signal came.
+		sig.SetExit(func(code int) {
+			printError(os.Stderr, formatOf(deps, args), errs.New(errs.KindInterrupted, "interrupted by a signal before the command finished"))
+			os.Exit(code)
+		})
 	}
 	code := Run(deps, args)
 	if err := deps.IO.Flush(); err != nil && code == ExitOK {
@@ -322,6 +330,14 @@ func errorFormat(deps *cmdutil.Deps, args []string) string {
 	if deps.Config.Format != "" {
 		return deps.Config.Format
 	}
+	return formatOf(deps, args)
+}
+
+// formatOf is the output format args, the environment and config.yaml
+// choose, worked out afresh: errorFormat before the configuration is
+// resolved, and what an interrupted command's error is written in, from
+// the goroutine that catches the signal.
+func formatOf(deps *cmdutil.Deps, args []string) string {
 	if f, ok := argValue(args, "f", "format"); ok {
 		return f
 	}
