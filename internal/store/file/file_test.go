@@ -420,7 +420,8 @@ func TestProblemsDoNotHideOthers(t *testing.T) {
 	writeFile(t, stray, "name: stray\n")
 	big := filepath.Join(dir, "acme", "e.yaml")
 	writeFile(t, big, "name: acme/e\ndescription: "+strings.Repeat("x", profile.MaxFileSize)+"\n")
-	writeFile(t, filepath.Join(dir, "acme", "f.yaml", "x"), "in a folder named like a profile file")
+	folder := filepath.Join(dir, "acme", "f.yaml")
+	writeFile(t, filepath.Join(folder, "x"), "in a folder named like a profile file")
 	writeFile(t, filepath.Join(dir, "acme", ".tmp-someone-elses"), "ignored")
 	writeFile(t, filepath.Join(dir, "acme", "notes.txt"), "ignored")
 
@@ -435,13 +436,13 @@ func TestProblemsDoNotHideOthers(t *testing.T) {
 	for _, p := range l.Problems {
 		files[p.File] = p
 	}
-	for _, f := range []string{corrupt, misplaced, badName, stray, big} {
+	for _, f := range []string{corrupt, misplaced, badName, stray, big, folder} {
 		if _, ok := files[f]; !ok {
 			t.Errorf("no problem reported for %s; problems: %v", f, l.Problems)
 		}
 	}
-	if len(files) != 5 {
-		t.Errorf("problems for %d files, want 5: %v", len(files), l.Problems)
+	if len(files) != 6 {
+		t.Errorf("problems for %d files, want 6: %v", len(files), l.Problems)
 	}
 	if p := files[misplaced]; p.Path != "name" || !strings.Contains(p.Message, `"acme/a"`) {
 		t.Errorf("misplaced file problem = %+v", p)

@@ -68,18 +68,24 @@ func (k *kind[T]) scan(ctx context.Context, s *Store, r *os.Root, f store.Query)
 	addFiles := func(dir, prefix string) {
 		for _, de := range s.readFolder(r, dir, &problems) {
 			base := de.Name()
-			if strings.HasPrefix(base, ".") || de.IsDir() {
-				continue // temporary and editors' files; stray folders
+			if strings.HasPrefix(base, ".") {
+				continue // temporary and editors' files
 			}
 			stem, ok := strings.CutSuffix(base, docExt)
 			if !ok {
-				continue
+				continue // stray files and folders
 			}
 			name := prefix + stem
 			if !f.Keep(name) {
 				continue
 			}
 			rel := filepath.Join(dir, base)
+			if de.IsDir() {
+				// Where a document's file should be: show refuses it, and
+				// a listing says so rather than pass it over.
+				problems = append(problems, errs.Problem{File: s.abs(rel), Message: "is a folder, not a regular file"})
+				continue
+			}
 			if err := k.Validate(name); err != nil {
 				problems = append(problems, errs.Problem{File: s.abs(rel), Message: "file name does not give a valid name: " + err.Error()})
 				continue
