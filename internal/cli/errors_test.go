@@ -4,15 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/profiles"
@@ -192,6 +195,29 @@ func TestInterruptedInOwnWords(t *testing.T) {
 		if stderr := errOut.String(); code != ExitInterrupted || !strings.Contains(stderr, "agents: error: ") ||
 			!strings.Contains(stderr, "interrupted") || strings.Contains(stderr, "context") {
 			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+	}
+}
+
+// TestFileSystemHints: a write the file system refused (full, read-only,
+// not the user's) says how to put it right, however deep the refusal
+// lies in the error; other failures get no such hint.
+func TestFileSystemHints(t *testing.T) {
+	wrapped := func(errno error) *errs.Error {
+		return errs.Wrap(errs.KindInternal, fmt.Errorf("in the store: %w", &fs.PathError{Op: "write", Path: "/h/objects/.tmp-x", Err: errno}), "writing /h/objects/.tmp-x")
+	}
+	for _, tt := range []struct {
+		err  *errs.Error
+		want string
+	}{
+		{wrapped(syscall.ENOSPC), "the file system of the agents home is full"},
+		{wrapped(syscall.EROFS), "read-only file system: pass --home"},
+		{wrapped(syscall.EACCES), "you may not write there"},
+		{wrapped(syscall.EIO), ""},
+		{errs.Wrap(errs.KindInvalid, &fs.PathError{Err: syscall.ENOSPC}, "x"), ""},
+	} {
+		if got := hintFor(tt.err); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("hint for %v (%v) = %q, want %q", tt.err, tt.err.Kind, got, tt.want)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"syscall"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
@@ -12,6 +15,9 @@ import (
 // fixes what the packages below the command line report in their own
 // terms (see errs.Subject). "" when there is nothing to suggest.
 func hintFor(e *errs.Error) string {
+	if h := fileSystemHint(e); h != "" {
+		return h
+	}
 	s := e.Subject
 	switch s.About {
 	case errs.AboutProfile, errs.AboutAction:
@@ -100,4 +106,22 @@ func levelHint(level, source string) string {
 		return "change automation_profile in " + source
 	}
 	return "change automation_profile at the " + level + " level"
+}
+
+// fileSystemHint is the hint of a failure to write that the file system
+// refused: full, read-only, or not the user's to write. Whatever the
+// command was writing (the store, config.yaml), it is in the agents home.
+func fileSystemHint(e *errs.Error) string {
+	if e.Kind != errs.KindInternal {
+		return ""
+	}
+	switch {
+	case errors.Is(e, syscall.ENOSPC):
+		return "the file system of the agents home is full: free some space, or pass --home (or set AGENTS_HOME) to a folder on another one; nothing was half-written"
+	case errors.Is(e, syscall.EROFS):
+		return "the agents home is on a read-only file system: pass --home (or set AGENTS_HOME) to a folder you can write; nothing was changed"
+	case errors.Is(e, fs.ErrPermission):
+		return "you may not write there: run agents as the user who owns the agents home, or pass --home (or set AGENTS_HOME) to a folder of your own; nothing was changed"
+	}
+	return ""
 }

@@ -106,7 +106,7 @@ func (k *kind[T]) scan(ctx context.Context, s *Store, r *os.Root, f store.Query)
 			return nil, nil, nil
 		}
 		if err != nil {
-			return nil, nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading %s", s.abs(k.Name))
+			return nil, nil, errs.Wrap(errs.KindInternal, rootError(err), "reading %s", s.abs(k.Name))
 		}
 		for _, de := range des {
 			base := de.Name()
@@ -251,7 +251,7 @@ func (k *kind[T]) readFailure(s *Store, name, rel string, err error) error {
 		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.Noun, name), []errs.Problem{p}).
 			WithHint("%s must be a regular file of at most %d bytes; move what is there out of the store, or store the %s again", p.File, profile.MaxFileSize, k.Noun)
 	}
-	e = errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading stored %s %q from %s", k.Noun, name, s.abs(rel))
+	e = errs.Wrap(errs.KindInternal, rootError(err), "reading stored %s %q from %s", k.Noun, name, s.abs(rel))
 	if escapes(err) {
 		e = e.WithHint("%s", escapeHint(s.abs(rel)))
 	}
@@ -286,6 +286,19 @@ func rootErr(err error) string {
 	}
 	return err.Error()
 }
+
+// rootError is err worded as rootErr words it, still err underneath: what
+// the file system said (full, read-only, not allowed) stays in the chain
+// for errors.Is, so the command line can say how to put it right.
+func rootError(err error) error { return causeError{msg: rootErr(err), err: err} }
+
+type causeError struct {
+	msg string
+	err error
+}
+
+func (e causeError) Error() string { return e.msg }
+func (e causeError) Unwrap() error { return e.err }
 
 // os.Root refuses a path that leaves it, through ".." or a link, with an
 // error the os package does not export; its text is all there is to match.
@@ -728,7 +741,7 @@ func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry
 		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), []errs.Problem{p})
 	}
 	if err != nil {
-		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading the history of %s %q", k.Noun, name)
+		return nil, errs.Wrap(errs.KindInternal, rootError(err), "reading the history of %s %q", k.Noun, name)
 	}
 	entries, _, problems := parseLog(data, s.abs(rel))
 	if len(problems) > 0 {

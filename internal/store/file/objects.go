@@ -40,7 +40,7 @@ func (s *Store) HasObject(ctx context.Context, digest string) (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "looking up object %s", digest)
+		return false, errs.Wrap(errs.KindInternal, rootError(err), "looking up object %s", digest)
 	}
 	return fi.Mode().IsRegular(), nil
 }
@@ -65,7 +65,7 @@ func (s *Store) GetObject(ctx context.Context, digest string) ([]byte, error) {
 		return nil, store.ObjectNotFound(digest)
 	}
 	if err != nil {
-		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading object %s", s.abs(rel))
+		return nil, errs.Wrap(errs.KindInternal, rootError(err), "reading object %s", s.abs(rel))
 	}
 	if got := canon.Digest(data); got != digest {
 		return nil, errs.New(errs.KindInternal, "object %s is damaged: its content hashes to %s", s.abs(rel), got).

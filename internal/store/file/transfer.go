@@ -65,7 +65,7 @@ func (s *Store) snapshot(ctx context.Context, r *os.Root, tx *txn) (*store.Snaps
 	}
 	des, err := readDir(r, objectsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "reading %s", s.abs(objectsDir))
+		return nil, errs.Wrap(errs.KindInternal, rootError(err), "reading %s", s.abs(objectsDir))
 	}
 	for _, de := range des {
 		if de.Type().IsRegular() && store.CheckDigest(de.Name()) == nil {

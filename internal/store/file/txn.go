@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agentsctl/agents/internal/canon"
@@ -126,7 +127,10 @@ func lockOpenError(path string, err error) error {
 		return errs.New(errs.KindInternal, "cannot take the store lock: %s %s", path, se.Detail).
 			WithHint("the store's lock must be a regular file of its own; remove %s and the next change creates it again", path)
 	}
-	e := errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "taking the store lock %s", path)
+	e := errs.Wrap(errs.KindInternal, rootError(err), "taking the store lock %s", path)
+	if errors.Is(err, syscall.EROFS) {
+		return e // the command line says what to do
+	}
 	if errors.Is(err, fs.ErrPermission) {
 		if _, serr := os.Lstat(path); errors.Is(serr, fs.ErrNotExist) {
 			// Nothing there to remove: the folder does not let this user
@@ -538,7 +542,7 @@ func (tx *txn) refuseFile(rel, detail string) error {
 
 // ioErr reports a failed file operation inside the store.
 func (tx *txn) ioErr(action, rel string, err error) error {
-	e := errs.Wrap(errs.KindInternal, errors.New(rootErr(err)), "%s %s", action, tx.s.abs(rel))
+	e := errs.Wrap(errs.KindInternal, rootError(err), "%s %s", action, tx.s.abs(rel))
 	if escapes(err) {
 		e = e.WithHint("%s", escapeHint(tx.s.abs(rel)))
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -35,4 +36,15 @@ func hintOf(err error) string {
 		return e.Hint
 	}
 	return ""
+}
+
+// TestIOErrorsKeepTheCause: a failed file operation is worded without the
+// path the operating system repeats, and keeps what the file system said
+// in its chain (full, read-only), so the command line can say what to do.
+func TestIOErrorsKeepTheCause(t *testing.T) {
+	tx := &txn{s: &Store{home: "/h"}}
+	err := tx.ioErr("writing", "objects/.tmp-x", &fs.PathError{Op: "write", Path: "/h/objects/.tmp-x", Err: syscall.ENOSPC})
+	if !errors.Is(err, syscall.ENOSPC) || err.Error() != "writing /h/objects/.tmp-x: no space left on device" {
+		t.Errorf("ioErr = %q; the cause kept: %v", err, errors.Is(err, syscall.ENOSPC))
+	}
 }
