@@ -96,7 +96,7 @@ func Main() int {
 		// every other failure does; what it had written to stdout is cut
 		// off where the signal came.
 		sig.SetExit(func(code int) {
-			printError(os.Stderr, formatOf(deps, args), errs.New(errs.KindInterrupted, "interrupted by a signal before the command finished"))
+			printError(os.Stderr, formatOf(deps, args), interrupted)
 			os.Exit(code)
 		})
 	}
@@ -113,10 +113,18 @@ func Main() int {
 	// the server logs nothing.
 	early.Release()
 	if sig.Caught() {
+		if code == ExitOK && !hooked {
+			// The signal cancelled what waited on it, and the command
+			// ended all the same: it has said nothing of the signal.
+			printError(deps.IO.ErrOut, errorFormat(deps, args), interrupted)
+		}
 		return sig.Code()
 	}
 	return code
 }
+
+// interrupted is the error of a command a signal stopped.
+var interrupted = errs.New(errs.KindInterrupted, "interrupted by a signal before the command finished")
 
 // Run executes one invocation with the given dependencies and arguments and
 // returns the exit code. Tests call it with their own Deps.

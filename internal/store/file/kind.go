@@ -249,7 +249,7 @@ func (k *kind[T]) readFailure(s *Store, name, rel string, err error) error {
 	if errors.As(err, &bad) {
 		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
 		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.Noun, name), []errs.Problem{p}).
-			WithHint("%s must be a regular file of at most %d bytes; move what is there out of the store, or store the %s again", p.File, profile.MaxFileSize, k.Noun)
+			WithHint("%s must be a regular file of at most %d bytes; move what is there out of the store, then store the %s again", p.File, profile.MaxFileSize, k.Noun)
 	}
 	e = errs.Wrap(errs.KindInternal, rootError(err), "reading stored %s %q from %s", k.Noun, name, s.abs(rel))
 	if escapes(err) {
