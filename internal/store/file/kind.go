@@ -738,14 +738,16 @@ func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry
 	var bad badFile
 	if errors.As(err, &bad) {
 		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
-		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), []errs.Problem{p})
+		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), []errs.Problem{p}).
+			WithHint("%s must be a regular file of the store's own; move what is there out of the store, and the next change of %s starts its history afresh", p.File, name)
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, rootError(err), "reading the history of %s %q", k.Noun, name)
 	}
 	entries, _, problems := parseLog(data, s.abs(rel))
 	if len(problems) > 0 {
-		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), problems)
+		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), problems).
+			WithHint("the log is the store's own record, written one line per change: restore %s from a backup, or move it out of the store, and the next change of %s starts its history afresh", s.abs(rel), name)
 	}
 	return entries, nil
 }
