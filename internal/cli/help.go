@@ -116,7 +116,11 @@ func completeHelpTopic(c *cobra.Command, args []string, toComplete string) ([]co
 // decision a hook asks for) does not pay for it.
 func wrapFlagUsages(root *cobra.Command, width func() int) {
 	helpWidths.Store(root, width)
-	addWrappedFlags.Do(func() { cobra.AddTemplateFunc("wrappedFlags", wrappedFlags) })
+	addWrappedFlags.Do(func() {
+		cobra.AddTemplateFunc("wrappedFlags", wrappedFlags)
+		cobra.AddTemplateFunc("wrappedUse", wrappedUse)
+		cobra.AddTemplateFunc("wrappedExample", wrappedExample)
+	})
 	var once sync.Once
 	rewrite := func() { once.Do(func() { rewriteUsageTemplates(root) }) }
 	help, usage := root.HelpFunc(), root.UsageFunc()
@@ -138,6 +142,8 @@ func rewriteUsageTemplates(root *cobra.Command) {
 		t := c.UsageTemplate()
 		t = strings.ReplaceAll(t, "{{.LocalFlags.FlagUsages", "{{wrappedFlags . .LocalFlags")
 		t = strings.ReplaceAll(t, "{{.InheritedFlags.FlagUsages", "{{wrappedFlags . .InheritedFlags")
+		t = strings.ReplaceAll(t, "{{.UseLine}}", "{{wrappedUse .}}")
+		t = strings.ReplaceAll(t, "{{.Example}}", "{{wrappedExample .}}")
 		t = strings.ReplaceAll(t, `Use "{{.CommandPath}} [command] --help" for more information about a command.`,
 			`Run "{{.CommandPath}} [command] --help" for a command's help.`)
 		c.SetUsageTemplate(t)
@@ -156,6 +162,11 @@ var (
 
 // wrappedFlags is fs's flag usages, wrapped to the width of c's root.
 func wrappedFlags(c *cobra.Command, fs *pflag.FlagSet) string {
+	return fs.FlagUsagesWrapped(helpWidthOf(c))
+}
+
+// helpWidthOf is the width c's help is fitted to.
+func helpWidthOf(c *cobra.Command) int {
 	w := 0
 	if f, ok := helpWidths.Load(c.Root()); ok {
 		w = f.(func() int)()
@@ -163,7 +174,125 @@ func wrappedFlags(c *cobra.Command, fs *pflag.FlagSet) string {
 	if w <= 0 {
 		w = helpWidth
 	}
-	return fs.FlagUsagesWrapped(max(w, minHelpWidth))
+	return max(w, minHelpWidth)
+}
+
+// wrappedUse is c's usage line, indented by two as cobra prints it, its
+// continuation lines by four, each group of it in brackets or parentheses
+// kept on one line where it fits.
+func wrappedUse(c *cobra.Command) string {
+	return strings.Join(fill(useGroups(c.UseLine()), helpWidthOf(c)-2, "", "  "), "\n")
+}
+
+// wrappedExample is c's examples, each line that runs past the width
+// broken where a space stands outside quotes: a command ($ ...) with a
+// backslash, so that it still runs when copied, a comment with its #.
+func wrappedExample(c *cobra.Command) string {
+	width := helpWidthOf(c)
+	var out []string
+	for line := range strings.SplitSeq(c.Example, "\n") {
+		if len(line) <= width {
+			out = append(out, line)
+			continue
+		}
+		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+		rest := strings.TrimLeft(line, " ")
+		switch {
+		case strings.HasPrefix(rest, "$ "):
+			lines := fill(shellWords(rest), width-len(indent)-2, "", "    ")
+			for i := range lines[:len(lines)-1] {
+				lines[i] += " \\"
+			}
+			for _, l := range lines {
+				out = append(out, indent+l)
+			}
+		case strings.HasPrefix(rest, "# "):
+			for _, l := range fill(strings.Fields(rest[2:]), width-len(indent)-2, "", "") {
+				out = append(out, indent+"# "+l)
+			}
+		default:
+			// What a command prints: its words, as they wrap.
+			for _, l := range fill(strings.Fields(rest), width-len(indent), "", "") {
+				out = append(out, indent+l)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// fill lays words out in lines of at most width columns, a space between
+// two words, the first line led by first and the others by next; a word
+// wider than a line has one of its own.
+func fill(words []string, width int, first, next string) []string {
+	var lines []string
+	line := first
+	empty := true
+	for _, w := range words {
+		if !empty && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line, empty = next, true
+		}
+		if !empty {
+			line += " "
+		}
+		line += w
+		empty = false
+	}
+	return append(lines, line)
+}
+
+// useGroups splits a usage line at its spaces, keeping together what a
+// pair of brackets or parentheses holds.
+func useGroups(s string) []string {
+	return splitOutside(s, func(r rune, depth int) int {
+		switch r {
+		case '(', '[':
+			return depth + 1
+		case ')', ']':
+			return max(depth-1, 0)
+		}
+		return depth
+	})
+}
+
+// shellWords splits a shell command at the spaces that stand outside
+// quotes, where a line may be continued with a backslash.
+func shellWords(s string) []string {
+	var quote rune
+	return splitOutside(s, func(r rune, depth int) int {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+			return 0
+		case quote == 0 && (r == '\'' || r == '"'):
+			quote = r
+			return 1
+		}
+		return depth
+	})
+}
+
+// splitOutside splits s at the spaces where nest, fed each rune and the
+// depth so far, leaves the depth at 0.
+func splitOutside(s string, nest func(r rune, depth int) int) []string {
+	var words []string
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		if r == ' ' && depth == 0 {
+			if b.Len() > 0 {
+				words = append(words, b.String())
+				b.Reset()
+			}
+			continue
+		}
+		depth = nest(r, depth)
+		b.WriteRune(r)
+	}
+	if b.Len() > 0 {
+		words = append(words, b.String())
+	}
+	return words
 }
 
 // helpWidth is the width help is fitted to when the output's is unknown;
