@@ -469,20 +469,30 @@ var agentSettings = map[string][]string{
 
 // settingsOf matches a file an agent's hooks are installed in: by its
 // name (see isAgentSettings), as one of elsewhere (files found elsewhere,
-// a relative one read from cwd), or as where the settings files of cwd,
-// its parent folders (the project may be any of them), the user's home
-// folder and elsewhere lead, for a folder such as .claude that is a link
-// to elsewhere.
+// a relative one read from cwd), as any file of Claude Code's
+// managed-settings.d folders, or as where the settings files of cwd, its
+// parent folders (the project may be any of them), the user's home folder
+// and elsewhere lead, for a folder such as .claude that is a link to
+// elsewhere. What needs the file system is worked out on the first path
+// the name alone does not match.
 func settingsOf(cwd string, elsewhere []string) func(string) bool {
-	var real map[string]bool
+	var (
+		real    map[string]bool
+		managed []func(string) bool
+	)
 	return func(p string) bool {
-		if isAgentSettings(p) || inManagedDir(p) {
+		if isAgentSettings(p) {
 			return true
 		}
 		if real == nil {
 			real = settingsFiles(cwd, elsewhere)
+			for _, d := range hook.ClaudeManagedDirs {
+				managed = append(managed, inHomeOf(d))
+			}
 		}
-		return real[filepath.Clean(p)]
+		// A file in a folder Claude Code merges administrators' settings
+		// from (or that folder itself) is one of them, whatever its name.
+		return real[filepath.Clean(p)] || slices.ContainsFunc(managed, func(in func(string) bool) bool { return in(p) })
 	}
 }
 
@@ -525,17 +535,6 @@ func settingsFiles(cwd string, elsewhere []string) map[string]bool {
 		follow(p)
 	}
 	return out
-}
-
-// inManagedDir matches a file in one of the folders Claude Code merges
-// administrators' settings from (or one of those folders itself).
-func inManagedDir(p string) bool {
-	for _, d := range hook.ClaudeManagedDirs {
-		if inHomeOf(d)(p) {
-			return true
-		}
-	}
-	return false
 }
 
 // isAgentSettings matches a file an agent's hooks are installed in, in
