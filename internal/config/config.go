@@ -582,7 +582,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		return nil, err
 	}
 	if opts.OnlyTrusted {
-		if err := checkPassedOver(opts, abs, file); err != nil {
+		if err := checkPassedOver(opts); err != nil {
 			return nil, err
 		}
 	}
@@ -633,23 +633,46 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 // removed or moved away since, and what it chose (a stricter profile than
 // the one found above it, or than the global one) cannot be told. An agent
 // that could delete the file must not get a looser profile by it. The
-// folders passed over are those below the one the file was found in (every
-// one up to the root, when none was found), going up from where abs leads
-// and from abs as written.
-func checkPassedOver(opts ProjectOptions, abs, file string) error {
-	stop := ""
-	if file != "" {
-		stop = filepath.Dir(file)
+// folders passed over are those below the first that holds an agents.yaml
+// (every one up to the root, when none does), going up from where abs
+// leads and from abs as written, each way to its own first file.
+func checkPassedOver(opts ProjectOptions) error {
+	// Only a folder trusted with a file can have lost it: most homes
+	// trust none, and the search then costs nothing more.
+	type pin struct{ entry, real, digest string }
+	var pins []pin
+	for _, e := range opts.Trusted {
+		if d, ok := opts.Digests[e]; ok && d != "" {
+			real, err := filepath.EvalSymlinks(e)
+			if err != nil {
+				real = ""
+			}
+			pins = append(pins, pin{e, real, d})
+		}
+	}
+	if len(pins) == 0 {
+		return nil
+	}
+	abs, err := absAsWritten(opts.Dir)
+	if err != nil {
+		return nil // FindProject has said so
 	}
 	starts := []string{filepath.Clean(abs)}
 	if real := realPath(opts.Dir); real != "" && real != starts[0] {
 		starts = append(starts, real)
 	}
 	for _, dir := range starts {
-		for dir != stop {
-			for _, e := range trustedEntries(dir, opts.Trusted) {
-				if want, pinned := opts.Digests[e]; pinned && want != "" {
-					return errs.Invalid("the project %s had an %s when it was trusted (sha256 %s…) and has none now, so what it chose cannot be told", dir, ProjectFileName, want[:12]).
+		for {
+			if _, err := lstat(filepath.Join(dir, ProjectFileName)); err == nil {
+				break // the file that applies here
+			}
+			real, err := filepath.EvalSymlinks(dir)
+			if err != nil {
+				real = dir
+			}
+			for _, p := range pins {
+				if p.entry == dir || p.real == dir || p.real == real {
+					return errs.Invalid("the project %s had an %s when it was trusted (sha256 %s…) and has none now, so what it chose cannot be told", dir, ProjectFileName, p.digest[:12]).
 						About(errs.AboutRemovedProjectFile, dir, "")
 				}
 			}

@@ -149,6 +149,34 @@ func TestLoadProjectPinnedFileRemoved(t *testing.T) {
 	}
 }
 
+// TestLoadProjectPinnedThroughALink: a working folder reached through a
+// link into a trusted project uses its file while it is there, and
+// refuses once it is gone, whichever way the folder is written.
+func TestLoadProjectPinnedThroughALink(t *testing.T) {
+	real, link := linkedFolder(t)
+	content := []byte("automation_profile: ci\n")
+	file := filepath.Join(real, ProjectFileName)
+	if err := os.WriteFile(file, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(link, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opts := ProjectOptions{Dir: sub, OnlyTrusted: true, Trusted: []string{real}, Digests: map[string]string{real: Digest(content)}}
+	if p, err := LoadProject(opts); err != nil || p.File != file {
+		t.Fatalf("through the link, the file there: %+v, %v", p, err)
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadProject(opts)
+	var e *errs.Error
+	if !asError(err, &e) || e.Subject.About != errs.AboutRemovedProjectFile {
+		t.Errorf("through the link, the file gone: %v", err)
+	}
+}
+
 // TestSetTrustedMatchesTheFolder: entries are the folder's whether they
 // name it through a link or an alias; trusting leaves one pinned entry,
 // untrusting none; comments stay.
