@@ -166,6 +166,7 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 		deps.Now = time.Now
 	}
 	defer deps.CloseStore()
+	deps.Args = args
 	if branch {
 		deps.Branch = commandWords(args)
 	}

@@ -476,6 +476,7 @@ func TestReadInputNamed(t *testing.T) {
 // asking when it allows an edit tool (or any) or sets another default
 // mode; content of another shape could say anything.
 func TestPermitsEdits(t *testing.T) {
+	self := []string{"automation-profile", "check-guard", "review", "--hook", "claude-code", "--abstain"}
 	for _, tt := range []struct {
 		in   string
 		want bool
@@ -501,8 +502,14 @@ func TestPermitsEdits(t *testing.T) {
 		{`{"permissions":{"allow":["Edit"]},"permissions":{"allow":["Read"]}}`, false},
 		{`{"permissions":{"allow":[1]}}`, true},
 		{`{"permissions":null}`, false},
-		// Another pre-tool hook may answer allow; agents' own may not.
-		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"agents automation-profile check-guard --hook claude-code"}]}]}}`, false},
+		// Another pre-tool hook may answer allow; this one may not. Nor
+		// may one that runs agents under another profile, or only names it.
+		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/usr/local/bin/agents automation-profile check-guard review --hook claude-code --abstain"}]}]}}`, false},
+		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"agents automation-profile check-guard full-auto --hook claude-code"}]}]}}`, true},
+		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"./approve-all.sh # agents check-guard"}]}]}}`, true},
+		// A plugin may bring a hook of its own.
+		{`{"enabledPlugins":{"x@market":true}}`, true},
+		{`{"enabledPlugins":{"x@market":false}}`, false},
 		{`{"hooks":{"PreToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"./approve.sh"}]}]}}`, true},
 		{`{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"./fmt.sh"}]}]}}`, false},
 		{`{"hooks":{"preToolUse":[]}}`, true},
@@ -510,7 +517,7 @@ func TestPermitsEdits(t *testing.T) {
 		{`null`, true},
 		{`not json`, true},
 	} {
-		if got := PermitsEdits([]byte(tt.in)); got != tt.want {
+		if got := PermitsEdits([]byte(tt.in), self); got != tt.want {
 			t.Errorf("PermitsEdits(%s) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
@@ -533,13 +540,19 @@ func TestReadInputNamedNested(t *testing.T) {
 	if !slices.Equal(c.Paths, []string{"/top"}) || !slices.Equal(c.NamedDirs, []string{"/h/.claude"}) || c.NamedTooMany {
 		t.Errorf("Paths %q, NamedDirs %q, too many %v", c.Paths, c.NamedDirs, c.NamedTooMany)
 	}
-	long := "/h/" + strings.Repeat("./", 2100) + "config.yaml"
-	c, err = ReadInput(ClaudeCode, strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"mcp__x__w","tool_input":{"file":"`+long+`","text":"`+strings.Repeat("x", 5000)+`"}}`), false)
-	if err != nil || !c.NamedTooMany {
-		t.Errorf("a path longer than is read: too many %v, %v", c.NamedTooMany, err)
+	// A path too long to open is taken as a server would tidy it; one
+	// that stays too long names nothing a system could open. Space around
+	// a path, which a server may trim, does not hide it; nor does being a
+	// word of a command.
+	long := "x/" + strings.Repeat("./", 2100) + "../.config/agents/config.yaml"
+	in = `{"hook_event_name":"PreToolUse","tool_name":"mcp__x__w","tool_input":{"to":"` + long + `","text":"` + strings.Repeat("x/", 3000) +
+		`","nested":{"to":" /h/a\n"},"command":["cp","x","/h/b"]}}`
+	c, err = ReadInput(ClaudeCode, strings.NewReader(in), false)
+	if want := []string{".config/agents/config.yaml", "/h/a", "/h/b"}; err != nil || len(c.Named) == 0 || c.Named[0] != want[0] ||
+		!slices.Contains(c.Named, want[1]) || !slices.Contains(c.Named, want[2]) || c.NamedTooMany {
+		t.Errorf("Named = %q (too many %v), want among them %q; %v", c.Named, c.NamedTooMany, want, err)
 	}
-	c, err = ReadInput(ClaudeCode, strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"mcp__x__w","tool_input":{"text":"`+strings.Repeat("x", 5000)+`"}}`), false)
-	if err != nil || c.NamedTooMany {
-		t.Errorf("long text: too many %v, %v", c.NamedTooMany, err)
+	if slices.ContainsFunc(c.Named, func(n string) bool { return len(n) > 4096 }) {
+		t.Errorf("a string too long to open was named: %d names", len(c.Named))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"unicode"
@@ -55,8 +56,7 @@ type Call struct {
 	// (dir, folder, root): a server may join another name to one.
 	NamedDirs []string
 	// NamedTooMany is set when the input holds more such strings than
-	// MaxNamed, or one too long to be read as a path: which files they
-	// name is then not told.
+	// MaxNamed: which files they name is then not told.
 	NamedTooMany bool
 }
 
@@ -123,35 +123,64 @@ func patchPaths(text string) []string {
 	return paths
 }
 
-// mayNameFile returns the file a string of a tool's input may name: none
-// for text (several lines), else the string when it looks like a path (it
-// holds a slash, begins with ~ or a dot) or its key says it is one, and a
-// file:// URI's path. tooLong is set for a string that begins as a path
-// does but is longer than a path is read here (a server may still tidy
-// it into a real one).
-func mayNameFile(key, v string) (names []string, tooLong bool) {
-	if v == "" || strings.ContainsAny(v, "\n\r") {
-		return nil, false
+// mayNameFile returns the files a string of a tool's input may name:
+// none for text (several lines once trimmed), else the string when it
+// looks like a path (it holds a slash, begins with ~ or a dot) or its key
+// says it is one, and a file:// URI's path. A server may trim the string,
+// so the trimmed form counts as well as the string as sent; and it may
+// tidy a path too long to open (".//" repeated) into one it can, so a long
+// string is taken tidied, and dropped only when even that is longer than
+// any path a system opens.
+func mayNameFile(key, v string) []string {
+	t := strings.TrimSpace(v)
+	if t == "" || strings.ContainsAny(t, "\n\r") {
+		return nil
 	}
-	if len(v) > maxNamedLen {
-		_, uri := cutPrefixFold(v, "file:")
-		return nil, uri || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") || strings.HasPrefix(v, "\\")
-	}
-	var out []string
-	if rest, ok := cutPrefixFold(v, "file:"); ok {
-		if u, err := url.Parse("file:" + rest); err == nil && u.Path != "" {
-			out = append(out, u.Path)
-		}
+	forms := []string{t}
+	if v != t && !strings.ContainsAny(v, "\n\r") {
+		forms = append(forms, v)
 	}
 	k := strings.ToLower(key)
-	if strings.ContainsAny(v, "/\\") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") ||
-		slices.ContainsFunc(pathWords, func(w string) bool { return strings.Contains(k, w) }) {
-		out = append(out, v)
+	byKey := slices.ContainsFunc(pathWords, func(w string) bool { return strings.Contains(k, w) })
+	var out []string
+	for _, f := range forms {
+		if rest, ok := cutPrefixFold(f, "file:"); ok {
+			if u, err := url.Parse("file:" + rest); err == nil && u.Path != "" {
+				if p, ok := openable(uriPath(u.Path)); ok {
+					out = append(out, p)
+				}
+			}
+		}
+		if !byKey && !strings.ContainsAny(f, "/\\") && !strings.HasPrefix(f, "~") && !strings.HasPrefix(f, ".") {
+			continue
+		}
+		if p, ok := openable(f); ok {
+			out = append(out, p)
+		}
 	}
-	return out, false
+	return out
 }
 
-// maxNamedLen is the longest string read as a path.
+// openable returns p, or p tidied when p is longer than maxNamedLen, and
+// whether the result is short enough for a system to open.
+func openable(p string) (string, bool) {
+	if len(p) <= maxNamedLen {
+		return p, true
+	}
+	p = filepath.Clean(p)
+	return p, len(p) <= maxNamedLen
+}
+
+// uriPath is the file a file:// URI's path names: on Windows, /C:/x is
+// C:\x.
+func uriPath(p string) string {
+	if runtime.GOOS == "windows" && len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		p = p[1:]
+	}
+	return filepath.FromSlash(p)
+}
+
+// maxNamedLen is the longest path a system opens (Linux's PATH_MAX).
 const maxNamedLen = 4096
 
 // namesFolder reports whether key says its value names a folder.
@@ -230,6 +259,20 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 			return fail("not JSON: " + jsonread.ErrText(e.Err))
 		}
 	}
+	// name notes a string of the tool's input that may name a file, under
+	// key, for a tool the agent's table does not list.
+	name := func(key, v string) {
+		for _, n := range mayNameFile(key, v) {
+			if len(c.Named) == MaxNamed {
+				c.NamedTooMany = true
+				return
+			}
+			c.Named = append(c.Named, n)
+			if namesFolder(key) {
+				c.NamedDirs = append(c.NamedDirs, n)
+			}
+		}
+	}
 	var sawToolInput bool
 	for {
 		m, more, err := jr.Next()
@@ -256,22 +299,7 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 			if isDelim && d == '{' {
 				strs, err := jr.ObjectStringsEach(2, func(k string) bool {
 					return slices.Contains(pathKeys, k) || slices.Contains(dirKeys, k) || k == commandKey
-				}, func(k, v string) {
-					names, tooLong := mayNameFile(k, v)
-					if tooLong {
-						c.NamedTooMany = true
-					}
-					for _, n := range names {
-						if len(c.Named) == MaxNamed {
-							c.NamedTooMany = true
-							return
-						}
-						c.Named = append(c.Named, n)
-						if namesFolder(k) {
-							c.NamedDirs = append(c.NamedDirs, n)
-						}
-					}
-				})
+				}, name)
 				if err != nil {
 					return failValue(key, err)
 				}
@@ -283,6 +311,11 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 				}
 				for _, cmd := range strs[commandKey] {
 					c.Paths = append(c.Paths, patchPaths(cmd)...)
+					// A tool the table does not list may write where a
+					// word of its command says.
+					for _, w := range strings.Fields(cmd) {
+						name(commandKey, w)
+					}
 				}
 				continue
 			}

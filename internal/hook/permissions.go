@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -12,18 +13,21 @@ var editTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
 // PermitsEdits reports whether a Claude Code settings file, its content
 // data, could let a file edit run in the default mode without asking a
 // person: a permissions.allow rule for an edit tool (or any tool), a
-// default mode other than default and plan, or a PreToolUse hook other
-// than agents' own (which may answer allow). Keys are read as Claude Code
+// default mode other than default and plan, a PreToolUse hook other than
+// this one (which may answer allow), or an enabled plugin (which may bring
+// such a hook). self are this hook's arguments: a hook whose command is a
+// program and exactly those is this one. Keys are read as Claude Code
 // reads them, letter case and all, the last of a key given twice winning;
 // a key that differs from one of those only in case, content that is not
 // a JSON object, or a value not of the documented shape could say
 // anything, and counts as permitting.
-func PermitsEdits(data []byte) bool {
+func PermitsEdits(data []byte, self []string) bool {
 	var doc map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil || doc == nil {
 		return true
 	}
-	if foldedAlike(doc, keyPermissions) || foldedAlike(doc, keyHooks) || otherHooks(doc[keyHooks]) {
+	if foldedAlike(doc, keyPermissions) || foldedAlike(doc, keyHooks) || otherHooks(doc[keyHooks], self) ||
+		foldedAlike(doc, keyPlugins) || enabledPlugins(doc[keyPlugins]) {
 		return true
 	}
 	raw, ok := doc[keyPermissions]
@@ -64,10 +68,28 @@ func PermitsEdits(data []byte) bool {
 	return false
 }
 
+// enabledPlugins reports whether the enabledPlugins section of Claude
+// Code's settings could enable a plugin.
+func enabledPlugins(section any) bool {
+	if section == nil {
+		return false
+	}
+	plugins, ok := section.(map[string]any)
+	if !ok {
+		return true
+	}
+	for _, on := range plugins {
+		if on != false {
+			return true
+		}
+	}
+	return false
+}
+
 // otherHooks reports whether the hooks section of Claude Code's settings
-// could hold a pre-tool hook other than agents' own check-guard: one that
-// may answer allow for an edit agents left to the agent.
-func otherHooks(section any) bool {
+// could hold a pre-tool hook other than this one (self are its arguments):
+// one that may answer allow for an edit this hook left to the agent.
+func otherHooks(section any, self []string) bool {
 	if section == nil {
 		return false
 	}
@@ -98,7 +120,7 @@ func otherHooks(section any) bool {
 				return true
 			}
 			command, ok := hook["command"].(string)
-			if !ok || !strings.Contains(command, "agents") || !strings.Contains(command, "check-guard") {
+			if words := strings.Fields(command); !ok || len(words) == 0 || !slices.Equal(words[1:], self) {
 				return true
 			}
 		}
@@ -112,6 +134,7 @@ const claudePreTool = "PreToolUse"
 // The keys of Claude Code's settings PermitsEdits reads.
 const (
 	keyHooks       = "hooks"
+	keyPlugins     = "enabledPlugins"
 	keyPermissions = "permissions"
 	keyAllow       = "allow"
 	keyDefaultMode = "defaultMode"
@@ -128,8 +151,9 @@ func foldedAlike(m map[string]any, key string) bool {
 	return false
 }
 
-// ClaudeSettings are the names of Claude Code's settings files, in its
-// .claude folders of a project and of the user, and its administrators'.
+// ClaudeSettingsNames are the names of Claude Code's settings files in
+// the .claude folders of a project and of the user; ClaudeManaged its
+// administrators' files.
 var (
 	ClaudeSettingsNames = []string{"settings.json", "settings.local.json"}
 	ClaudeManaged       = []string{

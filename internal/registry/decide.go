@@ -219,10 +219,24 @@ type HookCall struct {
 	// parents and the home (see hook.SettingsFiles); a relative one is
 	// read from the call's working folder.
 	Settings []string
-	// ClaudeConfigDir is the folder Claude Code keeps the user's settings
-	// in when its environment moves them (CLAUDE_CONFIG_DIR); "" for
-	// ~/.claude.
-	ClaudeConfigDir string
+	// Claude is what Claude Code's environment says of its session, for
+	// --abstain.
+	Claude ClaudeSession
+}
+
+// ClaudeSession is what Claude Code's environment says of a session: where
+// its settings are, and how this hook was run.
+type ClaudeSession struct {
+	// ConfigDir is the folder it keeps the user's settings in when its
+	// environment moves them (CLAUDE_CONFIG_DIR); "" for ~/.claude.
+	ConfigDir string
+	// ProjectDir is the project's folder (CLAUDE_PROJECT_DIR), where its
+	// .claude settings are whatever folder a call works in; "" when not
+	// told.
+	ProjectDir string
+	// Self are this hook's arguments, as Claude Code ran it: a hook in its
+	// settings that runs exactly those is this one.
+	Self []string
 }
 
 // Where a condition of a hook's call was declared met.
@@ -271,7 +285,7 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 	in.NoSandbox = d.Sandbox == ""
 	in.NoCheckpoint = d.Checkpoint == ""
 	modeAsks := hook.ModeAsks(c.Agent, c.Call.Mode, d.Class)
-	if c.Abstain && modeAsks && c.Agent == hook.ClaudeCode && claudePermitsEdits(c.Call.Cwd, c.ClaudeConfigDir) {
+	if c.Abstain && modeAsks && c.Agent == hook.ClaudeCode && claudePermitsEdits(c.Call.Cwd, c.Claude) {
 		// A permission rule lets Claude Code run the edit without asking,
 		// in its default mode too: abstaining would let it run with
 		// nobody asked.
@@ -289,6 +303,11 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 			written.paths = append(slices.Clip(written.paths), c.Call.Named...)
 			written.dirs = append(slices.Clip(written.dirs), c.Call.NamedDirs...)
 			written.untold = c.Call.NamedTooMany
+		}
+		// Each path is tried from each folder, each try a walk of the
+		// file system: past a bound, which files are meant is not told.
+		if len(written.paths)*(1+len(written.dirs)) > maxTries {
+			written.untold = true
 		}
 		for _, g := range []struct {
 			rule  string
@@ -325,6 +344,10 @@ const (
 	RuleAgentSettings = "hook.agent_settings"
 )
 
+// maxTries bounds the paths times the folders a write's targets are read
+// from: well past any real tool call, and well within a hook's deadline.
+const maxTries = 4096
+
 // writeTargets are the files a tool's input names: paths, a relative one
 // read from cwd (else the working folder) and from each of dirs, the
 // folders the input names (a relative one read from cwd). The tool works
@@ -342,7 +365,7 @@ type writeTargets struct {
 // where its links lead, or whose destination cannot be told; "" for none.
 func (w writeTargets) first(match func(string) bool) string {
 	if w.untold {
-		return fmt.Sprintf("files its input names (more than %d, too many to tell which)", hook.MaxNamed)
+		return "files its input names, too many to tell which"
 	}
 	cwd := w.base()
 	bases := []string{cwd}
@@ -552,15 +575,16 @@ func isAgentSettings(p string) bool {
 // claudePermitsEdits reports whether one of the settings files Claude Code
 // reads could let a file edit run without asking a person (see
 // hook.PermitsEdits): a project's, in cwd or any folder above it, as the
-// project may be any of them (cwd is the hook's own working folder when
-// the input names none, and one that cannot be told counts as
-// permitting); the user's, in configDir, else ~/.claude; the
+// project may be any of them, and in the session's project folder (cwd is
+// the hook's own working folder when the input names none, and one that
+// cannot be told counts as permitting); the user's, in the session's
+// config folder, else ~/.claude; the
 // administrators', managed-settings.json and every .json file of the
 // managed-settings.d folder Claude Code merges over it. A file that is there but cannot be read could say
 // so, and counts as permitting; so does a home folder that cannot be told.
 // A rule given on Claude Code's command line (--allowedTools) reaches no
 // file, and cannot be seen here.
-func claudePermitsEdits(cwd, configDir string) bool {
+func claudePermitsEdits(cwd string, session ClaudeSession) bool {
 	cwd = writeTargets{cwd: cwd}.base() // the hook's own, when the input has none
 	if !filepath.IsAbs(cwd) {
 		return true
@@ -572,7 +596,13 @@ func claudePermitsEdits(cwd, configDir string) bool {
 			break
 		}
 	}
-	switch {
+	if p := session.ProjectDir; p != "" {
+		if !filepath.IsAbs(p) {
+			p = join(cwd, p)
+		}
+		dirs = append(dirs, filepath.Join(p, ".claude"))
+	}
+	switch configDir := session.ConfigDir; {
 	case configDir != "":
 		if !filepath.IsAbs(configDir) {
 			configDir = join(cwd, configDir)
@@ -609,7 +639,7 @@ func claudePermitsEdits(cwd, configDir string) bool {
 		data, err := safefile.ReadFile(f, strictyaml.MaxFileSize)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-		case err != nil || hook.PermitsEdits(data):
+		case err != nil || hook.PermitsEdits(data, session.Self):
 			return true
 		}
 	}

@@ -271,6 +271,11 @@ func TestClaudePermitsEdits(t *testing.T) {
 	}
 	home := t.TempDir()
 	t.Setenv("HOME", home)
+	// The administrators' files are the test's, not the machine's.
+	managed, managedDirs := hook.ClaudeManaged, hook.ClaudeManagedDirs
+	hook.ClaudeManaged = []string{filepath.Join(root, "etc", "managed-settings.json")}
+	hook.ClaudeManagedDirs = []string{filepath.Join(root, "etc", "managed-settings.d")}
+	t.Cleanup(func() { hook.ClaudeManaged, hook.ClaudeManagedDirs = managed, managedDirs })
 	write := func(path, content string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -280,7 +285,7 @@ func TestClaudePermitsEdits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if claudePermitsEdits(work, "") {
+	if claudePermitsEdits(work, ClaudeSession{}) {
 		t.Fatal("no settings at all: permits")
 	}
 	allow := `{"permissions":{"allow":["Edit"]}}`
@@ -290,26 +295,34 @@ func TestClaudePermitsEdits(t *testing.T) {
 		{filepath.Join(root, "project", ".claude", "settings.local.json"), ""},
 		{filepath.Join(home, ".claude", "settings.json"), ""},
 		{filepath.Join(cfg, "settings.json"), cfg},
+		{filepath.Join(root, "etc", "managed-settings.json"), ""},
+		{filepath.Join(root, "etc", "managed-settings.d", "10-team.json"), ""},
 	} {
 		write(tt.file, allow)
-		if !claudePermitsEdits(work, tt.configDir) {
+		if !claudePermitsEdits(work, ClaudeSession{ConfigDir: tt.configDir}) {
 			t.Errorf("%s allows edits: not seen", tt.file)
 		}
 		write(tt.file, `{"permissions":{"allow":["Read"]}}`)
-		if claudePermitsEdits(work, tt.configDir) {
+		if claudePermitsEdits(work, ClaudeSession{ConfigDir: tt.configDir}) {
 			t.Errorf("%s allows reads only: permits edits", tt.file)
 		}
 	}
+	// The session's project folder is read, wherever the call works.
+	proj := t.TempDir()
+	write(filepath.Join(proj, ".claude", "settings.json"), allow)
+	if !claudePermitsEdits(work, ClaudeSession{ProjectDir: proj}) {
+		t.Error("the session's project allows edits: not seen")
+	}
 	// The user's moved settings replace ~/.claude's.
 	write(filepath.Join(home, ".claude", "settings.json"), allow)
-	if claudePermitsEdits(work, cfg) {
+	if claudePermitsEdits(work, ClaudeSession{ConfigDir: cfg}) {
 		t.Error("with the settings moved, ~/.claude's still counted")
 	}
 	// A settings file that is a folder cannot be read: it counts.
 	if err := os.MkdirAll(filepath.Join(work, ".claude", "settings.json"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if !claudePermitsEdits(work, cfg) {
+	if !claudePermitsEdits(work, ClaudeSession{ConfigDir: cfg}) {
 		t.Error("an unreadable settings file: not counted")
 	}
 }

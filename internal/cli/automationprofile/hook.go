@@ -45,8 +45,12 @@ func hookRun(opts *checkGuardOptions) error {
 		Under:     registry.Under{Profile: opts.profile, Plan: opts.plan, Cwd: call.Cwd},
 		Session:   opts.input, // the session's category
 		Sandboxed: h.sandboxed, Checkpointed: h.checkpointed, Abstain: h.abstain,
-		Settings:        hook.SettingsFiles(opts.UI.Getenv),
-		ClaudeConfigDir: opts.UI.Getenv("CLAUDE_CONFIG_DIR"),
+		Settings: hook.SettingsFiles(opts.UI.Getenv),
+		Claude: registry.ClaudeSession{
+			ConfigDir:  opts.UI.Getenv("CLAUDE_CONFIG_DIR"),
+			ProjectDir: opts.UI.Getenv("CLAUDE_PROJECT_DIR"),
+			Self:       opts.UI.Args(),
+		},
 	})
 	if err != nil {
 		return err

@@ -98,6 +98,8 @@ type Deps struct {
 	// from the first word on (see cli's treeFor): a group then builds only
 	// the verb its second word names. Nil builds every verb.
 	Branch []string
+	// Args are the invocation's arguments, as given.
+	Args   []string
 	global *config.Global // config.yaml, once read
 
 	registry *registry.Registry

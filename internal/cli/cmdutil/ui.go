@@ -30,6 +30,9 @@ func (u *UI) IO() *iostreams.IOStreams { return u.d.IO }
 // Getenv returns the environment variable name, as the command sees it.
 func (u *UI) Getenv(name string) string { return u.d.Getenv(name) }
 
+// Args returns the invocation's arguments, as given.
+func (u *UI) Args() []string { return u.d.Args }
+
 // Format returns the configured output format.
 func (u *UI) Format() string { return u.d.Config.Format }
 
