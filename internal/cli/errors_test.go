@@ -199,12 +199,13 @@ func TestInterruptedInOwnWords(t *testing.T) {
 	}
 }
 
-// TestFileSystemHints: a write the file system refused (full, read-only,
-// not the user's) says how to put it right, however deep the refusal
-// lies in the error; other failures get no such hint.
+// TestFileSystemHints: a change to the home the file system refused
+// (full, read-only, not the user's) says how to put it right, however deep
+// the refusal lies in the error; other failures get no such hint.
 func TestFileSystemHints(t *testing.T) {
 	wrapped := func(errno error) *errs.Error {
-		return errs.Wrap(errs.KindInternal, fmt.Errorf("in the store: %w", &fs.PathError{Op: "write", Path: "/h/objects/.tmp-x", Err: errno}), "writing /h/objects/.tmp-x")
+		return errs.Wrap(errs.KindInternal, fmt.Errorf("in the store: %w", &fs.PathError{Op: "write", Path: "/h/objects/x", Err: errno}), "writing /h/objects/x").
+			About(errs.AboutHomeChange, "/h", "")
 	}
 	for _, tt := range []struct {
 		err  *errs.Error
@@ -215,6 +216,8 @@ func TestFileSystemHints(t *testing.T) {
 		{wrapped(syscall.EACCES), "you may not write there"},
 		{wrapped(syscall.EIO), ""},
 		{errs.Wrap(errs.KindInvalid, &fs.PathError{Err: syscall.ENOSPC}, "x"), ""},
+		// Reading a file of the user's is no change to the home.
+		{errs.Wrap(errs.KindInternal, &fs.PathError{Op: "open", Path: "p.yaml", Err: syscall.EACCES}, "reading p.yaml"), ""},
 	} {
 		if got := hintFor(tt.err); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("hint for %v (%v) = %q, want %q", tt.err, tt.err.Kind, got, tt.want)

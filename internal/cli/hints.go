@@ -108,11 +108,10 @@ func levelHint(level, source string) string {
 	return "change automation_profile at the " + level + " level"
 }
 
-// fileSystemHint is the hint of a failure to write that the file system
-// refused: full, read-only, or not the user's to write. Whatever the
-// command was writing (the store, config.yaml), it is in the agents home.
+// fileSystemHint is the hint of a change to the agents home that the file
+// system refused: full, read-only, or not the user's to write.
 func fileSystemHint(e *errs.Error) string {
-	if e.Kind != errs.KindInternal {
+	if e.Kind != errs.KindInternal || e.Subject.About != errs.AboutHomeChange {
 		return ""
 	}
 	switch {

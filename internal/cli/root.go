@@ -7,12 +7,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -94,9 +96,11 @@ func Main() int {
 	} else {
 		// An interrupted command says so on stderr, in its format, as
 		// every other failure does; what it had written to stdout is cut
-		// off where the signal came.
+		// off where the signal came. The format is the one resolved, or
+		// what the flags and the environment say: nothing that reads a
+		// file, which could hang the exit.
 		sig.SetExit(func(code int) {
-			printError(os.Stderr, formatOf(deps, args), interrupted)
+			sayInterrupted(os.Stderr, interruptFormat(deps, args))
 			os.Exit(code)
 		})
 	}
@@ -116,7 +120,7 @@ func Main() int {
 		if code == ExitOK && !hooked {
 			// The signal cancelled what waited on it, and the command
 			// ended all the same: it has said nothing of the signal.
-			printError(deps.IO.ErrOut, errorFormat(deps, args), interrupted)
+			sayInterrupted(deps.IO.ErrOut, errorFormat(deps, args))
 		}
 		return sig.Code()
 	}
@@ -125,6 +129,26 @@ func Main() int {
 
 // interrupted is the error of a command a signal stopped.
 var interrupted = errs.New(errs.KindInterrupted, "interrupted by a signal before the command finished")
+
+// sayInterrupted prints interrupted once, whichever of the signal's
+// goroutine and the command's comes to it first.
+func sayInterrupted(w io.Writer, format string) {
+	interruptedOnce.Do(func() { printError(w, format, interrupted) })
+}
+
+var interruptedOnce sync.Once
+
+// interruptFormat is the format an interrupted command's error is written
+// in: the one resolved, else the one the flags or the environment name.
+func interruptFormat(deps *cmdutil.Deps, args []string) string {
+	if f := deps.Format(); f != "" {
+		return f
+	}
+	if f, ok := argValue(args, "f", "format"); ok {
+		return f
+	}
+	return deps.Getenv("AGENTS_FORMAT")
+}
 
 // Run executes one invocation with the given dependencies and arguments and
 // returns the exit code. Tests call it with their own Deps.
@@ -339,14 +363,6 @@ func errorFormat(deps *cmdutil.Deps, args []string) string {
 	if deps.Config.Format != "" {
 		return deps.Config.Format
 	}
-	return formatOf(deps, args)
-}
-
-// formatOf is the output format args, the environment and config.yaml
-// choose, worked out afresh: errorFormat before the configuration is
-// resolved, and what an interrupted command's error is written in, from
-// the goroutine that catches the signal.
-func formatOf(deps *cmdutil.Deps, args []string) string {
 	if f, ok := argValue(args, "f", "format"); ok {
 		return f
 	}

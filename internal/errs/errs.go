@@ -158,6 +158,9 @@ const (
 	// AboutRemovedProjectFile: a trusted project's pinned agents.yaml is
 	// gone (Name is the folder).
 	AboutRemovedProjectFile About = "removed project file"
+	// AboutHomeChange: a change to the agents home (Name) that the file
+	// system may have refused.
+	AboutHomeChange About = "home change"
 	// AboutProjectOwner: a project's agents.yaml owned or writable by
 	// someone else (Name the folder).
 	AboutProjectOwner About = "project owner"

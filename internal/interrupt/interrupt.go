@@ -135,7 +135,12 @@ func (c *Catcher) watch() {
 		// The agent shows a hook's stderr when it blocks a call.
 		fmt.Fprintf(os.Stderr, "agents: error: the hook was stopped (%s) before it decided, so the tool call is blocked\n", sig)
 	}
-	(*c.exit.Load())(c.code)
+	// The exit says why first, which may wait on a full pipe: a second
+	// signal ends the process at once all the same.
+	go (*c.exit.Load())(c.code)
+	if _, ok := <-c.signals; ok {
+		os.Exit(c.code)
+	}
 }
 
 // process is the catcher of this process, started before main.

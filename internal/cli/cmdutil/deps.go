@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentsctl/agents/internal/config"
@@ -101,6 +102,8 @@ type Deps struct {
 	// Args are the invocation's arguments, as given.
 	Args   []string
 	global *config.Global // config.yaml, once read
+	// format is Config.Format, for a goroutine other than the command's.
+	format atomic.Pointer[string]
 
 	registry *registry.Registry
 	ui       UI
@@ -110,11 +113,21 @@ type Deps struct {
 // earlier configuration (config.yaml, the pack in force) is dropped.
 func (d *Deps) SetConfig(cfg Config) {
 	d.Config = cfg
+	d.format.Store(&cfg.Format)
 	d.configured = true
 	d.global = nil
 	if d.registry != nil {
 		d.registry.Reset()
 	}
+}
+
+// Format returns the output format the configuration chose, "" before
+// it is resolved; unlike Config, it may be read from any goroutine.
+func (d *Deps) Format() string {
+	if f := d.format.Load(); f != nil {
+		return *f
+	}
+	return ""
 }
 
 // EnsureConfig resolves the configuration if nothing has yet. Cobra's hidden

@@ -127,7 +127,7 @@ func lockOpenError(path string, err error) error {
 		return errs.New(errs.KindInternal, "cannot take the store lock: %s %s", path, se.Detail).
 			WithHint("the store's lock must be a regular file of its own; remove %s and the next change creates it again", path)
 	}
-	e := errs.Wrap(errs.KindInternal, rootError(err), "taking the store lock %s", path)
+	e := errs.Wrap(errs.KindInternal, rootError(err), "taking the store lock %s", path).About(errs.AboutHomeChange, filepath.Dir(path), "")
 	if errors.Is(err, syscall.EROFS) {
 		return e // the command line says what to do
 	}
@@ -274,7 +274,7 @@ func (tx *txn) writeAtomic(rel string, data []byte) (err error) {
 	}
 	f, err := tx.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return tx.ioErr("creating", tmp, err)
+		return tx.ioErr("writing", rel, err) // through a temporary file, gone again
 	}
 	defer func() {
 		if err != nil {
@@ -289,7 +289,7 @@ func (tx *txn) writeAtomic(rel string, data []byte) (err error) {
 		err = cerr
 	}
 	if err != nil {
-		return tx.ioErr("writing", tmp, err)
+		return tx.ioErr("writing", rel, err) // through a temporary file, gone again
 	}
 	if h := tx.s.hooks.beforeRename; h != nil {
 		h(tmp, rel)
@@ -540,9 +540,11 @@ func (tx *txn) refuseFile(rel, detail string) error {
 		WithHint("the store writes only files of its own: move %s out of the store, or replace it with a copy of its own", path)
 }
 
-// ioErr reports a failed file operation inside the store.
+// ioErr reports a failed file operation inside the store, in a change of
+// it: one the file system refused (full, read-only, not the user's) is
+// about changing the home, which the command line says how to put right.
 func (tx *txn) ioErr(action, rel string, err error) error {
-	e := errs.Wrap(errs.KindInternal, rootError(err), "%s %s", action, tx.s.abs(rel))
+	e := errs.Wrap(errs.KindInternal, rootError(err), "%s %s", action, tx.s.abs(rel)).About(errs.AboutHomeChange, tx.s.home, "")
 	if escapes(err) {
 		e = e.WithHint("%s", escapeHint(tx.s.abs(rel)))
 	}
