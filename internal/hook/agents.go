@@ -53,12 +53,7 @@ var settingsElsewhere = []struct {
 
 // systemSettings are the administrators' settings files the agents read
 // on every machine of a kind.
-var systemSettings = append(slices.Clone(ClaudeManaged),
-	"/etc/gemini-cli/settings.json",
-	"/etc/gemini-cli/system-defaults.json",
-	"/Library/Application Support/GeminiCli/settings.json",
-	"/Library/Application Support/GeminiCli/system-defaults.json",
-)
+var systemSettings = append(slices.Clone(systemClaudeManaged), systemGemini...)
 
 // SettingsFiles returns the agents' settings files that getenv (the
 // hook's environment, which the agent's is) and the system name, beyond

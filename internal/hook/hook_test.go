@@ -431,7 +431,7 @@ func TestSettingsFiles(t *testing.T) {
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "g.json",
 	}
 	got := SettingsFiles(func(k string) string { return env[k] })
-	for _, want := range []string{"/c/settings.json", "/c/settings.local.json", "/x/hooks.json", "/x/config.toml", "g.json", "/etc/claude-code/managed-settings.json", "/etc/gemini-cli/settings.json"} {
+	for _, want := range []string{"/c/settings.json", "/c/settings.local.json", "/x/hooks.json", "/x/config.toml", "g.json", systemClaudeManaged[0], systemGemini[0]} {
 		if !slices.Contains(got, want) {
 			t.Errorf("SettingsFiles = %q, want %s among them", got, want)
 		}

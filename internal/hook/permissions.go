@@ -6,10 +6,6 @@ import (
 	"strings"
 )
 
-// editTools are the tools Claude Code's permission rules for file edits
-// name; a rule for Edit covers every tool that edits files.
-var editTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
-
 // PermitsEdits reports whether a Claude Code settings file, its content
 // data, could let a file edit run in the default mode without asking a
 // person: a permissions.allow rule for an edit tool (or any tool), a
@@ -59,7 +55,7 @@ func PermitsEdits(data []byte, self []string) bool {
 		if tool == "" || strings.ContainsAny(tool, "*?") {
 			return true
 		}
-		for _, t := range editTools {
+		for _, t := range claudeEditTools {
 			if strings.EqualFold(tool, t) {
 				return true
 			}
@@ -156,14 +152,8 @@ func foldedAlike(m map[string]any, key string) bool {
 // administrators' files.
 var (
 	ClaudeSettingsNames = []string{"settings.json", "settings.local.json"}
-	ClaudeManaged       = []string{
-		"/etc/claude-code/managed-settings.json",
-		"/Library/Application Support/ClaudeCode/managed-settings.json",
-	}
+	ClaudeManaged       = systemClaudeManaged
 	// ClaudeManagedDirs hold more of the administrators' settings, every
 	// .json file in them merged over managed-settings.json.
-	ClaudeManagedDirs = []string{
-		"/etc/claude-code/managed-settings.d",
-		"/Library/Application Support/ClaudeCode/managed-settings.d",
-	}
+	ClaudeManagedDirs = systemClaudeManagedDirs
 )

@@ -46,12 +46,15 @@ func table(kinds map[string][]string) map[string]toolEntry {
 // and counts as a write and unsafe: an agent's new tool is decided on the
 // safe side until the table, or the user's config.yaml, says otherwise.
 var (
+	// claudeEditTools are Claude Code's file edits, which its permission
+	// rules name too (a rule for Edit covers them all).
+	claudeEditTools = []string{"Write", "Edit", "MultiEdit", "NotebookEdit"}
 	claudeCodeTools = table(map[string][]string{
 		kindRead: {"Read", "Glob", "Grep", "LS", "NotebookRead", "LSP", "TodoWrite",
 			"AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "ToolSearch",
 			// A subagent's own tool calls come to the hook one by one.
 			"Task", "Agent"},
-		kindWrite:   {"Write", "Edit", "MultiEdit", "NotebookEdit"},
+		kindWrite:   claudeEditTools,
 		kindNetwork: {"WebFetch", "WebSearch"},
 		kindShell:   {"Bash", "BashOutput", "KillShell", "PowerShell"},
 	})
@@ -104,7 +107,11 @@ func Classify(agent, tool string, overrides map[string]ToolClass) Classification
 // does not (an MCP server's, one added since) may take its files under any
 // key of its input.
 func Listed(agent, tool string) bool {
-	_, ok := protocols[agent].tools[tool]
+	p, ok := protocols[agent]
+	if !ok {
+		return false
+	}
+	_, ok = p.tools[tool]
 	return ok
 }
 
