@@ -314,7 +314,25 @@ func (r *Registry) Resolve(c Choices) (Resolution, error) {
 	if _, err := res.Apply(p, at); err != nil {
 		return Resolution{}, err
 	}
+	r.overridden(res)
 	return r.loosened(p, res.Loosened()), nil
+}
+
+// overridden warns when the standalone safety profile res resolved to
+// allows more than one of a less specific level that it overrides: the
+// precedence is the specification's, but what the other level spelled out
+// is never dropped without a word.
+func (r *Registry) overridden(res *resolve.Result) {
+	level, l := res.Overridden()
+	if len(l) == 0 {
+		return
+	}
+	parts := make([]string, len(l))
+	for i, f := range l {
+		parts[i] = f.Field + " " + f.Replaced + " → " + f.Now
+	}
+	r.warn(fmt.Sprintf("the standalone safety profile of the %s level overrides the one of the %s level, and is looser: %s",
+		res.SafetyLevel, level, strings.Join(parts, ", ")))
 }
 
 // resolveChoices resolves what c chose, under the pack in force, once the
@@ -486,6 +504,7 @@ func (r *Registry) record(res *resolve.Result, p, was *plan.Plan, update bool, a
 			return Resolution{}, err
 		}
 		if kept && bytes.Equal(before, after) {
+			r.overridden(res)
 			res := r.loosened(was, res.Loosened())
 			res.Unchanged = true
 			return res, nil
@@ -498,6 +517,7 @@ func (r *Registry) record(res *resolve.Result, p, was *plan.Plan, update bool, a
 	if err != nil {
 		return Resolution{}, err
 	}
+	r.overridden(res)
 	return r.loosened(put.Stored, res.Loosened()), nil
 }
 

@@ -105,6 +105,28 @@ func (r *Result) Loosened() []profile.Loosening {
 	return r.Safety.LooserThan(r.Automation.Safety)
 }
 
+// Overridden returns the nearest less specific level with a standalone
+// safety profile of its own, which the standalone one resolved overrides
+// whole, and the fields on which the resolved one allows more than it:
+// the limits that level spelled out and the resolution drops. level is ""
+// when no level below the resolved one has a standalone safety profile, or
+// the resolved one is composed.
+func (r *Result) Overridden() (level string, l []profile.Loosening) {
+	if r.SafetySource != plan.SourceStandalone {
+		return "", nil
+	}
+	below := false
+	for _, s := range r.Levels {
+		switch {
+		case s.Level == r.SafetyLevel:
+			below = true
+		case below && s.SafetyProfile != nil:
+			return s.Level, r.Safety.LooserThan(*s.SafetyProfile)
+		}
+	}
+	return "", nil
+}
+
 func checkLevels(levels []plan.Setting) error {
 	if len(levels) != len(plan.Levels) {
 		return errs.New(errs.KindInternal, "resolution needs the %d levels, got %d", len(plan.Levels), len(levels))

@@ -220,6 +220,51 @@ func objectsOf(t *testing.T, r *Result, p *plan.Plan) Objects {
 
 // TestVerify checks a record against the snapshots it cites, with nothing
 // but a lookup of them: what the record says must be what they say.
+// TestOverridden: a standalone safety profile that overrides a stricter
+// one of a less specific level says which level and what it drops; one
+// with nothing standalone below it, or a composed one, overrides none.
+func TestOverridden(t *testing.T) {
+	name := "acme/x"
+	lookup := func(string) (*profile.AutomationProfile, error) {
+		return &profile.AutomationProfile{Name: name, Safety: profile.DefaultSafetyProfile()}, nil
+	}
+	loose, strict := profile.DefaultSafetyProfile(), profile.DefaultSafetyProfile()
+	strict.RequireHumanApproval = true
+	strict.AllowedSkillCategories = []string{"code"}
+	levels := []plan.Setting{
+		{Level: plan.LevelPlan, AutomationProfile: &name},
+		{Level: plan.LevelAction},
+		{Level: plan.LevelProject, SafetyProfile: &loose},
+		{Level: plan.LevelGlobal, SafetyProfile: &strict},
+	}
+	r, err := Resolve(levels, lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	level, l := r.Overridden()
+	var got []string
+	for _, f := range l {
+		got = append(got, f.Field+" "+f.Replaced+" "+f.Now)
+	}
+	if want := `require_human_approval true false|allowed_skill_categories ["code"] []`; level != plan.LevelGlobal || strings.Join(got, "|") != want {
+		t.Errorf("Overridden = %s %q, want global %q", level, strings.Join(got, "|"), want)
+	}
+	levels[3].SafetyProfile = nil
+	if r, err = Resolve(levels, lookup); err != nil {
+		t.Fatal(err)
+	}
+	if level, l := r.Overridden(); level != "" || l != nil {
+		t.Errorf("nothing below: Overridden = %s %v", level, l)
+	}
+	levels[2].SafetyProfile, levels[3].SafetyProfile = nil, &strict
+	if r, err = Resolve(levels, lookup); err != nil {
+		t.Fatal(err)
+	}
+	if level, l := r.Overridden(); level != "" || l != nil {
+		t.Errorf("the lowest standalone: Overridden = %s %v", level, l)
+	}
+}
+
 func TestVerify(t *testing.T) {
 	custom := map[string]*profile.AutomationProfile{"acme/strict": builtin(t, "cautious")}
 	custom["acme/strict"].Name = "acme/strict"
