@@ -194,6 +194,8 @@ func listProblems(path string, list []string) []errs.Problem {
 			ps = append(ps, errs.Problem{Path: at, Message: fmt.Sprintf("duplicates %q", s)})
 		case strings.IndexByte(s, 0) >= 0:
 			ps = append(ps, errs.Problem{Path: at, Message: "must not contain a NUL character"})
+		case hiddenRune(s) >= 0:
+			ps = append(ps, errs.Problem{Path: at, Message: fmt.Sprintf("%q holds a control or invisible character (%U): names are matched exactly", s, []rune(s)[hiddenRune(s)])})
 		}
 		seen[s] = true
 	}

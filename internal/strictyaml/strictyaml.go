@@ -40,6 +40,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -943,9 +944,14 @@ func nonZeroDigits(lit string) bool {
 // OptFloat is Float that also accepts null, returning nil for it.
 func (d *Decoder) OptFloat(f Field) (*float64, bool) { return opt(f, d.Float) }
 
+// hidden reports whether r is a control or format character: one a reader
+// may show as nothing, or drop.
+func hidden(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
+
 // StringList returns the strings of the sequence in f, each trimmed of
 // surrounding white space, duplicates dropped (the first kept, order kept).
-// An item that is not a string, or is blank after trimming, is a problem.
+// An item that is not a string, is blank after trimming, or holds a
+// control or invisible character, is a problem.
 // The result is never nil when ok.
 func (d *Decoder) StringList(f Field) ([]string, bool) {
 	items, ok := d.Seq(f)
@@ -967,6 +973,12 @@ func (d *Decoder) StringList(f Field) ([]string, bool) {
 		s = strings.TrimSpace(s)
 		if s == "" {
 			d.Fieldf(it, "must not be blank")
+			good = false
+			continue
+		}
+		if i := strings.IndexFunc(s, hidden); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			d.Fieldf(it, "%s holds a control or invisible character (%U): names are matched exactly, and a reader that drops it would read another name", quote(s), r)
 			good = false
 			continue
 		}
