@@ -158,6 +158,9 @@ const (
 	// AboutRemovedProjectFile: a trusted project's pinned agents.yaml is
 	// gone (Name is the folder).
 	AboutRemovedProjectFile About = "removed project file"
+	// AboutUnrecordedProfile: a stored custom profile (Name) whose content
+	// its history never recorded.
+	AboutUnrecordedProfile About = "unrecorded profile"
 	// AboutHomeChange: a change to the agents home (Name) that the file
 	// system may have refused.
 	AboutHomeChange About = "home change"

@@ -513,12 +513,35 @@ func (r *Registry) record(res *resolve.Result, p, was *plan.Plan, update bool, a
 	if err := r.keep(st, res, p, at); err != nil {
 		return Resolution{}, err
 	}
+	if err := r.profileRecorded(p); err != nil {
+		return Resolution{}, err
+	}
 	put, err := st.Plans().Put(r.ctx(), p, update)
 	if err != nil {
 		return Resolution{}, err
 	}
 	r.overridden(res)
 	return r.loosened(put.Stored, res.Loosened()), nil
+}
+
+// profileRecorded refuses to record p under a version of a custom
+// automation profile that the profile's history never recorded: a stored
+// file changed outside agents. Every decision under the plan would refuse
+// it (see recorded); refusing here says so while the person is there.
+func (r *Registry) profileRecorded(p *plan.Plan) error {
+	ref := p.AutomationProfile
+	if profile.IsBuiltinName(ref.Name) {
+		return nil
+	}
+	held, err := r.heldVersions(ref.Name)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(held, ref.SHA256) {
+		return errs.Invalid("automation profile %q is not a version the store recorded (sha256 %s… is not in its history): its file was changed outside agents, so no plan is recorded under it", ref.Name, ref.SHA256[:12]).
+			About(errs.AboutUnrecordedProfile, ref.Name, "")
+	}
+	return nil
 }
 
 // keep writes the resolution into p, after keeping both its snapshots as
