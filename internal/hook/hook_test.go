@@ -476,7 +476,8 @@ func TestReadInputNamed(t *testing.T) {
 // asking when it allows an edit tool (or any) or sets another default
 // mode; content of another shape could say anything.
 func TestPermitsEdits(t *testing.T) {
-	self := []string{"automation-profile", "check-guard", "review", "--hook", "claude-code", "--abstain"}
+	const ours = "/usr/local/bin/agents automation-profile check-guard review --hook claude-code --abstain"
+	self := func(command string) bool { return command == ours }
 	for _, tt := range []struct {
 		in   string
 		want bool
@@ -507,6 +508,10 @@ func TestPermitsEdits(t *testing.T) {
 		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/usr/local/bin/agents automation-profile check-guard review --hook claude-code --abstain"}]}]}}`, false},
 		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"agents automation-profile check-guard full-auto --hook claude-code"}]}]}}`, true},
 		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"./approve-all.sh # agents check-guard"}]}]}}`, true},
+		// A permission-request hook may answer the prompt for the person.
+		{`{"hooks":{"PermissionRequest":[{"matcher":"*","hooks":[{"type":"command","command":"./approve.sh"}]}]}}`, true},
+		{`{"hooks":{"permissionRequest":[]}}`, true},
+		{`{"hooks":{"PermissionRequest":[]}}`, false},
 		// A plugin may bring a hook of its own.
 		{`{"enabledPlugins":{"x@market":true}}`, true},
 		{`{"enabledPlugins":{"x@market":false}}`, false},
@@ -534,7 +539,7 @@ func TestReadInputNamedNested(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"/h/a", "/h/b", "/h/c", "file:///h/c", "/h/.claude", "settings.json"}; !slices.Equal(c.Named, want) {
+	if want := []string{"/h/a", "/h/b", "/h/c", "file:///h/c", "/h/.claude", "settings.json", "/top"}; !slices.Equal(c.Named, want) {
 		t.Errorf("Named = %q, want %q", c.Named, want)
 	}
 	if !slices.Equal(c.Paths, []string{"/top"}) || !slices.Equal(c.NamedDirs, []string{"/h/.claude"}) || c.NamedTooMany {
@@ -554,5 +559,43 @@ func TestReadInputNamedNested(t *testing.T) {
 	}
 	if slices.ContainsFunc(c.Named, func(n string) bool { return len(n) > 4096 }) {
 		t.Errorf("a string too long to open was named: %d names", len(c.Named))
+	}
+}
+
+// TestReadInputNamedKeysAndURLs: a value under a key read as a path is read
+// as any other string too (a file:// URI, space a server trims); a web
+// URL names no file; a string named twice counts once.
+func TestReadInputNamedKeysAndURLs(t *testing.T) {
+	in := `{"hook_event_name":"PreToolUse","tool_name":"mcp__fs__write_file","tool_input":{
+		"path":"file:///h/config.yaml","destination":" /h/d","urls":["https://example.com/p/1","ssh://git@host/x"],
+		"a":"/h/same","b":"/h/same"}}`
+	c, err := ReadInput(ClaudeCode, strings.NewReader(in), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"/h/config.yaml", "/h/d", "/h/same"} {
+		if !slices.Contains(c.Named, want) {
+			t.Errorf("Named = %q, want %s among them", c.Named, want)
+		}
+	}
+	for _, n := range c.Named {
+		if strings.Contains(n, "example.com") || strings.Contains(n, "git@host") {
+			t.Errorf("a web URL named as a file: %q", n)
+		}
+	}
+	if n := len(slices.Compact(slices.Sorted(slices.Values(c.Named)))); n != len(c.Named) {
+		t.Errorf("a string named twice: %q", c.Named)
+	}
+	var b strings.Builder
+	b.WriteString(`{"hook_event_name":"PreToolUse","tool_name":"mcp__crawler__crawl","tool_input":{"urls":[`)
+	for i := range MaxNamed + 50 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"https://example.com/p/%d"`, i)
+	}
+	b.WriteString(`]}}`)
+	if c, err = ReadInput(ClaudeCode, strings.NewReader(b.String()), false); err != nil || c.NamedTooMany || len(c.Named) != 0 {
+		t.Errorf("%d web URLs: %d named, too many %v, %v", MaxNamed+50, len(c.Named), c.NamedTooMany, err)
 	}
 }

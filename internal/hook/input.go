@@ -144,6 +144,9 @@ func mayNameFile(key, v string) []string {
 	byKey := slices.ContainsFunc(pathWords, func(w string) bool { return strings.Contains(k, w) })
 	var out []string
 	for _, f := range forms {
+		if webURL(f) {
+			continue // a page, not a file
+		}
 		if rest, ok := cutPrefixFold(f, "file:"); ok {
 			if u, err := url.Parse("file:" + rest); err == nil && u.Path != "" {
 				if p, ok := openable(uriPath(u.Path)); ok {
@@ -159,6 +162,21 @@ func mayNameFile(key, v string) []string {
 		}
 	}
 	return out
+}
+
+// webURL reports whether s is a URL of a scheme other than file (https://,
+// ssh://): what it names is not a file of this machine.
+func webURL(s string) bool {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok || len(scheme) < 2 || strings.EqualFold(scheme, "file") || rest == "" {
+		return false
+	}
+	for _, r := range scheme {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // openable returns p, or p tidied when p is longer than maxNamedLen, and
@@ -261,12 +279,17 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 	}
 	// name notes a string of the tool's input that may name a file, under
 	// key, for a tool the agent's table does not list.
+	named := map[string]bool{}
 	name := func(key, v string) {
 		for _, n := range mayNameFile(key, v) {
+			if named[n] {
+				continue
+			}
 			if len(c.Named) == MaxNamed {
 				c.NamedTooMany = true
 				return
 			}
+			named[n] = true
 			c.Named = append(c.Named, n)
 			if namesFolder(key) {
 				c.NamedDirs = append(c.NamedDirs, n)
@@ -305,6 +328,11 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 				}
 				for _, k := range pathKeys {
 					c.Paths = append(c.Paths, strs[k]...)
+					// Read as any other string too: trimmed, a file://
+					// URI as its path, for a tool the table does not list.
+					for _, v := range strs[k] {
+						name(k, v)
+					}
 				}
 				for _, k := range dirKeys {
 					c.Dirs = append(c.Dirs, strs[k]...)

@@ -2,7 +2,6 @@ package hook
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 )
 
@@ -10,19 +9,20 @@ import (
 // data, could let a file edit run in the default mode without asking a
 // person: a permissions.allow rule for an edit tool (or any tool), a
 // default mode other than default and plan, a PreToolUse hook other than
-// this one (which may answer allow), or an enabled plugin (which may bring
-// such a hook). self are this hook's arguments: a hook whose command is a
-// program and exactly those is this one. Keys are read as Claude Code
+// this one (which may answer allow), a PermissionRequest hook (which may
+// answer the prompt for the person), or an enabled plugin (which may bring
+// such hooks). isSelf tells this hook's command from others. Keys are
+// read as Claude Code
 // reads them, letter case and all, the last of a key given twice winning;
 // a key that differs from one of those only in case, content that is not
 // a JSON object, or a value not of the documented shape could say
 // anything, and counts as permitting.
-func PermitsEdits(data []byte, self []string) bool {
+func PermitsEdits(data []byte, isSelf func(command string) bool) bool {
 	var doc map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil || doc == nil {
 		return true
 	}
-	if foldedAlike(doc, keyPermissions) || foldedAlike(doc, keyHooks) || otherHooks(doc[keyHooks], self) ||
+	if foldedAlike(doc, keyPermissions) || foldedAlike(doc, keyHooks) || otherHooks(doc[keyHooks], isSelf) ||
 		foldedAlike(doc, keyPlugins) || enabledPlugins(doc[keyPlugins]) {
 		return true
 	}
@@ -83,15 +83,21 @@ func enabledPlugins(section any) bool {
 }
 
 // otherHooks reports whether the hooks section of Claude Code's settings
-// could hold a pre-tool hook other than this one (self are its arguments):
-// one that may answer allow for an edit this hook left to the agent.
-func otherHooks(section any, self []string) bool {
+// could hold a hook that may answer for the person an edit this hook left
+// to the agent: a pre-tool hook whose command isSelf does not take for
+// this one's, or any permission-request hook.
+func otherHooks(section any, isSelf func(string) bool) bool {
 	if section == nil {
 		return false
 	}
 	events, ok := section.(map[string]any)
-	if !ok || foldedAlike(events, claudePreTool) {
+	if !ok || foldedAlike(events, claudePreTool) || foldedAlike(events, claudePermissionRequest) {
 		return true
+	}
+	if groups, ok := events[claudePermissionRequest]; ok && groups != nil {
+		if list, ok := groups.([]any); !ok || len(list) > 0 {
+			return true
+		}
 	}
 	groups, ok := events[claudePreTool]
 	if !ok || groups == nil {
@@ -116,7 +122,7 @@ func otherHooks(section any, self []string) bool {
 				return true
 			}
 			command, ok := hook["command"].(string)
-			if words := strings.Fields(command); !ok || len(words) == 0 || !slices.Equal(words[1:], self) {
+			if !ok || isSelf == nil || !isSelf(command) {
 				return true
 			}
 		}
@@ -124,8 +130,12 @@ func otherHooks(section any, self []string) bool {
 	return false
 }
 
-// claudePreTool is Claude Code's pre-tool hook event.
-const claudePreTool = "PreToolUse"
+// Claude Code's hook events that may answer for the person: before a
+// tool runs, and when it would ask for permission.
+const (
+	claudePreTool           = "PreToolUse"
+	claudePermissionRequest = "PermissionRequest"
+)
 
 // The keys of Claude Code's settings PermitsEdits reads.
 const (

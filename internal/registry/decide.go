@@ -234,9 +234,9 @@ type ClaudeSession struct {
 	// .claude settings are whatever folder a call works in; "" when not
 	// told.
 	ProjectDir string
-	// Self are this hook's arguments, as Claude Code ran it: a hook in its
-	// settings that runs exactly those is this one.
-	Self []string
+	// IsSelf tells whether a hook command in Claude Code's settings is
+	// this one (nil: none is).
+	IsSelf func(command string) bool
 }
 
 // Where a condition of a hook's call was declared met.
@@ -327,7 +327,11 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 			if f == "" {
 				continue
 			}
-			a := hook.Answer{Kind: hook.Ask, Rule: g.rule, Why: "the call would write " + f + ", " + g.why}
+			why := "the call would write " + f + ", " + g.why
+			if written.untold {
+				why = "the call names too many files to tell where it writes, so it may write " + g.why
+			}
+			a := hook.Answer{Kind: hook.Ask, Rule: g.rule, Why: why}
 			if hook.Stricter(a.Kind, d.Answer.Kind) {
 				d.Answer = a
 			}
@@ -365,7 +369,7 @@ type writeTargets struct {
 // where its links lead, or whose destination cannot be told; "" for none.
 func (w writeTargets) first(match func(string) bool) string {
 	if w.untold {
-		return "files its input names, too many to tell which"
+		return "files too many to tell" // see DecideHook's reason
 	}
 	cwd := w.base()
 	bases := []string{cwd}
@@ -639,7 +643,7 @@ func claudePermitsEdits(cwd string, session ClaudeSession) bool {
 		data, err := safefile.ReadFile(f, strictyaml.MaxFileSize)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-		case err != nil || hook.PermitsEdits(data, session.Self):
+		case err != nil || hook.PermitsEdits(data, session.IsSelf):
 			return true
 		}
 	}

@@ -3,7 +3,9 @@ package automationprofile
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -49,7 +51,7 @@ func hookRun(opts *checkGuardOptions) error {
 		Claude: registry.ClaudeSession{
 			ConfigDir:  opts.UI.Getenv("CLAUDE_CONFIG_DIR"),
 			ProjectDir: opts.UI.Getenv("CLAUDE_PROJECT_DIR"),
-			Self:       opts.UI.Args(),
+			IsSelf:     isSelf(opts),
 		},
 	})
 	if err != nil {
@@ -167,6 +169,44 @@ func printHookConfig(opts *checkGuardOptions) error {
 	opts.UI.Info("merge this into %s", hook.SettingsFile(h.agent))
 	_, err = opts.UI.IO().Out.Write(snippet)
 	return err
+}
+
+// isSelf tells whether a hook command in the agent's settings runs this
+// very hook: the command --print-config writes for it, or this binary
+// (by path, or found on PATH) with exactly this invocation's arguments.
+// Any other, a look-alike script included, may answer for the person.
+func isSelf(opts *checkGuardOptions) func(string) bool {
+	return func(command string) bool {
+		self, err := os.Executable()
+		if err != nil {
+			return false
+		}
+		real, err := filepath.EvalSymlinks(self)
+		if err != nil {
+			real = self
+		}
+		var store string
+		if url, fromFile := opts.storeIn(); url != "" && !fromFile {
+			store = url
+		}
+		for _, bin := range []string{self, real} {
+			o := hook.SnippetOptions{Binary: bin, Home: opts.Reg.Home(), Store: store, Args: hookArgs(opts, store != "")}
+			if command == hook.Command(o) {
+				return true
+			}
+		}
+		words := strings.Fields(command)
+		if len(words) == 0 || !slices.Equal(words[1:], opts.UI.Args()) {
+			return false
+		}
+		prog, err := exec.LookPath(words[0])
+		if err != nil {
+			return false
+		}
+		a, errA := os.Stat(prog)
+		b, errB := os.Stat(real)
+		return errA == nil && errB == nil && os.SameFile(a, b)
+	}
 }
 
 // hookArgs are the arguments of the command a snippet installs: this
