@@ -534,15 +534,15 @@ func TestPermitsEdits(t *testing.T) {
 func TestReadInputNamedNested(t *testing.T) {
 	in := `{"hook_event_name":"PreToolUse","tool_name":"mcp__x__w","tool_input":{
 		"paths":["/top",["/h/a"],{"path":"/h/b"}],"source":[{"uri":"file:///h/c"}],
-		"dir":"/h/.claude","name":"settings.json"}}`
+		"dir":"/h/.claude","name":"settings.json","workspace":"/w"}}`
 	c, err := ReadInput(ClaudeCode, strings.NewReader(in), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"/h/a", "/h/b", "/h/c", "file:///h/c", "/h/.claude", "settings.json", "/top"}; !slices.Equal(c.Named, want) {
+	if want := []string{"/h/a", "/h/b", "/h/c", "file:///h/c", "/h/.claude", "settings.json", "/w", "/top"}; !slices.Equal(c.Named, want) {
 		t.Errorf("Named = %q, want %q", c.Named, want)
 	}
-	if !slices.Equal(c.Paths, []string{"/top"}) || !slices.Equal(c.NamedDirs, []string{"/h/.claude"}) || c.NamedTooMany {
+	if !slices.Equal(c.Paths, []string{"/top"}) || !slices.Equal(c.NamedDirs, []string{"/h/.claude", "/w"}) || c.NamedTooMany {
 		t.Errorf("Paths %q, NamedDirs %q, too many %v", c.Paths, c.NamedDirs, c.NamedTooMany)
 	}
 	// A path too long to open is taken as a server would tidy it; one

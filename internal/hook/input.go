@@ -208,10 +208,10 @@ func namesFolder(key string) bool {
 }
 
 // folderWords are the parts of a key that say its value names a folder.
-var folderWords = []string{"dir", "folder", "root", "cwd", "base"}
+var folderWords = []string{"dir", "folder", "root", "cwd", "base", "project", "workspace", "repo"}
 
 // pathWords are the parts of a key that say its value names a file.
-var pathWords = []string{"path", "file", "dir", "folder", "dest", "target", "source", "uri", "location", "name", "root", "cwd", "base"}
+var pathWords = []string{"path", "file", "dir", "folder", "dest", "target", "source", "uri", "location", "name", "root", "cwd", "base", "project", "workspace", "repo"}
 
 // cutPrefixFold is strings.CutPrefix, in any case of the prefix's letters.
 func cutPrefixFold(s, prefix string) (string, bool) {
