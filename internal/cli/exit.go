@@ -83,7 +83,6 @@ func exitCode(err error) int {
 type jsonProblem struct {
 	File    string `json:"file"`
 	Path    string `json:"path"`
-	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
 }
 
@@ -114,7 +113,14 @@ func printError(w io.Writer, format string, err error) {
 	if format == "json" || format == "yaml" {
 		je := jsonError{Code: code, Message: msg, Hint: hint}
 		for _, p := range problems {
-			je.Problems = append(je.Problems, jsonProblem{File: p.File, Path: p.Path, Line: p.Line, Message: p.Message})
+			// The shape is the design's: file, path, message. A problem
+			// of the file as a whole (no path) found at a line says the
+			// line in its message; path stays a field's path, or "".
+			msg := p.Message
+			if p.Path == "" && p.Line > 0 {
+				msg = fmt.Sprintf("line %d: %s", p.Line, msg)
+			}
+			je.Problems = append(je.Problems, jsonProblem{File: p.File, Path: p.Path, Message: msg})
 		}
 		doc := map[string]jsonError{"error": je}
 		if format == "yaml" {

@@ -692,14 +692,11 @@ func onlyAt(err error, key string) bool {
 // without that) and, for a value from config.yaml, of kind invalid.
 func badSetting(err error, from, msg string, a ...any) error {
 	var e *errs.Error
-	if from == "" || !errors.As(err, &e) {
-		return err
+	if from == "" || strings.HasPrefix(from, "--") || !errors.As(err, &e) {
+		return err // a flag is where it was given
 	}
 	c := *e
 	c.Msg = fmt.Sprintf(msg, a...) + " (from " + from + ")"
-	if strings.HasPrefix(from, "--") {
-		return &c // the flag is fixed where it was given
-	}
 	if _, file, ok := strings.Cut(from, " in "); ok {
 		c.Kind = errs.KindInvalid
 		c.Hint = "fix it in " + file + ": " + c.Hint
