@@ -190,15 +190,20 @@ func wrappedUse(c *cobra.Command) string {
 func wrappedExample(c *cobra.Command) string {
 	width := helpWidthOf(c)
 	var out []string
+	continued := false // the line before ended a command's line unfinished
 	for line := range strings.SplitSeq(c.Example, "\n") {
+		rest := strings.TrimLeft(line, " ")
+		command := strings.HasPrefix(rest, "$ ") || continued
+		trimmed := strings.TrimRight(rest, " ")
+		continued = command && (strings.HasSuffix(trimmed, "|") || strings.HasSuffix(trimmed, "\\") ||
+			strings.HasSuffix(trimmed, "&&") || strings.HasSuffix(trimmed, "||"))
 		if len(line) <= width {
 			out = append(out, line)
 			continue
 		}
-		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
-		rest := strings.TrimLeft(line, " ")
+		indent := line[:len(line)-len(rest)]
 		switch {
-		case strings.HasPrefix(rest, "$ "):
+		case command:
 			lines := fill(shellWords(rest), width-len(indent)-2, "", "    ")
 			for i := range lines[:len(lines)-1] {
 				lines[i] += " \\"

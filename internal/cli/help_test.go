@@ -157,6 +157,12 @@ func TestWrappedExample(t *testing.T) {
 	if got != want {
 		t.Errorf("wrapped:\n%s\nwant:\n%s", got, want)
 	}
+	// A command already broken by hand goes on as a command: its next line
+	// is wrapped with backslashes too.
+	c.Example = "  $ echo x |\n      agents automation-profile check-guard ci --hook claude-code --sandboxed"
+	if got := wrappedExample(c); got != "  $ echo x |\n      agents automation-profile check-guard ci --hook \\\n          claude-code --sandboxed" {
+		t.Errorf("a continued command wrapped:\n%s", got)
+	}
 	if u := wrappedUse(&cobra.Command{Use: "agents check (<profile> | --plan <id>) (--tool <name> | --stdin-json) [--abc]"}); strings.Contains(u, "| --plan <id>)\n") {
 		t.Errorf("a usage line broken inside its group:\n%s", u)
 	}

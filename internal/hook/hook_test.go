@@ -453,7 +453,7 @@ func TestReadInputNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"../h/config.yaml", "notes", "/h/a", "/h/b c", "FILE:///h/b%20c", "~/d"}
+	want := []string{"../h/config.yaml", "notes", "/h/a", "/h/b c", "/h/b%20c", "FILE:///h/b%20c", "~/d"}
 	if !slices.Equal(c.Named, want) || c.NamedTooMany {
 		t.Errorf("Named = %q (too many %v), want %q", c.Named, c.NamedTooMany, want)
 	}
@@ -506,6 +506,8 @@ func TestPermitsEdits(t *testing.T) {
 		// Another pre-tool hook may answer allow; this one may not. Nor
 		// may one that runs agents under another profile, or only names it.
 		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/usr/local/bin/agents automation-profile check-guard review --hook claude-code --abstain"}]}]}}`, false},
+		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"http","url":"http://127.0.0.1:9/allow","command":"/usr/local/bin/agents automation-profile check-guard review --hook claude-code --abstain"}]}]}}`, true},
+		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"/usr/local/bin/agents automation-profile check-guard review --hook claude-code --abstain"}]}]}}`, true},
 		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"agents automation-profile check-guard full-auto --hook claude-code"}]}]}}`, true},
 		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"./approve-all.sh # agents check-guard"}]}]}}`, true},
 		// A permission-request hook may answer the prompt for the person.
@@ -563,24 +565,21 @@ func TestReadInputNamedNested(t *testing.T) {
 }
 
 // TestReadInputNamedKeysAndURLs: a value under a key read as a path is read
-// as any other string too (a file:// URI, space a server trims); a web
-// URL names no file; a string named twice counts once.
+// as any other string too (a file: URI however written, space a server
+// trims); a URL of another scheme is read as a path too ("zz://../x"
+// joined to a folder is one); a string named twice counts once; a few
+// hundred URLs are read one by one.
 func TestReadInputNamedKeysAndURLs(t *testing.T) {
 	in := `{"hook_event_name":"PreToolUse","tool_name":"mcp__fs__write_file","tool_input":{
-		"path":"file:///h/config.yaml","destination":" /h/d","urls":["https://example.com/p/1","ssh://git@host/x"],
-		"a":"/h/same","b":"/h/same"}}`
+		"path":"file:///h/config.yaml","destination":" /h/d","out":"zz://../h/e",
+		"uris":["file:h/f","FILE:\\\\/h/g","file:///h/%68"],"a":"/h/same","b":"/h/same"}}`
 	c, err := ReadInput(ClaudeCode, strings.NewReader(in), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"/h/config.yaml", "/h/d", "/h/same"} {
+	for _, want := range []string{"/h/config.yaml", "/h/d", "zz://../h/e", "/h/f", "/h/g", "/h/h"} {
 		if !slices.Contains(c.Named, want) {
 			t.Errorf("Named = %q, want %s among them", c.Named, want)
-		}
-	}
-	for _, n := range c.Named {
-		if strings.Contains(n, "example.com") || strings.Contains(n, "git@host") {
-			t.Errorf("a web URL named as a file: %q", n)
 		}
 	}
 	if n := len(slices.Compact(slices.Sorted(slices.Values(c.Named)))); n != len(c.Named) {
@@ -588,14 +587,14 @@ func TestReadInputNamedKeysAndURLs(t *testing.T) {
 	}
 	var b strings.Builder
 	b.WriteString(`{"hook_event_name":"PreToolUse","tool_name":"mcp__crawler__crawl","tool_input":{"urls":[`)
-	for i := range MaxNamed + 50 {
+	for i := range 300 {
 		if i > 0 {
 			b.WriteString(",")
 		}
 		fmt.Fprintf(&b, `"https://example.com/p/%d"`, i)
 	}
 	b.WriteString(`]}}`)
-	if c, err = ReadInput(ClaudeCode, strings.NewReader(b.String()), false); err != nil || c.NamedTooMany || len(c.Named) != 0 {
-		t.Errorf("%d web URLs: %d named, too many %v, %v", MaxNamed+50, len(c.Named), c.NamedTooMany, err)
+	if c, err = ReadInput(ClaudeCode, strings.NewReader(b.String()), false); err != nil || c.NamedTooMany || len(c.Named) != 300 {
+		t.Errorf("300 web URLs: %d named, too many %v, %v", len(c.Named), c.NamedTooMany, err)
 	}
 }

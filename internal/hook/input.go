@@ -61,7 +61,7 @@ type Call struct {
 }
 
 // MaxNamed is how many strings that may name a file Call.Named holds.
-const MaxNamed = 256
+const MaxNamed = 2048
 
 // pathKeys are the members of a tool's input that name the files it works
 // on: in the three agents' file tools (file_path, notebook_path, path), and
@@ -126,11 +126,12 @@ func patchPaths(text string) []string {
 // mayNameFile returns the files a string of a tool's input may name:
 // none for text (several lines once trimmed), else the string when it
 // looks like a path (it holds a slash, begins with ~ or a dot) or its key
-// says it is one, and a file:// URI's path. A server may trim the string,
-// so the trimmed form counts as well as the string as sent; and it may
-// tidy a path too long to open (".//" repeated) into one it can, so a long
-// string is taken tidied, and dropped only when even that is longer than
-// any path a system opens.
+// says it is one, and what a file: URI names. A server may trim the
+// string, so the trimmed form counts as well as the string as sent; and
+// it may tidy a path too long to open (".//" repeated) into one it can, so
+// a long string is taken tidied, and dropped only when even that is longer
+// than any path a system opens. A URL of another scheme (https://) is read
+// as a path too: joined to a folder, "zz://../x" is one.
 func mayNameFile(key, v string) []string {
 	t := strings.TrimSpace(v)
 	if t == "" || strings.ContainsAny(t, "\n\r") {
@@ -144,14 +145,9 @@ func mayNameFile(key, v string) []string {
 	byKey := slices.ContainsFunc(pathWords, func(w string) bool { return strings.Contains(k, w) })
 	var out []string
 	for _, f := range forms {
-		if webURL(f) {
-			continue // a page, not a file
-		}
-		if rest, ok := cutPrefixFold(f, "file:"); ok {
-			if u, err := url.Parse("file:" + rest); err == nil && u.Path != "" {
-				if p, ok := openable(uriPath(u.Path)); ok {
-					out = append(out, p)
-				}
+		for _, p := range fileURIPaths(f) {
+			if p, ok := openable(p); ok {
+				out = append(out, p)
 			}
 		}
 		if !byKey && !strings.ContainsAny(f, "/\\") && !strings.HasPrefix(f, "~") && !strings.HasPrefix(f, ".") {
@@ -164,19 +160,49 @@ func mayNameFile(key, v string) []string {
 	return out
 }
 
-// webURL reports whether s is a URL of a scheme other than file (https://,
-// ssh://): what it names is not a file of this machine.
-func webURL(s string) bool {
-	scheme, rest, ok := strings.Cut(s, "://")
-	if !ok || len(scheme) < 2 || strings.EqualFold(scheme, "file") || rest == "" {
-		return false
+// fileURIPaths returns the files a file: URI may name, read the ways the
+// runtimes MCP servers are written in read one: as a URL's path
+// (file:///x, file://host/x), and, since Node resolves file:x and
+// file:\\/x to /x, the rest with its slashes and backslashes trimmed, as an
+// absolute path and as written; each percent-decoded too.
+func fileURIPaths(s string) []string {
+	rest, ok := cutPrefixFold(s, "file:")
+	if !ok {
+		return nil
 	}
-	for _, r := range scheme {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.') {
-			return false
+	var out []string
+	add := func(p string) {
+		if p == "" {
+			return
+		}
+		for _, q := range []string{p, unescaped(p)} {
+			q = uriPath(q)
+			if !slices.Contains(out, q) {
+				out = append(out, q)
+			}
 		}
 	}
-	return true
+	if u, err := url.Parse("file:" + rest); err == nil {
+		add(u.Path)
+	}
+	bare := strings.TrimLeft(rest, "/\\")
+	if i := strings.IndexAny(bare, "?#"); i >= 0 {
+		bare = bare[:i]
+	}
+	add("/" + bare)
+	if !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, "\\") {
+		add(rest) // file:x, as a relative path
+	}
+	return out
+}
+
+// unescaped is p with its percent escapes decoded, or p when they do not
+// decode.
+func unescaped(p string) string {
+	if u, err := url.PathUnescape(p); err == nil {
+		return u
+	}
+	return p
 }
 
 // openable returns p, or p tidied when p is longer than maxNamedLen, and

@@ -121,8 +121,10 @@ func otherHooks(section any, isSelf func(string) bool) bool {
 			if !ok {
 				return true
 			}
+			// Only a command hook runs a command: an http, prompt or
+			// agent hook answers otherwise, whatever command it names.
 			command, ok := hook["command"].(string)
-			if !ok || isSelf == nil || !isSelf(command) {
+			if !ok || hook["type"] != "command" || isSelf == nil || !isSelf(command) {
 				return true
 			}
 		}

@@ -5,7 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
+
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // Stated says which fields of a call were given at all, where their zero
@@ -96,7 +97,7 @@ func CheckGuardInput(in GuardInput, stated Stated, names map[string]string) []In
 func hiddenRune(s string) int {
 	i := 0
 	for _, r := range s {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+		if strictyaml.Hidden(r) {
 			return i
 		}
 		i++

@@ -350,7 +350,7 @@ const (
 
 // maxTries bounds the paths times the folders a write's targets are read
 // from: well past any real tool call, and well within a hook's deadline.
-const maxTries = 4096
+const maxTries = 8192
 
 // writeTargets are the files a tool's input names: paths, a relative one
 // read from cwd (else the working folder) and from each of dirs, the

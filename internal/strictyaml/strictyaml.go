@@ -944,9 +944,13 @@ func nonZeroDigits(lit string) bool {
 // OptFloat is Float that also accepts null, returning nil for it.
 func (d *Decoder) OptFloat(f Field) (*float64, bool) { return opt(f, d.Float) }
 
-// hidden reports whether r is a control or format character: one a reader
-// may show as nothing, or drop.
-func hidden(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
+// Hidden reports whether r is a control or format character, a variation
+// selector, or another character Unicode says to show as nothing (a
+// Hangul filler): one a reader may show as nothing, or drop.
+func Hidden(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) ||
+		unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+}
 
 // StringList returns the strings of the sequence in f, each trimmed of
 // surrounding white space, duplicates dropped (the first kept, order kept).
@@ -976,7 +980,7 @@ func (d *Decoder) StringList(f Field) ([]string, bool) {
 			good = false
 			continue
 		}
-		if i := strings.IndexFunc(s, hidden); i >= 0 {
+		if i := strings.IndexFunc(s, Hidden); i >= 0 {
 			r, _ := utf8.DecodeRuneInString(s[i:])
 			d.Fieldf(it, "%s holds a control or invisible character (%U): names are matched exactly, and a reader that drops it would read another name", quote(s), r)
 			good = false

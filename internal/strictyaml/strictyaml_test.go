@@ -388,7 +388,7 @@ func TestStringList(t *testing.T) {
 		{"[a, '', ' ', b]", []string{"a", "b"}, []string{"v[1]", "v[2]"}},
 		{"[a, 123, true, ~, [x]]", []string{"a"}, []string{"v[1]", "v[2]", "v[3]", "v[4]"}},
 		// A character one cannot see makes another name of the same look.
-		{`[a, "shell\u200b", "b\x7f", "c\td", "\ufeffe"]`, []string{"a"}, []string{"v[1]", "v[2]", "v[3]", "v[4]"}},
+		{`[a, "shell\u200b", "b\x7f", "c\td", "\ufeffe", "f\ufe0f", "g\u3164"]`, []string{"a"}, []string{"v[1]", "v[2]", "v[3]", "v[4]", "v[5]", "v[6]"}},
 		{"a", nil, []string{"v"}},
 		{"{a: 1}", nil, []string{"v"}},
 		{"~", nil, []string{"v"}},

@@ -30,7 +30,7 @@ else 3 when any file is invalid, else 5 when a file names a built-in
 profile.`,
 		Example: `  $ agents automation-profile validate profiles/*.yaml
   $ agents automation-profile validate strict.yaml -f json | jq '.[].problems'
-  $ agents automation-profile show cautious -f yaml | agents automation-profile validate -`,
+  $ git show main:profiles/strict.yaml | agents automation-profile validate -`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to validate"),
 		RunE: cmdutil.RunEArgs(opts, runF, validateRun, &opts.files),
 	}
