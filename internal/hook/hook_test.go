@@ -572,12 +572,12 @@ func TestReadInputNamedNested(t *testing.T) {
 func TestReadInputNamedKeysAndURLs(t *testing.T) {
 	in := `{"hook_event_name":"PreToolUse","tool_name":"mcp__fs__write_file","tool_input":{
 		"path":"file:///h/config.yaml","destination":" /h/d","out":"zz://../h/e",
-		"uris":["file:h/f","FILE:\\\\/h/g","file:///h/%68"],"a":"/h/same","b":"/h/same"}}`
+		"uris":["file:h/f","FILE:\\\\/h/g","file:///h/%68","file:///h/i\\config.yaml","file:///h/\tj\n"," \u001ffile:///h/k"],"a":"/h/same","b":"/h/same"}}`
 	c, err := ReadInput(ClaudeCode, strings.NewReader(in), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"/h/config.yaml", "/h/d", "zz://../h/e", "/h/f", "/h/g", "/h/h"} {
+	for _, want := range []string{"/h/config.yaml", "/h/d", "zz://../h/e", "/h/f", "/h/g", "/h/h", "/h/i/config.yaml", "/h/j", "/h/k"} {
 		if !slices.Contains(c.Named, want) {
 			t.Errorf("Named = %q, want %s among them", c.Named, want)
 		}

@@ -133,6 +133,24 @@ func patchPaths(text string) []string {
 // than any path a system opens. A URL of another scheme (https://) is read
 // as a path too: joined to a folder, "zz://../x" is one.
 func mayNameFile(key, v string) []string {
+	// A URL parser drops the spaces and control characters around a URL,
+	// and the tabs and line breaks in it: a file: URI is read so too.
+	if u := strings.TrimFunc(v, func(r rune) bool { return r <= ' ' }); hasFilePrefix(u) {
+		u = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, u)
+		var out []string
+		// And as a plain path, for a server that takes it as one.
+		for _, p := range append(fileURIPaths(u), u) {
+			if p, ok := openable(p); ok {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
 	t := strings.TrimSpace(v)
 	if t == "" || strings.ContainsAny(t, "\n\r") {
 		return nil
@@ -170,6 +188,8 @@ func fileURIPaths(s string) []string {
 	if !ok {
 		return nil
 	}
+	// A URL parser reads a backslash in a file: URL as a slash.
+	rest = strings.ReplaceAll(rest, "\\", "/")
 	var out []string
 	add := func(p string) {
 		if p == "" {
@@ -194,6 +214,12 @@ func fileURIPaths(s string) []string {
 		add(rest) // file:x, as a relative path
 	}
 	return out
+}
+
+// hasFilePrefix reports whether s begins with file:, in any case.
+func hasFilePrefix(s string) bool {
+	_, ok := cutPrefixFold(s, "file:")
+	return ok
 }
 
 // unescaped is p with its percent escapes decoded, or p when they do not

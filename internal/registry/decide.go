@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/plan"
@@ -350,7 +351,7 @@ const (
 
 // maxTries bounds the paths times the folders a write's targets are read
 // from: well past any real tool call, and well within a hook's deadline.
-const maxTries = 8192
+const maxTries = 4096
 
 // writeTargets are the files a tool's input names: paths, a relative one
 // read from cwd (else the working folder) and from each of dirs, the
@@ -397,6 +398,14 @@ func (w writeTargets) first(match func(string) bool) string {
 				return f
 			}
 		}
+		for _, home := range otherHomes(p) {
+			// "~user/x" is x in that user's home to Python's
+			// expanduser; "~x" is x in the user's own to a server that
+			// drops the "~" and joins the rest to the home.
+			if f := w.first1(home, match); f != "" {
+				return f
+			}
+		}
 		written := []string{p}
 		if !filepath.IsAbs(p) {
 			written = written[:0]
@@ -411,6 +420,16 @@ func (w writeTargets) first(match func(string) bool) string {
 			// Every link followed as the write would follow it, one to a
 			// file not there yet included.
 			resolved, _, err := safefile.WalkLinks(w, nil)
+			if errors.Is(err, syscall.ENAMETOOLONG) {
+				// A part too long for any file to have: text, unless a
+				// server tidies it away ("long/../x"), so it is read
+				// tidied, and passed over when that is no path either.
+				c := filepath.Clean(w)
+				if resolved, _, err = safefile.WalkLinks(c, nil); errors.Is(err, syscall.ENAMETOOLONG) {
+					continue
+				}
+				w = c
+			}
 			w = filepath.Clean(w)
 			if err != nil || match(w) || match(resolved) {
 				return w
@@ -434,6 +453,25 @@ func (w writeTargets) base() string {
 // first1 is first for the one absolute path p.
 func (w writeTargets) first1(p string, match func(string) bool) string {
 	return writeTargets{paths: []string{p}}.first(match)
+}
+
+// otherHomes returns the paths p may name with a leading "~" that is not
+// "~/": in the home of the user it names ("~root/x", when there is one),
+// and in the user's own home with the "~" dropped ("~x" as home/x).
+func otherHomes(p string) []string {
+	rest, ok := strings.CutPrefix(p, "~")
+	if !ok || rest == "" || rest[0] == '/' || rest[0] == filepath.Separator {
+		return nil
+	}
+	var out []string
+	name, after, _ := strings.Cut(rest, "/")
+	if u, err := user.Lookup(name); err == nil && u.HomeDir != "" {
+		out = append(out, u.HomeDir+"/"+after)
+	}
+	if home, _ := userHome("~"); home != "" {
+		out = append(out, home+"/"+rest)
+	}
+	return out
 }
 
 // userHome returns p with a leading "~" (alone or before a separator)

@@ -2,6 +2,8 @@ package registry
 
 import (
 	"os"
+	"os/user"
+	"strings"
 
 	"path/filepath"
 	"testing"
@@ -341,6 +343,38 @@ func TestManagedSettingsFolder(t *testing.T) {
 		w := writeTargets{paths: []string{tt.path}, cwd: "/"}
 		if got := w.first(match) != ""; got != tt.want {
 			t.Errorf("a write to %s: matched %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
+// A leading "~" that is not "~/" is read as a server may read it: the home
+// of the user it names, or the user's own home with the "~" dropped. A
+// part too long for any file is text, unless tidying it away names a file.
+func TestWriteTargetsTildeAndLongParts(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	agents := filepath.Join(home, ".config", "agents")
+	match := inHomeOf(agents)
+	long := strings.Repeat("A", 300)
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{"~.config/agents/config.yaml", true},
+		{"~/.config/agents/config.yaml", true},
+		{"~nosuchuser-agents/x", false},
+		{long + " is a comment, not a path/x", false},
+		{long + "/../.config/agents/config.yaml", true},
+	} {
+		w := writeTargets{paths: []string{tt.path}, cwd: home}
+		if got := w.first(match) != ""; got != tt.want {
+			t.Errorf("a write to %.40q: matched %v, want %v", tt.path, got, tt.want)
+		}
+	}
+	if u, err := user.Current(); err == nil && u.Username != "" && u.HomeDir != "" {
+		w := writeTargets{paths: []string{"~" + u.Username + "/x"}, cwd: home}
+		if got := w.first(inHomeOf(u.HomeDir)); got == "" {
+			t.Errorf("~%s/x is not read as in that user's home", u.Username)
 		}
 	}
 }
