@@ -38,19 +38,18 @@ type Call struct {
 	Mode string
 	// Paths are the files the tool's input names: at its top level
 	// (the pathKeys, every one of a key given twice, each string of a
-	// list),
-	// and in the headers of a patch in its command (Codex's apply_patch),
-	// as sent.
+	// list), and in the headers of a patch in its command (Codex's
+	// apply_patch), as sent.
 	Paths []string
 	// Dirs are the working folders the tool's input names (workdir, cwd,
 	// dir_path, directory), as sent: a relative path may be read from any
 	// of them as well as from Cwd.
 	Dirs []string
-	// Named are the other strings of the tool's input, at any depth, that
-	// may name a file: an MCP server's tools name theirs under keys no
-	// list can foresee (relative_path, uri, files[].path). A file:// URI
-	// is given as its path too. A tool the agent's table does not list
-	// may write any of them.
+	// Named are the files the strings of the tool's input may name, at
+	// any depth and under any key, read as a server may read them (see
+	// mayNameFile): an MCP server's tools name theirs under keys no list
+	// can foresee (relative_path, uri, files[].path). A tool the agent's
+	// table does not list may write any of them.
 	Named []string
 	// NamedDirs are those of Named whose key says they name a folder
 	// (dir, folder, root): a server may join another name to one.
