@@ -134,7 +134,7 @@ func patchPaths(text string) []string {
 func mayNameFile(key, v string) []string {
 	// A URL parser drops the spaces and control characters around a URL,
 	// and the tabs and line breaks in it: a file: URI is read so too.
-	if u := strings.TrimFunc(v, func(r rune) bool { return r <= ' ' }); hasFilePrefix(u) {
+	if u := strings.TrimFunc(v, func(r rune) bool { return r <= ' ' || unicode.IsSpace(r) }); hasFilePrefix(u) {
 		u = strings.Map(func(r rune) rune {
 			if r == '\t' || r == '\n' || r == '\r' {
 				return -1
@@ -162,11 +162,6 @@ func mayNameFile(key, v string) []string {
 	byKey := slices.ContainsFunc(pathWords, func(w string) bool { return strings.Contains(k, w) })
 	var out []string
 	for _, f := range forms {
-		for _, p := range fileURIPaths(f) {
-			if p, ok := openable(p); ok {
-				out = append(out, p)
-			}
-		}
 		if !byKey && !strings.ContainsAny(f, "/\\") && !strings.HasPrefix(f, "~") && !strings.HasPrefix(f, ".") {
 			continue
 		}
@@ -204,12 +199,12 @@ func fileURIPaths(s string) []string {
 	if u, err := url.Parse("file:" + rest); err == nil {
 		add(u.Path)
 	}
-	bare := strings.TrimLeft(rest, "/\\")
+	bare := strings.TrimLeft(rest, "/")
 	if i := strings.IndexAny(bare, "?#"); i >= 0 {
 		bare = bare[:i]
 	}
 	add("/" + bare)
-	if !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, "\\") {
+	if !strings.HasPrefix(rest, "/") {
 		add(rest) // file:x, as a relative path
 	}
 	return out
@@ -258,11 +253,12 @@ func namesFolder(key string) bool {
 	return slices.ContainsFunc(folderWords, func(w string) bool { return strings.Contains(k, w) })
 }
 
-// folderWords are the parts of a key that say its value names a folder.
-var folderWords = []string{"dir", "folder", "root", "cwd", "base", "project", "workspace", "repo"}
-
-// pathWords are the parts of a key that say its value names a file.
-var pathWords = []string{"path", "file", "dir", "folder", "dest", "target", "source", "uri", "location", "name", "root", "cwd", "base", "project", "workspace", "repo"}
+// folderWords are the parts of a key that say its value names a folder;
+// pathWords those that say it names a file, or a folder.
+var (
+	folderWords = []string{"dir", "folder", "root", "cwd", "base", "project", "workspace", "repo"}
+	pathWords   = append([]string{"path", "file", "dest", "target", "source", "uri", "location", "name"}, folderWords...)
+)
 
 // cutPrefixFold is strings.CutPrefix, in any case of the prefix's letters.
 func cutPrefixFold(s, prefix string) (string, bool) {
