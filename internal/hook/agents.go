@@ -36,17 +36,25 @@ type ToolClass struct {
 	Unsafe bool
 }
 
-// settingsElsewhere are the agents' settings files that do not stand in a
-// .claude, .codex or .gemini folder of a project or the home: the folder
-// an environment variable moves an agent's user settings to (its files
-// listed after it), a file a variable names, and the files an
-// administrator's settings are kept in, which override the user's.
+// SettingsFolders are the files the agents' hooks are installed in, by
+// the folder that holds them in a project or the user's home: Claude
+// Code's settings, Codex's hooks and configuration, Gemini CLI's
+// settings.
+var SettingsFolders = map[string][]string{
+	".claude": {"settings.json", "settings.local.json"},
+	".codex":  {"hooks.json", "config.toml"},
+	".gemini": {"settings.json"},
+}
+
+// settingsElsewhere are the environment variables that move an agent's
+// settings out of the folders SettingsFolders names: to a folder, which
+// then holds the same files, or to a file.
 var settingsElsewhere = []struct {
 	env   string   // a variable naming a folder (with files) or a file
 	files []string // the files in the folder the variable names
 }{
-	{"CLAUDE_CONFIG_DIR", []string{"settings.json", "settings.local.json"}},
-	{"CODEX_HOME", []string{"hooks.json", "config.toml"}},
+	{"CLAUDE_CONFIG_DIR", SettingsFolders[".claude"]},
+	{"CODEX_HOME", SettingsFolders[".codex"]},
 	{"GEMINI_CLI_SYSTEM_SETTINGS_PATH", nil},
 	{"GEMINI_CLI_SYSTEM_DEFAULTS_PATH", nil},
 }

@@ -12,11 +12,10 @@ import (
 // this one (which may answer allow), a PermissionRequest hook (which may
 // answer the prompt for the person), or an enabled plugin (which may bring
 // such hooks). isSelf tells this hook's command from others. Keys are
-// read as Claude Code
-// reads them, letter case and all, the last of a key given twice winning;
-// a key that differs from one of those only in case, content that is not
-// a JSON object, or a value not of the documented shape could say
-// anything, and counts as permitting.
+// read as Claude Code reads them, letter case and all, the last of a key
+// given twice winning; a key that differs from one of those only in case,
+// content that is not a JSON object, or a value not of the documented
+// shape could say anything, and counts as permitting.
 func PermitsEdits(data []byte, isSelf func(command string) bool) bool {
 	var doc map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil || doc == nil {
@@ -163,7 +162,7 @@ func foldedAlike(m map[string]any, key string) bool {
 // the .claude folders of a project and of the user; ClaudeManaged its
 // administrators' files.
 var (
-	ClaudeSettingsNames = []string{"settings.json", "settings.local.json"}
+	ClaudeSettingsNames = SettingsFolders[".claude"]
 	ClaudeManaged       = systemClaudeManaged
 	// ClaudeManagedDirs hold more of the administrators' settings, every
 	// .json file in them merged over managed-settings.json.

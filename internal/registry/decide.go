@@ -523,15 +523,6 @@ func inHomeOf(home string) func(string) bool {
 	}
 }
 
-// agentSettings are the files the agents' hooks are installed in, by the
-// folder that holds them: Claude Code's settings, Codex's hooks and
-// configuration, Gemini CLI's settings, in a project or the user's home.
-var agentSettings = map[string][]string{
-	".claude": {"settings.json", "settings.local.json"},
-	".codex":  {"hooks.json", "config.toml"},
-	".gemini": {"settings.json"},
-}
-
 // settingsOf matches a file an agent's hooks are installed in: by its
 // name (see isAgentSettings), as one of elsewhere (files found elsewhere,
 // a relative one read from cwd), as any file of Claude Code's
@@ -583,7 +574,7 @@ func settingsFiles(cwd string, elsewhere []string) map[string]bool {
 		}
 	}
 	for _, root := range roots {
-		for dir, names := range agentSettings {
+		for dir, names := range hook.SettingsFolders {
 			for _, n := range names {
 				follow(filepath.Join(root, dir, n))
 			}
@@ -606,7 +597,7 @@ func settingsFiles(cwd string, elsewhere []string) map[string]bool {
 // any case of its letters (a file system may fold them).
 func isAgentSettings(p string) bool {
 	dir, base := filepath.Base(filepath.Dir(p)), filepath.Base(p)
-	for d, names := range agentSettings {
+	for d, names := range hook.SettingsFolders {
 		if strings.EqualFold(d, dir) && slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, base) }) {
 			return true
 		}
