@@ -439,6 +439,19 @@ func (w writeTargets) first(match func(string) bool) string {
 	return ""
 }
 
+// ancestors returns dir, cleaned, and every folder above it up to the root;
+// none for a dir that is not absolute.
+func ancestors(dir string) []string {
+	var out []string
+	for d := filepath.Clean(dir); filepath.IsAbs(d); d = filepath.Dir(d) {
+		out = append(out, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return out
+}
+
 // base is the folder a relative path is read from first: cwd, else the
 // working folder, as the hook runs in the agent's; "" when neither can be
 // told, and then what cannot be shown to be elsewhere counts as matched.
@@ -557,13 +570,7 @@ func settingsOf(cwd string, elsewhere []string) func(string) bool {
 // parent folders and the user's home folder lead, links followed (a file
 // not there yet included).
 func settingsFiles(cwd string, elsewhere []string) map[string]bool {
-	var roots []string
-	for d := filepath.Clean(cwd); filepath.IsAbs(d); d = filepath.Dir(d) {
-		roots = append(roots, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
+	roots := ancestors(cwd)
 	if home, _ := userHome("~"); home != "" {
 		roots = append(roots, home)
 	}
@@ -611,23 +618,20 @@ func isAgentSettings(p string) bool {
 // project may be any of them, and in the session's project folder (cwd is
 // the hook's own working folder when the input names none, and one that
 // cannot be told counts as permitting); the user's, in the session's
-// config folder, else ~/.claude; the
-// administrators', managed-settings.json and every .json file of the
-// managed-settings.d folder Claude Code merges over it. A file that is there but cannot be read could say
-// so, and counts as permitting; so does a home folder that cannot be told.
-// A rule given on Claude Code's command line (--allowedTools) reaches no
-// file, and cannot be seen here.
+// config folder, else ~/.claude; the administrators', managed-settings.json
+// and every .json file of the managed-settings.d folder Claude Code merges
+// over it. A file that is there but cannot be read could say so, and counts
+// as permitting; so does a home folder that cannot be told. A rule given on
+// Claude Code's command line (--allowedTools) reaches no file, and cannot
+// be seen here.
 func claudePermitsEdits(cwd string, session ClaudeSession) bool {
 	cwd = writeTargets{cwd: cwd}.base() // the hook's own, when the input has none
 	if !filepath.IsAbs(cwd) {
 		return true
 	}
 	var dirs []string
-	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+	for _, d := range ancestors(cwd) {
 		dirs = append(dirs, filepath.Join(d, ".claude"))
-		if filepath.Dir(d) == d {
-			break
-		}
 	}
 	if p := session.ProjectDir; p != "" {
 		if !filepath.IsAbs(p) {

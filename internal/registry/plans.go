@@ -396,19 +396,15 @@ func (r *Registry) SetPlanProfile(id, name, project string) (Resolution, error) 
 	// hand) has its action, project and own choices only from a record
 	// nobody vouches for: plan record, with the person's word, comes
 	// first.
-	base, why, err := r.vouched(p)
+	from, was, why, err := r.vouchedCopy(p)
 	if err != nil {
 		return Resolution{}, err
 	}
-	if base == nil {
+	if from == nil {
 		return Resolution{}, errs.Invalid("plan %s cannot be resolved again from its record: %v", p.ID, why).
 			About(errs.AboutPlanRemake, p.ID, p.Action)
 	}
-	var was *plan.Plan
-	if why == nil {
-		was = p.Clone() // as it stands: left so if it resolves the same
-	}
-	p = base.Clone()
+	p = from
 	o := p.Own()
 	o.AutomationProfile = &name
 	req := request{own: o, action: p.Action, projectDir: p.ProjectDir}
@@ -444,22 +440,18 @@ func (r *Registry) RecordPlan(id string, vouch bool) (Resolution, error) {
 	if err != nil {
 		return Resolution{}, err
 	}
-	base, why, err := r.vouched(p)
+	from, was, why, err := r.vouchedCopy(p)
 	if err != nil {
 		return Resolution{}, err
 	}
-	if base == nil {
+	if from == nil {
 		if !vouch {
 			return Resolution{}, errs.Usage("refusing to record plan %s afresh from a record the store cannot vouch for without confirmation: %v", p.ID, why).
 				About(errs.AboutPlanRemake, p.ID, p.Action)
 		}
-		base = p
+		from = p.Clone()
 	}
-	var was *plan.Plan
-	if why == nil {
-		was = p.Clone()
-	}
-	p = base.Clone()
+	p = from
 	res, err := r.resolve(request{own: p.Own(), action: p.Action, projectDir: p.ProjectDir})
 	if err != nil {
 		return Resolution{}, err
@@ -724,6 +716,22 @@ func (r *Registry) planWritten(p *plan.Plan) error {
 		return why
 	}
 	return nil
+}
+
+// vouchedCopy returns what plan p is resolved again from: from, a copy of
+// the version the store vouches for (see vouched), and was, p as it
+// stands when that version is p itself (the record is then left as it is
+// if it resolves the same), else nil. from is nil, with why, when the
+// store vouches for no version.
+func (r *Registry) vouchedCopy(p *plan.Plan) (from, was *plan.Plan, why *errs.Error, err error) {
+	v, why, err := r.vouched(p)
+	if err != nil || v == nil {
+		return nil, nil, why, err
+	}
+	if why == nil {
+		was = p.Clone()
+	}
+	return v.Clone(), was, why, nil
 }
 
 // vouched returns the version of plan p the store vouches for, by its

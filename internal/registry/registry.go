@@ -92,10 +92,15 @@ func (r *Registry) warn(ws ...string) { r.warnings = append(r.warnings, ws...) }
 // command that shows or lists, a refusal for one that decides (see
 // trusted).
 func (r *Registry) distrust(ws ...store.Warning) {
+	r.warnStore(ws...)
+	r.untrusted = append(r.untrusted, ws...)
+}
+
+// warnStore gives the store's warnings as warnings only.
+func (r *Registry) warnStore(ws ...store.Warning) {
 	for _, w := range ws {
 		r.warn(w.Message)
 	}
-	r.untrusted = append(r.untrusted, ws...)
 }
 
 // trusted refuses a decision, or a plan about to be recorded, when what it
@@ -150,11 +155,7 @@ func (r *Registry) Store() (store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	check, give := st.Check, func(ws ...store.Warning) {
-		for _, w := range ws {
-			r.warn(w.Message)
-		}
-	}
+	check, give := st.Check, r.warnStore
 	if lc, ok := st.(store.LazyChecker); ok {
 		check = func(ctx context.Context) ([]store.Warning, error) {
 			return lc.CheckLazily(ctx, func(w store.Warning) { r.distrust(w) })
