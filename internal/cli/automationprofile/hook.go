@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/hook"
@@ -136,17 +137,15 @@ func subjectPhrase(s registry.Subject) string {
 // printHookConfig prints the settings snippet that installs the hook.
 func printHookConfig(opts *checkGuardOptions) error {
 	h := opts.hookOpts
-	// A store named by --store or AGENTS_STORE would not be the hook's:
-	// the agent runs it with its own environment, and only the home is
-	// pinned. The command names the store too, unless a password would
-	// then sit in the agent's settings.
-	var store string
-	if url, fromFile := opts.storeIn(); url != "" && !fromFile {
-		if storeurl.Password(url) != "" {
-			return errs.Usage("the store URL holds a password, which the agent's settings would keep in the clear").
-				WithHint("keep the password in ~/.pgpass or PGPASSWORD, or name the store in the home's config.yaml (store:), then print the settings again")
-		}
-		store = url
+	o, _, err := snippetOptions(opts)
+	if err != nil {
+		return err
+	}
+	// The command names the store, unless a password would then sit in
+	// the agent's settings.
+	if storeurl.Password(o.Store) != "" {
+		return errs.Usage("the store URL holds a password, which the agent's settings would keep in the clear").
+			WithHint("keep the password in ~/.pgpass or PGPASSWORD, or name the store in the home's config.yaml (store:), then print the settings again")
 	}
 	if opts.profile != "" {
 		// A hook that names a profile that does not exist blocks every
@@ -155,14 +154,7 @@ func printHookConfig(opts *checkGuardOptions) error {
 			return err
 		}
 	}
-	bin, err := os.Executable()
-	if err != nil {
-		return errs.Wrap(errs.KindInternal, err, "cannot tell where the agents binary is")
-	}
-	if real, err := filepath.EvalSymlinks(bin); err == nil {
-		bin = real
-	}
-	snippet, err := hook.Snippet(h.agent, hook.SnippetOptions{Binary: bin, Home: opts.Reg.Home(), Store: store, Args: hookArgs(opts, store != "")})
+	snippet, err := hook.Snippet(h.agent, o)
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "cannot encode the settings")
 	}
@@ -171,29 +163,52 @@ func printHookConfig(opts *checkGuardOptions) error {
 	return err
 }
 
+// snippetOptions are the options of the snippet that installs this hook:
+// this binary, where its links lead, the home, and the store when one is
+// named by --store or AGENTS_STORE, which would not be the hook's (the
+// agent runs it with its own environment, and only the home is pinned).
+// self is the binary as this process was started.
+func snippetOptions(opts *checkGuardOptions) (o hook.SnippetOptions, self string, err error) {
+	self, err = os.Executable()
+	if err != nil {
+		return o, "", errs.Wrap(errs.KindInternal, err, "cannot tell where the agents binary is")
+	}
+	o.Binary = self
+	if real, err := filepath.EvalSymlinks(self); err == nil {
+		o.Binary = real
+	}
+	if url, fromFile := opts.storeIn(); url != "" && !fromFile {
+		o.Store = url
+	}
+	o.Home, o.Args = opts.Reg.Home(), hookArgs(opts, o.Store != "")
+	return o, self, nil
+}
+
 // isSelf tells whether a hook command in the agent's settings runs this
 // very hook: the command --print-config writes for it, or this binary
 // (by path, or found on PATH) with exactly this invocation's arguments.
 // Any other, a look-alike script included, may answer for the person.
+// What it compares with is worked out once, when first asked.
 func isSelf(opts *checkGuardOptions) func(string) bool {
-	return func(command string) bool {
-		self, err := os.Executable()
+	mine := sync.OnceValues(func() (commands []string, real string) {
+		o, self, err := snippetOptions(opts)
 		if err != nil {
+			return nil, ""
+		}
+		commands = []string{hook.Command(o)}
+		if real = o.Binary; self != real {
+			o.Binary = self
+			commands = append(commands, hook.Command(o))
+		}
+		return commands, real
+	})
+	return func(command string) bool {
+		commands, real := mine()
+		if real == "" {
 			return false
 		}
-		real, err := filepath.EvalSymlinks(self)
-		if err != nil {
-			real = self
-		}
-		var store string
-		if url, fromFile := opts.storeIn(); url != "" && !fromFile {
-			store = url
-		}
-		for _, bin := range []string{self, real} {
-			o := hook.SnippetOptions{Binary: bin, Home: opts.Reg.Home(), Store: store, Args: hookArgs(opts, store != "")}
-			if command == hook.Command(o) {
-				return true
-			}
+		if slices.Contains(commands, command) {
+			return true
 		}
 		words := strings.Fields(command)
 		if len(words) == 0 || !slices.Equal(words[1:], opts.UI.Args()) {
