@@ -181,7 +181,7 @@ func helpWidthOf(c *cobra.Command) int {
 // continuation lines by four, each group of it in brackets or parentheses
 // kept on one line where it fits.
 func wrappedUse(c *cobra.Command) string {
-	return strings.Join(fill(useGroups(c.UseLine()), helpWidthOf(c)-2, "", "  "), "\n")
+	return strings.Join(fill(useGroups(c.UseLine()), helpWidthOf(c)-2, "  "), "\n")
 }
 
 // wrappedExample is c's examples, each line that runs past the width
@@ -204,7 +204,7 @@ func wrappedExample(c *cobra.Command) string {
 		indent := line[:len(line)-len(rest)]
 		switch {
 		case command:
-			lines := fill(shellWords(rest), width-len(indent)-2, "", "    ")
+			lines := fill(shellWords(rest), width-len(indent)-2, "    ")
 			for i := range lines[:len(lines)-1] {
 				lines[i] += " \\"
 			}
@@ -212,12 +212,12 @@ func wrappedExample(c *cobra.Command) string {
 				out = append(out, indent+l)
 			}
 		case strings.HasPrefix(rest, "# "):
-			for _, l := range fill(strings.Fields(rest[2:]), width-len(indent)-2, "", "") {
+			for _, l := range fill(strings.Fields(rest[2:]), width-len(indent)-2, "") {
 				out = append(out, indent+"# "+l)
 			}
 		default:
 			// What a command prints: its words, as they wrap.
-			for _, l := range fill(strings.Fields(rest), width-len(indent), "", "") {
+			for _, l := range fill(strings.Fields(rest), width-len(indent), "") {
 				out = append(out, indent+l)
 			}
 		}
@@ -226,11 +226,11 @@ func wrappedExample(c *cobra.Command) string {
 }
 
 // fill lays words out in lines of at most width columns, a space between
-// two words, the first line led by first and the others by next; a word
-// wider than a line has one of its own.
-func fill(words []string, width int, first, next string) []string {
+// two words, every line but the first led by next; a word wider than a
+// line has one of its own.
+func fill(words []string, width int, next string) []string {
 	var lines []string
-	line := first
+	line := ""
 	empty := true
 	for _, w := range words {
 		if !empty && len(line)+1+len(w) > width {

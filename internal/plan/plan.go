@@ -8,7 +8,6 @@
 package plan
 
 import (
-	"strings"
 	"time"
 
 	"github.com/agentsctl/agents/internal/canon"
@@ -189,10 +188,6 @@ func LoosenedSummary(p *Plan, l []profile.Loosening) string {
 	if len(l) == 0 {
 		return ""
 	}
-	parts := make([]string, len(l))
-	for i, f := range l {
-		parts[i] = f.Field + " " + f.Replaced + " → " + f.Now
-	}
 	return "the standalone safety profile of the " + p.SafetyProfile.Provenance + " level is looser than the safety composed in \"" +
-		p.AutomationProfile.Name + "\" that it replaces: " + strings.Join(parts, ", ")
+		p.AutomationProfile.Name + "\" that it replaces: " + profile.LooseningText(l)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Loosening is one field on which a safety profile allows more than
@@ -71,6 +72,15 @@ func (s SafetyProfile) LooserThan(base SafetyProfile) []Loosening {
 
 // widened reports whether the categories now allow one that base did
 // not. An empty list allows every category.
+// LooseningText words l as one line: "max_total_cost 50 → null, ...".
+func LooseningText(l []Loosening) string {
+	parts := make([]string, len(l))
+	for i, f := range l {
+		parts[i] = f.Field + " " + f.Replaced + " → " + f.Now
+	}
+	return strings.Join(parts, ", ")
+}
+
 func widened(base, now []string) bool {
 	if len(base) == 0 {
 		return false

@@ -327,12 +327,8 @@ func (r *Registry) overridden(res *resolve.Result) {
 	if len(l) == 0 {
 		return
 	}
-	parts := make([]string, len(l))
-	for i, f := range l {
-		parts[i] = f.Field + " " + f.Replaced + " → " + f.Now
-	}
 	r.warn(fmt.Sprintf("the standalone safety profile of the %s level overrides the one of the %s level, and is looser: %s",
-		res.SafetyLevel, level, strings.Join(parts, ", ")))
+		res.SafetyLevel, level, profile.LooseningText(l)))
 }
 
 // resolveChoices resolves what c chose, under the pack in force, once the
