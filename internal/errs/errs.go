@@ -142,10 +142,11 @@ const (
 	// AboutPlanRecord: a plan's record does not verify against its
 	// snapshots (Name the plan id, Detail its automation profile).
 	AboutPlanRecord About = "plan record"
-	// AboutPlanRemake: a plan's record cannot be trusted and it sets its
-	// own standalone safety profile, which cannot be taken from it by a
-	// change of its profile: the person must vouch for its own choices,
-	// or make the plan again (Name the plan id, Detail its action).
+	// AboutPlanRemake: a plan the store vouches for no version of (no
+	// history, or one that ends with no version kept), so its own
+	// choices come only from a record nobody vouches for: the person must
+	// vouch for them, or make the plan again (Name the plan id, Detail its
+	// action).
 	AboutPlanRemake About = "plan remake"
 	// AboutPackSeal: a pack that fails its seal (Name the pack file).
 	AboutPackSeal About = "pack seal"

@@ -56,8 +56,10 @@ func CheckGuardInput(in GuardInput, stated Stated, names map[string]string) []In
 		add(InputTool, "must not be blank")
 	case strings.TrimSpace(in.Tool) != in.Tool:
 		add(InputTool, "%q must not start or end with spaces: tools are matched exactly", in.Tool)
-	case hiddenRune(in.Tool) >= 0:
-		add(InputTool, "%q holds a control or invisible character (%U): tools are matched exactly, and a reader that drops it would run another tool", in.Tool, []rune(in.Tool)[hiddenRune(in.Tool)])
+	default:
+		if r, ok := strictyaml.HiddenIn(in.Tool); ok {
+			add(InputTool, "%q holds a control or invisible character (%U): tools are matched exactly, and a reader that drops it would run another tool", in.Tool, r)
+		}
 	}
 	if in.Calls < 0 {
 		add(InputCalls, "must be 0 or more, got %d", in.Calls)
@@ -91,20 +93,6 @@ func CheckGuardInput(in GuardInput, stated Stated, names map[string]string) []In
 	return out
 }
 
-// hiddenRune returns the index, in runes, of the first control or format
-// character of s (a NUL, DEL, a zero-width space), or -1: a name that
-// holds one reads as another name to whoever drops it.
-func hiddenRune(s string) int {
-	i := 0
-	for _, r := range s {
-		if strictyaml.Hidden(r) {
-			return i
-		}
-		i++
-	}
-	return -1
-}
-
 // CheckCategory returns what is wrong with a call's skill category, named
 // as names says: blank, padded with spaces, or holding a character one
 // cannot see.
@@ -117,10 +105,12 @@ func CheckCategory(in GuardInput, stated Stated, names map[string]string) []Inpu
 		p.Detail = "must not be blank"
 	case strings.TrimSpace(in.Category) != in.Category:
 		p.Detail = fmt.Sprintf("%q must not start or end with spaces: categories are matched exactly", in.Category)
-	case hiddenRune(in.Category) >= 0:
-		p.Detail = fmt.Sprintf("%q holds a control or invisible character (%U): categories are matched exactly", in.Category, []rune(in.Category)[hiddenRune(in.Category)])
 	default:
-		return nil
+		r, ok := strictyaml.HiddenIn(in.Category)
+		if !ok {
+			return nil
+		}
+		p.Detail = fmt.Sprintf("%q holds a control or invisible character (%U): categories are matched exactly", in.Category, r)
 	}
 	return []InputProblem{p}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // MaxRetriesPerStep is the highest max_retries_per_step a safety profile may
@@ -194,8 +195,10 @@ func listProblems(path string, list []string) []errs.Problem {
 			ps = append(ps, errs.Problem{Path: at, Message: fmt.Sprintf("duplicates %q", s)})
 		case strings.IndexByte(s, 0) >= 0:
 			ps = append(ps, errs.Problem{Path: at, Message: "must not contain a NUL character"})
-		case hiddenRune(s) >= 0:
-			ps = append(ps, errs.Problem{Path: at, Message: fmt.Sprintf("%q holds a control or invisible character (%U): names are matched exactly", s, []rune(s)[hiddenRune(s)])})
+		default:
+			if r, ok := strictyaml.HiddenIn(s); ok {
+				ps = append(ps, errs.Problem{Path: at, Message: fmt.Sprintf("%q holds a control or invisible character (%U): names are matched exactly", s, r)})
+			}
 		}
 		seen[s] = true
 	}

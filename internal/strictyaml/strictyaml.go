@@ -952,6 +952,16 @@ func Hidden(r rune) bool {
 		unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
 }
 
+// HiddenIn returns the first character of s that Hidden reports, if any.
+func HiddenIn(s string) (rune, bool) {
+	for _, r := range s {
+		if Hidden(r) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
 // StringList returns the strings of the sequence in f, each trimmed of
 // surrounding white space, duplicates dropped (the first kept, order kept).
 // An item that is not a string, is blank after trimming, or holds a
@@ -980,8 +990,7 @@ func (d *Decoder) StringList(f Field) ([]string, bool) {
 			good = false
 			continue
 		}
-		if i := strings.IndexFunc(s, Hidden); i >= 0 {
-			r, _ := utf8.DecodeRuneInString(s[i:])
+		if r, ok := HiddenIn(s); ok {
 			d.Fieldf(it, "%s holds a control or invisible character (%U): names are matched exactly, and a reader that drops it would read another name", quote(s), r)
 			good = false
 			continue
