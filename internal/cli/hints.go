@@ -77,6 +77,9 @@ func hintFor(e *errs.Error) string {
 	case errs.AboutRemovedProjectFile:
 		return fmt.Sprintf("put the file back, or trust the folder as it is now with 'agents project trust %s', or name a profile in the hook command", s.Name)
 	case errs.AboutProjectOwner:
+		if s.Detail == errs.DetailTrusting {
+			return "make the file and its folder yours and writable by you alone (chown, chmod go-w), then trust the project again"
+		}
 		return fmt.Sprintf("if the file is meant, make it and its folder yours and writable by you alone (chown, chmod go-w), or name the folder explicitly with --project %s", s.Name)
 	case errs.AboutActionProfile:
 		return "register the profile first ('agents automation-profile add'), or name one of 'agents automation-profile list'"

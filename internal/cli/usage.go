@@ -110,15 +110,18 @@ func valueError(cmd *cobra.Command, err error, e *errs.Error) error {
 	}
 	var reason, hint string
 	switch {
-	case strings.Contains(why, "ParseFloat"):
+	case strings.Contains(why, "ParseFloat"), strings.HasPrefix(why, cmdutil.NotDecimal):
 		reason = "not a number"
 		if strings.Contains(value, ",") && !strings.Contains(value, ".") {
 			hint = fmt.Sprintf("write the number with a decimal point: %s %s", flag, strings.ReplaceAll(value, ",", "."))
 		} else {
 			hint = fmt.Sprintf("give a number such as 0.8: %s 0.8", flag)
 		}
-	case strings.Contains(why, "ParseInt"), strings.Contains(why, "ParseUint"):
+	case strings.Contains(why, "ParseInt"), strings.Contains(why, "ParseUint"), strings.HasPrefix(why, cmdutil.NotWholeDecimal):
 		reason = "not a whole number"
+		hint = fmt.Sprintf("give a whole number such as 3: %s 3", flag)
+	case strings.HasPrefix(why, cmdutil.LeadingZero):
+		reason = why
 		hint = fmt.Sprintf("give a whole number such as 3: %s 3", flag)
 	case strings.Contains(why, "ParseBool"):
 		reason = "not true or false"

@@ -564,6 +564,15 @@ type ProjectOptions struct {
 	Digests map[string]string
 }
 
+// ReadProjectFile reads a project's agents.yaml as a hook or a search from
+// the working folder reads it: the file and each folder above it must pass
+// the ownership checks of CheckOwnership.
+func ReadProjectFile(file string) ([]byte, error) {
+	folder := filepath.Dir(file)
+	about := func(e *errs.Error) *errs.Error { return e.About(errs.AboutProjectOwner, folder) }
+	return readTrusted(file, "the project file", about)
+}
+
 // LoadProject finds the agents.yaml that applies in opts.Dir (see
 // FindProject), checks that it can be trusted and decodes it. No file is
 // an empty project configuration. A file that someone other than the user
@@ -599,8 +608,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	if opts.Explicit && (folder == abs || folder == realPath(opts.Dir)) {
 		data, err = strictyaml.ReadOwnFile(file)
 	} else {
-		about := func(e *errs.Error) *errs.Error { return e.About(errs.AboutProjectOwner, folder) }
-		data, err = readTrusted(file, "the project file", about)
+		data, err = ReadProjectFile(file)
 	}
 	if err != nil {
 		return nil, err
@@ -758,6 +766,18 @@ func ProblemsAt(err error, key string) []errs.Problem {
 }
 
 func decodePolicyField(d *strictyaml.Decoder, f strictyaml.Field, p *Policy) {
+	if f.IsNull() {
+		// A key left empty is more likely an unfinished edit or a
+		// template that rendered nothing than a wish to leave the level
+		// unset: taken as unset, it would hand the decision to a level
+		// above, which may be looser.
+		what := "a profile name"
+		if f.Key == KeySafetyProfile {
+			what = "a safety profile mapping"
+		}
+		d.Fieldf(f, "must be %s, got null; remove the key to leave this level unset", what)
+		return
+	}
 	switch f.Key {
 	case KeyAutomationProfile:
 		p.AutomationProfile = profile.DecodeProfileNameField(d, f)

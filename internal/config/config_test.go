@@ -56,6 +56,9 @@ func TestDecodeGlobalRefuses(t *testing.T) {
 		{"automation_profile: CI\n", "automation_profile", "namespace/name"},
 		{"automation_profile: true\n", "automation_profile", "must be a string"},
 		{"safety_profile: [a]\n", "safety_profile", "must be a mapping"},
+		{"automation_profile:\n", "automation_profile", "got null; remove the key"},
+		{"automation_profile: ~\n", "automation_profile", "got null; remove the key"},
+		{"safety_profile: null\n", "safety_profile", "got null; remove the key"},
 		{"safety_profile:\n  require_sandbox: \"yes\"\n", "safety_profile.require_sandbox", "true or false"},
 		{"safety_profile:\n  max_cost_per_plan: .nan\n", "safety_profile.max_cost_per_plan", "finite"},
 		{"safety_pack: 7\n", "safety_pack", "must be a string naming a pack id, got integer 7"},
@@ -127,10 +130,23 @@ func TestEmptyConfigurations(t *testing.T) {
 	if _, _, err := SetTrusted([]byte{}, "config.yaml", "/p", "", true); !errs.Is(err, errs.KindInvalid) {
 		t.Errorf("SetTrusted on an empty file: %v, want it refused", err)
 	}
-	// Null values set nothing.
-	p, err := DecodeProject([]byte("automation_profile: null\nsafety_profile: ~\n"), "agents.yaml")
-	if err != nil || p.AutomationProfile != nil || p.SafetyProfile != nil {
-		t.Errorf("nulls = %+v, %v", p, err)
+	// Null values are refused, each on its own, not taken as unset.
+	_, err := DecodeProject([]byte("automation_profile: null\nsafety_profile: ~\n"), "agents.yaml")
+	var e *errs.Error
+	if !asError(err, &e) || len(e.Problems) != 2 {
+		t.Errorf("nulls: %v, want both refused", err)
+	}
+}
+
+// An agents.yaml whose key is left empty is refused, as config.yaml's is:
+// taken as unset, it would hand the decision to a looser level above.
+func TestDecodeProjectRefusesNull(t *testing.T) {
+	for _, doc := range []string{"automation_profile:\n", "safety_profile: ~\n", "automation_profile: !!null x\n"} {
+		_, err := DecodeProject([]byte(doc), "agents.yaml")
+		var e *errs.Error
+		if !asError(err, &e) || e.Kind != errs.KindInvalid || len(e.Problems) != 1 || !strings.Contains(e.Problems[0].Message, "got null") {
+			t.Errorf("%q: err = %v, want one problem naming null", doc, err)
+		}
 	}
 }
 

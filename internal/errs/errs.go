@@ -166,7 +166,8 @@ const (
 	// system may have refused.
 	AboutHomeChange About = "home change"
 	// AboutProjectOwner: a project's agents.yaml owned or writable by
-	// someone else (Name the folder).
+	// someone else (Name the folder; Detail DetailTrusting when it was
+	// refused to 'project trust').
 	AboutProjectOwner About = "project owner"
 	// AboutActionProfile: an action names a profile that does not exist.
 	AboutActionProfile About = "action profile"
@@ -174,6 +175,10 @@ const (
 	// for, cannot be told.
 	AboutWorkingDir About = "working directory"
 )
+
+// DetailTrusting is the Detail of an AboutProjectOwner refusal met while
+// trusting the project, where naming the folder explicitly does not help.
+const DetailTrusting = "trusting"
 
 // About returns e with its subject set.
 func (e *Error) About(about About, name string, detail ...string) *Error {

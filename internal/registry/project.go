@@ -10,7 +10,6 @@ import (
 	"github.com/agentsctl/agents/internal/atomicfile"
 	"github.com/agentsctl/agents/internal/config"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // Trust is what trusting (or no longer trusting) a project did.
@@ -58,8 +57,14 @@ func (r *Registry) TrustProject(dir string, trust bool) (Trust, error) {
 	}
 	digest := ""
 	if trust && file != "" {
-		content, err := strictyaml.ReadOwnFile(file)
+		// Read as a hook will read it: a file whose owner or mode a hook
+		// refuses could never be used, so trusting it is refused now.
+		content, err := config.ReadProjectFile(file)
 		if err != nil {
+			var e *errs.Error
+			if errors.As(err, &e) && e.Subject.About == errs.AboutProjectOwner {
+				e.Subject.Detail = errs.DetailTrusting
+			}
 			return Trust{}, err
 		}
 		// What is trusted must be what a hook can use: a file the decoder

@@ -164,6 +164,7 @@ EXIT STATUS
 	}
 	cmd.Flags().Float64Var(&opts.confidence, "confidence", 0, "the step's confidence, from 0 to 1 (required)")
 	cmdutil.NameFlag(cmd, deps, &opts.plan, "plan", "decide under a plan's recorded profiles instead of a named profile", cmdutil.PlanIDs)
+	cmdutil.Decimal(cmd.Flags(), "confidence")
 	cmdutil.Once(cmd.Flags(), "confidence", "plan")
 	return cmd
 }

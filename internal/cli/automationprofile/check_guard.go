@@ -282,6 +282,7 @@ any other exit.`,
 	fl.BoolVar(&opts.hookOpts.abstain, "abstain", false, "with --hook: leave calls the profile's threshold would ask about to the agent's own prompts")
 	fl.BoolVar(&opts.hookOpts.printConfig, "print-config", false, "with --hook: print the agent's settings that install the hook")
 	cmdutil.NameFlag(cmd, deps, &opts.plan, "plan", "decide under a plan's recorded profiles instead of a named profile", cmdutil.PlanIDs)
+	cmdutil.Decimal(fl, "calls", "cost", "plan-cost", "total-cost", "attempt")
 	cmdutil.Once(fl, "tool", "calls", "cost", "plan-cost", "total-cost", "write", "unsafe", "category", "attempt",
 		"no-sandbox", "no-checkpoint", "stdin-json", "hook", "sandboxed", "checkpointed", "abstain", "print-config", "plan")
 	_ = cmd.RegisterFlagCompletionFunc("hook", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

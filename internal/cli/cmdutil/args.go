@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -257,6 +258,71 @@ func Once(fs *pflag.FlagSet, names ...string) {
 			f.Value = &onceValue{Value: f.Value}
 		}
 	}
+}
+
+// Decimal makes the named number flags of fs take plain decimal notation
+// only: a whole number as digits without a leading zero, a figure as
+// digits with an optional fraction and exponent. strconv would read 010
+// as 8 and 0x10 as 16: a caller that pads its counts with zeros would
+// state a smaller figure than it means, and the figure is what a limit is
+// held to.
+func Decimal(fs *pflag.FlagSet, names ...string) {
+	for _, n := range names {
+		if f := fs.Lookup(n); f != nil {
+			f.Value = &decimalValue{Value: f.Value, whole: f.Value.Type() == "int"}
+		}
+	}
+}
+
+// decimalValue is a number flag value that refuses what is not plain
+// decimal notation.
+type decimalValue struct {
+	pflag.Value
+	whole bool
+}
+
+func (v *decimalValue) Set(s string) error {
+	if why := notDecimal(s, v.whole); why != "" {
+		return errors.New(why)
+	}
+	return v.Value.Set(s)
+}
+
+// The reasons a Decimal flag gives for a value it refuses, which the
+// usage error's hint is chosen by.
+const (
+	NotWholeDecimal = "not a whole number written in decimal digits"
+	LeadingZero     = "a whole number with a leading zero"
+	NotDecimal      = "not a number written in decimal notation"
+)
+
+// notDecimal says why s is not a number in plain decimal notation (a
+// whole one, if whole), or "" when it is one. A leading minus sign, NaN
+// and infinity pass, for the flag's own range check to refuse with its own
+// words.
+func notDecimal(s string, whole bool) string {
+	digits := strings.TrimPrefix(s, "-")
+	if whole {
+		switch {
+		case digits == "" || strings.Trim(digits, "0123456789") != "":
+			return NotWholeDecimal
+		case len(digits) > 1 && digits[0] == '0':
+			return LeadingZero + ", which some programs read as octal: write it without one"
+		}
+		return ""
+	}
+	switch strings.ToLower(strings.TrimPrefix(digits, "+")) {
+	case "nan", "inf", "infinity":
+		return "" // not finite: the flag's range check refuses it by name
+	}
+	mant, exp, hasExp := strings.Cut(strings.ToLower(digits), "e")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	exp = strings.TrimLeft(exp, "+-")
+	if (intPart == "" && frac == "") || strings.Trim(intPart+frac, "0123456789") != "" ||
+		(hasExp && (exp == "" || strings.Trim(exp, "0123456789") != "")) {
+		return NotDecimal + " (such as 0.8, 12 or 1e-3)"
+	}
+	return ""
 }
 
 // onceValue is a flag value that takes one Set.
