@@ -104,7 +104,7 @@ func (r *Registry) subjectUnder(u Under) (Subject, error) {
 	case u.Plan != "":
 		return r.subjectForPlan(u.Plan)
 	case u.Profile != "":
-		p, err := r.Profile(u.Profile)
+		p, err := r.RecordedProfile(u.Profile)
 		if err != nil {
 			return Subject{}, err
 		}

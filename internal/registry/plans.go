@@ -212,7 +212,7 @@ func (r *Registry) resolve(req request) (*resolve.Result, error) {
 		policySetting(plan.LevelProject, proj.File, proj.Policy),
 		policySetting(plan.LevelGlobal, g.File, g.Policy),
 	}
-	return resolve.Resolve(levels, r.Profile)
+	return resolve.Resolve(levels, r.RecordedProfile)
 }
 
 // policySetting is what a configuration file sets as a level.
@@ -526,10 +526,40 @@ func (r *Registry) profileRecorded(p *plan.Plan) error {
 		return err
 	}
 	if !slices.Contains(held, ref.SHA256) {
-		return errs.Invalid("automation profile %q is not a version the store recorded (sha256 %s… is not in its history): its file was changed outside agents, so no plan is recorded under it", ref.Name, ref.SHA256[:12]).
-			About(errs.AboutUnrecordedProfile, ref.Name, "")
+		return unrecorded(ref.Name, ref.SHA256)
 	}
 	return nil
+}
+
+// RecordedProfile is Profile for a profile a decision or a resolution is
+// to be taken under: a custom profile must also be a version its history
+// recorded. A stored file changed outside agents (by hand, or by a tool
+// that went round the store) is refused, as it is for a plan, rather than
+// decided under: nothing vouches for it.
+func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, error) {
+	p, err := r.Profile(name)
+	if err != nil || profile.IsBuiltinName(name) {
+		return p, err
+	}
+	digest, err := profile.Digest(p)
+	if err != nil {
+		return nil, err
+	}
+	held, err := r.heldVersions(name)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(held, digest) {
+		return nil, unrecorded(name, digest)
+	}
+	return p, nil
+}
+
+// unrecorded is the refusal of a custom profile whose content (digest) its
+// history never recorded.
+func unrecorded(name, digest string) error {
+	return errs.Invalid("automation profile %q is not a version the store recorded (sha256 %s… is not in its history): its file was changed outside agents, so nothing is decided or recorded under it", name, digest[:12]).
+		About(errs.AboutUnrecordedProfile, name, "")
 }
 
 // keep writes the resolution into p, after keeping both its snapshots as

@@ -21,6 +21,10 @@
 package resolve
 
 import (
+	"errors"
+	"fmt"
+	"strings"
+
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
@@ -158,7 +162,19 @@ func missingProfile(err error, name string, by plan.Setting) error {
 		return errs.NotFound("automation profile %q named at the %s not found", name, where).
 			About(errs.AboutLevel, by.Level, source)
 	}
-	return errs.Wrap(errs.KindOf(err), err, "automation profile %q named at the %s", name, where)
+	named := fmt.Sprintf("automation profile %q named at the %s", name, where)
+	var inner *errs.Error
+	if errors.As(err, &inner) {
+		// The lookup's own refusal keeps what it says about how to fix
+		// it; where it names the profile already, the level is said
+		// there, once.
+		e := &errs.Error{Kind: inner.Kind, Msg: named + ": " + inner.Error(), Hint: inner.Hint, Subject: inner.Subject, Problems: inner.Problems}
+		if rest, ok := strings.CutPrefix(inner.Error(), fmt.Sprintf("automation profile %q ", name)); ok {
+			e.Msg = named + " " + rest
+		}
+		return e
+	}
+	return errs.Wrap(errs.KindOf(err), err, "%s", named)
 }
 
 func describeSource(s plan.Setting) string {
