@@ -105,11 +105,18 @@ func Main() int {
 		})
 	}
 	code := Run(deps, args)
-	if err := deps.IO.Flush(); err != nil && code == ExitOK {
-		printError(deps.IO.ErrOut, errorFormat(deps, args), errs.Wrap(errs.KindInternal, err, "writing the output"))
-		code = ExitFailure
-		if hooked {
-			code = ExitUsage
+	if err := deps.IO.Flush(); err != nil {
+		switch code {
+		case ExitOK:
+			printError(deps.IO.ErrOut, errorFormat(deps, args), errs.Wrap(errs.KindInternal, err, "writing the output"))
+			code = ExitFailure
+			if hooked {
+				code = ExitUsage
+			}
+		case ExitApproval, ExitBlocked:
+			// The status already refuses the step; the answer that
+			// says why was lost, and that is said, not left silent.
+			printError(deps.IO.ErrOut, errorFormat(deps, args), errs.Wrap(errs.KindInternal, err, "writing the decision"))
 		}
 	}
 	// A connection begun at start-up for a store the command did not read

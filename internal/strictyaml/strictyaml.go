@@ -944,11 +944,15 @@ func nonZeroDigits(lit string) bool {
 // OptFloat is Float that also accepts null, returning nil for it.
 func (d *Decoder) OptFloat(f Field) (*float64, bool) { return opt(f, d.Float) }
 
-// Hidden reports whether r is a control or format character, a variation
-// selector, or another character Unicode says to show as nothing (a
-// Hangul filler): one a reader may show as nothing, or drop.
+// Hidden reports whether r is a control or format character, a line or
+// paragraph separator, a variation selector, or another character Unicode
+// says to show as nothing (a Hangul filler): one a reader may show as
+// nothing, break a line at, or drop. The replacement character counts
+// too: it stands where bytes that are not UTF-8 were, which one reader
+// drops and another replaces, so each would see another name.
 func Hidden(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) ||
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) ||
+		r == utf8.RuneError ||
 		unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
 }
 

@@ -389,6 +389,9 @@ func TestStringList(t *testing.T) {
 		{"[a, 123, true, ~, [x]]", []string{"a"}, []string{"v[1]", "v[2]", "v[3]", "v[4]"}},
 		// A character one cannot see makes another name of the same look.
 		{`[a, "shell\u200b", "b\x7f", "c\td", "\ufeffe", "f\ufe0f", "g\u3164"]`, []string{"a"}, []string{"v[1]", "v[2]", "v[3]", "v[4]", "v[5]", "v[6]"}},
+		// Line and paragraph separators break a name in two where shown;
+		// a replacement character stands for bytes one reader drops.
+		{`[a, "read\u2028x", "read\u2029x", "read\ufffd"]`, []string{"a"}, []string{"v[1]", "v[2]", "v[3]"}},
 		{"a", nil, []string{"v"}},
 		{"{a: 1}", nil, []string{"v"}},
 		{"~", nil, []string{"v"}},

@@ -72,6 +72,8 @@ func TestCheckGuardFlagErrors(t *testing.T) {
 		{"control character in the tool", []string{"ci", "--tool", "shell_exec\x7f"}, "holds a control or invisible character (U+007F)"},
 		{"variation selector in the tool", []string{"ci", "--tool", "shell\ufe0f"}, "holds a control or invisible character (U+FE0F)"},
 		{"Hangul filler in the tool", []string{"ci", "--tool", "shell\u3164"}, "holds a control or invisible character (U+3164)"},
+		{"bytes that are not UTF-8 in the tool", []string{"ci", "--tool", "shell_exec\xff"}, "holds a control or invisible character (U+FFFD)"},
+		{"line separator in the tool", []string{"ci", "--tool", "read\u2028x"}, "holds a control or invisible character (U+2028)"},
 		{"invisible character in the category", []string{"ci", "--tool", "t", "--category", "\ufeffdeploy"}, "holds a control or invisible character (U+FEFF)"},
 		{"negative calls", []string{"ci", "--tool", "t", "--calls", "-1"}, "--calls must be 0 or more, got -1"},
 		{"negative cost", []string{"ci", "--tool", "t", "--cost", "-0.5"}, "--cost must be a finite number of USD from 0, got -0.5"},
