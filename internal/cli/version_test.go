@@ -30,13 +30,22 @@ func TestVersionCommandFallsBack(t *testing.T) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(out.Bytes()))
 	dec.DisallowUnknownFields()
-	var got struct{ Version, Commit, Date, Go, Platform string }
+	var got struct {
+		Version, Go, Platform string
+		Commit, Date          *string
+	}
 	if err := dec.Decode(&got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
-	for name, v := range map[string]string{"version": got.Version, "commit": got.Commit, "date": got.Date, "go": got.Go, "platform": got.Platform} {
+	for name, v := range map[string]string{"version": got.Version, "go": got.Go, "platform": got.Platform} {
 		if v == "" {
 			t.Errorf("%s is empty in %s", name, out)
+		}
+	}
+	// What the build does not record is null, never a word standing in.
+	for name, v := range map[string]*string{"commit": got.Commit, "date": got.Date} {
+		if v != nil && (*v == "" || *v == version.Unknown) {
+			t.Errorf("%s is %q in %s, want a value or null", name, *v, out)
 		}
 	}
 	if !regexp.MustCompile(`^\{\s*"version": .*\s*"commit": .*\s*"date": .*\s*"go": .*\s*"platform": .*\s*\}\n$`).Match(out.Bytes()) {
@@ -75,6 +84,29 @@ func TestVersionFormats(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A commit and a date the build did not record are null in the documents,
+// and "unknown" in the line a person reads.
+func TestVersionUnknownIsNull(t *testing.T) {
+	info := version.Info{Version: "dev", Commit: version.Unknown, Date: version.Unknown, Go: "go1.26.0", Platform: "linux/amd64"}
+	for format, want := range map[string][]string{
+		"json":  {`"commit": null`, `"date": null`},
+		"yaml":  {"commit: null\n", "date: null\n"},
+		"plain": {"(commit unknown, built unknown,"},
+	} {
+		deps, out, _ := testDeps(t)
+		deps.Config.Format = format
+		opts := &versionOptions{Run: deps.Run(), info: func() version.Info { return info }}
+		if err := versionRun(opts); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%s output lacks %q:\n%s", format, w, out)
+			}
+		}
 	}
 }
 

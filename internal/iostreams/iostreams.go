@@ -44,8 +44,9 @@ func System() *IOStreams {
 		stdoutTTY: isTerminal(os.Stdout),
 		stderrTTY: isTerminal(os.Stderr),
 		noColor:   os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb",
-		ci:        os.Getenv("CI") != "",
 	}
+	// Set at all, even to nothing, CI means no person to ask.
+	_, s.ci = os.LookupEnv("CI")
 	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
 		s.columns = c
 	}

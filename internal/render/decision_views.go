@@ -182,21 +182,30 @@ func (v GuardDecisionView) fields() [][2]string {
 		{"rule", string(r.Rule)},
 		{"reason", orDash(r.Reason())},
 		{"tool", r.Input().Tool},
-		{"profile", v.Profile},
-		{"level", orDash(v.Level)},
 	}
+	safetyLevel, safetySource := "", ""
 	if v.Plan != "" {
-		fields = append(fields, [][2]string{
-			{"plan", v.Plan},
-			{"safety_level", orDash(v.SafetyLevel)},
-			{"safety_source", v.safetySource()},
-		}...)
+		safetyLevel, safetySource = v.SafetyLevel, v.safetySource()
 	}
-	fields = append(fields, [2]string{"conditions", orDash(strings.Join(r.Conditions.Names(), ", "))})
-	return withWarnings(fields, v.Warnings)
+	return append(fields, subjectFields(v.Profile, v.Level, v.Plan, safetyLevel, safetySource, r.Conditions.Names(), v.Warnings)...)
 }
 
-// withWarnings adds one "warning" field for each warning.
+// subjectFields are the fields both decisions end with, in the order of
+// their documents: what the decision was taken under, the conditions still
+// to meet and the warnings, each "-" for none.
+func subjectFields(profileName, level, plan, safetyLevel, safetySource string, conditions, warnings []string) [][2]string {
+	return [][2]string{
+		{"profile", profileName},
+		{"level", orDash(level)},
+		{"plan", orDash(plan)},
+		{"safety_level", orDash(safetyLevel)},
+		{"safety_source", orDash(safetySource)},
+		{"conditions", orDash(strings.Join(conditions, ", "))},
+		{"warnings", orDash(strings.Join(warnings, "; "))},
+	}
+}
+
+// withWarnings adds one "warning" row for each warning.
 func withWarnings(fields [][2]string, warnings []string) [][2]string {
 	for _, w := range warnings {
 		fields = append(fields, [2]string{"warning", w})
@@ -283,13 +292,12 @@ func (v GateDecisionView) fields() [][2]string {
 		{"reason", orDash(d.Reason())},
 		{"threshold", FormatFloat(d.Threshold)},
 		{"confidence", FormatFloat(d.Confidence)},
-		{"profile", v.Profile},
-		{"level", orDash(v.Level)},
 	}
+	safetyLevel, safetySource := "", ""
 	if v.Plan != "" {
-		fields = append(fields, [2]string{"plan", v.Plan})
+		safetyLevel, safetySource = v.SafetyLevel, cmp.Or(v.SafetySource, "composed")
 	}
-	return withWarnings(fields, v.Warnings)
+	return append(fields, subjectFields(v.Profile, v.Level, v.Plan, safetyLevel, safetySource, nil, v.Warnings)...)
 }
 
 // Plain implements View: one "key: value" line per field, "-" for none.
@@ -311,6 +319,12 @@ func (v GateDecisionView) Rich(t *Theme) string {
 		{"threshold", FormatFloat(d.Threshold)},
 		{"confidence", FormatFloat(d.Confidence)},
 		{"reason", why},
+	}
+	if v.Plan != "" {
+		// A plan's standalone safety profile can send every gate to a
+		// person: say where the safety profile came from, as check-guard
+		// does.
+		rows = append(rows, [2]string{"safety", cmp.Or(v.SafetySource, "composed") + " safety profile from the " + v.SafetyLevel + " level"})
 	}
 	return richDecision(t, d.Verdict(), subject, withWarnings(rows, v.Warnings))
 }

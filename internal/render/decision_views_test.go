@@ -94,7 +94,11 @@ reason: -
 tool: edit
 profile: ci
 level: -
+plan: -
+safety_level: -
+safety_source: -
 conditions: sandbox, checkpoint_before_write
+warnings: -
 `},
 		{"rich approval", "rich", denied(), `⚠ NEEDS APPROVAL  tool "shell_exec" under profile acme/guarded
   rule    guards.tool_denylist
@@ -173,6 +177,11 @@ threshold: 1.0
 confidence: 1.0
 profile: cautious
 level: project
+plan: -
+safety_level: -
+safety_source: -
+conditions: -
+warnings: -
 `},
 		{"rich above", "rich", above, `✔ ALLOWED  gate auto_execute under profile cautious
   rule        auto_execute
@@ -247,12 +256,14 @@ func TestDecisionViewTables(t *testing.T) {
 		{"guard approval", denied(), [][]string{
 			{"decision", "needs approval"}, {"allowed", "false"}, {"requires_approval", "true"},
 			{"rule", "guards.tool_denylist"}, {"reason", `tool "shell_exec" is on the profile's denylist`},
-			{"tool", "shell_exec"}, {"profile", "acme/guarded"}, {"level", "-"}, {"conditions", "-"},
+			{"tool", "shell_exec"}, {"profile", "acme/guarded"}, {"level", "-"}, {"plan", "-"},
+			{"safety_level", "-"}, {"safety_source", "-"}, {"conditions", "-"}, {"warnings", "-"},
 		}},
 		{"gate allowed", GateDecisionView{Decision: decideGate(p, g, 0.75), Profile: "cautious", Level: "global"}, [][]string{
 			{"decision", "allowed"}, {"allowed", "true"}, {"requires_approval", "false"},
 			{"rule", "auto_execute"}, {"reason", "-"}, {"threshold", "0.7"}, {"confidence", "0.75"},
-			{"profile", "cautious"}, {"level", "global"},
+			{"profile", "cautious"}, {"level", "global"}, {"plan", "-"},
+			{"safety_level", "-"}, {"safety_source", "-"}, {"conditions", "-"}, {"warnings", "-"},
 		}},
 	}
 	for _, tt := range tests {

@@ -66,6 +66,13 @@ func loadSystem(dir string, shipped *Pack) (*Loaded, error) {
 	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		if _, lerr := os.Lstat(dir); lerr == nil {
+			// A link to a folder that is not there (a volume not
+			// mounted, say) is a lock-down that cannot be read, not
+			// the absence of one.
+			target, _ := os.Readlink(dir)
+			return nil, systemError("the system configuration folder %s is a link to %s, which does not exist", dir, target)
+		}
 		return nil, nil
 	case err != nil:
 		return nil, systemError("cannot read the system configuration folder %s: %v", dir, unwrapPathError(err))
@@ -89,7 +96,9 @@ func loadSystem(dir string, shipped *Pack) (*Loaded, error) {
 		return nil, err
 	}
 	id, err := systemPackID(data, configFile)
-	if err != nil || id == "" {
+	if err != nil || id == "" || id == ShippedPackID {
+		// The shipped pack's id means the shipped pack, at every level:
+		// no file passes itself off as it.
 		return nil, err
 	}
 

@@ -3,6 +3,7 @@ package safetypack
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,6 +88,38 @@ func TestSystemLevelAbsent(t *testing.T) {
 		if l, err := Load(LoadOptions{Home: filepath.Join(base, "home"), SystemDir: base}); err != nil || l.Level != LevelShipped {
 			t.Errorf("empty configuration: %v, %+v", err, l)
 		}
+	}
+}
+
+// A system folder that is a link to nothing (a volume not mounted) is a
+// lock-down that cannot be read: refused, never taken for no system level.
+func TestSystemLevelDanglingLink(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "agents")
+	if err := os.Symlink(filepath.Join(base, "not-mounted"), dir); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(LoadOptions{Home: filepath.Join(base, "home"), SystemDir: dir})
+	if !errs.Is(err, errs.KindSafetyPack) || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("err = %v, want the pack refused, naming the link", err)
+	}
+}
+
+// The system level naming the shipped pack means the shipped pack, not a
+// file under that name.
+func TestSystemNamesTheShippedPack(t *testing.T) {
+	needRoot(t)
+	impostor := lockdown(ShippedPackID, "")
+	sysDir, home := systemSetup(t, impostor)
+	l, err := Load(LoadOptions{Home: home, SystemDir: sysDir})
+	if err != nil || l.Level != LevelShipped || slices.Contains(l.Pack.BoundaryIDs, "no_unsafe_outside_sandbox") {
+		t.Errorf("loaded %+v, %v; want the shipped pack", l, err)
+	}
+	if err := os.RemoveAll(filepath.Join(sysDir, "packs")); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := Load(LoadOptions{Home: home, SystemDir: sysDir}); err != nil || l.Level != LevelShipped {
+		t.Errorf("with no file under its name: %+v, %v; want the shipped pack", l, err)
 	}
 }
 
