@@ -438,7 +438,7 @@ func FindProject(start string) (string, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", errs.NotFound("project folder %s not found", start)
 	case err != nil:
-		return "", errs.Wrap(errs.KindInternal, err, "reading the project folder %s", start)
+		return "", cannotCheck(err, "reading the project folder %s", start)
 	case !fi.IsDir():
 		return "", errs.Invalid("project folder %s is not a folder", start).
 			WithHint("give the folder that holds agents.yaml (or a folder below it)")
@@ -570,7 +570,16 @@ type ProjectOptions struct {
 func ReadProjectFile(file string) ([]byte, error) {
 	folder := filepath.Dir(file)
 	about := func(e *errs.Error) *errs.Error { return e.About(errs.AboutProjectOwner, folder) }
-	return readTrusted(file, "the project file", about)
+	data, err := readTrusted(file, "the project file", about)
+	if errs.Is(err, errs.KindNotFound) {
+		if target, lerr := os.Readlink(file); lerr == nil {
+			// Found by the search, so not a name someone mistyped: a
+			// link to nothing stands where the project's file is.
+			return nil, errs.Invalid("the project file %s is a link to %s, which does not exist", file, target).
+				WithHint("put the file it names back, or remove the link %s", file)
+		}
+	}
+	return data, err
 }
 
 // LoadProject finds the agents.yaml that applies in opts.Dir (see

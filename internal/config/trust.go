@@ -154,7 +154,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 			return refuse(subject, o, "is owned by "+userName(o.uid))
 		}
 		if d, ok, err := statJudged(dir); err != nil {
-			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", dir)
+			return cannotCheck(err, "cannot check who owns %s", dir)
 		} else if why := untrustedReason(d, who); ok && why != "" {
 			return refuse("the folder "+dir+" of the link "+link+" on its path", d, why)
 		}
@@ -174,7 +174,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 	case errors.As(err, &pathErr) && pathErr.Op == "readlink":
 		return errs.Wrap(errs.KindInternal, err, "cannot read the link %s", pathErr.Path)
 	case errors.As(err, &pathErr):
-		return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", pathErr.Path)
+		return cannotCheck(err, "cannot check who owns %s", pathErr.Path)
 	case err != nil:
 		return err
 	case missing && read != nil:
@@ -183,7 +183,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 		dir := filepath.Dir(cur)
 		d, ok, err := statJudged(dir)
 		if err != nil {
-			return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", dir)
+			return cannotCheck(err, "cannot check who owns %s", dir)
 		}
 		if ok {
 			if why := untrustedReason(d, who); why != "" {
@@ -200,7 +200,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 		for up := filepath.Dir(dir); ; up = filepath.Dir(up) {
 			u, ok, err := statJudged(up)
 			if err != nil {
-				return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", up)
+				return cannotCheck(err, "cannot check who owns %s", up)
 			}
 			if ok {
 				var why string
@@ -223,7 +223,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 	// cur is now the file itself, reached through no link.
 	o, ok, err := statJudged(cur)
 	if err != nil {
-		return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", cur)
+		return cannotCheck(err, "cannot check who owns %s", cur)
 	}
 	if !ok || (read != nil && !os.SameFile(read, o.fi)) {
 		return gone()
@@ -238,7 +238,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 	dir := filepath.Dir(cur)
 	d, ok, err := statJudged(dir)
 	if err != nil {
-		return errs.Wrap(errs.KindInternal, err, "cannot check who owns %s", dir)
+		return cannotCheck(err, "cannot check who owns %s", dir)
 	}
 	if why := untrustedReason(d, who); ok && why != "" {
 		subject := "its folder " + dir
@@ -257,4 +257,16 @@ func ownerAndMode(o ownerInfo, why string) string {
 		return "mode " + o.mode.String()
 	}
 	return "owner " + userName(o.uid) + ", mode " + o.mode.String()
+}
+
+// cannotCheck is the error of an owner or mode that cannot be read. One
+// the user may not read (a folder on the way it cannot search) is
+// refused as the file would be, invalid input: what is there cannot be
+// vouched for. Anything else is a failure of its own.
+func cannotCheck(err error, format string, a ...any) *errs.Error {
+	if errors.Is(err, fs.ErrPermission) {
+		return errs.Wrap(errs.KindInvalid, err, format, a...).
+			WithHint("make the folder searchable by you, or work elsewhere")
+	}
+	return errs.Wrap(errs.KindInternal, err, format, a...)
 }

@@ -254,9 +254,11 @@ func (r *Registry) projectDir(dir string) (string, error) {
 		if err != nil {
 			return "", errs.Wrap(errs.KindInternal, err, "cannot tell the working directory").About(errs.AboutWorkingDir, "")
 		}
-		if real, err := filepath.EvalSymlinks(wd); err == nil {
-			wd = real
-		}
+		// The folder as the shell has it ($PWD), links and all:
+		// FindProject goes up both it and where it leads, and refuses
+		// when the two find different agents.yaml files, as it does for
+		// --project. Going up only where it leads would pass over the
+		// agents.yaml of the folder the person is in.
 		return wd, nil
 	}
 	abs, err := filepath.Abs(dir)
@@ -656,6 +658,16 @@ func (r *Registry) drift(p *plan.Plan) (*plan.Drift, error) {
 	if err != nil {
 		switch errs.KindOf(err) {
 		case errs.KindNotFound, errs.KindInvalid:
+			return resolve.DriftError(err), nil
+		}
+		return nil, err
+	}
+	// Resolving again now includes what plan use would refuse: a
+	// boundary of the pack in force, in enforce mode, that the profiles
+	// resolved now violate is another answer than the record.
+	if err := r.judgeResolution(res, p, r.now()); err != nil {
+		switch errs.KindOf(err) {
+		case errs.KindSafetyPack, errs.KindInvalid, errs.KindNotFound:
 			return resolve.DriftError(err), nil
 		}
 		return nil, err

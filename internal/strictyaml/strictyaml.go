@@ -40,6 +40,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
 
@@ -131,6 +132,14 @@ func ownFileError(path string, err error) error {
 	case errors.As(err, &se):
 		return errs.InvalidProblems(path, []errs.Problem{{File: path, Message: se.Detail}}).
 			WithHint("%s must be a regular file holding YAML; remove what is there or replace it with one", path)
+	case errors.Is(err, fs.ErrPermission):
+		// What cannot be read cannot be vouched for: refused as input,
+		// not taken for a failure of agents.
+		return errs.Wrap(errs.KindInvalid, err, "cannot read %s", path).
+			WithHint("make %s (and the folders on its path) readable by you", path)
+	case errors.Is(err, syscall.ELOOP):
+		return errs.Wrap(errs.KindInvalid, err, "cannot read %s", path).
+			WithHint("%s is a link that leads back to itself, or through too many links: replace it with the file", path)
 	}
 	return errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
 }

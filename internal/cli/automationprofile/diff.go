@@ -41,7 +41,7 @@ eight shows them in parts, each with the field names.
 -f json and -f yaml print one document:
 
   {"profiles": ["manual", "review"],
-   "differences": 7,
+   "differences": 4,
    "fields": [{"field": "auto_strategize", "category": "phase transition",
                "values": [1, 0], "differs": true},
               ...
@@ -67,7 +67,7 @@ EXIT STATUS
   $ agents automation-profile diff --builtin
 
   # The names of the fields that differ, for a script
-  $ agents automation-profile diff ci acme/pipeline -f json | jq -r '.fields[] | select(.differs) | .field'`,
+  $ agents automation-profile diff ci acme/strict -f json | jq -r '.fields[] | select(.differs) | .field'`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: cmdutil.CompleteEach(deps, cmdutil.ProfileNames),
 		RunE: cmdutil.RunE(opts, runF, diffRun, func(opts *diffOptions, cmd *cobra.Command, args []string) error {

@@ -172,7 +172,7 @@ func (u *UI) ConfirmRemoval(what, name string, yes bool) func() (bool, error) {
 		}
 		if !u.d.IO.CanPrompt() {
 			return false, errs.Usage("refusing to remove %q without confirmation", name).
-				WithHint("pass --yes to remove it when not at a terminal")
+				WithHint("pass --yes to remove it when not at a terminal or when CI is set")
 		}
 		u.Flush()
 		fmt.Fprintf(u.d.IO.ErrOut, "Remove %s %s? [y/N] ", what, render.Escape(name))
