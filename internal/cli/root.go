@@ -206,6 +206,10 @@ func run(deps *cmdutil.Deps, args []string, branch bool) (code int) {
 	root.SetIn(deps.IO.In)
 	root.SetOut(deps.IO.Out)
 	root.SetErr(deps.IO.ErrOut)
+	// cobra adds --help to a command only once it has found the command;
+	// until then it reads "agents --help -f json" as --help taking -f for
+	// its value, and json for a command. Added first, it is a switch.
+	root.InitDefaultHelpFlag()
 	cmd, err := root.ExecuteC()
 	// --hook was looked for anywhere in args, before anything was parsed:
 	// a "--" may be a flag's value. Once the command has run without an
@@ -622,6 +626,16 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 			if fv.IsSet(key) && fv.Get(key) != nil {
 				v.Set(key, fv.Get(key))
 				from[key] = key + " in " + cfgFile
+			}
+		}
+		// A format the file names is checked even where a flag or the
+		// environment overrides it, as its lock_timeout is: a broken
+		// setting is found where it is written, not on the day nothing
+		// overrides it.
+		if from["format"] != "" {
+			name := v.GetString("format")
+			if _, err := render.Lookup(name, render.Options{}); err != nil {
+				return cfg, badSetting(err, from["format"], "unknown format %q", name)
 			}
 		}
 		if fv.IsSet(config.KeyStore) {
