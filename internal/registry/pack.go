@@ -164,6 +164,12 @@ func (r *Registry) judgeResolution(res *resolve.Result, p *plan.Plan, at time.Ti
 	if err := r.trusted(); err != nil {
 		return err
 	}
+	return r.judgePlan(res, p, at)
+}
+
+// judgePlan judges what res would record in p at the time at against the
+// boundary predicates of the pack in force.
+func (r *Registry) judgePlan(res *resolve.Result, p *plan.Plan, at time.Time) error {
 	l, err := r.Pack()
 	if err != nil || !l.Pack.HasPredicates() {
 		return err

@@ -245,9 +245,8 @@ func own(automationProfile, safetyProfileFile string) (plan.Setting, error) {
 }
 
 // projectDir returns the absolute folder where the search for agents.yaml
-// starts: dir when given, else the working directory, where its links
-// lead: the process works in that folder, whatever path the shell took
-// to it ($PWD).
+// starts: dir when given, else the working directory as the shell names it
+// ($PWD, when it is that folder).
 func (r *Registry) projectDir(dir string) (string, error) {
 	if dir == "" {
 		wd, err := r.src.Getwd()
@@ -665,7 +664,7 @@ func (r *Registry) drift(p *plan.Plan) (*plan.Drift, error) {
 	// Resolving again now includes what plan use would refuse: a
 	// boundary of the pack in force, in enforce mode, that the profiles
 	// resolved now violate is another answer than the record.
-	if err := r.judgeResolution(res, p, r.now()); err != nil {
+	if err := r.judgePlan(res, p, r.now()); err != nil {
 		switch errs.KindOf(err) {
 		case errs.KindSafetyPack, errs.KindInvalid, errs.KindNotFound:
 			return resolve.DriftError(err), nil
