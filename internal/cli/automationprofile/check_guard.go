@@ -204,8 +204,11 @@ any other exit.`,
 				opts.hookOpts.on, opts.hookOpts.agent = true, opts.hook
 			}
 			if set := changed(flags, hookFlags); len(set) > 0 && !flags.Changed("hook") {
-				return errs.Usage("%s only applies with --hook", set).
-					WithHint("outside a hook, say how the call runs with --no-sandbox and --no-checkpoint")
+				e := errs.Usage("%s only applies with --hook", set)
+				if flags.Changed("print-config") {
+					return e.WithHint("name the agent whose settings to print: --hook %s", strings.Join(hook.Agents(), ", --hook "))
+				}
+				return e.WithHint("outside a hook, say how the call runs with --no-sandbox and --no-checkpoint")
 			}
 			name, _, err := profileOrPlan(cmd, args, opts.plan, 0, "", opts.hookOpts.on)
 			if err != nil {
