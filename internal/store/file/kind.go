@@ -557,9 +557,24 @@ func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T],
 			return k.Conflict(name)
 		}
 		// The same content again writes nothing: registering from CI on
-		// every run leaves the store and the history as they were.
+		// every run leaves the store and the history as they were. A
+		// file placed or edited by hand that its history does not end
+		// with is the exception: putting the same content is the person
+		// saying it is meant, and its version is recorded (see
+		// reconcile), once.
 		if cur.ok && canon.Digest(cur.data) == digest {
 			out.Replaced, out.Unchanged = cur.value, true
+			if k.History && !k.Vouches {
+				entries, err := tx.readLog(k.logPath(name))
+				if err != nil {
+					return err
+				}
+				if n := len(entries); n == 0 || entries[n-1].Event != store.EventPut || entries[n-1].Digest != digest {
+					out.Unchanged = false
+					_, err := reconcile(tx, k, name, cur)
+					return err
+				}
+			}
 			return nil
 		}
 		if err := prepare(tx, k, name); err != nil {
