@@ -1,6 +1,9 @@
 // Command genstore writes a synthetic store for the benchmarks: n custom
 // automation profiles spread across 50 namespaces, in the canonical YAML the
-// store itself writes (profile.Encode), under home/profiles/. The
+// store itself writes (profile.Encode), under home/profiles/, each with
+// its history as the store keeps it (the content as an object under
+// home/objects/, one put in home/history/profiles/), so that a decision
+// under one is taken as under a profile agents registered. The
 // profiles vary in every threshold, in their safety limits and in whether
 // they carry guards, so decoding them costs what real ones cost.
 //
@@ -16,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
@@ -44,18 +48,32 @@ func generate(home string, n int) error {
 	if _, err := os.Stat(dir); err == nil {
 		return fmt.Errorf("%s exists already; give an empty home", dir)
 	}
+	logs, objects := filepath.Join(home, "history", "profiles"), filepath.Join(home, "objects")
 	for ns := range min(n, namespaces) {
-		if err := os.MkdirAll(filepath.Join(dir, fmt.Sprintf("ns%02d", ns)), 0o755); err != nil {
-			return err
+		for _, d := range []string{dir, logs} {
+			if err := os.MkdirAll(filepath.Join(d, fmt.Sprintf("ns%02d", ns)), 0o755); err != nil {
+				return err
+			}
 		}
+	}
+	if err := os.MkdirAll(objects, 0o755); err != nil {
+		return err
 	}
 	for i := range n {
 		data, _, err := profile.Encode(synthetic(i))
 		if err != nil {
 			return fmt.Errorf("profile %d: %w", i, err)
 		}
-		path := filepath.Join(dir, filepath.FromSlash(nameOf(i))+".yaml")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		name := filepath.FromSlash(nameOf(i))
+		if err := os.WriteFile(filepath.Join(dir, name+".yaml"), data, 0o644); err != nil {
+			return err
+		}
+		digest := canon.Digest(data)
+		if err := os.WriteFile(filepath.Join(objects, digest), data, 0o644); err != nil {
+			return err
+		}
+		line := `{"digest":"` + digest + `","time":"2026-01-01T00:00:00Z","event":"put"}` + "\n"
+		if err := os.WriteFile(filepath.Join(logs, name+".log"), []byte(line), 0o644); err != nil {
 			return err
 		}
 	}
