@@ -533,7 +533,8 @@ func (r *Registry) profileRecorded(p *plan.Plan) error {
 }
 
 // RecordedProfile is Profile for a profile a decision or a resolution is
-// to be taken under: a custom profile must also be a version its history
+// to be taken under: a custom profile in a store whose documents can be
+// edited by hand (store.HandEditable) must also be a version its history
 // recorded. A stored file changed outside agents (by hand, or by a tool
 // that went round the store) is refused, as it is for a plan, rather than
 // decided under: nothing vouches for it.
@@ -541,6 +542,15 @@ func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, err
 	p, err := r.Profile(name)
 	if err != nil || profile.IsBuiltinName(name) {
 		return p, err
+	}
+	st, err := r.Store()
+	if err != nil {
+		return nil, err
+	}
+	if h, ok := st.(store.HandEditable); !ok || !h.HandEditable() {
+		// Every document is written with its history, in one
+		// transaction: there is nothing to hold it to.
+		return p, nil
 	}
 	digest, err := profile.Digest(p)
 	if err != nil {

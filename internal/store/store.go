@@ -74,6 +74,18 @@ type LazyChecker interface {
 	CheckLazily(ctx context.Context, warn func(Warning)) (warnings []Warning, err error)
 }
 
+// HandEditable is a store whose documents can change without going
+// through it: the file store, whose files a person or a tool may edit. Its
+// documents are held to their history before anything is decided under
+// them (see registry). A store that writes every document in the same
+// transaction as its history (the PostgreSQL store, behind its grants)
+// does not implement it.
+type HandEditable interface {
+	// HandEditable reports whether the store's documents may have changed
+	// without it.
+	HandEditable() bool
+}
+
 // Docs is one collection of a store: the documents of one kind, by name.
 type Docs[T any] interface {
 	// Get returns the document with the given name.

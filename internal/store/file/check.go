@@ -39,6 +39,9 @@ func (s *Store) Check(ctx context.Context) ([]store.Warning, error) {
 	return warnings, nil
 }
 
+// HandEditable implements store.HandEditable: files can be edited by hand.
+func (s *Store) HandEditable() bool { return true }
+
 // CheckLazily implements store.LazyChecker: Check's warnings about the
 // home and the store's own folders now, and about a profile namespace
 // folder through warn, the first time the store reads or writes in it.
