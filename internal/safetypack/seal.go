@@ -263,7 +263,7 @@ func RatifyFile(path string) (*RatifyResult, error) {
 		// another name would replace the report of the pack file that
 		// bears the id, and break its seal without a word.
 		if owner := filepath.Join(dir, p.PackID+".json"); safefile.Exists(owner) {
-			return nil, errs.Conflict("%s has the pack id %s, which %s beside it bears too: ratifying it would replace that pack's mastery report and break its seal", path, p.PackID, owner).
+			return nil, errs.New(errs.KindSafetyPack, "%s has the pack id %s, which %s beside it bears too: ratifying it would replace that pack's mastery report and break its seal", path, p.PackID, owner).
 				WithHint("give the copy a pack id of its own, or ratify %s itself", owner)
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the file is named %s, but a configured pack is looked up as %s.json", base, p.PackID))
@@ -293,7 +293,7 @@ func refuseLink(path string) error {
 		return nil
 	}
 	target, _ := filepath.EvalSymlinks(path)
-	return errs.Usage("%s is a link to %s: ratify writes files, not links, and left both as they were", path, target).
+	return errs.New(errs.KindSafetyPack, "%s is a link to %s: ratify writes files, not links, and left both as they were", path, target).
 		WithHint("ratify the pack where its files are, or replace the link with the file")
 }
 

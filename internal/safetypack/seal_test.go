@@ -157,7 +157,7 @@ func TestRatifyFileRefusesACopyBesideTheOriginal(t *testing.T) {
 	copied.Description = "edited"
 	writeFile(t, filepath.Join(dir, "draft.json"), copied.Encode())
 	_, err := RatifyFile(filepath.Join(dir, "draft.json"))
-	if !errs.Is(err, errs.KindConflict) || !strings.Contains(err.Error(), "would replace that pack's mastery report") {
+	if !errs.Is(err, errs.KindSafetyPack) || !strings.Contains(err.Error(), "would replace that pack's mastery report") {
 		t.Errorf("ratifying the copy: %v, want a conflict", err)
 	}
 	if _, err := VerifyFile(original); err != nil {

@@ -39,11 +39,11 @@ content is approved.`,
 EXIT STATUS
   0    the pack is sealed (or already was)
   1    a file could not be written
-  2    usage: bad flag or argument; the pack file or its report is a link
+  2    usage: bad flag or argument
   4    the pack file does not exist
-  5    another file beside it bears its pack id (<pack_id>.json), whose
-       mastery report ratifying this one would replace
-  6    the pack file is malformed
+  6    the pack file is malformed; it or its report is a link; or another
+       file beside it bears its pack id (<pack_id>.json), whose mastery
+       report ratifying this one would replace
 `)
 	return cmd
 }
