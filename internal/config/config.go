@@ -744,7 +744,12 @@ func DecodeProject(data []byte, file string) (*Project, error) {
 	if root == nil {
 		return p, emptyHint(d.Err(), data)
 	}
-	fields, _ := d.Mapping(strictyaml.At("", root))
+	fields, ok := d.Mapping(strictyaml.At("", root))
+	if ok && len(fields) == 0 {
+		// "{}" says nothing, as an empty file does: taken as a project
+		// that sets nothing, it would hand the decision to a level above.
+		d.Addf("", root, "the file sets nothing (an empty mapping); give it at least one setting, or remove it")
+	}
 	for _, f := range fields {
 		switch f.Key {
 		case KeyAutomationProfile, KeySafetyProfile:

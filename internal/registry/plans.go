@@ -534,8 +534,8 @@ func (r *Registry) profileRecorded(p *plan.Plan) error {
 
 // RecordedProfile is Profile for a profile a decision or a resolution is
 // to be taken under: a custom profile in a store whose documents can be
-// edited by hand (store.HandEditable) must also be a version its history
-// recorded. A stored file changed outside agents (by hand, or by a tool
+// edited by hand (store.HandEditable) must also be the version its history
+// last recorded. A stored file changed outside agents (by hand, or by a tool
 // that went round the store) is refused, as it is for a plan, rather than
 // decided under: nothing vouches for it.
 func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, error) {
@@ -556,20 +556,23 @@ func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, err
 	if err != nil {
 		return nil, err
 	}
-	held, err := r.heldVersions(name)
-	if err != nil {
+	// The version in force must be the one the store last wrote: an
+	// older version copied back by hand was recorded once, but is not
+	// what the profile says now.
+	h, err := st.Profiles().History(r.ctx(), name)
+	if err != nil && !errs.Is(err, errs.KindNotFound) {
 		return nil, err
 	}
-	if !slices.Contains(held, digest) {
+	if n := len(h); n == 0 || h[n-1].Event != store.EventPut || h[n-1].Digest != digest {
 		return nil, unrecorded(name, digest)
 	}
 	return p, nil
 }
 
-// unrecorded is the refusal of a custom profile whose content (digest) its
-// history never recorded.
+// unrecorded is the refusal of a custom profile whose content (digest) is
+// not what its history last recorded.
 func unrecorded(name, digest string) error {
-	return errs.Invalid("automation profile %q is not a version the store recorded (sha256 %s… is not in its history): its file was changed outside agents, so nothing is decided or recorded under it", name, digest[:12]).
+	return errs.Invalid("automation profile %q is not the version the store last recorded (sha256 %s…): its file was changed outside agents, so nothing is decided or recorded under it", name, digest[:12]).
 		About(errs.AboutUnrecordedProfile, name, "")
 }
 

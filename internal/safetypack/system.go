@@ -66,12 +66,11 @@ func loadSystem(dir string, shipped *Pack) (*Loaded, error) {
 	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if _, lerr := os.Lstat(dir); lerr == nil {
+		if link, target := danglingLinkOn(dir); link != "" {
 			// A link to a folder that is not there (a volume not
-			// mounted, say) is a lock-down that cannot be read, not
-			// the absence of one.
-			target, _ := os.Readlink(dir)
-			return nil, systemError("the system configuration folder %s is a link to %s, which does not exist", dir, target)
+			// mounted, say), the folder itself or one above it, is a
+			// lock-down that cannot be read, not the absence of one.
+			return nil, systemError("the system configuration folder %s cannot be read: %s is a link to %s, which does not exist", dir, link, target)
 		}
 		return nil, nil
 	case err != nil:
@@ -270,4 +269,27 @@ func atLeastAsStrict(p, sys *Pack) []string {
 		}
 	}
 	return out
+}
+
+// danglingLinkOn returns the deepest folder on the path of dir (dir
+// itself included) that exists as a link to something that does not
+// exist, and where it leads; "" when there is none, and dir is simply
+// absent.
+func danglingLinkOn(dir string) (link, target string) {
+	for p := filepath.Clean(dir); ; {
+		if fi, err := os.Lstat(p); err == nil {
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				if _, err := os.Stat(p); err != nil {
+					target, _ = os.Readlink(p)
+					return p, target
+				}
+			}
+			return "", ""
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return "", ""
+		}
+		p = parent
+	}
 }

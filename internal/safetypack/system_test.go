@@ -103,6 +103,11 @@ func TestSystemLevelDanglingLink(t *testing.T) {
 	if !errs.Is(err, errs.KindSafetyPack) || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("err = %v, want the pack refused, naming the link", err)
 	}
+	// A link to nothing above the folder is the same lock-down unread.
+	_, err = Load(LoadOptions{Home: filepath.Join(base, "home"), SystemDir: filepath.Join(dir, "etc", "agents")})
+	if !errs.Is(err, errs.KindSafetyPack) || !strings.Contains(err.Error(), dir+" is a link to") {
+		t.Errorf("below the link: err = %v, want the pack refused, naming the link", err)
+	}
 }
 
 // The system level naming the shipped pack means the shipped pack, not a
