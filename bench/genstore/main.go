@@ -14,14 +14,21 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/store"
 )
+
+// recorded is when the history says each profile was put: fixed, so that
+// the output is the same for the same n.
+var recorded = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // namespaces is how many namespaces the profiles are spread across.
 const namespaces = 50
@@ -72,8 +79,11 @@ func generate(home string, n int) error {
 		if err := os.WriteFile(filepath.Join(objects, digest), data, 0o644); err != nil {
 			return err
 		}
-		line := `{"digest":"` + digest + `","time":"2026-01-01T00:00:00Z","event":"put"}` + "\n"
-		if err := os.WriteFile(filepath.Join(logs, name+".log"), []byte(line), 0o644); err != nil {
+		line, err := json.Marshal(store.HistoryEntry{Digest: digest, Time: recorded, Event: store.EventPut})
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(logs, name+".log"), append(line, '\n'), 0o644); err != nil {
 			return err
 		}
 	}

@@ -563,7 +563,7 @@ func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, err
 	if err != nil && !errs.Is(err, errs.KindNotFound) {
 		return nil, err
 	}
-	if n := len(h); n == 0 || h[n-1].Event != store.EventPut || h[n-1].Digest != digest {
+	if !store.EndsWithPut(h, digest) {
 		return nil, unrecorded(name, digest)
 	}
 	return p, nil
@@ -667,19 +667,16 @@ func (r *Registry) show(p *plan.Plan) (Shown, error) {
 // the reason; the record still stands. Anything else fails.
 func (r *Registry) drift(p *plan.Plan) (*plan.Drift, error) {
 	res, err := r.again(p)
+	if err == nil {
+		// Resolving again now includes what plan use would refuse: a
+		// boundary of the pack in force, in enforce mode, that the
+		// profiles resolved now violate is another answer than the
+		// record.
+		err = r.judgePlan(res, p, r.now())
+	}
 	if err != nil {
 		switch errs.KindOf(err) {
-		case errs.KindNotFound, errs.KindInvalid:
-			return resolve.DriftError(err), nil
-		}
-		return nil, err
-	}
-	// Resolving again now includes what plan use would refuse: a
-	// boundary of the pack in force, in enforce mode, that the profiles
-	// resolved now violate is another answer than the record.
-	if err := r.judgePlan(res, p, r.now()); err != nil {
-		switch errs.KindOf(err) {
-		case errs.KindSafetyPack, errs.KindInvalid, errs.KindNotFound:
+		case errs.KindNotFound, errs.KindInvalid, errs.KindSafetyPack:
 			return resolve.DriftError(err), nil
 		}
 		return nil, err

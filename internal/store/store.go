@@ -220,6 +220,13 @@ type HistoryEntry struct {
 	Event  string    `json:"event"`
 }
 
+// EndsWithPut reports whether the history h ends with a put of digest:
+// whether digest is the version the store last wrote.
+func EndsWithPut(h []HistoryEntry, digest string) bool {
+	n := len(h)
+	return n > 0 && h[n-1].Event == EventPut && h[n-1].Digest == digest
+}
+
 // CheckDigest returns an invalid-input error unless d is a lower-case hex
 // sha256.
 func CheckDigest(d string) error {

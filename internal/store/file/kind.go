@@ -565,15 +565,9 @@ func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T],
 		if cur.ok && canon.Digest(cur.data) == digest {
 			out.Replaced, out.Unchanged = cur.value, true
 			if k.History && !k.Vouches {
-				entries, err := tx.readLog(k.logPath(name))
-				if err != nil {
-					return err
-				}
-				if n := len(entries); n == 0 || entries[n-1].Event != store.EventPut || entries[n-1].Digest != digest {
-					out.Unchanged = false
-					_, err := reconcile(tx, k, name, cur)
-					return err
-				}
+				_, logged, err := reconcile(tx, k, name, cur)
+				out.Unchanged = !logged
+				return err
 			}
 			return nil
 		}
@@ -581,7 +575,7 @@ func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T],
 			return err
 		}
 		if k.History {
-			if _, err := reconcile(tx, k, name, cur); err != nil {
+			if _, _, err := reconcile(tx, k, name, cur); err != nil {
 				return err
 			}
 			if err := tx.writeObject(digest, data); err != nil {
@@ -652,7 +646,7 @@ func (d docs[T]) Remove(ctx context.Context, name string) (store.RemoveResult[T]
 		}
 		var digest string
 		if k.History {
-			if digest, err = reconcile(tx, k, name, cur); err != nil {
+			if digest, _, err = reconcile(tx, k, name, cur); err != nil {
 				return err
 			}
 		}

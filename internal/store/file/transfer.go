@@ -260,7 +260,7 @@ func (k *kind[T]) apply(tx *txn, entries []store.Entry, step func() error) error
 		if k.History && len(e.History) > 0 {
 			// Record what the store holds before appending, as any
 			// writer does, so the log never skips a version.
-			if _, err := reconcile(tx, k, e.Name, cur); err != nil {
+			if _, _, err := reconcile(tx, k, e.Name, cur); err != nil {
 				return err
 			}
 		}

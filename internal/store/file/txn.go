@@ -440,50 +440,47 @@ func (tx *txn) appendLog(rel string, e store.HistoryEntry) error {
 
 // reconcile brings the history of name up to date with what is stored
 // before a mutation adds its own entry, and returns the digest of the
-// stored version (if it is readable). The log lags the files when a writer
-// was killed between its rename and its append, and when a file was placed
-// or edited by hand; the missing version is then recorded, as an object and
-// a put stamped with the file's modification time (or a remove, when the
-// file is gone).
-func reconcile[T any](tx *txn, k *kind[T], name string, cur current[T]) (string, error) {
+// stored version (if it is readable), and whether the log gained an entry.
+// The log lags the files when a writer was killed between its rename and
+// its append, and when a file was placed or edited by hand; the missing
+// version is then recorded, as an object and a put stamped with the file's
+// modification time (or a remove, when the file is gone).
+func reconcile[T any](tx *txn, k *kind[T], name string, cur current[T]) (digest string, logged bool, err error) {
 	logRel := k.logPath(name)
 	entries, err := tx.readLog(logRel)
 	if err != nil {
-		return "", err
-	}
-	var last store.HistoryEntry
-	if n := len(entries); n > 0 {
-		last = entries[n-1]
+		return "", false, err
 	}
 	if !cur.ok {
-		if !cur.exists && last.Event == store.EventPut {
-			return "", tx.appendLog(logRel, store.HistoryEntry{Digest: last.Digest, Time: tx.now, Event: store.EventRemove})
+		if n := len(entries); !cur.exists && n > 0 && entries[n-1].Event == store.EventPut {
+			e := store.HistoryEntry{Digest: entries[n-1].Digest, Time: tx.now, Event: store.EventRemove}
+			return "", true, tx.appendLog(logRel, e)
 		}
-		return "", nil
+		return "", false, nil
 	}
-	if last.Event == store.EventPut && last.Digest == canon.Digest(cur.data) {
-		return last.Digest, nil
+	if stored := canon.Digest(cur.data); store.EndsWithPut(entries, stored) {
+		return stored, false, nil
 	}
 	data, _, err := k.Encode(cur.value)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
-	digest := canon.Digest(data)
-	if last.Event == store.EventPut && last.Digest == digest {
-		return digest, nil
+	digest = canon.Digest(data)
+	if store.EndsWithPut(entries, digest) {
+		return digest, false, nil
 	}
 	if k.Vouches {
 		// A document its history does not end with is not the store's,
 		// whatever brought it there (a writer killed before its history
 		// line, or a hand): it is never recorded as a version, so the
 		// history keeps vouching only for what the store wrote.
-		return "", nil
+		return "", false, nil
 	}
 	if err := tx.writeObject(digest, data); err != nil {
-		return "", err
+		return "", false, err
 	}
 	e := store.HistoryEntry{Digest: digest, Time: cur.info.ModTime().UTC().Round(0), Event: store.EventPut}
-	return digest, tx.appendLog(logRel, e)
+	return digest, true, tx.appendLog(logRel, e)
 }
 
 // parseLog parses a history log: one JSON entry per line. complete is the
