@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"slices"
+
 	"github.com/agentsctl/agents/internal/profile"
 )
 
@@ -87,35 +89,52 @@ func Decide(r profile.GuardResult, p *profile.AutomationProfile, opts Options) A
 	return Answer{Kind: Allow, Rule: string(r.Rule), Why: "nothing in the profile stops or questions this call"}
 }
 
-// Encode writes the answer as agent's protocol carries it, or returns nil
-// for no output (exit 0 with nothing on stdout). A protocol without a
-// reliable ask gets a deny that says a person's approval is needed; one
-// that does not understand an explicit allow gets no output.
-func Encode(agent string, a Answer, reason string) ([]byte, error) {
-	p := protocols[agent]
-	kind := a.Kind
-	switch {
-	case kind == Abstain:
-		return nil, nil
-	case kind == Ask && !p.hasAsk:
-		kind = Deny
-	case kind == Allow && !p.sendsAllow:
+// Encode writes the answer as agent's protocol carries it, for a call
+// made in the permission mode the input stated (mode), or returns nil for
+// no output (exit 0 with nothing on stdout). See Effective.
+func Encode(agent, mode string, a Answer, reason string) ([]byte, error) {
+	kind := Effective(agent, mode, a.Kind)
+	if kind == Abstain {
 		return nil, nil
 	}
-	return p.encode(kind, reason)
+	return protocols[agent].encode(kind, reason)
 }
 
-// Effective returns the answer agent's protocol actually gives for a,
-// after Encode's mapping: what the agent will do.
-func Effective(agent string, a Kind) Kind {
+// Effective returns the answer agent's protocol actually gives for a in
+// permission mode mode: what the agent will do. An ask the mode cannot
+// put to a person is a deny that says a person's approval is needed; an
+// allow a protocol does not understand is no answer.
+func Effective(agent, mode string, a Kind) Kind {
 	p := protocols[agent]
 	switch {
-	case a == Ask && !p.hasAsk:
+	case a == Ask && !AskReaches(agent, mode):
 		return Deny
 	case a == Allow && !p.sendsAllow:
 		return Abstain
 	}
 	return a
+}
+
+// AskReaches reports whether an ask, answered to agent in permission mode
+// mode, reaches a person. A missing or unknown mode does not.
+func AskReaches(agent, mode string) bool {
+	p := protocols[agent]
+	return p != nil && mode != "" && slices.Contains(p.askReaches, mode)
+}
+
+// KnownMode reports whether mode is one of the permission modes agent's
+// protocol documents.
+func KnownMode(agent, mode string) bool {
+	p := protocols[agent]
+	return p != nil && slices.Contains(p.modes, mode)
+}
+
+// PersonTool reports whether tool's permission prompt is itself the
+// question its call puts to a person, so that an allow would answer it for
+// them.
+func PersonTool(agent, tool string) bool {
+	p := protocols[agent]
+	return p != nil && slices.Contains(p.personTools, tool)
 }
 
 // DenyAnswer encodes a deny for a failure that left no decision, where

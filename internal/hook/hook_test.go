@@ -229,33 +229,73 @@ func TestClassify(t *testing.T) {
 }
 
 func TestEncode(t *testing.T) {
+	const (
+		allowJSON = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"r"}}`
+		askJSON   = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"r"}}`
+		denyJSON  = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`
+	)
 	tests := []struct {
 		agent string
+		mode  string
 		kind  Kind
 		want  string // "" for no output
 	}{
-		{ClaudeCode, Allow, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"r"}}`},
-		{ClaudeCode, Ask, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"r"}}`},
-		{ClaudeCode, Deny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
-		{ClaudeCode, Abstain, ""},
+		{ClaudeCode, "default", Allow, allowJSON},
+		{ClaudeCode, "default", Ask, askJSON},
+		{ClaudeCode, "default", Deny, denyJSON},
+		{ClaudeCode, "default", Abstain, ""},
+		// A person answers an ask in these modes too.
+		{ClaudeCode, "plan", Ask, askJSON},
+		{ClaudeCode, "acceptEdits", Ask, askJSON},
+		// In auto mode Claude Code's classifier settles an ask, and
+		// bypassPermissions ran the call before 2.1.233; dontAsk, a
+		// missing mode and one it may add later have nobody to ask.
+		{ClaudeCode, "auto", Ask, denyJSON},
+		{ClaudeCode, "bypassPermissions", Ask, denyJSON},
+		{ClaudeCode, "dontAsk", Ask, denyJSON},
+		{ClaudeCode, "", Ask, denyJSON},
+		{ClaudeCode, "Default", Ask, denyJSON},
+		{ClaudeCode, "yolo", Ask, denyJSON},
+		{ClaudeCode, "auto", Allow, allowJSON},
+		{ClaudeCode, "auto", Deny, denyJSON},
 		// Codex rejects a bare allow and has no ask: neither is ever sent.
-		{Codex, Allow, ""},
-		{Codex, Ask, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
-		{Codex, Deny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`},
-		{Codex, Abstain, ""},
+		{Codex, "default", Allow, ""},
+		{Codex, "default", Ask, denyJSON},
+		{Codex, "default", Deny, denyJSON},
+		{Codex, "default", Abstain, ""},
 		// Gemini CLI before its ask merged a value it did not know to allow.
-		{GeminiCLI, Allow, `{"decision":"allow","reason":"r"}`},
-		{GeminiCLI, Ask, `{"decision":"deny","reason":"r"}`},
-		{GeminiCLI, Deny, `{"decision":"deny","reason":"r"}`},
-		{GeminiCLI, Abstain, ""},
+		{GeminiCLI, "", Allow, `{"decision":"allow","reason":"r"}`},
+		{GeminiCLI, "", Ask, `{"decision":"deny","reason":"r"}`},
+		{GeminiCLI, "default", Ask, `{"decision":"deny","reason":"r"}`},
+		{GeminiCLI, "", Deny, `{"decision":"deny","reason":"r"}`},
+		{GeminiCLI, "", Abstain, ""},
 	}
 	for _, tt := range tests {
-		b, err := Encode(tt.agent, Answer{Kind: tt.kind}, "r")
+		b, err := Encode(tt.agent, tt.mode, Answer{Kind: tt.kind}, "r")
 		if err != nil || string(b) != tt.want {
-			t.Errorf("Encode(%s, %s) = %s, %v; want %s", tt.agent, tt.kind, b, err, tt.want)
+			t.Errorf("Encode(%s, %q, %s) = %s, %v; want %s", tt.agent, tt.mode, tt.kind, b, err, tt.want)
 		}
 		if strings.Contains(string(b), "defer") {
-			t.Errorf("Encode(%s, %s) sent defer", tt.agent, tt.kind)
+			t.Errorf("Encode(%s, %q, %s) sent defer", tt.agent, tt.mode, tt.kind)
+		}
+	}
+}
+
+func TestPersonTool(t *testing.T) {
+	for _, tt := range []struct {
+		agent, tool string
+		want        bool
+	}{
+		{ClaudeCode, "AskUserQuestion", true},
+		{ClaudeCode, "ExitPlanMode", true},
+		{ClaudeCode, "EnterPlanMode", false},
+		{ClaudeCode, "Read", false},
+		{ClaudeCode, "askuserquestion", false},
+		{Codex, "AskUserQuestion", false},
+		{GeminiCLI, "ask_user", false},
+	} {
+		if got := PersonTool(tt.agent, tt.tool); got != tt.want {
+			t.Errorf("PersonTool(%s, %s) = %v, want %v", tt.agent, tt.tool, got, tt.want)
 		}
 	}
 }

@@ -20,11 +20,21 @@ type protocol struct {
 	// person before a call it has no rule for. Any other mode, and a
 	// missing or unknown one, is taken as never asking.
 	askingModes []string
-	// hasAsk is true when every version of the protocol reads "ask" as
-	// "ask a person". Where an older version would read it as "go ahead"
-	// (Gemini CLI) or rejects it and lets the call proceed (Codex), an ask
-	// is sent as a deny.
-	hasAsk bool
+	// askReaches are the permission modes in which an "ask" reliably
+	// reaches a person. In any other mode, and with a missing or unknown
+	// one, an ask is sent as a deny: Claude Code lets its classifier, not
+	// a person, settle a hook's ask in auto mode, and ran the call under
+	// bypassPermissions before 2.1.233; an older Gemini CLI reads an ask
+	// as "go ahead"; Codex rejects one and lets the call proceed. Nil
+	// where no mode can be relied on.
+	askReaches []string
+	// modes are the permission modes the protocol documents.
+	modes []string
+	// personTools are tools whose permission prompt is itself the
+	// question the call puts to a person (Claude Code's AskUserQuestion
+	// and ExitPlanMode): an allow would answer it for them, so an allow
+	// becomes no answer and the agent asks as it would have.
+	personTools []string
 	// sendsAllow is false where an explicit allow is not understood and
 	// the agent would carry on under its own rules anyway (Codex rejects
 	// a bare allow): allow is then no output at all.
@@ -58,8 +68,12 @@ var protocols = map[string]*protocol{
 		modeField: "permission_mode",
 		// acceptEdits, auto, dontAsk and bypassPermissions let calls run
 		// (or fail) without asking anyone.
-		askingModes:  []string{"default", "plan"},
-		hasAsk:       true,
+		askingModes: []string{"default", "plan"},
+		// A person answers an ask in these three modes; auto, dontAsk
+		// and bypassPermissions have nobody to put it to.
+		askReaches:   []string{"default", "plan", "acceptEdits"},
+		modes:        []string{"default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions"},
+		personTools:  []string{"AskUserQuestion", "ExitPlanMode"},
 		sendsAllow:   true,
 		encode:       encodeClaudeStyle,
 		tools:        claudeCodeTools,
@@ -77,7 +91,7 @@ var protocols = map[string]*protocol{
 		// in the workspace run without asking anyone: no mode tells that
 		// a person will be asked.
 		askingModes:  nil,
-		hasAsk:       false,
+		modes:        []string{"default", "bypassPermissions"},
 		sendsAllow:   false,
 		encode:       encodeClaudeStyle,
 		tools:        codexTools,
@@ -89,7 +103,6 @@ var protocols = map[string]*protocol{
 		event: "BeforeTool",
 		// The approval mode is not in the input: the hook cannot tell
 		// whether anyone would be asked.
-		hasAsk:       false,
 		sendsAllow:   true,
 		encode:       encodeGemini,
 		tools:        geminiTools,

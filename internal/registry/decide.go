@@ -339,6 +339,12 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 			break
 		}
 	}
+	if d.Answer.Kind == hook.Allow && hook.PersonTool(c.Agent, c.Call.Tool) {
+		// The agent's prompt for this tool is the question the call puts
+		// to a person: an allow would answer it in their place.
+		d.Answer = hook.Answer{Kind: hook.Abstain, Rule: d.Answer.Rule,
+			Why: "the call is itself a question to a person, which an allow would answer in their place"}
+	}
 	return d, nil
 }
 

@@ -144,7 +144,9 @@ unless declared (--sandboxed, --checkpointed, or hooks: in config.yaml);
 blocked is deny; a guard or require_human_approval asks; a profile whose
 auto_decisions_execute is above 0 asks (--abstain leaves those calls to the
 agent's own prompt where it still asks a person about that tool: a file
-edit of its own table); otherwise allow. Without
+edit of its own table); otherwise allow. An ask goes out as a deny where
+no person would see it (Codex, Gemini CLI, and Claude Code outside its
+default, plan and acceptEdits modes). Without
 a profile the profiles resolve from the input's cwd, where a project's
 agents.yaml counts only once trusted ('agents project trust').
 --print-config prints the agent's settings that install the hook. The

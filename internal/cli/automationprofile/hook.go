@@ -58,7 +58,7 @@ func hookRun(opts *checkGuardOptions) error {
 	if err != nil {
 		return err
 	}
-	out, err := hook.Encode(h.agent, d.Answer, hookReason(h.agent, d))
+	out, err := hook.Encode(h.agent, call.Mode, d.Answer, hookReason(h.agent, call.Mode, d))
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "cannot encode the hook answer")
 	}
@@ -73,14 +73,14 @@ func hookRun(opts *checkGuardOptions) error {
 // hookReason is the answer's reason: what decided, in words, then the
 // rule, what it was decided under, how the tool was classed and which
 // conditions were declared.
-func hookReason(agent string, d registry.HookDecision) string {
+func hookReason(agent, mode string, d registry.HookDecision) string {
 	a := d.Answer
 	var b strings.Builder
 	b.WriteString("agents: ")
-	switch hook.Effective(agent, a.Kind) {
+	switch hook.Effective(agent, mode, a.Kind) {
 	case hook.Deny:
 		if a.Kind == hook.Ask {
-			b.WriteString("blocked until a person approves it, which this agent's hook cannot ask for: ")
+			b.WriteString(askDenied(agent, mode))
 		} else {
 			b.WriteString("blocked: ")
 		}
@@ -92,6 +92,21 @@ func hookReason(agent string, d registry.HookDecision) string {
 	b.WriteString(a.Why)
 	fmt.Fprintf(&b, " (rule %s; %s; tool %q is %s; %s)", a.Rule, subjectPhrase(d.Subject), d.Tool, d.Class.Describe(agent), declaredPhrase(d))
 	return b.String()
+}
+
+// askDenied starts the reason of an ask sent as a deny: why no person
+// could be asked.
+func askDenied(agent, mode string) string {
+	if !hook.AskReaches(agent, "default") {
+		return "blocked until a person approves it, which this agent's hook cannot ask for: "
+	}
+	if mode == "" {
+		return "blocked until a person approves it, and the call does not say which permission mode would put the question to one: "
+	}
+	if !hook.KnownMode(agent, mode) {
+		return "blocked until a person approves it, and the call's permission mode is not one known to put the question to one: "
+	}
+	return "blocked until a person approves it, and in permission mode " + mode + " nobody is asked: "
 }
 
 // declaredPhrase says where the conditions of the call were declared met.

@@ -118,13 +118,19 @@ var hookTable = []struct {
 	{"full-auto", "sc", "YYYY", "----", "YYYY"},
 }
 
+// hookInput is one call of agent's hook. An empty mode is Claude Code's
+// default mode, which every version that has modes sends; "none" sends no
+// mode at all.
 func hookInput(agent, tool, mode string) string {
+	if mode == "" && agent == "claude-code" {
+		mode = "default"
+	}
 	event := "PreToolUse"
 	if agent == "gemini-cli" {
 		event = "BeforeTool"
 	}
 	in := map[string]any{"hook_event_name": event, "tool_name": tool, "tool_input": map[string]any{}, "cwd": "/nonexistent/project"}
-	if mode != "" {
+	if mode != "" && mode != "none" {
 		in["permission_mode"] = mode
 	}
 	b, _ := json.Marshal(in)
@@ -226,11 +232,12 @@ func TestHookAbstain(t *testing.T) {
 		{"claude-code", "default", "Read", "review", "ask"},
 		{"claude-code", "plan", "Read", "review", "ask"},
 		{"claude-code", "acceptEdits", "Read", "review", "ask"},
-		{"claude-code", "bypassPermissions", "Read", "review", "ask"},
-		{"claude-code", "dontAsk", "Read", "review", "ask"},
-		{"claude-code", "auto", "Read", "review", "ask"},
-		{"claude-code", "", "Read", "review", "ask"},
-		{"claude-code", "something-new", "Read", "review", "ask"},
+		// Where nobody would be asked, the ask is a deny.
+		{"claude-code", "bypassPermissions", "Read", "review", "deny"},
+		{"claude-code", "dontAsk", "Read", "review", "deny"},
+		{"claude-code", "auto", "Read", "review", "deny"},
+		{"claude-code", "none", "Read", "review", "deny"},
+		{"claude-code", "something-new", "Read", "review", "deny"},
 		{"codex", "default", "read_file", "review", "deny"},
 		{"codex", "bypassPermissions", "read_file", "review", "deny"},
 		{"codex", "", "read_file", "review", "deny"},
