@@ -277,6 +277,9 @@ func TestEscape(t *testing.T) {
 		{"bad\xffbyte", `bad\xffbyte`},
 		{"\xe2\x82", `\xe2\x82`},
 		{"\ufffd is valid", "\ufffd is valid"},
+		{"line\u2028sep", `line\u2028sep`},
+		{"para\u2029sep", `para\u2029sep`},
+		{"nbsp\u00a0ok", "nbsp\u00a0ok"},
 	}
 	for _, tt := range tests {
 		if got := render.Escape(tt.in); got != tt.want {

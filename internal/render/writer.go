@@ -48,8 +48,9 @@ func (w *Writer) raw(s string) {
 func (w *Writer) Err() error { return w.err }
 
 // Escape replaces control characters (C0, DEL, C1, and Unicode format
-// characters such as bidirectional overrides) and invalid UTF-8 with Go
-// escape sequences, so the text is inert on a terminal.
+// characters such as bidirectional overrides), line and paragraph
+// separators, and invalid UTF-8 with Go escape sequences, so the text is
+// inert on a terminal.
 func Escape(s string) string {
 	clean := true
 	for i, r := range s {
@@ -83,6 +84,10 @@ func Escape(s string) string {
 	return b.String()
 }
 
+// isUnsafe reports a character that is not text a terminal shows as it
+// is: a control or format character, or a line or paragraph separator
+// (U+2028, U+2029), which many terminals and viewers take for a line
+// break.
 func isUnsafe(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
