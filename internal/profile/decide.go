@@ -80,6 +80,11 @@ type GateDecision struct {
 	BlockReason string
 	// Automatic is true when the step may proceed without a person.
 	Automatic bool
+	// Conditions are what the caller must still ensure when the step
+	// goes ahead alone: a sandbox where the safety profile requires one,
+	// and a checkpoint before any write where it requires checkpoints (a
+	// gate cannot tell whether the step writes). None otherwise.
+	Conditions Conditions
 }
 
 // DecideGateUnder decides gate under p's threshold and the safety profile
@@ -91,13 +96,21 @@ func DecideGateUnder(p *AutomationProfile, safety SafetyProfile, gate Gate, conf
 	t := gate.Value(p)
 	d := GateDecision{Gate: gate.Name, Threshold: t, Confidence: confidence, HumanApproval: safety.RequireHumanApproval}
 	d.Automatic = !d.HumanApproval && GateAutomatic(t, confidence)
+	if d.Automatic {
+		if safety.RequireSandbox {
+			d.Conditions |= ConditionSandbox
+		}
+		if safety.RequireCheckpoints {
+			d.Conditions |= ConditionCheckpointBeforeWrite
+		}
+	}
 	return d
 }
 
 // Blocked returns d refused outright by rule, for reason: a boundary of
 // the safety pack that the profile violates. No approval unblocks it.
 func (d GateDecision) Blocked(rule, reason string) GateDecision {
-	d.BlockRule, d.BlockReason, d.Automatic = rule, reason, false
+	d.BlockRule, d.BlockReason, d.Automatic, d.Conditions = rule, reason, false, 0
 	return d
 }
 

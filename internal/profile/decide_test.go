@@ -80,6 +80,40 @@ func TestDecideGate(t *testing.T) {
 	}
 }
 
+// TestGateConditions: a gate that lets a step go ahead alone lists what
+// the safety profile in force still asks of it; one that does not, and a
+// gate a boundary blocks, list nothing.
+func TestGateConditions(t *testing.T) {
+	p := &profile.AutomationProfile{Name: "acme/x", AutoExecute: 0.5, AutoApply: 1}
+	sandbox := profile.SafetyProfile{RequireSandbox: true}
+	both := profile.SafetyProfile{RequireSandbox: true, RequireCheckpoints: true}
+	checkpoints := profile.SafetyProfile{RequireCheckpoints: true}
+	tests := []struct {
+		safety     profile.SafetyProfile
+		gate       string
+		confidence float64
+		want       []string
+	}{
+		{profile.SafetyProfile{}, "auto_execute", 0.9, []string{}},
+		{sandbox, "auto_execute", 0.9, []string{"sandbox"}},
+		{checkpoints, "auto_execute", 0.9, []string{"checkpoint_before_write"}},
+		{both, "auto_execute", 0.9, []string{"sandbox", "checkpoint_before_write"}},
+		{both, "auto_execute", 0.4, []string{}},
+		{both, "auto_apply", 1, []string{}},
+		{profile.SafetyProfile{RequireSandbox: true, RequireHumanApproval: true}, "auto_execute", 0.9, []string{}},
+	}
+	for _, tt := range tests {
+		d := profile.DecideGateUnder(p, tt.safety, gate(t, tt.gate), tt.confidence)
+		if got := d.Conditions.Names(); !slices.Equal(got, tt.want) {
+			t.Errorf("%s at %v under %+v: conditions %v, want %v", tt.gate, tt.confidence, tt.safety, got, tt.want)
+		}
+	}
+	d := profile.DecideGateUnder(p, both, gate(t, "auto_execute"), 0.9).Blocked("pack.x", "no")
+	if got := d.Conditions.Names(); len(got) != 0 {
+		t.Errorf("a blocked gate lists conditions %v", got)
+	}
+}
+
 // seedTable is the specification's table of built-in thresholds, written out
 // here independently of the embedded files, gate by gate in the order
 // manual, review, supervised, cautious, trusted, auto, ci, full-auto.

@@ -231,7 +231,7 @@ func (v GuardDecisionView) Rich(t *Theme) string {
 		rows = append(rows, [2]string{"safety", v.safetySource() + " safety profile from the " + v.SafetyLevel + " level"})
 	}
 	for _, c := range r.Conditions.Names() {
-		rows = append(rows, [2]string{"condition", conditionText(c)})
+		rows = append(rows, [2]string{"condition", conditionText(c, false)})
 	}
 	rows = withWarnings(rows, v.Warnings)
 	return richDecision(t, r.Verdict, subject, rows)
@@ -271,7 +271,7 @@ func (v GateDecisionView) Data() any {
 			Plan:             optional(v.Plan),
 			Warnings:         nonNil(v.Warnings),
 		},
-		decisionSafety: decisionSafety{Conditions: []string{}},
+		decisionSafety: decisionSafety{Conditions: d.Conditions.Names()},
 		Threshold:      d.Threshold,
 		Confidence:     d.Confidence,
 	}
@@ -297,7 +297,7 @@ func (v GateDecisionView) fields() [][2]string {
 	if v.Plan != "" {
 		safetyLevel, safetySource = v.SafetyLevel, cmp.Or(v.SafetySource, "composed")
 	}
-	return append(fields, subjectFields(v.Profile, v.Level, v.Plan, safetyLevel, safetySource, nil, v.Warnings)...)
+	return append(fields, subjectFields(v.Profile, v.Level, v.Plan, safetyLevel, safetySource, d.Conditions.Names(), v.Warnings)...)
 }
 
 // Plain implements View: one "key: value" line per field, "-" for none.
@@ -326,6 +326,9 @@ func (v GateDecisionView) Rich(t *Theme) string {
 		// does.
 		rows = append(rows, [2]string{"safety", cmp.Or(v.SafetySource, "composed") + " safety profile from the " + v.SafetyLevel + " level"})
 	}
+	for _, c := range d.Conditions.Names() {
+		rows = append(rows, [2]string{"condition", conditionText(c, true)})
+	}
 	return richDecision(t, d.Verdict(), subject, withWarnings(rows, v.Warnings))
 }
 
@@ -352,11 +355,15 @@ func planPhrase(id string) string {
 	return "plan " + id + ": "
 }
 
-func conditionText(c string) string {
-	switch c {
-	case "sandbox":
+func conditionText(c string, gate bool) string {
+	switch {
+	case c == "sandbox" && gate:
+		return "sandbox: run the step in a sandbox"
+	case c == "sandbox":
 		return "sandbox: run the call in a sandbox"
-	case "checkpoint_before_write":
+	case c == "checkpoint_before_write" && gate:
+		return "checkpoint_before_write: take a checkpoint before any write"
+	case c == "checkpoint_before_write":
 		return "checkpoint_before_write: take a checkpoint before the write"
 	}
 	return c

@@ -114,7 +114,8 @@ The answer names the rule (the gate), the threshold and the confidence;
 "level", "plan", "warnings", "safety_level", "safety_source", "conditions",
 "threshold", "confidence"}, every key always present (null or [] where it
 does not apply; safety_level and safety_source say, for a plan, where its
-safety profile came from).
+safety profile came from; conditions, when the step may proceed, are what
+its safety profile still asks: sandbox, checkpoint_before_write).
 
 EXIT STATUS
   0    automatic: the step may proceed
