@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 type inner struct {
@@ -81,5 +84,26 @@ func TestJSONDoesNotEscapeHTML(t *testing.T) {
 func TestJSONToNodeRejectsTrailingData(t *testing.T) {
 	if _, err := JSONToNode([]byte(`{} {}`)); err == nil || !strings.Contains(err.Error(), "trailing") {
 		t.Errorf("err = %v, want trailing data error", err)
+	}
+}
+
+// TestStableYAMLRefusesWhatCannotBeStored: a value whose canonical YAML is
+// over the limit a stored file may have is refused as invalid before it
+// is decoded, naming its size; one at the limit is stored.
+func TestStableYAMLRefusesWhatCannotBeStored(t *testing.T) {
+	type text struct {
+		Text string `json:"text"`
+	}
+	decoded := false
+	decode := func([]byte) (text, error) { decoded = true; return text{}, nil }
+	// "text: " and a line break around the string.
+	at := text{Text: strings.Repeat("x", strictyaml.MaxFileSize-7)}
+	if _, _, err := StableYAML(at, "doc", decode); err != nil || !decoded {
+		t.Fatalf("a value at the limit: %v (decoded %v)", err, decoded)
+	}
+	decoded = false
+	_, _, err := StableYAML(text{Text: at.Text + "x"}, "doc", decode)
+	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "doc would be 1048577 bytes as stored, over the 1048576-byte (1 MiB) limit") || decoded {
+		t.Fatalf("a value over the limit: %v (decoded %v)", err, decoded)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // StableYAML returns the canonical YAML of v as a store writes it, and the
@@ -17,6 +18,13 @@ func StableYAML[T any](v T, what string, decode func(data []byte) (T, error)) ([
 	first, err := YAML(v)
 	if err != nil {
 		return nil, zero, errs.Wrap(errs.KindInvalid, err, "%s cannot be encoded", what)
+	}
+	if len(first) > strictyaml.MaxFileSize {
+		// Stored as canonical YAML (block lists, one item a line), a
+		// document can outgrow the file it came from: say so, rather
+		// than let the stored form fail to read back.
+		return nil, zero, errs.Invalid("%s would be %d bytes as stored, over the %d-byte (1 MiB) limit of a stored file", what, len(first), strictyaml.MaxFileSize).
+			WithHint("shorten it: the stored form writes each list item on a line of its own, so a long list written inline grows when stored")
 	}
 	stored, err := decode(first)
 	if err != nil {

@@ -46,6 +46,10 @@ func validateRun(opts *validateOptions) error {
 		if p.IsBuiltin() {
 			return "", warnings, registry.BuiltinConflict(p.Name, file)
 		}
+		// add stores the canonical form, which must fit a stored file.
+		if _, _, err := profile.Encode(p); err != nil {
+			return "", warnings, err
+		}
 		return p.Name, warnings, nil
 	})
 }
