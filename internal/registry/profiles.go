@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -300,11 +301,20 @@ func remove[T any](r *Registry, of func(store.Store) store.Docs[T], name string,
 	// question (or, without a terminal, a refusal to ask) about something
 	// that does not exist misleads. A stored file that does not decode
 	// can still be removed.
-	if _, err := of(st).Get(r.ctx(), name); errs.Is(err, errs.KindNotFound) {
+	shown, err := of(st).Get(r.ctx(), name)
+	if errs.Is(err, errs.KindNotFound) {
 		return none, errs.DidYouMean(err, near(name))
 	}
 	if ok, err := confirm(); !ok || err != nil {
 		return none, err
+	}
+	if err == nil {
+		// A question can wait a long time for its answer: what is removed
+		// must be what it asked about, not a version written meanwhile.
+		if now, nerr := of(st).Get(r.ctx(), name); nerr != nil && !errs.Is(nerr, errs.KindNotFound) || nerr == nil && !reflect.DeepEqual(now, shown) {
+			return none, errs.Conflict("%s changed while its removal was waiting for an answer; nothing was removed", name).
+				WithHint("look at the version stored now, and remove it again if it should go")
+		}
 	}
 	res, err := of(st).Remove(r.ctx(), name)
 	if errs.Is(err, errs.KindNotFound) {

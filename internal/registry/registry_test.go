@@ -277,6 +277,37 @@ func TestRemoveProfile(t *testing.T) {
 	}
 }
 
+// TestRemoveWhatWasAsked: a version written while the removal waited for
+// its answer is not removed in its place; the same version, asked about
+// and still there, is.
+func TestRemoveWhatWasAsked(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.r.AddProfile(f.profile(t, "acme/a", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.r.RemoveProfile("acme/a", func() (bool, error) {
+		if _, err := f.r.AddProfile(f.profile(t, "acme/a", 2), true); err != nil {
+			t.Fatal(err)
+		}
+		return true, nil
+	})
+	if wantErr(t, err, errs.KindConflict); !strings.Contains(err.Error(), "changed while its removal was waiting for an answer") {
+		t.Errorf("message %q", err)
+	}
+	p, err := f.st.Profiles().Get(context.Background(), "acme/a")
+	if err != nil || p.Safety.MaxRetriesPerStep != 2 {
+		t.Fatalf("the version written meanwhile: %+v, %v", p, err)
+	}
+	// Removed by another meanwhile: not found, as if asked too late.
+	_, err = f.r.RemoveProfile("acme/a", func() (bool, error) {
+		if _, err := f.st.Profiles().Remove(context.Background(), "acme/a"); err != nil {
+			t.Fatal(err)
+		}
+		return true, nil
+	})
+	wantErr(t, err, errs.KindNotFound)
+}
+
 func TestListProfiles(t *testing.T) {
 	f := newFixture(t)
 	for _, n := range []string{"acme/b", "team/c", "acme/a"} {
