@@ -189,11 +189,14 @@ type PutResult[T any] struct {
 	// as an object.
 	Digest string
 	// Unchanged reports an update whose content is what is stored
-	// already: nothing was written, and the history has no new entry.
+	// already: the document was not written, and the history has no new
+	// entry. A store whose object of that version was missing or
+	// damaged writes the object again, and says so in Warnings.
 	Unchanged bool
 	// Warnings say what could not be done after the document was stored:
 	// its history line not written (a full disk, a file size limit),
 	// which the next change of the name writes. The put took effect.
+	// They also tell of an object an unchanged put wrote again.
 	Warnings []string
 }
 

@@ -998,6 +998,81 @@ func TestDamagedObjectIsAnError(t *testing.T) {
 	wantKind(t, err, errs.KindInternal, "get of a tampered object")
 }
 
+// A file under an object's name that does not hold the object (damaged,
+// or placed there) is not taken for it: a put that needs the object writes
+// it again, so the history never cites an object holding something else.
+func TestDamagedObjectIsWrittenAgain(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	d, err := s.PutObject(ctx(), []byte("original"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := filepath.Join(home, "objects", d)
+	for _, damage := range []string{"tampered", "other\n"} { // the same size, and another
+		writeFile(t, obj, damage)
+		if got, err := s.PutObject(ctx(), []byte("original")); err != nil || got != d {
+			t.Fatalf("put over %q = %s, %v", damage, got, err)
+		}
+		if data, err := s.GetObject(ctx(), d); err != nil || string(data) != "original" {
+			t.Errorf("object after a put over %q = %q, %v", damage, data, err)
+		}
+	}
+
+	v1, v2 := storetest.Profile(t, "acme/x", 1), storetest.Profile(t, "acme/x", 2)
+	d1, err := profile.Digest(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(home, "objects", d1), "garbage\n")
+	put(t, s, v1, false)
+	put(t, s, v2, true)
+	h, err := s.Profiles().History(ctx(), "acme/x")
+	if err != nil || len(h) != 2 || h[0].Digest != d1 {
+		t.Fatalf("history = %+v, %v", h, err)
+	}
+	if _, err := s.GetObject(ctx(), d1); err != nil {
+		t.Errorf("the first version's object: %v", err)
+	}
+	if tmp := tempFiles(t, home); len(tmp) != 0 {
+		t.Errorf("temporary files left: %v", tmp)
+	}
+}
+
+// An unchanged put keeps the object of the version in force: one deleted
+// or damaged is written again, with a warning, and the file and the
+// history stay as they were.
+func TestUnchangedPutRestoresItsObject(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	p := storetest.Profile(t, "acme/x", 1)
+	res := put(t, s, p, false)
+	obj := filepath.Join(home, "objects", res.Digest)
+	logPath := filepath.Join(home, "history", "profiles", "acme", "x.log")
+	file := filepath.Join(home, "profiles", "acme", "x.yaml")
+	log, doc := readFile(t, logPath), readFile(t, file)
+	for _, damage := range []func(){
+		func() { os.Remove(obj) },
+		func() { writeFile(t, obj, "garbage\n") },
+	} {
+		damage()
+		got := put(t, s, p, true)
+		if !got.Unchanged || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "was written again") {
+			t.Errorf("unchanged put over a lost object: unchanged %v, warnings %q", got.Unchanged, got.Warnings)
+		}
+		if _, err := s.GetObject(ctx(), res.Digest); err != nil {
+			t.Errorf("the object after an unchanged put: %v", err)
+		}
+		if readFile(t, logPath) != log || readFile(t, file) != doc {
+			t.Error("an unchanged put changed the file or the history")
+		}
+	}
+	// A sound object is left alone, and nothing is said.
+	if got := put(t, s, p, true); !got.Unchanged || len(got.Warnings) != 0 {
+		t.Errorf("unchanged put over a sound object: unchanged %v, warnings %q", got.Unchanged, got.Warnings)
+	}
+}
+
 func TestNothingWorldWritable(t *testing.T) {
 	home := newHome(t)
 	s := openStore(t, home, filestore.Options{})

@@ -564,12 +564,24 @@ func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T],
 		// reconcile), once.
 		if cur.ok && canon.Digest(cur.data) == digest {
 			out.Replaced, out.Unchanged = cur.value, true
-			if k.History && !k.Vouches {
-				_, logged, err := reconcile(tx, k, name, cur)
-				out.Unchanged = !logged
-				return err
+			if !k.History {
+				return nil
 			}
-			return nil
+			if !k.Vouches {
+				_, logged, err := reconcile(tx, k, name, cur)
+				if err != nil {
+					return err
+				}
+				out.Unchanged = !logged
+			}
+			// The version in force is kept as an object whatever
+			// happened to it since: one deleted or damaged is written
+			// again, the file and the history left as they are.
+			wrote, err := tx.writeObject(digest, data)
+			if wrote && out.Unchanged {
+				out.Warnings = append(out.Warnings, restoredWarning(tx, k, name, digest))
+			}
+			return err
 		}
 		if err := prepare(tx, k, name); err != nil {
 			return err
@@ -578,7 +590,7 @@ func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T],
 			if _, _, err := reconcile(tx, k, name, cur); err != nil {
 				return err
 			}
-			if err := tx.writeObject(digest, data); err != nil {
+			if _, err := tx.writeObject(digest, data); err != nil {
 				return err
 			}
 		}
@@ -673,6 +685,14 @@ func (d docs[T]) Remove(ctx context.Context, name string) (store.RemoveResult[T]
 func unloggedWarning[T any](k *kind[T], name, done string, err error) string {
 	return fmt.Sprintf("%s %q was %s, but its history could not be recorded (%v); the next change of %q records it",
 		k.Noun, name, done, err, name)
+}
+
+// restoredWarning tells of an unchanged put that found the object of the
+// version in force missing or damaged, and wrote it again: the document
+// and its history were not written, but the store was.
+func restoredWarning[T any](tx *txn, k *kind[T], name, digest string) string {
+	return fmt.Sprintf("%s %q is unchanged, but the object of its version, %s, was missing or damaged, and was written again",
+		k.Noun, name, tx.s.abs(filepath.Join(objectsDir, digest)))
 }
 
 // current is the stored state of one name inside a mutation.

@@ -12,14 +12,38 @@ import (
 )
 
 // PutObject implements Store. An object already stored is not written
-// again, and needs no lock: objects never change once written.
+// again, and needs no lock: objects never change once written. A file
+// under the digest's name that does not hold data (damaged, or placed by
+// hand) is not the object, and is replaced under the lock.
 func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
 	return store.ObjectPut(ctx, data, func(digest string) error {
-		if ok, err := s.HasObject(ctx, digest); err != nil || ok {
+		if ok, err := s.holdsObject(digest, data); err != nil || ok {
 			return err
 		}
-		return s.mutate(ctx, func(tx *txn) error { return tx.writeObject(digest, data) })
+		return s.mutate(ctx, func(tx *txn) error {
+			_, err := tx.writeObject(digest, data)
+			return err
+		})
 	})
+}
+
+// holdsObject reports whether objects/<digest> is a regular file holding
+// data, as a writer would find it without taking the lock.
+func (s *Store) holdsObject(digest string, data []byte) (bool, error) {
+	r, err := s.openRoot()
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	rel := filepath.Join(objectsDir, digest)
+	fi, err := r.Lstat(rel)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false, nil // the writer, under the lock, says what is wrong
+	}
+	return holds(r, rel, data), nil
 }
 
 // HasObject implements Store.

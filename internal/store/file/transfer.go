@@ -227,7 +227,7 @@ func (s *Store) Apply(ctx context.Context, plan func(*store.Snapshot) (*store.Im
 			return nil
 		}
 		for _, d := range slices.Sorted(maps.Keys(imp.Objects)) {
-			if err := tx.writeObject(d, imp.Objects[d]); err != nil {
+			if _, err := tx.writeObject(d, imp.Objects[d]); err != nil {
 				return err
 			}
 			if err := step(); err != nil {

@@ -323,23 +323,37 @@ func (tx *txn) syncDir(rel string) error {
 	return nil
 }
 
-// writeObject stores data as objects/<digest> unless it is there already:
-// objects never change, so an existing one is the same content.
-func (tx *txn) writeObject(digest string, data []byte) error {
+// writeObject stores data as objects/<digest> unless a file there holds
+// it already, and reports whether it wrote it. Objects never change, but a
+// file under a digest's name may not be that object (damaged, or placed
+// there by hand): one whose content is not data is replaced, atomically
+// as every write, so history never cites an object holding something
+// else. A link or anything else that is not a regular file is refused.
+func (tx *txn) writeObject(digest string, data []byte) (wrote bool, err error) {
 	rel := filepath.Join(objectsDir, digest)
 	fi, err := tx.lstat(rel)
 	switch {
 	case err == nil && fi.Mode().IsRegular():
-		return nil
+		if holds(tx.root, rel, data) {
+			return false, nil
+		}
 	case err == nil:
-		return tx.refuse(rel, fi, "a regular file")
+		return false, tx.refuse(rel, fi, "a regular file")
 	case !errors.Is(err, fs.ErrNotExist):
-		return err
+		return false, err
 	}
 	if err := tx.ensureDir(objectsDir); err != nil {
-		return err
+		return false, err
 	}
-	return tx.writeAtomic(rel, data)
+	return true, tx.writeAtomic(rel, data)
+}
+
+// holds reports whether the file rel holds exactly data. A file of another
+// size is not read; one that cannot be read does not hold it, and is
+// written again.
+func holds(r *os.Root, rel string, data []byte) bool {
+	got, _, err := safefile.ReadFileIn(r, rel, int64(len(data)))
+	return err == nil && bytes.Equal(got, data)
 }
 
 // openLog opens a history log for changing it in place, refusing a link, a
@@ -476,7 +490,7 @@ func reconcile[T any](tx *txn, k *kind[T], name string, cur current[T]) (digest 
 		// history keeps vouching only for what the store wrote.
 		return "", false, nil
 	}
-	if err := tx.writeObject(digest, data); err != nil {
+	if _, err := tx.writeObject(digest, data); err != nil {
 		return "", false, err
 	}
 	e := store.HistoryEntry{Digest: digest, Time: cur.info.ModTime().UTC().Round(0), Event: store.EventPut}
