@@ -558,12 +558,13 @@ func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, err
 	}
 	// The version in force must be the one the store last wrote: an
 	// older version copied back by hand was recorded once, but is not
-	// what the profile says now.
-	h, err := st.Profiles().History(r.ctx(), name)
+	// what the profile says now. Only the last event is read, so a long
+	// history costs a decision nothing.
+	last, ok, err := st.Profiles().LastEvent(r.ctx(), name)
 	if err != nil && !errs.Is(err, errs.KindNotFound) {
 		return nil, err
 	}
-	if !store.EndsWithPut(h, digest) {
+	if !ok || !last.Puts(digest) {
 		return nil, unrecorded(name, digest)
 	}
 	return p, nil
@@ -797,11 +798,11 @@ func (r *Registry) vouched(p *plan.Plan) (v *plan.Plan, why *errs.Error, err err
 		return nil, nil, err
 	}
 	digest := canon.Digest(data)
-	h, err := st.Plans().History(r.ctx(), p.ID)
+	last, ok, err := st.Plans().LastEvent(r.ctx(), p.ID)
 	if err != nil && !errs.Is(err, errs.KindNotFound) {
 		return nil, nil, err
 	}
-	if len(h) == 0 {
+	if !ok {
 		return nil, errs.Invalid("plan %s has no history in the registry: it was recorded by an agents that kept none, or placed by hand, so what it cites cannot be shown to be what the registry wrote", p.ID).
 			About(errs.AboutPlanRemake, p.ID, p.Action), nil
 	}
@@ -810,7 +811,6 @@ func (r *Registry) vouched(p *plan.Plan) (v *plan.Plan, why *errs.Error, err err
 	// hand), or one whose version is gone, is not the store's word, and
 	// an earlier version is no stand-in for it (it may be one the person
 	// has since replaced with a stricter one).
-	last := h[len(h)-1]
 	kept := false
 	if last.Event == store.EventPut {
 		if kept, err = st.HasObject(r.ctx(), last.Digest); err != nil {

@@ -143,6 +143,13 @@ func ReadFileIn(root *os.Root, name string, limit int64) ([]byte, fs.FileInfo, e
 	return data, fi, err
 }
 
+// ReadAll reads f, opened by Open or OpenIn with the metadata fi they
+// returned, as ReadFile reads: one larger than limit bytes is refused
+// without being read.
+func ReadAll(f *os.File, fi fs.FileInfo, name string, limit int64) ([]byte, error) {
+	return readAll(f, fi, name, limit)
+}
+
 func readAll(f *os.File, fi fs.FileInfo, name string, limit int64) ([]byte, error) {
 	if fi.Size() > limit {
 		return nil, tooLarge(name, fi.Size(), limit)

@@ -241,3 +241,12 @@ func (d *memDocs[T]) History(ctx context.Context, name string) ([]HistoryEntry, 
 	}
 	return nil, d.c.NotFound(name)
 }
+
+// LastEvent implements Docs.
+func (d *memDocs[T]) LastEvent(ctx context.Context, name string) (HistoryEntry, bool, error) {
+	h, err := d.History(ctx, name)
+	if n := len(h); n > 0 {
+		return h[n-1], true, nil
+	}
+	return HistoryEntry{}, false, err
+}

@@ -110,6 +110,11 @@ type Docs[T any] interface {
 	// name the store has never held is not found; a held document of a
 	// collection without history has none.
 	History(ctx context.Context, name string) ([]HistoryEntry, error)
+	// LastEvent returns the last event of the named document's history,
+	// as History would end, and whether it has one, reading no more of
+	// the history than that: what a decision needs, whatever the length
+	// of the history.
+	LastEvent(ctx context.Context, name string) (e HistoryEntry, ok bool, err error)
 }
 
 // Objects are the content-addressed objects of a store: every version of
@@ -223,11 +228,18 @@ type HistoryEntry struct {
 	Event  string    `json:"event"`
 }
 
+// Puts reports whether e is a put of digest. Of the last event of a
+// history (Docs.LastEvent), it says whether digest is the version the
+// store last wrote.
+func (e HistoryEntry) Puts(digest string) bool {
+	return e.Event == EventPut && e.Digest == digest
+}
+
 // EndsWithPut reports whether the history h ends with a put of digest:
 // whether digest is the version the store last wrote.
 func EndsWithPut(h []HistoryEntry, digest string) bool {
 	n := len(h)
-	return n > 0 && h[n-1].Event == EventPut && h[n-1].Digest == digest
+	return n > 0 && h[n-1].Puts(digest)
 }
 
 // CheckDigest returns an invalid-input error unless d is a lower-case hex

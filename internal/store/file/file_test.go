@@ -986,6 +986,91 @@ func TestDamagedHistoryIsReported(t *testing.T) {
 	put(t, s, storetest.Profile(t, "acme/x", 2), true)
 }
 
+// fillLog makes the history log of acme/x, whose only line is its first
+// put, at least size bytes long with copies of that line, written directly.
+func fillLog(t *testing.T, logPath string, size int) string {
+	t.Helper()
+	line, _, _ := strings.Cut(readFile(t, logPath), "\n")
+	line += "\n"
+	data := strings.Repeat(line, size/len(line)+1)
+	writeFile(t, logPath, data)
+	return data
+}
+
+// A history log is never taken past what history reads: a change that
+// would do so is refused before it writes anything, and the name's last
+// event, all a decision reads, is read from the log's end however long
+// the log is.
+func TestFullHistoryRefusesChanges(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	v1 := storetest.Profile(t, "acme/x", 1)
+	r1 := put(t, s, v1, false)
+	logPath := filepath.Join(home, "history", "profiles", "acme", "x.log")
+	file := filepath.Join(home, "profiles", "acme", "x.yaml")
+	log := fillLog(t, logPath, 16<<20-200)
+	doc := readFile(t, file)
+	objects, err := os.ReadDir(filepath.Join(home, "objects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	_, err = s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 2), true)
+	wantKind(t, err, errs.KindInternal, "an update past the log's limit")
+	if err == nil || !strings.Contains(err.Error(), "is full") || !strings.Contains(hint(err), "move "+logPath+" out of the store") {
+		t.Errorf("refusal = %v (hint %q)", err, hint(err))
+	}
+	_, err = s.Profiles().Remove(ctx(), "acme/x")
+	wantKind(t, err, errs.KindInternal, "a remove past the log's limit")
+	if readFile(t, logPath) != log || readFile(t, file) != doc {
+		t.Error("a refused change changed the profile or its history")
+	}
+	if after, _ := os.ReadDir(filepath.Join(home, "objects")); len(after) != len(objects) {
+		t.Errorf("a refused change wrote an object: %d objects, were %d", len(after), len(objects))
+	}
+	// What needs no line goes on.
+	if res := put(t, s, v1, true); !res.Unchanged {
+		t.Error("an unchanged put under a full history was not unchanged")
+	}
+	h, err := s.Profiles().History(ctx(), "acme/x")
+	if err != nil || len(h) < 100_000 {
+		t.Fatalf("history of a full log: %d entries, %v", len(h), err)
+	}
+	last, ok, err := s.Profiles().LastEvent(ctx(), "acme/x")
+	if err != nil || !ok || !last.Puts(r1.Digest) {
+		t.Errorf("last event of a full log = %+v, %v, %v", last, ok, err)
+	}
+
+	// A log already past the limit (written before the limit was kept, or
+	// by hand) cannot be read whole, but its last event can.
+	fillLog(t, logPath, 17<<20)
+	_, err = s.Profiles().History(ctx(), "acme/x")
+	wantKind(t, err, errs.KindInvalid, "history of a log past the limit")
+	if last, ok, err := s.Profiles().LastEvent(ctx(), "acme/x"); err != nil || !ok || !last.Puts(r1.Digest) {
+		t.Errorf("last event of a log past the limit = %+v, %v, %v", last, ok, err)
+	}
+	_, err = s.Profiles().Put(ctx(), storetest.Profile(t, "acme/x", 2), true)
+	wantKind(t, err, errs.KindInternal, "an update of a log past the limit")
+
+	// Moved out of the store, as the hint says, the log starts afresh.
+	if err := os.Rename(logPath, filepath.Join(t.TempDir(), "x.log")); err != nil {
+		t.Fatal(err)
+	}
+	r2 := put(t, s, storetest.Profile(t, "acme/x", 2), true)
+	h, err = s.Profiles().History(ctx(), "acme/x")
+	if err != nil || len(h) != 2 || !h[0].Puts(r1.Digest) || !h[1].Puts(r2.Digest) {
+		t.Errorf("history after the log was moved out = %+v, %v", h, err)
+	}
+}
+
+func hint(err error) string {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return e.Hint
+	}
+	return ""
+}
+
 func TestDamagedObjectIsAnError(t *testing.T) {
 	home := newHome(t)
 	s := openStore(t, home, filestore.Options{})

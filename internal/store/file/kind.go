@@ -587,6 +587,10 @@ func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T],
 			return err
 		}
 		if k.History {
+			// Room for the line reconcile may add, and this put's own.
+			if err := tx.logRoom(k.logPath(name), k.Noun, name, 2); err != nil {
+				return err
+			}
 			if _, _, err := reconcile(tx, k, name, cur); err != nil {
 				return err
 			}
@@ -658,6 +662,9 @@ func (d docs[T]) Remove(ctx context.Context, name string) (store.RemoveResult[T]
 		}
 		var digest string
 		if k.History {
+			if err := tx.logRoom(k.logPath(name), k.Noun, name, 2); err != nil {
+				return err
+			}
 			if digest, _, err = reconcile(tx, k, name, cur); err != nil {
 				return err
 			}
@@ -740,10 +747,53 @@ func currentDoc[T any](tx *txn, k *kind[T], name, rel string) (current[T], error
 
 // History implements store.Docs.
 func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry, error) {
+	var entries []store.HistoryEntry
+	err := d.readHistory(ctx, name, func(f *os.File, fi fs.FileInfo, file string) error {
+		data, err := safefile.ReadAll(f, fi, file, maxLogSize)
+		if err != nil {
+			return err
+		}
+		var problems []errs.Problem
+		entries, _, problems = parseLog(data, file)
+		if len(problems) > 0 {
+			return d.damagedHistory(name, file, problems)
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case entries == nil:
+		return []store.HistoryEntry{}, nil
+	}
+	return entries, nil
+}
+
+// LastEvent implements store.Docs. Only the end of the log is read (see
+// readTail), so a decision costs the same whatever the length of the
+// history; its last line must be an entry.
+func (d docs[T]) LastEvent(ctx context.Context, name string) (store.HistoryEntry, bool, error) {
+	var t logTail
+	err := d.readHistory(ctx, name, func(f *os.File, fi fs.FileInfo, file string) error {
+		var err error
+		t, err = readTail(f, fi.Size(), false)
+		var bad badLastLine
+		if errors.As(err, &bad) {
+			return d.damagedHistory(name, file, []errs.Problem{{File: file, Message: bad.Error()}})
+		}
+		return err
+	})
+	return t.last, t.found && err == nil, err
+}
+
+// readHistory opens the history log of name and gives it to read: a
+// document placed by hand, with no log yet, has no history (read is not
+// called), a name the store never held is not found.
+func (d docs[T]) readHistory(ctx context.Context, name string, read func(f *os.File, fi fs.FileInfo, file string) error) error {
 	s, k := d.s, d.k
 	r, err := d.openFor(ctx, name)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer r.Close()
 	rel := k.logPath(name)
@@ -753,30 +803,38 @@ func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry
 		// as who may write it.
 		s.touchNamespace(filepath.Dir(rel))
 	}
-	data, fi, err := readRegular(r, rel, maxLogSize)
+	f, fi, err := safefile.OpenIn(r, rel)
 	if err == nil {
+		defer f.Close()
 		s.touchFile(rel, fi)
+		err = read(f, fi, s.abs(rel))
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		// A document placed by hand has no history until a writer records it.
 		if _, err := r.Stat(k.path(name)); err == nil {
-			return []store.HistoryEntry{}, nil
+			return nil
 		}
-		return nil, k.NotFound(name)
+		return k.NotFound(name)
 	}
-	var bad badFile
-	if errors.As(err, &bad) {
-		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
-		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), []errs.Problem{p}).
-			WithHint("%s must be a regular file of the store's own; move what is there out of the store, and the next change of %s starts its history afresh", p.File, name)
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		p := errs.Problem{File: s.abs(rel), Message: se.Detail}
+		e := errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), []errs.Problem{p})
+		if errors.Is(err, safefile.ErrTooLarge) {
+			return e.WithHint("move %s out of the store, keeping it as the record of the older versions; the next change of %s starts a new history with the version in force", p.File, name)
+		}
+		return e.WithHint("%s must be a regular file of the store's own; move what is there out of the store, and the next change of %s starts its history afresh", p.File, name)
 	}
-	if err != nil {
-		return nil, errs.Wrap(errs.KindInternal, rootError(err), "reading the history of %s %q", k.Noun, name)
+	var e *errs.Error
+	if err != nil && !errors.As(err, &e) {
+		return errs.Wrap(errs.KindInternal, rootError(err), "reading the history of %s %q", k.Noun, name)
 	}
-	entries, _, problems := parseLog(data, s.abs(rel))
-	if len(problems) > 0 {
-		return nil, errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), problems).
-			WithHint("the log is the store's own record, written one line per change: restore %s from a backup, or move it out of the store, and the next change of %s starts its history afresh", s.abs(rel), name)
-	}
-	return entries, nil
+	return err
+}
+
+// damagedHistory reports lines of the history log file of name that are
+// not entries.
+func (d docs[T]) damagedHistory(name, file string, problems []errs.Problem) error {
+	return errs.InvalidProblems(fmt.Sprintf("history of %s %q", d.k.Noun, name), problems).
+		WithHint("the log is the store's own record, written one line per change: restore %s from a backup, or move it out of the store, and the next change of %s starts its history afresh", file, name)
 }

@@ -82,6 +82,7 @@ type anyKind interface {
 	name() string
 	entries(ctx context.Context, s *Store, r *os.Root, tx *txn) ([]store.Entry, []errs.Problem, error)
 	apply(tx *txn, entries []store.Entry, step func() error) error
+	room(tx *txn, entries []store.Entry) error
 }
 
 func (k *kind[T]) name() string { return k.Name }
@@ -215,6 +216,13 @@ func (s *Store) Apply(ctx context.Context, plan func(*store.Snapshot) (*store.Im
 		if err != nil || imp == nil {
 			return err
 		}
+		// Every log keeps room for what the copy appends to it, checked
+		// before anything is written.
+		for _, k := range kinds {
+			if err := k.room(tx, imp.Entries[k.name()]); err != nil {
+				return err
+			}
+		}
 		done, total := 0, imp.Size()
 		step := func() error {
 			done++
@@ -241,6 +249,24 @@ func (s *Store) Apply(ctx context.Context, plan func(*store.Snapshot) (*store.Im
 		}
 		return nil
 	})
+}
+
+// room refuses a copy of entries that would take a history log of kind k
+// past what a reader of the whole history reads (see logRoom): each gets
+// its events and the one reconcile may add.
+func (k *kind[T]) room(tx *txn, entries []store.Entry) error {
+	for _, e := range entries {
+		if !k.History || len(e.History) == 0 {
+			continue
+		}
+		if err := k.Validate(e.Name); err != nil {
+			return err
+		}
+		if err := tx.logRoom(k.logPath(e.Name), k.Noun, e.Name, len(e.History)+1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // apply writes entries of kind k inside a mutation.

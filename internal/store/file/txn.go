@@ -410,6 +410,61 @@ func (tx *txn) readLog(rel string) ([]store.HistoryEntry, error) {
 	return entries, nil
 }
 
+// lastLogEntry returns the last entry of a history log, reading it from
+// its end (see readTail): a writer needs no more, however long the log.
+// Lines that do not parse are passed over, so a damaged history does not
+// stop writes. A last line without its newline is what a writer killed
+// mid-append leaves: it is cut off here, under the lock, so the next
+// append starts on a line of its own. The log is opened as for writing,
+// so a log the mutation could not append to is refused before anything
+// changes.
+func (tx *txn) lastLogEntry(rel string) (store.HistoryEntry, bool, error) {
+	f, err := tx.openLog(rel, false)
+	if f == nil {
+		return store.HistoryEntry{}, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return store.HistoryEntry{}, false, tx.ioErr("reading", rel, err)
+	}
+	t, err := readTail(f, fi.Size(), true)
+	if err != nil {
+		return store.HistoryEntry{}, false, tx.ioErr("reading", rel, err)
+	}
+	if t.complete < fi.Size() {
+		err := f.Truncate(t.complete)
+		if err == nil {
+			err = f.Sync()
+		}
+		if err != nil {
+			return store.HistoryEntry{}, false, tx.ioErr("repairing", rel, err)
+		}
+	}
+	return t.last, t.found, nil
+}
+
+// logRoom refuses a change that would append up to lines entries to the
+// history log rel past maxLogSize, the most a reader of a whole history
+// (history, store copy, the check of what a plan cites) reads. It runs
+// before the change writes anything, so a refused change leaves the store
+// as it was, and every log stays readable.
+func (tx *txn) logRoom(rel, noun, name string, lines int) error {
+	fi, err := tx.lstat(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi.Size()+int64(lines*maxEntryLen) <= maxLogSize {
+		return nil
+	}
+	path := tx.s.abs(rel)
+	return errs.New(errs.KindInternal, "the history of %s %q is full: %s holds %d bytes, and this change would take it past the %d bytes a history is read up to; nothing was changed", noun, name, path, fi.Size(), maxLogSize).
+		WithHint("move %s out of the store, keeping it as the record of the older versions; the next change of %s starts a new history with the version in force", path, name)
+}
+
 // appendLog appends one entry to a history log as a single write of one
 // line, and syncs it. A write that fails part-way (a full disk, a file size
 // limit) is cut back off, so a torn last line can only come from a writer
@@ -461,18 +516,21 @@ func (tx *txn) appendLog(rel string, e store.HistoryEntry) error {
 // modification time (or a remove, when the file is gone).
 func reconcile[T any](tx *txn, k *kind[T], name string, cur current[T]) (digest string, logged bool, err error) {
 	logRel := k.logPath(name)
-	entries, err := tx.readLog(logRel)
+	last, found, err := tx.lastLogEntry(logRel)
 	if err != nil {
 		return "", false, err
 	}
 	if !cur.ok {
-		if n := len(entries); !cur.exists && n > 0 && entries[n-1].Event == store.EventPut {
-			e := store.HistoryEntry{Digest: entries[n-1].Digest, Time: tx.now, Event: store.EventRemove}
+		if !cur.exists && found && last.Event == store.EventPut {
+			if err := tx.logRoom(logRel, k.Noun, name, 1); err != nil {
+				return "", false, err
+			}
+			e := store.HistoryEntry{Digest: last.Digest, Time: tx.now, Event: store.EventRemove}
 			return "", true, tx.appendLog(logRel, e)
 		}
 		return "", false, nil
 	}
-	if stored := canon.Digest(cur.data); store.EndsWithPut(entries, stored) {
+	if stored := canon.Digest(cur.data); found && last.Puts(stored) {
 		return stored, false, nil
 	}
 	data, _, err := k.Encode(cur.value)
@@ -480,7 +538,7 @@ func reconcile[T any](tx *txn, k *kind[T], name string, cur current[T]) (digest 
 		return "", false, err
 	}
 	digest = canon.Digest(data)
-	if store.EndsWithPut(entries, digest) {
+	if found && last.Puts(digest) {
 		return digest, false, nil
 	}
 	if k.Vouches {
@@ -489,6 +547,9 @@ func reconcile[T any](tx *txn, k *kind[T], name string, cur current[T]) (digest 
 		// line, or a hand): it is never recorded as a version, so the
 		// history keeps vouching only for what the store wrote.
 		return "", false, nil
+	}
+	if err := tx.logRoom(logRel, k.Noun, name, 1); err != nil {
+		return "", false, err
 	}
 	if _, err := tx.writeObject(digest, data); err != nil {
 		return "", false, err
@@ -513,25 +574,34 @@ func parseLog(data []byte, file string) (entries []store.HistoryEntry, complete 
 		if len(raw) == 0 {
 			continue
 		}
-		var e store.HistoryEntry
-		err := json.Unmarshal(raw, &e)
-		switch {
-		case err != nil:
-		case e.Event != store.EventPut && e.Event != store.EventRemove:
-			err = fmt.Errorf("unknown event %q", e.Event)
-		case store.CheckDigest(e.Digest) != nil:
-			err = fmt.Errorf("invalid digest %q", e.Digest)
-		case e.Time.IsZero():
-			err = errors.New("no time")
-		}
+		e, err := parseEntry(raw)
 		if err != nil {
 			problems = append(problems, errs.Problem{File: file, Line: line, Message: "not a history entry: " + err.Error()})
 			continue
 		}
-		e.Time = e.Time.UTC()
 		entries = append(entries, e)
 	}
 	return entries, complete, problems
+}
+
+// parseEntry parses one line of a history log, without its newline.
+func parseEntry(raw []byte) (store.HistoryEntry, error) {
+	var e store.HistoryEntry
+	err := json.Unmarshal(raw, &e)
+	switch {
+	case err != nil:
+	case e.Event != store.EventPut && e.Event != store.EventRemove:
+		err = fmt.Errorf("unknown event %q", e.Event)
+	case store.CheckDigest(e.Digest) != nil:
+		err = fmt.Errorf("invalid digest %q", e.Digest)
+	case e.Time.IsZero():
+		err = errors.New("no time")
+	}
+	if err != nil {
+		return store.HistoryEntry{}, err
+	}
+	e.Time = e.Time.UTC()
+	return e, nil
 }
 
 // refuse reports a store entry that is not the kind of file the store

@@ -380,13 +380,28 @@ func (d docs[T]) remove(ctx context.Context, name string) (T, error) {
 
 // History implements store.Docs.
 func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry, error) {
+	return d.events(ctx, name, "ORDER BY seq")
+}
+
+// LastEvent implements store.Docs.
+func (d docs[T]) LastEvent(ctx context.Context, name string) (store.HistoryEntry, bool, error) {
+	h, err := d.events(ctx, name, "ORDER BY seq DESC LIMIT 1")
+	if len(h) > 0 {
+		return h[0], true, nil
+	}
+	return store.HistoryEntry{}, false, err
+}
+
+// events returns the events of the named document in the order, and with
+// the limit, that tail gives; a name never held is not found.
+func (d docs[T]) events(ctx context.Context, name, tail string) ([]store.HistoryEntry, error) {
 	s, t := d.s, d.t
 	if err := t.c.CheckName(ctx, name); err != nil {
 		return nil, err
 	}
 	out := []store.HistoryEntry{}
 	err := s.with(ctx, "reading the history of "+t.c.Noun+" "+name, func(c *pgx.Conn) error {
-		rows, err := c.Query(ctx, "SELECT event, digest, at, at_nanos FROM history WHERE collection = $1 AND name = $2 ORDER BY seq", t.c.Name, name)
+		rows, err := c.Query(ctx, "SELECT event, digest, at, at_nanos FROM history WHERE collection = $1 AND name = $2 "+tail, t.c.Name, name)
 		if err != nil {
 			return err
 		}

@@ -39,6 +39,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"ListNames", testListNames},
 		{"History", testHistory},
 		{"HistoryNotFound", testHistoryNotFound},
+		{"LastEvent", testLastEvent},
 		{"Objects", testObjects},
 		{"ObjectDigests", testObjectDigests},
 		{"Clones", testClones},
@@ -465,6 +466,45 @@ func testHistoryNotFound(t *testing.T, s store.Store) {
 	put(t, s, Profile(t, "acme/some", 1), false)
 	_, err = s.Profiles().History(ctx(), "acme/never")
 	wantKind(t, err, errs.KindNotFound, "history of a name never stored, beside one stored")
+}
+
+// LastEvent is the event History ends with, at every step of a name's
+// history, for profiles and plans alike.
+func testLastEvent(t *testing.T, s store.Store) {
+	_, ok, err := s.Profiles().LastEvent(ctx(), "acme/l")
+	wantKind(t, err, errs.KindNotFound, "last event of a name never stored")
+	if ok {
+		t.Error("a name never stored has a last event")
+	}
+	_, _, err = s.Profiles().LastEvent(ctx(), "Acme/L")
+	wantKind(t, err, errs.KindInvalid, "last event of an invalid name")
+	agrees := func(step string) {
+		t.Helper()
+		h, err := s.Profiles().History(ctx(), "acme/l")
+		must(t, err, "history")
+		last, ok, err := s.Profiles().LastEvent(ctx(), "acme/l")
+		must(t, err, "last event")
+		if !ok || last != h[len(h)-1] {
+			t.Errorf("%s: last event = %+v (%v), history ends with %+v", step, last, ok, h[len(h)-1])
+		}
+	}
+	r1 := put(t, s, Profile(t, "acme/l", 1), false)
+	agrees("after add")
+	r2 := put(t, s, Profile(t, "acme/l", 2), true)
+	agrees("after update")
+	last, _, err := s.Profiles().LastEvent(ctx(), "acme/l")
+	must(t, err, "last event")
+	if !last.Puts(r2.Digest) || last.Puts(r1.Digest) {
+		t.Errorf("last event after update = %+v, want the put of %s", last, r2.Digest)
+	}
+	put(t, s, Profile(t, "acme/l", 2), true)
+	agrees("after an unchanged update")
+	_, err = s.Profiles().Remove(ctx(), "acme/l")
+	must(t, err, "remove")
+	agrees("after remove")
+	if last, _, _ := s.Profiles().LastEvent(ctx(), "acme/l"); last.Puts(r2.Digest) {
+		t.Error("a removed version is still the last put")
+	}
 }
 
 func testObjects(t *testing.T, s store.Store) {
