@@ -73,7 +73,7 @@ func hintFor(e *errs.Error) string {
 	case errs.AboutUntrustedProject:
 		return fmt.Sprintf("read %s, then trust the project with 'agents project trust %s', or name a profile in the hook command", s.Detail, s.Name)
 	case errs.AboutUnrecordedProfile:
-		return fmt.Sprintf("to keep the change, record it: 'agents automation-profile show %[1]s -f yaml > p.yaml', then 'agents automation-profile add -c p.yaml --update'; to undo it, 'agents automation-profile history %[1]s' lists the versions recorded", s.Name)
+		return fmt.Sprintf("if the file says what is meant, record it: 'agents automation-profile show %[1]s -f yaml > p.yaml', then 'agents automation-profile add -c p.yaml --update'; to undo it, 'agents automation-profile history %[1]s' lists the versions recorded", s.Name)
 	case errs.AboutRemovedProjectFile:
 		return fmt.Sprintf("put the file back, or trust the folder as it is now with 'agents project trust %s', or name a profile in the hook command", s.Name)
 	case errs.AboutProjectOwner:

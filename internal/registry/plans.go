@@ -571,9 +571,11 @@ func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, err
 }
 
 // unrecorded is the refusal of a custom profile whose content (digest) is
-// not what its history last recorded.
+// not what its history last recorded: a hand edit, or a writer killed
+// between putting the file in place and appending its history line. The
+// two look the same from the files, so the message names both.
 func unrecorded(name, digest string) error {
-	return errs.Invalid("automation profile %q is not the version the store last recorded (sha256 %s…): its file was changed outside agents, so nothing is decided or recorded under it", name, digest[:12]).
+	return errs.Invalid("automation profile %q is not the version the store last recorded (sha256 %s…): its file was changed outside agents, or by a change that was interrupted before it recorded the version, so nothing is decided or recorded under it", name, digest[:12]).
 		About(errs.AboutUnrecordedProfile, name, "")
 }
 
