@@ -2,25 +2,23 @@ package store
 
 import "testing"
 
-// A version is the one the store last wrote only when the history ends
-// with a put of it: an earlier put, or a put followed by a remove, is not.
-func TestEndsWithPut(t *testing.T) {
-	put := func(d string) HistoryEntry { return HistoryEntry{Digest: d, Event: EventPut} }
-	remove := func(d string) HistoryEntry { return HistoryEntry{Digest: d, Event: EventRemove} }
+// Only a put of the version itself says it is the version the store last
+// wrote: a put of another, or a remove of it, does not.
+func TestPuts(t *testing.T) {
 	tests := []struct {
 		name string
-		h    []HistoryEntry
+		e    HistoryEntry
 		want bool
 	}{
-		{"no history", nil, false},
-		{"last put", []HistoryEntry{put("a"), put("b")}, true},
-		{"an earlier put", []HistoryEntry{put("b"), put("a")}, false},
-		{"removed after", []HistoryEntry{put("b"), remove("b")}, false},
-		{"removed of it", []HistoryEntry{remove("b")}, false},
+		{"a put of it", HistoryEntry{Digest: "b", Event: EventPut}, true},
+		{"a put of another", HistoryEntry{Digest: "a", Event: EventPut}, false},
+		{"a remove of it", HistoryEntry{Digest: "b", Event: EventRemove}, false},
+		{"an event not known", HistoryEntry{Digest: "b", Event: "Put"}, false},
+		{"nothing", HistoryEntry{}, false},
 	}
 	for _, tt := range tests {
-		if got := EndsWithPut(tt.h, "b"); got != tt.want {
-			t.Errorf("%s: EndsWithPut = %v, want %v", tt.name, got, tt.want)
+		if got := tt.e.Puts("b"); got != tt.want {
+			t.Errorf("%s: Puts = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

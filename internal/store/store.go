@@ -235,13 +235,6 @@ func (e HistoryEntry) Puts(digest string) bool {
 	return e.Event == EventPut && e.Digest == digest
 }
 
-// EndsWithPut reports whether the history h ends with a put of digest:
-// whether digest is the version the store last wrote.
-func EndsWithPut(h []HistoryEntry, digest string) bool {
-	n := len(h)
-	return n > 0 && h[n-1].Puts(digest)
-}
-
 // CheckDigest returns an invalid-input error unless d is a lower-case hex
 // sha256.
 func CheckDigest(d string) error {
