@@ -171,6 +171,9 @@ func Open(url string, opts Options) (*Store, error) {
 	if cfg.Password != "" && cfg.Password != secrets[0] {
 		secrets = append(secrets, cfg.Password)
 	}
+	if err := checkRoots(&cfg.Config, url, whereOf(cfg.Config), opts.URLOnly); err != nil {
+		return nil, err
+	}
 	schema, err := schemaOf(cfg.RuntimeParams["search_path"])
 	if err != nil {
 		return nil, err

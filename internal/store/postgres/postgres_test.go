@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -320,7 +321,14 @@ func TestTLS(t *testing.T) {
 	if _, err := req.Profiles().Names(ctx, store.Query{}); err != nil {
 		t.Fatalf("sslmode=require: %v", err)
 	}
-	full, _ := postgres.Open(pgtest.WithParam(t, base, "sslmode", "verify-full"), postgres.Options{})
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, []byte(testCA), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	full, err := postgres.Open(pgtest.WithParam(t, pgtest.WithParam(t, base, "sslmode", "verify-full"), "sslrootcert", ca), postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer full.Close()
 	_, err = full.Profiles().Names(ctx, store.Query{})
 	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "TLS") {

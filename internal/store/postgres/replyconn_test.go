@@ -59,12 +59,12 @@ func TestReplyConnDriverDeadline(t *testing.T) {
 // outage like any other.
 func TestTLSRequired(t *testing.T) {
 	for mode, want := range map[string]bool{
-		"":            false,
-		"disable":     false,
-		"allow":       false,
-		"prefer":      false,
-		"require":     true,
-		"verify-full": true,
+		"":                               false,
+		"disable":                        false,
+		"allow":                          false,
+		"prefer":                         false,
+		"require":                        true,
+		"verify-full&sslrootcert=system": true,
 	} {
 		url := "postgres://u@127.0.0.1:1/db"
 		if mode != "" {
