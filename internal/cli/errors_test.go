@@ -224,3 +224,45 @@ func TestFileSystemHints(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintErrorMasksPasswords: whatever an error, its hint or its
+// problems quote, a store URL's or a connection string's password is
+// masked in every format, the rest of the message kept.
+func TestPrintErrorMasksPasswords(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		err    error
+		secret string
+		want   string // in the output, every format
+	}{
+		{"a URL quoted as a name", errs.Invalid("invalid name: %q must have the form namespace/name", "postgres://u:S3cretPW@127.0.0.1:1/test"), "S3cretPW", `postgres://u:xxxxx@127.0.0.1:1/test`},
+		{"postgresql://, bare", errs.NotFound("file not found: postgresql://admin:Hunter2x@db.example.com/agents"), "Hunter2x", "postgresql://admin:xxxxx@db.example.com/agents"},
+		{"a URL a path cleaning folded", errs.NotFound("folder /work/postgres:/u:Fold3dPW@h:1/test not found"), "Fold3dPW", "/work/postgres:xxxxx@h:1/test"},
+		{"a password parameter", errs.Usage("invalid value %q for --lock-timeout", "postgres://u@h/db?password=ParamPW1&sslmode=disable"), "ParamPW1", "password=xxxxx&sslmode=disable"},
+		{"a key=value string", errs.Invalid("invalid name: %q", "host=db password=KvPw9 user=u"), "KvPw9", "password=xxxxx"},
+		{"in the hint", errs.Usage("bad").WithHint("did you mean postgres://u:HintPW7@h/db?"), "HintPW7", "postgres://u:xxxxx@h/db?"},
+		{"in a problem", errs.InvalidProblems("config.yaml", []errs.Problem{{File: "config.yaml", Path: "format", Message: `invalid value "postgres://u:ProbPW3@h/db"`}, {File: "postgres://u:ProbPW3@h/db", Path: "lock_timeout", Message: "not a duration"}}), "ProbPW3", "postgres://u:xxxxx@h/db"},
+		{"two URLs", errs.Usage("from postgres://a:OnePW1@h1/x to postgresql://b:TwoPW2@h2/y"), "PW", "to postgresql://b:xxxxx@h2/y"},
+	} {
+		for _, format := range []string{"plain", "json", "yaml"} {
+			t.Run(tc.name+"/"+format, func(t *testing.T) {
+				var b strings.Builder
+				printError(&b, format, tc.err)
+				out := b.String()
+				if strings.Contains(out, tc.secret) {
+					t.Errorf("the password shows:\n%s", out)
+				}
+				if format == "json" {
+					var doc map[string]jsonError
+					if err := json.Unmarshal([]byte(out), &doc); err != nil {
+						t.Fatalf("not JSON: %v\n%s", err, out)
+					}
+					out = fmt.Sprint(doc)
+				}
+				if !strings.Contains(out, tc.want) {
+					t.Errorf("want %q in:\n%s", tc.want, out)
+				}
+			})
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/storeurl"
 )
 
 // Exit codes. This table is the only place they are defined; docs/exit-codes.md
@@ -95,12 +96,15 @@ type jsonError struct {
 
 // printError writes err to w: as one line of JSON when format is json, as
 // one YAML document with the same fields when it is yaml, otherwise as
-// "agents: error: ..." lines with the problems and a hint.
+// "agents: error: ..." lines with the problems and a hint. In every
+// format, the password of any store URL or connection string the message,
+// the hint or a problem quotes is masked (storeurl.RedactText): a URL
+// typed where a name, a file or a value belongs is quoted back.
 func printError(w io.Writer, format string, err error) {
 	var e *errs.Error
 	errors.As(err, &e)
 	code := errs.KindOf(err).Code()
-	msg := err.Error()
+	msg := storeurl.RedactText(err.Error())
 	var hint string
 	var problems []errs.Problem
 	if e != nil {
@@ -108,7 +112,11 @@ func printError(w io.Writer, format string, err error) {
 		if hint == "" {
 			hint = hintFor(e)
 		}
-		problems = e.Problems
+		hint = storeurl.RedactText(hint)
+		for _, p := range e.Problems {
+			p.File, p.Path, p.Message = storeurl.RedactText(p.File), storeurl.RedactText(p.Path), storeurl.RedactText(p.Message)
+			problems = append(problems, p)
+		}
 	}
 	if format == "json" || format == "yaml" {
 		je := jsonError{Code: code, Message: msg, Hint: hint}

@@ -338,7 +338,7 @@ func writeHookDeny(deps *cmdutil.Deps, agent string, args []string, err error) {
 			reason += "; " + p.String()
 		}
 	}
-	if b := hook.DenyAnswer(agent, reason); b != nil {
+	if b := hook.DenyAnswer(agent, storeurl.RedactText(reason)); b != nil {
 		fmt.Fprintf(deps.IO.Out, "%s\n", b)
 		_ = deps.IO.Flush()
 	}

@@ -301,3 +301,65 @@ func Scrub(msg, secret string) string {
 	}
 	return msg
 }
+
+// RedactText returns a message with the password of every store URL in
+// it masked, as Redact masks one URL, and that of every key=value
+// connection string (password=…): for messages that quote what was typed
+// where a name, a file or another value belongs. A URL is read within a
+// run of text without spaces, from its scheme: followed by / (a path
+// cleaning may have folded its // into one) to the end of the run, so
+// its user information runs to the run's last @.
+func RedactText(msg string) string {
+	if !strings.Contains(msg, "@") && !mayNamePassword(msg) {
+		return msg
+	}
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		j := i
+		for j < len(msg) && !isSpace(msg[j]) {
+			j++
+		}
+		if j == i {
+			b.WriteByte(msg[i])
+			i++
+			continue
+		}
+		b.WriteString(redactRun(msg[i:j]))
+		i = j
+	}
+	return paramRE().ReplaceAllString(textParamRE().ReplaceAllString(b.String(), "${1}"+Mask), "${1}"+Mask)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// redactRun masks the password of the first URL in a run of text without
+// spaces, the rest of the run taken for the URL.
+func redactRun(run string) string {
+	for k := 1; k+1 < len(run); k++ {
+		if run[k] != ':' || run[k+1] != '/' {
+			continue
+		}
+		s := k
+		for s > 0 && isSchemeChar(run[s-1]) {
+			s--
+		}
+		for s < k && !isLetter(run[s]) {
+			s++
+		}
+		if s < k {
+			return run[:s] + Redact(run[s:])
+		}
+	}
+	return run
+}
+
+func isSchemeChar(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
+}
+
+// textParamRE finds the password of a key=value connection string quoted
+// in a message: after a space, a quote or a bracket (a URL's, after ? or
+// &, Redact masks), its value running to the next space.
+var textParamRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)((?:^|[\s"'(\[{,;])(?:ssl)?password\s*=\s*)('(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^\s\\])*\\?)`)
+})

@@ -9,6 +9,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/storeurl"
 	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
@@ -118,7 +119,7 @@ func (u *UI) warn(msg string) {
 	if u.silent {
 		return
 	}
-	fmt.Fprintf(u.d.IO.ErrOut, "agents: warning: %s\n", render.Escape(msg))
+	fmt.Fprintf(u.d.IO.ErrOut, "agents: warning: %s\n", render.Escape(storeurl.RedactText(msg)))
 }
 
 // Info writes an informational line to stderr unless --quiet is set.
@@ -127,7 +128,7 @@ func (u *UI) Info(format string, a ...any) {
 	if u.d.Config.Quiet || u.silent {
 		return
 	}
-	fmt.Fprintf(u.d.IO.ErrOut, "agents: %s\n", render.Escape(fmt.Sprintf(format, a...)))
+	fmt.Fprintf(u.d.IO.ErrOut, "agents: %s\n", render.Escape(storeurl.RedactText(fmt.Sprintf(format, a...))))
 }
 
 // Stdin is the file name that stands for standard input in --config, as in

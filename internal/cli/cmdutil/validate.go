@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/storeurl"
 )
 
 // CheckFunc checks the content of one file, called file in messages: the
@@ -88,6 +89,14 @@ func checkOne(ui *UI, path string, check CheckFunc) render.FileReport {
 		r.Problems = append(r.Problems, e.Problems...)
 	} else {
 		r.Problems = append(r.Problems, errs.Problem{File: file, Message: err.Error()})
+	}
+	if r.Outcome == render.OutcomeMissing {
+		// What was typed, quoted back: a store URL given for a file
+		// keeps its password.
+		r.File = storeurl.RedactText(r.File)
+		for i, p := range r.Problems {
+			r.Problems[i].File, r.Problems[i].Message = storeurl.RedactText(p.File), storeurl.RedactText(p.Message)
+		}
 	}
 	return r
 }
