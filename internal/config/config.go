@@ -207,6 +207,8 @@ func Absent(home string) *Global {
 	g := &Global{}
 	if err := CheckOwnership(GlobalPath(home), "the configuration", func(e *errs.Error) *errs.Error { return e }); err != nil {
 		g.Doubt = strings.TrimPrefix(err.Error(), "refusing ") + "; what it would say is unknown"
+	} else if why := swappable(home); why != "" {
+		g.Doubt = "the configuration " + GlobalPath(home) + " is missing, and " + why + "; what it would say is unknown"
 	}
 	return g
 }

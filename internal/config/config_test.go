@@ -363,6 +363,49 @@ func TestFindProjectRefusesWhatItCannotSearch(t *testing.T) {
 	}
 }
 
+// TestSwappableHome: a home of the user's own, with no config.yaml, in a
+// folder others may write to without the sticky bit, could be another
+// folder put in the home's place (its own config.yaml renamed away with
+// it): Absent doubts it. In a sticky folder, or one of the user's alone,
+// it does not.
+func TestSwappableHome(t *testing.T) {
+	if !ownersKnown {
+		t.Skip("no owners to check on this system")
+	}
+	shared := t.TempDir()
+	home := filepath.Join(shared, "agents")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if g := Absent(home); g.Doubt != "" {
+		t.Errorf("a home in a folder of the user's alone: %q", g.Doubt)
+	}
+	if err := os.Chmod(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	g, err := LoadGlobal(home)
+	if err != nil || !strings.Contains(g.Doubt, "the home stands in the folder "+shared+", which can be written by anyone") {
+		t.Errorf("a home in a folder anyone can write = %+v, %v", g, err)
+	}
+	if err := os.Chmod(shared, 0o777|fs.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	if g := Absent(home); g.Doubt != "" {
+		t.Errorf("a home in a sticky folder: %q", g.Doubt)
+	}
+	// Its config.yaml, the user's own, is read as it is: a folder put in
+	// the home's place could not hold one of the user's.
+	if err := os.Chmod(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte("automation_profile: manual\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := LoadGlobal(home); err != nil || g.Doubt != "" {
+		t.Errorf("a home with its config.yaml in a folder anyone can write = %+v, %v", g, err)
+	}
+}
+
 // TestMissingConfigInAnUntrustedHome: no config.yaml is no configuration,
 // but in a home anyone (or another user) may write the missing file may
 // have named a stricter pack or tool classes: Absent says so, for the

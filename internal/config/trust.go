@@ -81,6 +81,38 @@ func writableReason(o ownerInfo, who invoker) string {
 	return ""
 }
 
+// swappable says how others could have put another folder in the place
+// of home, a folder of the user's: the folder it stands in lets others
+// write to it, by its mode or an ACL, without the sticky bit that lets
+// only an entry's owner rename it. A folder of the user's own with no
+// config.yaml, renamed into home's place, would drop what home's own
+// config.yaml said. "" when they could not, or home is not there (which
+// CheckOwnership judges).
+func swappable(home string) string {
+	if !ownersKnown {
+		return ""
+	}
+	abs, err := filepath.Abs(home)
+	if err != nil {
+		return ""
+	}
+	if fi, err := os.Lstat(abs); err != nil || !fi.IsDir() {
+		return ""
+	}
+	up := filepath.Dir(abs)
+	u, ok, err := statJudged(up)
+	if err != nil {
+		return "who may write to the folder " + up + " that the home stands in cannot be checked: " + err.Error()
+	}
+	if !ok || u.mode&fs.ModeSticky != 0 {
+		return ""
+	}
+	if why := writableReason(u, currentInvoker()); why != "" {
+		return "the home stands in the folder " + up + ", which " + why + " (" + ownerAndMode(u, why) + ") without the sticky bit: anyone who may write there could have put another folder in the home's place"
+	}
+	return ""
+}
+
 func userName(uid uint32) string {
 	if u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10)); err == nil {
 		return fmt.Sprintf("%s (uid %d)", u.Username, uid)
