@@ -529,7 +529,7 @@ func TestPostgresHookSnippetNamesTheStore(t *testing.T) {
 		t.Fatalf("the command does not name the store: %s", command)
 	}
 	c := exec.Command("sh", "-c", command)
-	c.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	c.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
 	c.Env = []string{"PATH=/usr/bin:/bin"} // the agent's environment: no AGENTS_STORE
 	out, err := c.Output()
 	if err != nil || !strings.Contains(string(out), `"permissionDecision":"ask"`) || !strings.Contains(string(out), "denylist") {
@@ -547,7 +547,7 @@ func TestPostgresHookIgnoresAgentsStore(t *testing.T) {
 	p.addCoder(false, strictCoder)
 	p.addCoder(true, looseCoder)
 	hook := p.cmd("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
-	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
 	r, err := runCmd(hook)
 	if err != nil {
 		t.Fatal(err)
@@ -577,7 +577,7 @@ func TestPostgresHookIgnoresLibpqEnvironment(t *testing.T) {
 	env := []string{"AGENTS_STORE=", "PGPORT=1", "PGHOST=192.0.2.1"}
 	hook := p.cmd("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
 	hook.Env = append(hook.Env, env...)
-	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
 	r, err := runCmd(hook)
 	if err != nil {
 		t.Fatal(err)
@@ -866,7 +866,7 @@ func TestPostgresEarlyStart(t *testing.T) {
 	show("lock timeout from config.yaml", p.cmd("automation-profile", "show", "acme/coder", "-f", "json"))
 
 	hook := p.cmd("--store", p.url, "automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
-	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
 	r, err := runCmd(hook)
 	if err != nil {
 		t.Fatal(err)
