@@ -269,7 +269,9 @@ func (r *Registry) warnRefused(p *profile.AutomationProfile) {
 }
 
 // Confirm asks whether to go ahead with a removal. It answers false, and
-// no error, when the person declined.
+// no error, when the person declined. A nil Confirm asks nothing: the
+// person agreed up front (--yes), to whatever is stored when the removal
+// runs; after a question, only the version it was about is removed.
 type Confirm func() (bool, error)
 
 // RemoveProfile removes the custom profile name, once confirm agrees, and
@@ -305,6 +307,10 @@ func remove[T any](r *Registry, of func(store.Store) store.Docs[T], name string,
 	if errs.Is(err, errs.KindNotFound) {
 		return none, errs.DidYouMean(err, near(name))
 	}
+	if confirm == nil {
+		// Agreed to before anything was shown: whatever is stored goes.
+		return removeNow(r, of(st), name, near)
+	}
 	if ok, err := confirm(); !ok || err != nil {
 		return none, err
 	}
@@ -316,7 +322,13 @@ func remove[T any](r *Registry, of func(store.Store) store.Docs[T], name string,
 				WithHint("look at the version stored now, and remove it again if it should go")
 		}
 	}
-	res, err := of(st).Remove(r.ctx(), name)
+	return removeNow(r, of(st), name, near)
+}
+
+// removeNow removes name from docs and returns what was removed.
+func removeNow[T any](r *Registry, docs store.Docs[T], name string, near func(string) string) (T, error) {
+	var none T
+	res, err := docs.Remove(r.ctx(), name)
 	if errs.Is(err, errs.KindNotFound) {
 		return none, errs.DidYouMean(err, near(name))
 	}

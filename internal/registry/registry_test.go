@@ -298,6 +298,14 @@ func TestRemoveWhatWasAsked(t *testing.T) {
 	if err != nil || p.Safety.MaxRetriesPerStep != 2 {
 		t.Fatalf("the version written meanwhile: %+v, %v", p, err)
 	}
+	// Agreed to up front (--yes): nothing is asked, and what is stored
+	// when the removal runs goes.
+	if removed, err := f.r.RemoveProfile("acme/a", nil); err != nil || removed == nil || removed.Safety.MaxRetriesPerStep != 2 {
+		t.Fatalf("removed without a question: %+v, %v", removed, err)
+	}
+	if _, err := f.r.AddProfile(f.profile(t, "acme/a", 1), false); err != nil {
+		t.Fatal(err)
+	}
 	// Removed by another meanwhile: not found, as if asked too late.
 	_, err = f.r.RemoveProfile("acme/a", func() (bool, error) {
 		if _, err := f.st.Profiles().Remove(context.Background(), "acme/a"); err != nil {

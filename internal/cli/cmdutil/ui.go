@@ -165,12 +165,13 @@ func (u *UI) ReadInput(path string) ([]byte, string, error) {
 //
 // A user who answers anything but yes (or ends the input) has decided,
 // not failed: the answer is false, with a line on stderr saying that
-// nothing was removed, and the command ends with exit status 0.
+// nothing was removed, and the command ends with exit status 0. With yes
+// there is nothing to ask: it returns nil.
 func (u *UI) ConfirmRemoval(what, name string, yes bool) func() (bool, error) {
+	if yes {
+		return nil
+	}
 	return func() (bool, error) {
-		if yes {
-			return true, nil
-		}
 		if !u.d.IO.CanPrompt() {
 			return false, errs.Usage("refusing to remove %q without confirmation", name).
 				WithHint("pass --yes to remove it when not at a terminal or when CI is set")

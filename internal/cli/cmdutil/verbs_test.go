@@ -102,8 +102,14 @@ func TestRemove(t *testing.T) {
 				if !tt.found {
 					return nil, errs.NotFound("widget %q not found", name)
 				}
-				if ok, err := confirm(); !ok || err != nil {
-					return nil, err
+				// --yes asks nothing: the confirmation is nil.
+				if (confirm == nil) != tt.yes {
+					t.Errorf("confirmation nil = %v with --yes %v", confirm == nil, tt.yes)
+				}
+				if confirm != nil {
+					if ok, err := confirm(); !ok || err != nil {
+						return nil, err
+					}
 				}
 				return &doc{Name: "acme/stored", Kind: "widget"}, nil
 			}
