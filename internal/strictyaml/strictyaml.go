@@ -909,7 +909,7 @@ func (d *Decoder) Float(f Field) (float64, bool) {
 		// subnormal) without an error: 1e-400 would read as 0, which for a
 		// threshold means "automatic". Only a literal 0 may be 0.
 		if v < minNormal && v > -minNormal && nonZeroDigits(n.Value) {
-			d.Fieldf(f, "number %s is too small to be represented exactly (it would read as %g); write 0, or a number of at least %g", shorten(n.Value), v, minNormal)
+			d.Fieldf(f, "number %s is closer to 0 than the smallest number read at full precision, %g (it would read as %g, or lose digits); write 0, or a number of at least %g", shorten(n.Value), minNormal, v, minNormal)
 			return 0, false
 		}
 		if v == 0 {
