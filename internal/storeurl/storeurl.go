@@ -350,6 +350,22 @@ func redactRun(run string) string {
 			return run[:s] + Redact(run[s:])
 		}
 	}
+	// A URL mistyped without its "://" (postgres//u:pw@h, postgres:u:pw@h,
+	// u:pw@h) is masked as Redact masks it: from the first ':' after a
+	// word to the last '@'.
+	s := 0
+	for s < len(run) && !isLetter(run[s]) {
+		s++
+	}
+	e := s
+	for e < len(run) && isSchemeChar(run[e]) {
+		e++
+	}
+	if e > s && e < len(run) && (run[e] == ':' || strings.HasPrefix(run[e:], "//")) {
+		if colon, at, found := hiddenPassword(run[s:]); found && colon+1 < at {
+			return run[:s+colon+1] + Mask + run[s+at:]
+		}
+	}
 	return run
 }
 

@@ -293,3 +293,31 @@ func TestMayNamePassword(t *testing.T) {
 		t.Error("mayNamePassword is true for a URL without a password parameter")
 	}
 }
+
+// TestRedactText: a store URL's password is masked wherever a message
+// quotes it, mistyped forms included; text that holds none is left as it
+// is.
+func TestRedactText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`invalid name "postgres://u:S3cret@h/db"`, `invalid name "postgres://u:xxxxx@h/db"`},
+		{`invalid name "postgres//u:S3cret@h/db"`, `invalid name "postgres//u:xxxxx@h/db"`},
+		{`invalid name "postgres:u:S3cret@h/db": must be`, `invalid name "postgres:xxxxx@h/db": must be`},
+		{`u:S3cret@h`, `u:xxxxx@h`},
+		{`open postgres:/u:S3cret@h/db: no such file`, `open postgres:xxxxx@h/db: no such file`},
+		{`host=h password=S3cret dbname=x`, `host=h password=xxxxx dbname=x`},
+		{`postgres://h/db?sslmode=disable&password=S3cret`, `postgres://h/db?sslmode=disable&password=xxxxx`},
+		// Nothing to mask.
+		{`profile acme/x: file.yaml:3: bad value`, `profile acme/x: file.yaml:3: bad value`},
+		{`write to me@example.com or git@github.com:org/repo`, `write to me@example.com or git@github.com:org/repo`},
+		{`/home/me/x@y is missing`, `/home/me/x@y is missing`},
+		{`at 10:30 by x@y`, `at 10:30 by x@y`},
+	}
+	for _, tt := range tests {
+		if got := RedactText(tt.in); got != tt.want {
+			t.Errorf("RedactText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if strings.Contains(tt.want, "xxxxx") && strings.Contains(RedactText(tt.in), "S3cret") {
+			t.Errorf("RedactText(%q) shows the password", tt.in)
+		}
+	}
+}

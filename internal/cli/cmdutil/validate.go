@@ -90,13 +90,11 @@ func checkOne(ui *UI, path string, check CheckFunc) render.FileReport {
 	} else {
 		r.Problems = append(r.Problems, errs.Problem{File: file, Message: err.Error()})
 	}
-	if r.Outcome == render.OutcomeMissing {
-		// What was typed, quoted back: a store URL given for a file
-		// keeps its password.
-		r.File = storeurl.RedactText(r.File)
-		for i, p := range r.Problems {
-			r.Problems[i].File, r.Problems[i].Message = storeurl.RedactText(p.File), storeurl.RedactText(p.Message)
-		}
+	// A problem quotes what was typed or written (a file name, a value):
+	// a store URL there keeps its password hidden, as in an error.
+	r.File = storeurl.RedactText(r.File)
+	for i, p := range r.Problems {
+		r.Problems[i].File, r.Problems[i].Path, r.Problems[i].Message = storeurl.RedactText(p.File), storeurl.RedactText(p.Path), storeurl.RedactText(p.Message)
 	}
 	return r
 }
