@@ -384,14 +384,36 @@ func TestSwappableHome(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, err := LoadGlobal(home)
-	if err != nil || !strings.Contains(g.Doubt, "the home stands in the folder "+shared+", which can be written by anyone") {
+	if err != nil || !strings.Contains(g.Doubt, "the home stands under the folder "+shared+", which can be written by anyone") {
 		t.Errorf("a home in a folder anyone can write = %+v, %v", g, err)
+	}
+	// Through a link, the folder the home is in counts, not the link's.
+	link := filepath.Join(t.TempDir(), "agents")
+	if err := os.Symlink(home, link); err != nil {
+		t.Fatal(err)
+	}
+	if g := Absent(link); !strings.Contains(g.Doubt, "could have put another folder in the place of "+home) {
+		t.Errorf("a home through a link, in a folder anyone can write: %q", g.Doubt)
+	}
+	// Further up: anyone may rename the folder the home is in.
+	deeper := filepath.Join(shared, "sub", "agents")
+	if err := os.MkdirAll(deeper, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Dir(deeper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if g := Absent(deeper); !strings.Contains(g.Doubt, "could have put another folder in the place of "+filepath.Dir(deeper)) {
+		t.Errorf("a home two folders under one anyone can write: %q", g.Doubt)
 	}
 	if err := os.Chmod(shared, 0o777|fs.ModeSticky); err != nil {
 		t.Fatal(err)
 	}
 	if g := Absent(home); g.Doubt != "" {
 		t.Errorf("a home in a sticky folder: %q", g.Doubt)
+	}
+	if g := Absent(deeper); g.Doubt != "" {
+		t.Errorf("a home under a sticky folder: %q", g.Doubt)
 	}
 	// Its config.yaml, the user's own, is read as it is: a folder put in
 	// the home's place could not hold one of the user's.

@@ -82,11 +82,12 @@ func writableReason(o ownerInfo, who invoker) string {
 }
 
 // swappable says how others could have put another folder in the place
-// of home, a folder of the user's: the folder it stands in lets others
-// write to it, by its mode or an ACL, without the sticky bit that lets
-// only an entry's owner rename it. A folder of the user's own with no
-// config.yaml, renamed into home's place, would drop what home's own
-// config.yaml said. "" when they could not, or home is not there (which
+// of home, a folder of the user's: a folder above where it leads (through
+// any link) lets others write to it, by its mode or an ACL, without the
+// sticky bit that lets only an entry's owner rename what it holds. A
+// folder of the user's own with no config.yaml, renamed into home's place
+// (or into the place of a folder on its way), would drop what home's own
+// config.yaml said. "" when none does, or home is not there (which
 // CheckOwnership judges).
 func swappable(home string) string {
 	if !ownersKnown {
@@ -96,19 +97,25 @@ func swappable(home string) string {
 	if err != nil {
 		return ""
 	}
-	if fi, err := os.Lstat(abs); err != nil || !fi.IsDir() {
-		return ""
-	}
-	up := filepath.Dir(abs)
-	u, ok, err := statJudged(up)
+	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return "who may write to the folder " + up + " that the home stands in cannot be checked: " + err.Error()
-	}
-	if !ok || u.mode&fs.ModeSticky != 0 {
 		return ""
 	}
-	if why := writableReason(u, currentInvoker()); why != "" {
-		return "the home stands in the folder " + up + ", which " + why + " (" + ownerAndMode(u, why) + ") without the sticky bit: anyone who may write there could have put another folder in the home's place"
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return ""
+	}
+	who := currentInvoker()
+	for dir, up := real, filepath.Dir(real); up != dir; dir, up = up, filepath.Dir(up) {
+		u, ok, err := statJudged(up)
+		if err != nil {
+			return "who may write to the folder " + up + " above the home cannot be checked: " + err.Error()
+		}
+		if !ok || u.mode&fs.ModeSticky != 0 {
+			continue
+		}
+		if why := writableReason(u, who); why != "" {
+			return "the home stands under the folder " + up + ", which " + why + " (" + ownerAndMode(u, why) + ") without the sticky bit: anyone who may write there could have put another folder in the place of " + dir
+		}
 	}
 	return ""
 }
