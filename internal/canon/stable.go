@@ -24,7 +24,7 @@ func StableYAML[T any](v T, what string, decode func(data []byte) (T, error)) ([
 		// document can outgrow the file it came from: say so, rather
 		// than let the stored form fail to read back.
 		return nil, zero, errs.Invalid("%s would be %d bytes as stored, over the %d-byte (1 MiB) limit of a stored file", what, len(first), strictyaml.MaxFileSize).
-			WithHint("shorten it: the stored form writes each list item on a line of its own, so a long list written inline grows when stored")
+			WithHint("shorten what it holds (a plan holds its safety profile and a snapshot of each profile it resolved): the stored form writes each list item on a line of its own, so a long list written inline grows when stored")
 	}
 	stored, err := decode(first)
 	if err != nil {

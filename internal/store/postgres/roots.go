@@ -36,7 +36,7 @@ func checkRoots(cfg *pgconn.Config, url, where string, urlOnly bool) error {
 		if urlOnly {
 			given = "sslrootcert=FILE in the store URL (a hook reads no PGSSLROOTCERT), or " + file
 		}
-		return errs.New(errs.KindInvalid, "the store URL asks for sslmode=%s, but no root certificate was given to verify the PostgreSQL server at %s against: no sslrootcert, and root certificate file %q does not exist", mode, where, file).
+		return errs.New(errs.KindInvalid, "the store's settings ask for sslmode=%s, but no root certificate was given to verify the PostgreSQL server at %s against: no sslrootcert, and root certificate file %q does not exist", mode, where, file).
 			WithHint("give the CA that signed the server's certificate: %s; or trust the system's CAs with sslrootcert=system and sslmode=verify-full", given)
 	}
 	if !systemRoots(cfg) {
