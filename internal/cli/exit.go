@@ -114,7 +114,7 @@ func printError(w io.Writer, format string, err error) {
 		}
 		hint = storeurl.RedactText(hint)
 		for _, p := range e.Problems {
-			p.File, p.Path, p.Message = storeurl.RedactText(p.File), storeurl.RedactText(p.Path), storeurl.RedactText(p.Message)
+			p.File, p.Path, p.Message = storeurl.RedactValue(p.File), storeurl.RedactValue(p.Path), storeurl.RedactText(p.Message)
 			problems = append(problems, p)
 		}
 	}

@@ -114,7 +114,7 @@ func swappable(home string) string {
 			continue
 		}
 		if why := writableReason(u, who); why != "" {
-			return "the home stands under the folder " + up + ", which " + why + " (" + ownerAndMode(u, why) + ") without the sticky bit: anyone who may write there could have put another folder in the place of " + dir
+			return "the home stands under the folder " + up + ", which " + why + " (" + ownerAndMode(u, why) + ") without the sticky bit: anyone who may write there could have put another folder in the place of " + dir + " (keep the home under folders of your own, or give it a config.yaml)"
 		}
 	}
 	return ""

@@ -315,8 +315,19 @@ func RedactText(msg string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(msg); {
+		if msg[i] == '"' {
+			// A quoted value is read whole: a password in a URL a
+			// message quotes may hold a space.
+			if end := closingQuote(msg, i+1); end > 0 && strings.Contains(msg[i+1:end], "@") {
+				b.WriteByte('"')
+				b.WriteString(RedactValue(msg[i+1 : end]))
+				b.WriteByte('"')
+				i = end + 1
+				continue
+			}
+		}
 		j := i
-		for j < len(msg) && !isSpace(msg[j]) {
+		for j < len(msg) && !isSpace(msg[j]) && (j == i || msg[j] != '"') {
 			j++
 		}
 		if j == i {
@@ -328,6 +339,30 @@ func RedactText(msg string) string {
 		i = j
 	}
 	return paramRE().ReplaceAllString(textParamRE().ReplaceAllString(b.String(), "${1}"+Mask), "${1}"+Mask)
+}
+
+// RedactValue masks the password of a store URL that one value (a file
+// name, a key, a quoted value) may be, spaces and all, and then what
+// RedactText masks in it.
+func RedactValue(v string) string {
+	if strings.Contains(v, "@") {
+		v = redactRun(v)
+	}
+	return RedactText(v)
+}
+
+// closingQuote returns the index of the quote that closes a Go-quoted
+// string opened before from, or -1.
+func closingQuote(s string, from int) int {
+	for k := from; k < len(s); k++ {
+		switch s[k] {
+		case '\\':
+			k++
+		case '"':
+			return k
+		}
+	}
+	return -1
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -351,20 +386,10 @@ func redactRun(run string) string {
 		}
 	}
 	// A URL mistyped without its "://" (postgres//u:pw@h, postgres:u:pw@h,
-	// u:pw@h) is masked as Redact masks it: from the first ':' after a
-	// word to the last '@'.
-	s := 0
-	for s < len(run) && !isLetter(run[s]) {
-		s++
-	}
-	e := s
-	for e < len(run) && isSchemeChar(run[e]) {
-		e++
-	}
-	if e > s && e < len(run) && (run[e] == ':' || strings.HasPrefix(run[e:], "//")) {
-		if colon, at, found := hiddenPassword(run[s:]); found && colon+1 < at {
-			return run[:s+colon+1] + Mask + run[s+at:]
-		}
+	// ci_user:pw@h) is masked as Redact masks it: from the first ':' to
+	// the last '@' after it.
+	if colon, at, found := hiddenPassword(run); found && colon+1 < at {
+		return run[:colon+1] + Mask + run[at:]
 	}
 	return run
 }

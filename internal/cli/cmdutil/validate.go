@@ -92,9 +92,9 @@ func checkOne(ui *UI, path string, check CheckFunc) render.FileReport {
 	}
 	// A problem quotes what was typed or written (a file name, a value):
 	// a store URL there keeps its password hidden, as in an error.
-	r.File = storeurl.RedactText(r.File)
+	r.File = storeurl.RedactValue(r.File)
 	for i, p := range r.Problems {
-		r.Problems[i].File, r.Problems[i].Path, r.Problems[i].Message = storeurl.RedactText(p.File), storeurl.RedactText(p.Path), storeurl.RedactText(p.Message)
+		r.Problems[i].File, r.Problems[i].Path, r.Problems[i].Message = storeurl.RedactValue(p.File), storeurl.RedactValue(p.Path), storeurl.RedactText(p.Message)
 	}
 	return r
 }
