@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/agentsctl/agents/internal/canon"
@@ -30,6 +31,21 @@ func (s *Store) PutObject(ctx context.Context, data []byte) (string, error) {
 // holdsObject reports whether objects/<digest> is a regular file holding
 // data, as a writer would find it without taking the lock.
 func (s *Store) holdsObject(digest string, data []byte) (bool, error) {
+	return s.objectFile(digest, func(r *os.Root, rel string) bool { return holds(r, rel, data) })
+}
+
+// HasObject implements Store.
+func (s *Store) HasObject(ctx context.Context, digest string) (bool, error) {
+	if err := store.ObjectLookup(ctx, digest); err != nil {
+		return false, err
+	}
+	return s.objectFile(digest, nil)
+}
+
+// objectFile reports whether objects/<digest> is a regular file (a link
+// or anything else is not the object) and, with check, whether check
+// holds of it.
+func (s *Store) objectFile(digest string, check func(r *os.Root, rel string) bool) (bool, error) {
 	r, err := s.openRoot()
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -40,33 +56,13 @@ func (s *Store) holdsObject(digest string, data []byte) (bool, error) {
 	defer r.Close()
 	rel := filepath.Join(objectsDir, digest)
 	fi, err := r.Lstat(rel)
-	if err != nil || !fi.Mode().IsRegular() {
-		return false, nil // the writer, under the lock, says what is wrong
-	}
-	return holds(r, rel, data), nil
-}
-
-// HasObject implements Store.
-func (s *Store) HasObject(ctx context.Context, digest string) (bool, error) {
-	if err := store.ObjectLookup(ctx, digest); err != nil {
-		return false, err
-	}
-	r, err := s.openRoot()
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	defer r.Close()
-	fi, err := r.Lstat(filepath.Join(objectsDir, digest))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
 		return false, errs.Wrap(errs.KindInternal, rootError(err), "looking up object %s", digest)
 	}
-	return fi.Mode().IsRegular(), nil
+	return fi.Mode().IsRegular() && (check == nil || check(r, rel)), nil
 }
 
 // GetObject implements Store. The content is checked against its digest,
