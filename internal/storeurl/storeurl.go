@@ -305,10 +305,13 @@ func Scrub(msg, secret string) string {
 // RedactText returns a message with the password of every store URL in
 // it masked, as Redact masks one URL, and that of every key=value
 // connection string (password=…): for messages that quote what was typed
-// where a name, a file or another value belongs. A URL is read within a
-// run of text without spaces, from its scheme: followed by / (a path
-// cleaning may have folded its // into one) to the end of the run, so
-// its user information runs to the run's last @.
+// where a name, a file or another value belongs. A value the message
+// quotes ("…") is read whole, spaces and all; elsewhere a URL is read
+// within a run of text without spaces. Either way it runs from its
+// scheme: followed by / (a path cleaning may have folded its // into one)
+// to the end, so its user information runs to the last @; with no such
+// scheme (postgres//u:pw@h, ci_user:pw@h), from the first ':' to the last
+// '@' after it is masked.
 func RedactText(msg string) string {
 	if !strings.Contains(msg, "@") && !mayNamePassword(msg) {
 		return msg
