@@ -2,30 +2,20 @@ package file
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"time"
 
 	"github.com/agentsctl/agents/internal/store"
 )
 
 // maxEntryLen bounds the length of one history line, its newline
-// included: a digest, a time to the nanosecond and the longer event. A
-// writer keeps room for its lines by it (see logRoom).
-var maxEntryLen = func() int {
-	line, err := json.Marshal(store.HistoryEntry{
-		Digest: strings.Repeat("0", 64),
-		Time:   time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC),
-		Event:  store.EventRemove,
-	})
-	if err != nil {
-		panic(err)
-	}
-	return len(line) + 1
-}()
+// included: the JSON of an entry with a digest, a time to the nanosecond in
+// the year 9999 and the longer event. A writer keeps room for its lines by
+// it (see logRoom). It is a constant, not measured with encoding/json at
+// start-up, because every process would pay for that and only a writer
+// needs it; TestMaxEntryLen holds it to what encoding/json writes.
+const maxEntryLen = len(`{"digest":"`) + 64 + len(`","time":"9999-12-31T23:59:59.999999999Z","event":"remove"}`) + len("\n")
 
 const (
 	// tailChunk is how much of a log's end is read at a time.

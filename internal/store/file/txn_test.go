@@ -103,6 +103,27 @@ func lastLineOf(data []byte) string {
 	return strings.ReplaceAll(lines[len(lines)-1], "not_json", "not json")
 }
 
+// maxEntryLen is what encoding/json writes for the longest entry a log
+// can hold, its newline included: a shorter bound would let a writer take
+// a log past what readers accept.
+func TestMaxEntryLen(t *testing.T) {
+	longest := 0
+	for _, event := range []string{store.EventPut, store.EventRemove} {
+		line, err := json.Marshal(store.HistoryEntry{
+			Digest: strings.Repeat("f", 64),
+			Time:   time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC),
+			Event:  event,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		longest = max(longest, len(line)+1)
+	}
+	if longest != maxEntryLen {
+		t.Errorf("the longest history line takes %d bytes, maxEntryLen says %d", longest, maxEntryLen)
+	}
+}
+
 // A reader looks no further back than maxLastLine for the last line; a
 // writer, passing over damage, looks as far as maxLogSize.
 func TestReadTailBounds(t *testing.T) {
