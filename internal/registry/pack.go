@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -92,6 +93,12 @@ func (r *Registry) packFilesTrusted(id string) error {
 		{filepath.Join(dir, sp.ReportFileName(id)), "the configured safety pack's mastery report"},
 	} {
 		if err := config.CheckOwnership(f.path, f.what, fix); err != nil {
+			// A pack that cannot be trusted is a refused pack, as at the
+			// system level: exit 6, code safety_pack.
+			var e *errs.Error
+			if errors.As(err, &e) && (e.Kind == errs.KindInvalid || e.Kind == errs.KindInternal) {
+				e.Kind = errs.KindSafetyPack
+			}
 			return err
 		}
 	}

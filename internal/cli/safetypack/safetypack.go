@@ -26,8 +26,9 @@ content and itself, and the pack carries the report's sha256. The mastery
 report is the record of the pack's ratification; the sha256 the pack
 carries is its seal, so an edit to either file breaks it. Commands that
 need the pack refuse to run (exit 6) when the pack in force is missing,
-malformed, unratified, tampered, or lacks a boundary of the shipped pack;
-they never fall back to another pack.
+malformed, unratified, tampered, lacks a boundary of the shipped pack, or
+is in files another user owns or anyone else can write; they never fall
+back to another pack.
 
 Setting AGENTS_ALLOW_UNRATIFIED_SAFETY=1 in the environment skips only the
 seal check of the shipped pack and of the user's, for authoring (never the

@@ -19,7 +19,9 @@ func newShowCmd(deps *cmdutil.Deps, runF func(*showOptions) error) *cobra.Comman
 		Long: `Show the safety pack in force: its id, version, boundaries and their
 descriptions, where it was loaded from, and whether its seal verifies.
 With -f json or -f yaml the document holds the pack's own fields plus
-ratified and source ("embedded" or the pack file's path).`,
+ratified, source ("embedded" or the pack file's path), level (shipped,
+system or user: which level chose the pack) and system_pack (for a user's
+pack under a system pack, that pack's pack_id and source; else null).`,
 		Example: `  # The pack in force, for people
   $ agents safety-pack show
 
@@ -44,6 +46,8 @@ const exitStatusLoad = `
 EXIT STATUS
   0    the pack in force loaded
   2    usage: bad flag or argument
+  3    config.yaml cannot be read or trusted, or fails validation
   6    the pack in force is missing, malformed, unratified, tampered, names
-       another pack id, or lacks a boundary of the shipped pack
+       another pack id, lacks a boundary of the shipped pack, or is in files
+       another user owns or anyone else can write
 `
