@@ -108,6 +108,7 @@ func (r *Registry) checkPack(c Check) (sp.Verdict, error) {
 		if err != nil {
 			return sp.Verdict{}, err
 		}
+		r.warn(pv.Warnings()...)
 		v = v.WithPolicy(pv)
 	}
 	return v, nil
@@ -157,9 +158,7 @@ func (r *Registry) policyVerdict(l *sp.Loaded, c Check) (sp.PolicyVerdict, error
 		}
 		ctx = sp.PolicyContext{Profile: res.Automation, Safety: res.Safety.Clone()}
 	}
-	v := l.Pack.Judge(ctx)
-	r.warn(v.Warnings()...)
-	return v, nil
+	return l.Pack.Judge(ctx), nil
 }
 
 // resolveHere resolves the profiles a plan made in the working directory
