@@ -352,6 +352,9 @@ func (d *doc) ownStrings(m member, name string, ids []string, haveIDs bool, each
 		return
 	}
 	for _, om := range members {
+		if d.blankIDs[om.key] {
+			continue
+		}
 		path := name + "." + om.key
 		s, ok := d.str(om, path)
 		if !ok {
@@ -446,6 +449,7 @@ func (d *doc) boundaryIDs(m member) []string {
 		path := fmt.Sprintf("boundary_ids[%d]", i)
 		s, ok := d.listString(path, m.line, raw)
 		if !ok {
+			d.noteBlankID(raw)
 			continue
 		}
 		if first, dup := seen[s]; dup {
@@ -458,6 +462,19 @@ func (d *doc) boundaryIDs(m member) []string {
 	return ids
 }
 
+// noteBlankID remembers raw when it is a blank string, so that a key
+// naming it is not reported as naming an id boundary_ids does not list.
+func (d *doc) noteBlankID(raw json.RawMessage) {
+	var s string
+	if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil || strings.TrimSpace(s) != "" {
+		return
+	}
+	if d.blankIDs == nil {
+		d.blankIDs = map[string]bool{}
+	}
+	d.blankIDs[s] = true
+}
+
 func (d *doc) boundaryDescriptions(m member, ids []string, haveIDs bool) map[string]string {
 	members, ok := d.object(m.value, m.start, "boundary_descriptions")
 	if !ok {
@@ -465,6 +482,9 @@ func (d *doc) boundaryDescriptions(m member, ids []string, haveIDs bool) map[str
 	}
 	out := make(map[string]string, len(members))
 	for _, dm := range members {
+		if d.blankIDs[dm.key] {
+			continue
+		}
 		path := "boundary_descriptions." + dm.key
 		s, ok := d.str(dm, path)
 		if !ok {

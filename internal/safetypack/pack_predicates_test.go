@@ -87,6 +87,32 @@ func TestParsePackPredicateProblems(t *testing.T) {
 	}
 }
 
+// TestParsePackBlankIDOneProblem: a blank id boundary_ids lists is one
+// problem, there; a description, a predicate or a mode keyed by it is not
+// reported again as naming an id boundary_ids does not list.
+func TestParsePackBlankIDOneProblem(t *testing.T) {
+	m := packJSON(t, validPack("acme_lockdown_v1"))
+	m["boundary_ids"] = append(m["boundary_ids"].([]any), " ")
+	m["boundary_descriptions"].(map[string]any)[" "] = "x"
+	m["boundary_predicates"] = map[string]any{" ": "true"}
+	m["boundary_enforcement"] = map[string]any{" ": "warn"}
+	_, err := ParsePack(encodeJSON(t, m), "acme_lockdown_v1.json")
+	wantKind(t, err, errs.KindSafetyPack, "must not be blank")
+	var e *errs.Error
+	if !errorsAs(err, &e) {
+		t.Fatalf("not an *errs.Error: %v", err)
+	}
+	if len(e.Problems) != 1 || !strings.HasPrefix(e.Problems[0].Path, "boundary_ids[") || e.Problems[0].Message != "must not be blank" {
+		t.Errorf("want only the blank id's problem, got %v", e.Problems)
+	}
+
+	// A blank key boundary_ids does not list is still one that is not in it.
+	m = packJSON(t, validPack("acme_lockdown_v1"))
+	m["boundary_descriptions"].(map[string]any)[" "] = "x"
+	_, err = ParsePack(encodeJSON(t, m), "acme_lockdown_v1.json")
+	wantKind(t, err, errs.KindSafetyPack, `describes " ", which is not in boundary_ids`)
+}
+
 // TestSealCoversPredicates: a pack without predicates seals exactly as
 // before they existed (its sealed content has no such keys, an empty
 // object included), and any change to a predicate or a mode changes the

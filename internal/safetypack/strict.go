@@ -31,6 +31,9 @@ type doc struct {
 	file     string
 	newlines []int
 	problems []errs.Problem
+	// blankIDs are the blank strings boundary_ids lists: each is a problem
+	// there already, so the keys that name one are not problems again.
+	blankIDs map[string]bool
 }
 
 // utf8BOM is the byte order mark some editors put at the start of a UTF-8
