@@ -332,11 +332,11 @@ func (d *doc) parsePack() *Pack {
 }
 
 // ownBoundary reports why a predicate or a mode may not be given to id,
-// or "".
-func ownBoundary(id string, ids []string, haveIDs bool) string {
+// or "". shipped says why a boundary of the shipped pack may not take it.
+func ownBoundary(id string, ids []string, haveIDs bool, shipped string) string {
 	switch {
 	case slices.Contains(ShippedBoundaries, id):
-		return fmt.Sprintf("%q is a boundary of the shipped pack, which agents judges itself; only the pack's own boundaries take a predicate", id)
+		return fmt.Sprintf("%q is a boundary of the shipped pack, which agents judges itself; %s", id, shipped)
 	case haveIDs && !slices.Contains(ids, id):
 		return fmt.Sprintf("%q is not in boundary_ids", id)
 	}
@@ -345,8 +345,9 @@ func ownBoundary(id string, ids []string, haveIDs bool) string {
 
 // ownStrings reads the object m, at path name, whose keys are boundaries
 // of the pack's own and whose values are strings: a member that is not
-// either is a problem, and each that is goes to each, with its path.
-func (d *doc) ownStrings(m member, name string, ids []string, haveIDs bool, each func(om member, path, s string)) {
+// either is a problem (shipped says why for a boundary of the shipped
+// pack), and each that is goes to each, with its path.
+func (d *doc) ownStrings(m member, name, shipped string, ids []string, haveIDs bool, each func(om member, path, s string)) {
 	members, ok := d.object(m.value, m.start, name)
 	if !ok {
 		return
@@ -360,7 +361,7 @@ func (d *doc) ownStrings(m member, name string, ids []string, haveIDs bool, each
 		if !ok {
 			continue
 		}
-		if why := ownBoundary(om.key, ids, haveIDs); why != "" {
+		if why := ownBoundary(om.key, ids, haveIDs, shipped); why != "" {
 			d.problem(path, om.line, "%s", why)
 			continue
 		}
@@ -373,7 +374,7 @@ func (d *doc) ownStrings(m member, name string, ids []string, haveIDs bool, each
 func (d *doc) boundaryPredicates(m member, ids []string, haveIDs bool) (map[string]string, map[string]*compiled) {
 	preds := map[string]string{}
 	progs := map[string]*compiled{}
-	d.ownStrings(m, "boundary_predicates", ids, haveIDs, func(pm member, path, s string) {
+	d.ownStrings(m, "boundary_predicates", "only the pack's own boundaries take a predicate", ids, haveIDs, func(pm member, path, s string) {
 		c, err := compilePredicate(s)
 		if err != nil {
 			d.problem(path, pm.line, "%s", err.Error())
@@ -396,7 +397,7 @@ func (d *doc) boundaryEnforcement(m member, ids []string, haveIDs bool, preds ma
 		names[i] = string(md)
 	}
 	out := map[string]Mode{}
-	d.ownStrings(m, "boundary_enforcement", ids, haveIDs, func(em member, path, s string) {
+	d.ownStrings(m, "boundary_enforcement", "it has no predicate, and a mode may only be given to a boundary with one", ids, haveIDs, func(em member, path, s string) {
 		if !slices.Contains(Modes, Mode(s)) {
 			d.problem(path, em.line, "must be one of %s, got %q", strings.Join(names, ", "), s)
 			return

@@ -65,7 +65,7 @@ func TestParsePackPredicateProblems(t *testing.T) {
 		{"blank", `{"no_friday_deploys": " "}`, "", "boundary_predicates.no_friday_deploys", "must not be blank"},
 		{"duplicate", `{"no_friday_deploys": "true", "no_friday_deploys": "false"}`, "", "boundary_predicates.no_friday_deploys", "duplicate key"},
 		{"bad mode", `{"no_friday_deploys": "true"}`, `{"no_friday_deploys": "block"}`, "boundary_enforcement.no_friday_deploys", `must be one of enforce, warn, audit, got "block"`},
-		{"mode for shipped", `{"no_friday_deploys": "true"}`, `{"no_hot_path_repair": "warn"}`, "boundary_enforcement.no_hot_path_repair", "boundary of the shipped pack"},
+		{"mode for shipped", `{"no_friday_deploys": "true"}`, `{"no_hot_path_repair": "warn"}`, "boundary_enforcement.no_hot_path_repair", `"no_hot_path_repair" is a boundary of the shipped pack, which agents judges itself; it has no predicate, and a mode may only be given to a boundary with one`},
 		{"mode for unlisted", `{"no_friday_deploys": "true"}`, `{"no_mondays": "warn"}`, "boundary_enforcement.no_mondays", "not in boundary_ids"},
 		{"mode without predicate", "", `{"no_friday_deploys": "audit"}`, "boundary_enforcement.no_friday_deploys", "has no predicate"},
 		{"mode not string", `{"no_friday_deploys": "true"}`, `{"no_friday_deploys": 1}`, "boundary_enforcement.no_friday_deploys", "must be a string"},
