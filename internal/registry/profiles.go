@@ -178,10 +178,12 @@ func (r *Registry) ListProfiles(q store.Query) ([]*profile.AutomationProfile, er
 	return append(out, stored...), nil
 }
 
-// noneInNamespace warns that namespace ns holds no document of the
-// collection of picks (a mistyped namespace lists nothing, which would
-// otherwise look like an empty registry), naming the nearest namespace
-// that holds one.
+// noneInNamespace warns, when namespace ns holds no document of the
+// collection of picks, that it holds none (a mistyped namespace lists
+// nothing, which would otherwise look like an empty registry), naming the
+// nearest namespace that holds one. A listing emptied by its pattern
+// alone is no such case: the namespace holds documents, none of which
+// match.
 func noneInNamespace[T any](r *Registry, of func(store.Store) store.Docs[T], ns, noun string) {
 	if ns == "" {
 		return
@@ -199,6 +201,9 @@ func noneInNamespace[T any](r *Registry, of func(store.Store) store.Docs[T], ns,
 		if s, _, ok := strings.Cut(n, "/"); ok && !slices.Contains(spaces, s) {
 			spaces = append(spaces, s)
 		}
+	}
+	if slices.Contains(spaces, ns) {
+		return
 	}
 	msg := fmt.Sprintf("no %s is in namespace %q", noun, ns)
 	if near := suggest.Name(ns, spaces); near != "" {

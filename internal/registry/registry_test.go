@@ -348,6 +348,51 @@ func TestListProfiles(t *testing.T) {
 	wantErr(t, err, errs.KindInvalid)
 }
 
+// TestListNoneInNamespace: a listing that is empty warns that the
+// namespace holds nothing only when it does hold nothing, naming the
+// nearest namespace; one the pattern emptied does not.
+func TestListNoneInNamespace(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.r.AddProfile(f.profile(t, "acme/a", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	f.action(t, "local/deploy", "")
+	f.r.Warnings()
+	none := func(string) bool { return false }
+	for _, tc := range []struct {
+		name string
+		list func() (int, error)
+		want []string
+	}{
+		{"profiles filtered out", func() (int, error) {
+			ps, err := f.r.ListProfiles(store.Query{Namespace: "acme", Match: none})
+			return len(ps), err
+		}, nil},
+		{"profiles in a mistyped namespace", func() (int, error) {
+			ps, err := f.r.ListProfiles(store.Query{Namespace: "acm"})
+			return len(ps), err
+		}, []string{`no profile is in namespace "acm"; did you mean "acme"?`}},
+		{"actions filtered out", func() (int, error) {
+			as, err := f.r.ListActions(store.Query{Namespace: "local", Match: none})
+			return len(as), err
+		}, nil},
+		{"actions in a mistyped namespace", func() (int, error) {
+			as, err := f.r.ListActions(store.Query{Namespace: "locl"})
+			return len(as), err
+		}, []string{`no action is in namespace "locl"; did you mean "local"?`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, err := tc.list()
+			if err != nil || n != 0 {
+				t.Fatalf("listed %d, %v; want none", n, err)
+			}
+			if ws := f.r.Warnings(); !slices.Equal(ws, tc.want) {
+				t.Errorf("warnings = %q, want %q", ws, tc.want)
+			}
+		})
+	}
+}
+
 func TestProfileHistory(t *testing.T) {
 	f := newFixture(t)
 	vs, builtin, err := f.r.ProfileHistory("review")
