@@ -3,10 +3,12 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
+	"github.com/agentsctl/agents/internal/errs"
 )
 
 // noConfigAnnotation marks commands that must work whatever the
@@ -133,6 +135,22 @@ Load it in every new session by adding that line to your PowerShell profile
 	},
 }
 
+// completionRunE is the RunE of 'agents completion' without a shell it
+// knows: the shell is its argument, so none is a usage error, as a
+// missing argument is for every command, and naming the shells; one
+// that names no shell is an unknown command, as in a group.
+func completionRunE(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return cmdutil.UnknownCommand(cmd, args[0])
+	}
+	names := make([]string, len(completionShells))
+	for i, sh := range completionShells {
+		names[i] = sh.name
+	}
+	return errs.Usage("missing a shell: %s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1]).
+		WithHint("for example: source <(%s bash); usage: %s", cmd.CommandPath(), cmd.UseLine())
+}
+
 // newCompletionCmd returns 'agents completion <shell>', which writes the
 // completion script for a shell to stdout. The scripts call back into
 // agents (its hidden __complete command) on each Tab, so profile names,
@@ -156,7 +174,7 @@ command line being completed; completion never writes anything.`,
 		Annotations:       map[string]string{noConfigAnnotation: "1"},
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: cobra.NoFileCompletions,
-		RunE:              cmdutil.GroupRunE,
+		RunE:              completionRunE,
 	}
 	for _, sh := range completionShells {
 		var noDesc bool
