@@ -63,9 +63,10 @@ func OpenStoreAt(arg string, mustExist bool, lockTimeout time.Duration) (store.S
 }
 
 // UnsupportedStore is the error for a store URL of a scheme agents does
-// not know.
+// not know. The value given ends the message: a masked password in
+// unquoted text runs to the next space, so nothing may follow it there.
 func UnsupportedStore(url string) error {
-	return errs.Usage("unsupported store %s: a store is a postgres:// or postgresql:// URL, or none for the file store in the home", storeurl.Redact(url)).
+	return errs.Usage("unsupported store: a store is a postgres:// or postgresql:// URL, or none for the file store in the home; this is %s", storeurl.Redact(url)).
 		WithHint("see docs/postgres.md")
 }
 
