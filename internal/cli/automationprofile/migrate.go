@@ -109,9 +109,9 @@ func migrateRun(opts *migrateOptions) error {
 		// The counter is cleared for each message and drawn again after
 		// it, so the two never share a line.
 		progress.Done()
-		if !m.Legacy {
-			ui.Info("%s: already in the nested format; left unchanged", m.File)
-		} else {
+		// A file already nested is left as it is; the summary on
+		// stdout says "unchanged" of it, once.
+		if m.Legacy {
 			if err := atomicfile.WriteFile(m.File, m.encoding, 0o644); err != nil {
 				if errors.Is(err, atomicfile.ErrLink) {
 					return linkRefusal(m.File)
