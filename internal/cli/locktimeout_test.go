@@ -32,8 +32,12 @@ func TestLockTimeoutBounds(t *testing.T) {
 		{name: "config at the maximum", config: "86400", code: ExitOK},
 		{name: "env past the maximum", env: "1000h", code: ExitUsage, want: "over the maximum of 24h"},
 		{name: "env overflowing", env: "18446744074s", code: ExitUsage, want: "invalid lock timeout"},
-		{name: "env negative", env: "-1s", code: ExitUsage, want: "invalid lock timeout"},
-		{name: "flag past the maximum", flag: "24h1s", code: ExitUsage, want: "over the maximum of 24h"},
+		{name: "env negative", env: "-1s", code: ExitUsage, want: `invalid lock timeout "-1s": must not be negative (from AGENTS_LOCK_TIMEOUT)`},
+		// The flag's value is quoted as typed, with the reason, as a bad
+		// value of any flag is.
+		{name: "flag past the maximum", flag: "24h1s", code: ExitUsage, want: `invalid value "24h1s" for --lock-timeout: over the maximum of 24h`},
+		{name: "flag past the maximum in hours", flag: "25h", code: ExitUsage, want: `invalid value "25h" for --lock-timeout: over the maximum of 24h`},
+		{name: "flag negative", flag: "-1s", code: ExitUsage, want: `invalid value "-1s" for --lock-timeout: must not be negative`},
 		{name: "flag overflowing", flag: "18446744074s", code: ExitUsage, want: "invalid"},
 		// config.yaml is read strictly whatever overrides it: a value that
 		// cannot be used there is refused even when the flag is given.

@@ -412,7 +412,34 @@ type globalFlags struct {
 	store       string
 	format      string
 	lockTimeout time.Duration
-	quiet       bool
+	// lockTimeoutText is --lock-timeout as typed, which an error quotes.
+	lockTimeoutText string
+	quiet           bool
+}
+
+// typedDuration is a duration flag that keeps the text typed, so that an
+// error about the value quotes it as written (25h, not 25h0m0s).
+type typedDuration struct {
+	d    *time.Duration
+	text *string
+}
+
+func (t typedDuration) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*t.d, *t.text = d, s
+	return nil
+}
+
+func (t typedDuration) Type() string { return "duration" }
+
+func (t typedDuration) String() string {
+	if t.d == nil {
+		return ""
+	}
+	return t.d.String()
 }
 
 // rootCommands are the commands under the root: each name, and how to
@@ -557,7 +584,8 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 	pf.StringVar(&g.home, "home", "", "agents home directory (default $AGENTS_HOME or $XDG_CONFIG_HOME/agents)")
 	pf.StringVar(&g.store, "store", "", "store URL: postgres://… for a shared PostgreSQL registry (default $AGENTS_STORE, else store: in config.yaml, else the file store in the home)")
 	pf.StringVarP(&g.format, "format", "f", "", "output format: "+strings.Join(render.Names(), ", ")+" (default rich)")
-	pf.DurationVar(&g.lockTimeout, "lock-timeout", DefaultLockTimeout, "how long a change waits for the store lock")
+	g.lockTimeout = DefaultLockTimeout
+	pf.Var(typedDuration{&g.lockTimeout, &g.lockTimeoutText}, "lock-timeout", "how long a change waits for the store lock")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress, no informational messages and no line for a change (a document asked for with -f json or yaml is still printed)")
 	_ = root.RegisterFlagCompletionFunc("format", cmdutil.CompleteFlag(deps, cmdutil.FormatNames))
 
@@ -673,7 +701,7 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		from["format"] = "--format"
 	}
 	if flags.Changed("lock-timeout") {
-		v.Set("lock_timeout", g.lockTimeout)
+		v.Set("lock_timeout", g.lockTimeoutText)
 		from["lock_timeout"] = "--lock-timeout"
 	}
 	cfg.Store, cfg.Format, cfg.Quiet = storeURL, v.GetString("format"), g.quiet
@@ -684,13 +712,21 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	}
 	lt, why := durationOf(v.Get("lock_timeout"))
 	if why != "" {
-		// A value that is not a duration, or negative, says just that; one
-		// past the maximum says so, and what the maximum is.
-		msg, args := "invalid lock timeout %q", []any{fmt.Sprint(v.Get("lock_timeout"))}
+		// A value that is not a duration says just that; a negative one,
+		// or one past the maximum, says why it cannot be used. The flag's
+		// value is quoted as typed, in the words of every bad flag value.
+		value := fmt.Sprint(v.Get("lock_timeout"))
 		hint := "give a duration such as 10s or 2m"
 		if lt > config.MaxLockTimeout {
-			msg, args = msg+": %s", append(args, why)
 			hint += ", at most " + config.FormatDuration(config.MaxLockTimeout)
+		}
+		if from["lock_timeout"] == "--lock-timeout" {
+			return cfg, errs.Usage("invalid value %q for --lock-timeout: %s", value, strings.TrimPrefix(why, "is ")).
+				WithHint("%s: --lock-timeout 10s", hint)
+		}
+		msg, args := "invalid lock timeout %q", []any{value}
+		if why != "is not a duration" {
+			msg, args = msg+": %s", append(args, why)
 		}
 		e := errs.Usage(msg, args...).WithHint("%s", hint)
 		return cfg, badSetting(e, from["lock_timeout"], msg, args...)
