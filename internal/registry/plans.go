@@ -23,7 +23,8 @@ import (
 // ids, any prefix of an id that only one stored plan's id begins with
 // (letters in either case). A prefix that several ids begin with is a
 // usage error listing them; an id or prefix that no plan has is not found,
-// with the nearest id when one is close.
+// with the nearest id when one is close. What cannot be an id or the start
+// of one is not a plan id at all: invalid input, as a malformed name is.
 func (r *Registry) Plan(id string) (*plan.Plan, error) {
 	st, err := r.Store()
 	if err != nil {
@@ -56,11 +57,11 @@ func (r *Registry) planID(st store.Store, id, typed string) (string, error) {
 		if why == "" {
 			why = "must be 26 characters of the plan id alphabet (0-9 and lower-case letters except i, l, o, u), or the start of one"
 		}
-		return "", errs.NotFound("plan %q not found: the id %s", typed, why).About(errs.AboutPlan, typed)
+		return "", errs.Invalid("invalid plan id %q: it %s", typed, why).About(errs.AboutPlan, typed)
 	}
 	if len(id) == plan.IDLength {
 		if why := plan.CheckID(id); why != "" {
-			return "", errs.NotFound("plan %q not found: the id %s", typed, why).About(errs.AboutPlan, typed)
+			return "", errs.Invalid("invalid plan id %q: it %s", typed, why).About(errs.AboutPlan, typed)
 		}
 		return id, nil
 	}

@@ -493,7 +493,10 @@ func TestPlanLookup(t *testing.T) {
 		{ids[0][:common], errs.KindUsage, "ambiguous"},
 		{"", errs.KindUsage, "empty"},
 		{"01zzzzzz", errs.KindNotFound, "not found"},
-		{"u", errs.KindNotFound, "not found"},
+		// Not made of the id alphabet, or too long: not a plan id at all.
+		{"u", errs.KindInvalid, "invalid plan id"},
+		{strings.Repeat("0", 27), errs.KindInvalid, "invalid plan id"},
+		{"8" + strings.Repeat("0", 25), errs.KindInvalid, "out of range"},
 	}
 	for _, tt := range tests {
 		p, err := f.r.Plan(tt.id)

@@ -125,9 +125,10 @@ EXIT STATUS
   2    usage: an unknown gate, or a confidence missing, outside [0, 1]
        or given twice; a profile name and --plan together; a plan id
        prefix that more than one plan begins with
-  3    a profile name that is neither a built-in nor namespace/name; the
-       plan's record does not match its snapshots (edited by hand);
-       a store folder or file that another user owns or anyone can write
+  3    a profile name that is neither a built-in nor namespace/name, or a
+       --plan that is not a plan id nor the start of one; the plan's
+       record does not match its snapshots (edited by hand); a store
+       folder or file that another user owns or anyone can write
   4    the profile, the plan, or the plan's snapshot does not exist
   6    the safety pack in force was refused`,
 		Example: `  # May a cautious plan enter execution at confidence 0.75?

@@ -161,10 +161,11 @@ EXIT STATUS
   2    usage: a missing --tool, a negative figure, conflicting flags, a
        flag given twice, a profile name and --plan together; a plan id
        prefix that more than one plan begins with
-  3    a profile name that is neither a built-in nor namespace/name;
-       invalid input on stdin (--stdin-json); a plan whose record does not
-       match its snapshots; a config.yaml someone else can write; a store
-       folder or file that another user owns or anyone can write
+  3    a profile name that is neither a built-in nor namespace/name, or a
+       --plan that is not a plan id nor the start of one; invalid input
+       on stdin (--stdin-json); a plan whose record does not match its
+       snapshots; a config.yaml someone else can write; a store folder or
+       file that another user owns or anyone can write
   4    the profile, the plan, or the plan's snapshot does not exist
   6    the safety pack in force was refused
 With --hook: 0 for every decision (the answer is on stdout), and 2 for

@@ -37,8 +37,9 @@ EXIT STATUS
   0    the plan was recorded (or left as it was)
   2    usage: a plan id prefix that more than one plan begins with; own
        choices to vouch for without --yes
-  3    invalid input: agents.yaml or config.yaml; a store folder or file
-       that another user owns or anyone can write
+  3    invalid input: what is not a plan id, nor the start of one;
+       agents.yaml or config.yaml; a store folder or file that another
+       user owns or anyone can write
   4    not found: the plan, a profile it names, its action
   6    the safety pack in force was refused`,
 		Example: `  $ agents plan record 01jq3v6m4x8b2c7d9e0f1g2h3k

@@ -38,8 +38,9 @@ EXIT STATUS
   0    the plan was resolved again
   2    usage: a plan id prefix that more than one plan begins with; an
        empty profile name or --project
-  3    invalid input: a profile name that is neither a built-in nor
-       namespace/name; agents.yaml or config.yaml; a store folder or file
+  3    invalid input: what is not a plan id, nor the start of one; a
+       profile name that is neither a built-in nor namespace/name;
+       agents.yaml or config.yaml; a store folder or file
        that another user owns or anyone can write; a plan with no history
   4    not found: the plan, the profile, the plan's action
   6    the safety pack in force was refused`,

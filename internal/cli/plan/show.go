@@ -40,6 +40,7 @@ with a warning; check-gate and check-guard refuse to decide under it.
 EXIT STATUS
   0    shown (with or without drift)
   2    usage: a plan id prefix that more than one plan begins with
+  3    invalid input: what is not a plan id, nor the start of one
   4    the plan does not exist
   6    the safety pack in force was refused`,
 		Example: `  $ agents plan show 01jq3v6m4x8b2c7d9e0f1g2h3k

@@ -101,9 +101,9 @@ mode.`,
 EXIT STATUS
   0    the verdict was printed (whatever it says, without --enforce)
   2    usage: bad flag or argument
-  3    the context file is not valid; an invalid profile name; a store
-       folder or file the check reads that another user owns or anyone
-       can write
+  3    the context file is not valid; an invalid profile name; a --plan
+       that is not a plan id nor the start of one; a store folder or
+       file the check reads that another user owns or anyone can write
   4    the context file, the plan or the profile does not exist
   6    the pack in force refused to load; or, with --enforce, a boundary
        is violated (not counting those in warn or audit mode)
