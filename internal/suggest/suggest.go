@@ -38,7 +38,9 @@ func Key(key string, known []string) string {
 // whose part after the slash is name (a name typed without its
 // namespace); the nearest by edit distance, within a third of the name's
 // length (one edit for a short name); or the one candidate that name
-// begins. name itself is never suggested: a name the store lists but
+// begins. Against a candidate of the same namespace only the parts after
+// the slash are compared, with the limit of the typed part's length: a
+// shared namespace makes no two names alike (acme/nope is not acme/com0). name itself is never suggested: a name the store lists but
 // cannot read is not found, and "did you mean" the same name helps no one.
 func Name(name string, candidates []string) string {
 	lower := strings.ToLower(strings.TrimSpace(name))
@@ -61,8 +63,7 @@ func Name(name string, candidates []string) string {
 			return c
 		}
 	}
-	best, bestDist := nearest(lower, candidates, strings.ToLower)
-	if bestDist >= 0 && bestDist <= limit(lower) {
+	if best := nearestName(lower, candidates); best != "" {
 		return best
 	}
 	if utf8.RuneCountInString(lower) >= 3 {
@@ -94,6 +95,25 @@ func limit(word string) int {
 		return max(2, n/3)
 	}
 	return 1
+}
+
+// nearestName returns the candidate nearest to name (lower-cased) within
+// the limit of what is compared, or "" when none is; the first wins a tie.
+// A candidate of name's namespace is compared by the part after the slash.
+func nearestName(name string, candidates []string) string {
+	ns, leaf, namespaced := strings.Cut(name, "/")
+	best, bestDist := "", -1
+	for _, c := range candidates {
+		a, b := name, strings.ToLower(c)
+		if cns, cleaf, ok := strings.Cut(b, "/"); namespaced && ok && cns == ns {
+			a, b = leaf, cleaf
+		}
+		d := editDistance(a, b)
+		if d <= limit(a) && (bestDist < 0 || d < bestDist) {
+			best, bestDist = c, d
+		}
+	}
+	return best
 }
 
 // nearest returns the candidate nearest to word (compared as norm gives

@@ -63,11 +63,20 @@ func TestName(t *testing.T) {
 		{"strict", "acme/strict"}, // a name without its namespace
 		{"manual", ""},            // never the name itself
 		{"team/deploy", ""},
+		// In a shared namespace, only the parts after the slash count:
+		// three edits in four letters are not a slip.
+		{"acme/nope", ""},
+		{"acme/strictt", "acme/strict"},
+		{"acme/stirct-ci", "acme/strict-ci"},
+		{"acne/strict", "acme/strict"},
 	}
 	for _, tt := range tests {
 		if got := Name(tt.in, candidates); got != tt.want {
 			t.Errorf("Name(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+	if got := Name("acme/nope", []string{"acme/com0"}); got != "" {
+		t.Errorf("Name(acme/nope) = %q, want none", got)
 	}
 	if got := Name(strings.Repeat("a", 201), []string{strings.Repeat("a", 201)}); got != "" {
 		t.Errorf("a very long name is suggested %q", got)
