@@ -15,12 +15,18 @@ import (
 const MaxRetriesPerStep = 100
 
 // CheckProfileName returns why name cannot name an automation profile, or
-// "" when it is one of the built-in names or a valid namespace/name.
+// "" when it is one of the built-in names or a valid namespace/name. Names
+// are case-sensitive: a built-in's name in another case is not it, and the
+// reason names the built-in meant.
 func CheckProfileName(name string) string {
 	if IsBuiltinName(name) {
 		return ""
 	}
-	return CheckCustomName(name)
+	why := CheckCustomName(name)
+	if lower := strings.ToLower(name); why != "" && IsBuiltinName(lower) {
+		why += fmt.Sprintf("; names are lower-case: did you mean the built-in %q?", lower)
+	}
+	return why
 }
 
 // The value checks below are shared by the decoder, which reports them with

@@ -21,6 +21,14 @@ func TestCheckProfileName(t *testing.T) {
 			t.Errorf("CheckProfileName(%q) accepted it", name)
 		}
 	}
+	// A built-in in another case is refused, naming the built-in meant;
+	// a name that is no built-in in any case names none.
+	for name, want := range map[string]string{"Trusted": `did you mean the built-in "trusted"?`, "FULL-AUTO": `"full-auto"?`, "Strict": ""} {
+		why := CheckProfileName(name)
+		if why == "" || !strings.Contains(why, want) || (want == "" && strings.Contains(why, "did you mean")) {
+			t.Errorf("CheckProfileName(%q) = %q, want it to hold %q", name, why, want)
+		}
+	}
 }
 
 func TestValidate(t *testing.T) {
