@@ -96,10 +96,15 @@ func ReadFile(path string) ([]byte, error) {
 		if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
 			return nil, e.WithHint("name a file in it, not the folder")
 		}
-		return nil, e.WithHint("name a regular file: a pipe or device is not read, as it could leave the command waiting (add -c - reads standard input)")
+		return nil, e.WithHint("%s", NotRegularHint)
 	}
 	return data, ownFileError(path, err)
 }
+
+// NotRegularHint is the hint of ReadFile's refusal of a pipe or a device.
+// It names no command: one that reads standard input where the file is
+// named says so after it.
+const NotRegularHint = "name a regular file: a pipe or device is not read, as it could leave the command waiting"
 
 // ReadOwnFile reads a file agents keeps for itself rather than one named on
 // the command line: config.yaml, a project's agents.yaml. It is ReadFile

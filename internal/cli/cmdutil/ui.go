@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -144,6 +145,11 @@ const StdinName = "<stdin>"
 func (u *UI) ReadInput(path string) ([]byte, string, error) {
 	if path != Stdin {
 		data, err := strictyaml.ReadFile(path)
+		var e *errs.Error
+		if errors.As(err, &e) && e.Hint == strictyaml.NotRegularHint {
+			// What the pipe was meant to give can come on standard input.
+			e.Hint += " (give - instead to read standard input)"
+		}
 		return data, path, err
 	}
 	data, err := io.ReadAll(io.LimitReader(u.d.IO.In, strictyaml.MaxFileSize+1))
