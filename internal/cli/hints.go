@@ -81,6 +81,13 @@ func hintFor(e *errs.Error) string {
 			return "make the file and its folder yours and writable by you alone (chown, chmod go-w), then trust the project again"
 		}
 		return fmt.Sprintf("if the file is meant, make it and its folder yours and writable by you alone (chown, chmod go-w), or name the folder explicitly with --project %s", s.Name)
+	case errs.AboutProjectFolder:
+		if s.Detail == errs.DetailTrusting {
+			return "name an existing folder, or run 'agents project trust' in the project's folder"
+		}
+		return "check the folder --project names, or leave --project out"
+	case errs.AboutContextFile:
+		return "check the path --context names: a JSON file of the context's fields (see 'agents safety-pack check --help')"
 	case errs.AboutActionProfile:
 		return "register the profile first ('agents automation-profile add'), or name one of 'agents automation-profile list'"
 	}

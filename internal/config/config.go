@@ -599,6 +599,11 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	// kernel takes it, which FindProject follows.
 	file, err := FindProject(opts.Dir)
 	if err != nil {
+		var e *errs.Error
+		if opts.Explicit && errors.As(err, &e) && e.Kind == errs.KindNotFound {
+			// A folder the person named: the hint says to check it.
+			e.About(errs.AboutProjectFolder, opts.Dir)
+		}
 		return nil, err
 	}
 	if opts.OnlyTrusted {
@@ -642,6 +647,11 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		}
 	}
 	p, err := DecodeProject(data, file)
+	var e *errs.Error
+	if errors.As(err, &e) && e.Hint == "" {
+		// As config.yaml's: the file is to be mended, or set aside.
+		e.WithHint("fix %s, or move it aside to use no project configuration", file)
+	}
 	p.Dir = abs
 	p.Unpinned = opts.OnlyTrusted && !anyPinned(entries, opts.Digests)
 	return p, err

@@ -174,6 +174,12 @@ const (
 	// AboutWorkingDir: the working directory, where a project is looked
 	// for, cannot be told.
 	AboutWorkingDir About = "working directory"
+	// AboutProjectFolder: a project folder that does not exist (Name the
+	// folder; Detail DetailTrusting when it was named to 'project trust').
+	AboutProjectFolder About = "project folder"
+	// AboutContextFile: a context file for a safety pack check that does
+	// not exist (Name the file).
+	AboutContextFile About = "context file"
 )
 
 // DetailTrusting is the Detail of an AboutProjectOwner refusal met while

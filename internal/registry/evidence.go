@@ -180,7 +180,7 @@ func FileEvidence(file string) Evidence {
 		var se *safefile.Error
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return nil, errs.NotFound("context file %s not found", file)
+			return nil, errs.NotFound("context file %s not found", file).About(errs.AboutContextFile, file)
 		case errors.As(err, &se):
 			return nil, errs.Invalid("context file %s %s", file, se.Detail).
 				WithHint("name a regular file holding a JSON context")

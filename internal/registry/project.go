@@ -128,7 +128,7 @@ func (r *Registry) projectFolder(dir string, mustExist bool) (folder, file strin
 	case errors.Is(err, fs.ErrNotExist) && !mustExist:
 		return filepath.Clean(start), "", nil
 	case errors.Is(err, fs.ErrNotExist):
-		return "", "", errs.NotFound("folder %s not found", start)
+		return "", "", errs.NotFound("folder %s not found", start).About(errs.AboutProjectFolder, start, errs.DetailTrusting)
 	case err != nil:
 		return "", "", errs.Wrap(errs.KindInternal, err, "resolving %s", start)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -330,7 +331,14 @@ func fileError(path string, err error) error {
 		return errs.NotFound("safety pack file %s not found", path).
 			WithHint("check the path; a pack file is <pack_id>.json")
 	}
-	return &errs.Error{Kind: errs.KindSafetyPack, Msg: fmt.Sprintf("cannot read safety pack %s", path), Err: unwrapPathError(err)}
+	e := &errs.Error{Kind: errs.KindSafetyPack, Msg: fmt.Sprintf("cannot read safety pack %s", path), Err: unwrapPathError(err)}
+	if errors.Is(err, safefile.ErrNotRegular) {
+		if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
+			return e.WithHint("name the pack's .json file in it, not the folder")
+		}
+		return e.WithHint("name the pack's regular file: a pipe or device is not read, as it could leave the command waiting")
+	}
+	return e
 }
 
 // unwrapPathError drops the *fs.PathError wrapper, whose path would repeat

@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -41,7 +42,11 @@ func (f *ListFilter) Query(example string) (store.Query, error) {
 	}
 	if f.Namespace != "" {
 		if why := profile.CheckLabel(f.Namespace); why != "" {
-			return q, errs.Usage("invalid namespace %q: %s", f.Namespace, why)
+			e := errs.Usage("invalid namespace %q: %s", f.Namespace, why)
+			if lower := strings.ToLower(f.Namespace); profile.CheckLabel(lower) == "" {
+				return q, e.WithHint("namespaces are lower-case: did you mean %q?", lower)
+			}
+			return q, e.WithHint("a namespace is the part of a custom name before the slash, such as acme in acme/strict")
 		}
 	}
 	if f.Regex == "" {
