@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
@@ -29,6 +30,7 @@ func ValidateFiles(ui *UI, files []string, check CheckFunc) error {
 	}
 	reports := make([]render.FileReport, 0, len(files))
 	invalid, missing, conflict := 0, 0, 0
+	var missed []string
 	for _, f := range files {
 		r := checkOne(ui, f, check)
 		for _, w := range r.Warnings {
@@ -37,6 +39,7 @@ func ValidateFiles(ui *UI, files []string, check CheckFunc) error {
 		switch r.Outcome {
 		case render.OutcomeMissing:
 			missing++
+			missed = append(missed, r.File)
 		case render.OutcomeConflict:
 			conflict++
 		case render.OutcomeInvalid:
@@ -49,7 +52,16 @@ func ValidateFiles(ui *UI, files []string, check CheckFunc) error {
 	}
 	switch {
 	case missing > 0:
-		return errs.NotFound("%s not found", countFiles(missing, len(reports)))
+		// The message names the files not found, so that it says what
+		// to fix without the report (which -f json leaves on stdout).
+		msg, hint := "file "+missed[0]+" not found", "check the file's path"
+		if len(reports) > 1 {
+			msg = fmt.Sprintf("%s not found: %s", countFiles(missing, len(reports)), strings.Join(missed, ", "))
+		}
+		if missing > 1 {
+			hint = "check the path of each file not found"
+		}
+		return errs.NotFound("%s", msg).WithHint("%s", hint)
 	case invalid > 0:
 		return errs.Invalid("%s invalid", countFiles(invalid, len(reports))).
 			WithHint("fix the problems the report lists (each with its file, line and field), then validate again")
