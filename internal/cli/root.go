@@ -708,6 +708,11 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	cfg.StoreFromFile = storeFromFile && storeURL != ""
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
+		var e *errs.Error
+		if from["format"] == "--format" && errors.As(err, &e) {
+			// The flag is named as the other sources are.
+			return cfg, errs.Usage("unknown format %q (from --format)", g.format).WithHint("%s", e.Hint)
+		}
 		return cfg, badSetting(err, from["format"], "unknown format %q", v.GetString("format"))
 	}
 	lt, why := durationOf(v.Get("lock_timeout"))
