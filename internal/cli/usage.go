@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -105,6 +106,10 @@ func valueError(cmd *cobra.Command, err error, e *errs.Error) error {
 		return e
 	}
 	value, flag, why := m[1], m[2], m[3]
+	// pflag quotes the value (%q): it is quoted again below, as typed.
+	if v, err := strconv.Unquote(`"` + value + `"`); err == nil {
+		value = v
+	}
 	if i := strings.LastIndex(flag, ", "); i >= 0 {
 		flag = flag[i+2:]
 	}

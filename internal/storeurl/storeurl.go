@@ -226,7 +226,7 @@ func isPasswordKey(k string) bool {
 // other text), compiled on first use: every agents process links this
 // package, few ever need it.
 var paramRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)((?:^|[?&\s])(?:ssl)?password\s*=\s*)('(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^&\s\\])*\\?)`)
+	return regexp.MustCompile(`(?i)((?:^|[?&\s])(?:ssl)?password\s*=\s*)(\\+"(?:[^\\]|\\+[^\\"])*(?:\\+"|\\*$)|'(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^&\s\\])*\\?)`)
 })
 
 // Redact returns s with any password replaced by Mask: in the user
@@ -284,7 +284,7 @@ var kvKeyRE = sync.OnceValue(func() *regexp.Regexp {
 
 // kvParamRE finds the password of a key=value connection string.
 var kvParamRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)((?:^|\s)(?:ssl)?password\s*=\s*)('(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^\s\\])*\\?)`)
+	return regexp.MustCompile(`(?i)((?:^|\s)(?:ssl)?password\s*=\s*)(\\+"(?:[^\\]|\\+[^\\"])*(?:\\+"|\\*$)|'(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^\s\\])*\\?)`)
 })
 
 // Scrub returns msg with every occurrence of the password secret, as it is
@@ -316,17 +316,32 @@ func RedactText(msg string) string {
 	if !strings.Contains(msg, "@") && !mayNamePassword(msg) {
 		return msg
 	}
-	var b strings.Builder
+	// out holds what is finished; b the text since, which the patterns of
+	// a password setting are run over when it ends (a quoted password
+	// setting, masked whole, is never read by them again).
+	var out, b strings.Builder
+	flush := func() {
+		out.WriteString(paramRE().ReplaceAllString(textParamRE().ReplaceAllString(b.String(), "${1}"+Mask), "${1}"+Mask))
+		b.Reset()
+	}
 	for i := 0; i < len(msg); {
 		if msg[i] == '"' {
 			// A quoted value is read whole: a password in a URL a
-			// message quotes may hold a space.
-			if end := closingQuote(msg, i+1); end > 0 && strings.Contains(msg[i+1:end], "@") {
-				b.WriteByte('"')
-				b.WriteString(RedactValue(msg[i+1 : end]))
-				b.WriteByte('"')
-				i = end + 1
-				continue
+			// message quotes may hold a space, and so may a quoted value
+			// that is a password setting, which is masked to its end.
+			if end := closingQuote(msg, i+1); end > 0 {
+				inner := msg[i+1 : end]
+				if m := quotedPasswordRE().FindStringIndex(inner); m != nil {
+					flush()
+					out.WriteString(`"` + inner[:m[1]] + Mask + `"`)
+					i = end + 1
+					continue
+				}
+				if strings.Contains(inner, "@") {
+					b.WriteString(`"` + RedactValue(inner) + `"`)
+					i = end + 1
+					continue
+				}
 			}
 		}
 		j := i
@@ -338,10 +353,48 @@ func RedactText(msg string) string {
 			i++
 			continue
 		}
+		j = userinfoEnd(msg, i, j)
 		b.WriteString(redactRun(msg[i:j]))
 		i = j
 	}
-	return paramRE().ReplaceAllString(textParamRE().ReplaceAllString(b.String(), "${1}"+Mask), "${1}"+Mask)
+	flush()
+	return out.String()
+}
+
+// quotedPasswordRE finds a quoted value that is a password setting
+// (password=…), up to where its value starts.
+var quotedPasswordRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:ssl)?password\s*=\s*`)
+})
+
+// userinfoEnd returns where the run of msg from i to j ends when it is
+// read as a URL: a run that opens a URL's user information with a
+// password (scheme://user: and no @ after it) runs on to the end of the
+// word holding the last @ of its line, since a password typed with a
+// space in it goes on past the space. Any other run ends at j.
+func userinfoEnd(msg string, i, j int) int {
+	run := msg[i:j]
+	slash := strings.Index(run, ":/")
+	if slash < 0 || strings.IndexByte(run, '@') >= 0 {
+		return j
+	}
+	rest := strings.TrimLeft(run[slash+1:], "/")
+	if !strings.Contains(rest, ":") {
+		return j
+	}
+	line := msg[j:]
+	if nl := strings.IndexAny(line, "\r\n"); nl >= 0 {
+		line = line[:nl]
+	}
+	at := strings.LastIndexByte(line, '@')
+	if at < 0 {
+		return j
+	}
+	end := j + at
+	for end < len(msg) && !isSpace(msg[end]) && msg[end] != '"' {
+		end++
+	}
+	return end
 }
 
 // RedactValue masks the password of a store URL that one value (a file
@@ -405,5 +458,5 @@ func isSchemeChar(c byte) bool {
 // in a message: after a space, a quote or a bracket (a URL's, after ? or
 // &, Redact masks), its value running to the next space.
 var textParamRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)((?:^|[\s"'(\[{,;])(?:ssl)?password\s*=\s*)('(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^\s\\])*\\?)`)
+	return regexp.MustCompile(`(?i)((?:^|[\s"'(\[{,;])(?:ssl)?password\s*=\s*)(\\+"(?:[^\\]|\\+[^\\"])*(?:\\+"|\\*$)|'(?:\\.|[^'\\])*'?|"[^"]*"|(?:\\.|[^\s\\])*\\?)`)
 })

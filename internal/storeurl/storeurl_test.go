@@ -313,6 +313,18 @@ func TestRedactText(t *testing.T) {
 		{`<ci_user:S3cret@db>`, `<ci_user:xxxxx@db>`},
 		{`invalid name: "postgres://ci:my S3cret@db/x" must have`, `invalid name: "postgres://ci:xxxxx@db/x" must have`},
 		{`"a@b" and "c:S3cret@d" both`, `"a@b" and "c:xxxxx@d" both`},
+		// A URL's password holding a space, unquoted: the user
+		// information runs to the last @ of the line.
+		{`file not found: postgres://u:S3 cret@h/db`, `file not found: postgres://u:xxxxx@h/db`},
+		{`context file postgres://u:S3 cr et@h/db not found`, `context file postgres://u:xxxxx@h/db not found`},
+		{`project folder /tmp/x/postgres:/u:S3 cret@h/db not found`, `project folder /tmp/x/postgres:xxxxx@h/db not found`},
+		{"folder postgres://u:S3 cret\nat x@y", "folder postgres://u:S3 cret\nat x@y"},
+		// A password setting quoted with escaped quotes (a %q of a
+		// key=value string), or a quoted value that is a password
+		// setting: masked whole.
+		{`unknown format "host=h password=\"S3 cret\" user=u" (from --format)`, `unknown format "host=h password=xxxxx user=u" (from --format)`},
+		{`this is "password=S3 cret"`, `this is "password=xxxxx"`},
+		{`this is "sslpassword = S3 cret" here`, `this is "sslpassword = xxxxx" here`},
 		// Nothing to mask.
 		{`"a@b" must be "x" where c:d and e@f`, `"a@b" must be "x" where c:d and e@f`},
 		{`profile acme/x: file.yaml:3: bad value`, `profile acme/x: file.yaml:3: bad value`},
