@@ -112,7 +112,7 @@ func decodeProfile(d *strictyaml.Decoder, root strictyaml.Field) (*AutomationPro
 		case keyName:
 			haveName = true
 			if s, ok := d.String(f); ok {
-				if why := CheckProfileName(s); why != "" {
+				if why := checkOwnName(s); why != "" {
 					d.Fieldf(f, "%s", why)
 				}
 				p.Name = s

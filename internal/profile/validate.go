@@ -29,6 +29,20 @@ func CheckProfileName(name string) string {
 	return why
 }
 
+// checkOwnName is CheckProfileName for the name a profile gives itself: a
+// built-in's name in another case is refused without suggesting the
+// built-in, which a custom profile cannot take (a conflict).
+func checkOwnName(name string) string {
+	if IsBuiltinName(name) {
+		return ""
+	}
+	why := CheckCustomName(name)
+	if why != "" && IsBuiltinName(strings.ToLower(name)) {
+		why += fmt.Sprintf("; names are lower-case, and %q is a built-in's: give the profile a namespace/name of its own", strings.ToLower(name))
+	}
+	return why
+}
+
 // The value checks below are shared by the decoder, which reports them with
 // the line of the offending value, and by Validate, which checks values
 // built in code. Each returns "" when the value is fine.
@@ -103,7 +117,7 @@ func (p *AutomationProfile) problems() []errs.Problem {
 	add := func(path, msg string) { ps = append(ps, errs.Problem{Path: path, Message: msg}) }
 	if p.Name == "" {
 		add(keyName, "is required")
-	} else if why := CheckProfileName(p.Name); why != "" {
+	} else if why := checkOwnName(p.Name); why != "" {
 		add(keyName, why)
 	}
 	if p.SchemaVersion != SchemaVersion {

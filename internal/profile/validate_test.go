@@ -23,6 +23,13 @@ func TestCheckProfileName(t *testing.T) {
 	}
 	// A built-in in another case is refused, naming the built-in meant;
 	// a name that is no built-in in any case names none.
+	// The name a profile gives itself never suggests a built-in, which a
+	// custom profile cannot take.
+	for _, name := range []string{"Trusted", "FULL-AUTO"} {
+		if why := checkOwnName(name); why == "" || strings.Contains(why, "did you mean") || !strings.Contains(why, "of its own") {
+			t.Errorf("checkOwnName(%q) = %q", name, why)
+		}
+	}
 	for name, want := range map[string]string{"Trusted": `did you mean the built-in "trusted"?`, "FULL-AUTO": `"full-auto"?`, "Strict": ""} {
 		why := CheckProfileName(name)
 		if why == "" || !strings.Contains(why, want) || (want == "" && strings.Contains(why, "did you mean")) {

@@ -53,11 +53,11 @@ func (r *Registry) planID(st store.Store, id, typed string) (string, error) {
 		return "", errs.Usage("the plan id is empty").About(errs.AboutPlan, "")
 	}
 	if len(id) > plan.IDLength || !plan.IsIDPrefix(id) {
-		why := plan.CheckID(id)
-		if why == "" {
-			why = "must be 26 characters of the plan id alphabet (0-9 and lower-case letters except i, l, o, u), or the start of one"
-		}
-		return "", errs.Invalid("invalid plan id %q: it %s", typed, why).About(errs.AboutPlan, typed)
+		return "", errs.Invalid("invalid plan id %q: it must be a plan id (26 characters of the plan id alphabet: 0-9 and lower-case letters except i, l, o, u) or the start of one", typed).About(errs.AboutPlan, typed)
+	}
+	if id[0] > '7' {
+		// A plan id's time part starts with 0 to 7: no id starts so.
+		return "", errs.Invalid("invalid plan id %q: it is out of range: every plan id starts with a digit from 0 to 7", typed).About(errs.AboutPlan, typed)
 	}
 	if len(id) == plan.IDLength {
 		if why := plan.CheckID(id); why != "" {

@@ -497,6 +497,8 @@ func TestPlanLookup(t *testing.T) {
 		{"u", errs.KindInvalid, "invalid plan id"},
 		{strings.Repeat("0", 27), errs.KindInvalid, "invalid plan id"},
 		{"8" + strings.Repeat("0", 25), errs.KindInvalid, "out of range"},
+		{"z", errs.KindInvalid, "out of range"},
+		{"8abc", errs.KindInvalid, "out of range"},
 	}
 	for _, tt := range tests {
 		p, err := f.r.Plan(tt.id)

@@ -45,9 +45,8 @@ AGENTS_ALLOW_UNRATIFIED_SAFETY does not change what verify reports.`,
 EXIT STATUS
   0    the seal verifies
   2    usage: bad flag or argument
+  3    config.yaml cannot be read or trusted, or fails validation
   4    the pack file named does not exist
-  3    without a file: config.yaml cannot be read or trusted, or fails
-       validation
   6    the seal does not verify, or the pack is malformed (or, without a
        file, the pack in force cannot be loaded)
 `)
