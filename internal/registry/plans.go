@@ -540,7 +540,7 @@ func (r *Registry) profileRecorded(p *plan.Plan) error {
 // that went round the store) is refused, as it is for a plan, rather than
 // decided under: nothing vouches for it.
 func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, error) {
-	p, err := r.Profile(name)
+	p, stored, err := r.profile(name, true)
 	if err != nil || profile.IsBuiltinName(name) {
 		return p, err
 	}
@@ -553,16 +553,24 @@ func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, err
 		// transaction: there is nothing to hold it to.
 		return p, nil
 	}
-	digest, err := profile.Digest(p)
-	if err != nil {
-		return nil, err
-	}
 	// The version in force must be the one the store last wrote: an
 	// older version copied back by hand was recorded once, but is not
 	// what the profile says now. Only the last event is read, so a long
 	// history costs a decision nothing.
 	last, ok, err := st.Profiles().LastEvent(r.ctx(), name)
 	if err != nil && !errs.Is(err, errs.KindNotFound) {
+		return nil, err
+	}
+	if ok && stored != "" && last.Puts(stored) {
+		// The file holds, byte for byte, the stored form of the version
+		// last put: its content is that version's, with no need to
+		// encode it again (most of what a decision would cost).
+		return p, nil
+	}
+	// The bytes differ (a file written in another form, or by hand):
+	// what counts is whether the content is the version last put.
+	digest, err := profile.Digest(p)
+	if err != nil {
 		return nil, err
 	}
 	if !ok || !last.Puts(digest) {

@@ -79,21 +79,38 @@ func loadBuiltin(fsys fs.FS, name string) (*profile.AutomationProfile, error) {
 // valid name that is not stored is not found. A name that is not found, or not a name, suggests the nearest
 // built-in or stored one.
 func (r *Registry) Profile(name string) (*profile.AutomationProfile, error) {
+	p, _, err := r.profile(name, false)
+	return p, err
+}
+
+// profile is Profile; with digest, it also returns the sha256 of the bytes
+// a stored profile was read from, where the store keeps them
+// (store.StoredDigester), else "".
+func (r *Registry) profile(name string, digest bool) (*profile.AutomationProfile, string, error) {
 	if profile.IsBuiltinName(name) {
-		return r.builtin(name)
+		p, err := r.builtin(name)
+		return p, "", err
 	}
 	if err := CheckProfileName(name); err != nil {
-		return nil, errs.DidYouMean(err, suggest.Name(name, r.profileCandidates()))
+		return nil, "", errs.DidYouMean(err, suggest.Name(name, r.profileCandidates()))
 	}
 	st, err := r.Store()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	p, err := st.Profiles().Get(r.ctx(), name)
+	var (
+		p      *profile.AutomationProfile
+		stored string
+	)
+	if g, ok := st.Profiles().(store.StoredDigester[*profile.AutomationProfile]); ok && digest {
+		p, stored, err = g.GetDigest(r.ctx(), name)
+	} else {
+		p, err = st.Profiles().Get(r.ctx(), name)
+	}
 	if errs.Is(err, errs.KindNotFound) {
-		return nil, errs.DidYouMean(err, suggest.Name(name, r.profileCandidates()))
+		return nil, "", errs.DidYouMean(err, suggest.Name(name, r.profileCandidates()))
 	}
-	return p, err
+	return p, stored, err
 }
 
 // CheckProfileName checks a custom profile name someone typed: anything

@@ -86,6 +86,19 @@ type HandEditable interface {
 	HandEditable() bool
 }
 
+// StoredDigester is implemented by the collections of a store that keeps
+// each document as the bytes of its stored form (the file store): a
+// reader that must hold a document to its history (store.HandEditable)
+// compares the digest of those bytes with the history's last put, without
+// encoding the document again. A digest that differs says nothing: the
+// bytes may be a hand edit of the same content, which only encoding the
+// document can tell.
+type StoredDigester[T any] interface {
+	// GetDigest returns what Get does, and the sha256 (lower-case hex) of
+	// the bytes the document was read from.
+	GetDigest(ctx context.Context, name string) (T, string, error)
+}
+
 // Docs is one collection of a store: the documents of one kind, by name.
 type Docs[T any] interface {
 	// Get returns the document with the given name.

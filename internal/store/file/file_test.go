@@ -242,6 +242,39 @@ func TestLayout(t *testing.T) {
 	}
 }
 
+// GetDigest gives the digest the history records for the version it
+// reads: the sha256 of the file, which the store writes in the stored form
+// its objects hold. A decision relies on the two being equal to skip
+// encoding the profile again; a file in any other form gives another.
+func TestGetDigest(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	p := storetest.Profile(t, "acme/strict", 1)
+	res := put(t, s, p, false)
+	g, ok := s.Profiles().(store.StoredDigester[*profile.AutomationProfile])
+	if !ok {
+		t.Fatal("the file store's profiles do not give their stored digest")
+	}
+	got, digest, err := g.GetDigest(context.Background(), "acme/strict")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, p) || digest != res.Digest {
+		t.Errorf("GetDigest = %+v, %s; want %+v, %s", got, digest, p, res.Digest)
+	}
+	last, _, err := s.Profiles().LastEvent(context.Background(), "acme/strict")
+	if err != nil || !last.Puts(digest) {
+		t.Errorf("the history's last event %+v (%v) is not a put of %s", last, err, digest)
+	}
+	file := filepath.Join(home, "profiles", "acme", "strict.yaml")
+	if err := os.WriteFile(file, append([]byte("# a comment\n"), readFile(t, file)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, digest, err := g.GetDigest(context.Background(), "acme/strict"); err != nil || digest == res.Digest {
+		t.Errorf("a file in another form gives digest %s (%v), the stored form's", digest, err)
+	}
+}
+
 func TestLockTimeout(t *testing.T) {
 	home := newHome(t)
 	s := openStore(t, home, filestore.Options{LockTimeout: 20 * time.Millisecond})

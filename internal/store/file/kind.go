@@ -3,6 +3,7 @@ package file
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -155,20 +156,20 @@ func readDir(r *os.Root, dir string) ([]fs.DirEntry, error) {
 }
 
 // loadInfo reads and decodes the document at rel, which must hold name,
-// and returns the metadata of the file it read, taken when it was opened.
-// Decoding problems come back as they are (KindInvalid); a missing file is
-// fs.ErrNotExist.
-func (k *kind[T]) loadInfo(s *Store, r *os.Root, name, rel string) (T, fs.FileInfo, error) {
+// and returns the metadata of the file it read, taken when it was opened,
+// and the bytes it held. Decoding problems come back as they are
+// (KindInvalid); a missing file is fs.ErrNotExist.
+func (k *kind[T]) loadInfo(s *Store, r *os.Root, name, rel string) (T, fs.FileInfo, []byte, error) {
 	var zero T
 	data, fi, err := readRegular(r, rel, profile.MaxFileSize)
 	if err != nil {
-		return zero, nil, err
+		return zero, nil, nil, err
 	}
 	v, err := k.decodeAt(s, name, rel, data)
 	if err != nil {
-		return zero, nil, err
+		return zero, nil, nil, err
 	}
-	return v, fi, nil
+	return v, fi, data, nil
 }
 
 // decodeAt decodes the content of the file at rel, which must hold name.
@@ -339,23 +340,40 @@ func (d docs[T]) openFor(ctx context.Context, name string) (*os.Root, error) {
 // Get implements store.Docs. It opens the one file the name maps to, so
 // its cost does not grow with the store.
 func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
+	v, _, err := d.get(ctx, name, false)
+	return v, err
+}
+
+var _ store.StoredDigester[*profile.AutomationProfile] = docs[*profile.AutomationProfile]{}
+
+// GetDigest implements store.StoredDigester.
+func (d docs[T]) GetDigest(ctx context.Context, name string) (T, string, error) {
+	return d.get(ctx, name, true)
+}
+
+// get reads the document name and, with digest, the sha256 of its file.
+func (d docs[T]) get(ctx context.Context, name string, digest bool) (T, string, error) {
 	s, k := d.s, d.k
 	var zero T
 	r, err := d.openFor(ctx, name)
 	if err != nil {
-		return zero, err
+		return zero, "", err
 	}
 	defer r.Close()
 	rel := k.path(name)
-	v, fi, err := k.loadInfo(s, r, name, rel)
+	v, fi, data, err := k.loadInfo(s, r, name, rel)
 	if err != nil {
 		if msg, ok := danglingLink(r, rel, err); ok {
 			err = badFile(msg)
 		}
-		return zero, k.readFailure(s, name, rel, err)
+		return zero, "", k.readFailure(s, name, rel, err)
 	}
 	s.touchFile(rel, fi)
-	return v, nil
+	if !digest {
+		return v, "", nil
+	}
+	sum := sha256.Sum256(data)
+	return v, hex.EncodeToString(sum[:]), nil
 }
 
 // Names implements store.Docs.

@@ -97,7 +97,7 @@ func (k *kind[T]) entries(ctx context.Context, s *Store, r *os.Root, tx *txn) ([
 	byName := map[string]*store.Entry{}
 	infos := map[string]fs.FileInfo{}
 	for _, d := range found {
-		v, fi, err := k.loadInfo(s, r, d.name, d.rel)
+		v, fi, _, err := k.loadInfo(s, r, d.name, d.rel)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
