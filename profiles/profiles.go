@@ -30,6 +30,23 @@ type builtin struct {
 	gates  [11]float64
 	safety profile.SafetyProfile
 	guards *profile.AutomationGuard
+	// stored is the profile's stored form (profile.Encode), whose sha256
+	// a plan records for it.
+	stored string
+}
+
+// StoredForm returns the stored form of the named built-in profile (what
+// profile.Encode writes for Decoded(name), the content a plan's snapshot
+// of it holds), or nil when name is not a built-in. It is compiled in
+// beside the values, so that checking a plan's record of a built-in
+// encodes nothing.
+func StoredForm(name string) []byte {
+	for i := range builtins {
+		if builtins[i].name == name {
+			return []byte(builtins[i].stored)
+		}
+	}
+	return nil
 }
 
 // decoded returns a new copy of the named built-in, or nil for another

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -34,13 +35,45 @@ func (r *Registry) Plan(id string) (*plan.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := st.Plans().Get(r.ctx(), full)
+	var (
+		p      *plan.Plan
+		stored string
+	)
+	if g, ok := st.Plans().(store.StoredDigester[*plan.Plan]); ok {
+		p, stored, err = g.GetDigest(r.ctx(), full)
+	} else {
+		p, err = st.Plans().Get(r.ctx(), full)
+	}
 	if errs.Is(err, errs.KindNotFound) {
 		if ids, lerr := st.Plans().Names(r.ctx(), store.Query{}); lerr == nil {
 			return nil, errs.DidYouMean(err, nearestID(full, ids))
 		}
 	}
+	if err == nil && stored != "" {
+		if r.readPlans == nil {
+			r.readPlans = map[string]readPlan{}
+		}
+		r.readPlans[p.ID] = readPlan{p.Clone(), stored}
+	}
 	return p, err
+}
+
+// readPlan is a plan as the store gave it, and the sha256 of the bytes it
+// was read from.
+type readPlan struct {
+	plan   *plan.Plan
+	digest string
+}
+
+// storedDigest returns the sha256 of p's stored form when p is, field for
+// field, a plan read from bytes of that digest (which the store writes in
+// the stored form), else "": the caller encodes p to know it.
+func (r *Registry) storedDigest(p *plan.Plan) string {
+	rp, ok := r.readPlans[p.ID]
+	if !ok || !reflect.DeepEqual(rp.plan, p) {
+		return ""
+	}
+	return rp.digest
 }
 
 // maxCandidates is how many ids an ambiguous prefix lists.
@@ -804,14 +837,20 @@ func (r *Registry) vouched(p *plan.Plan) (v *plan.Plan, why *errs.Error, err err
 	if err != nil {
 		return nil, nil, err
 	}
-	data, _, err := plan.Encode(p)
-	if err != nil {
-		return nil, nil, err
-	}
-	digest := canon.Digest(data)
 	last, ok, err := st.Plans().LastEvent(r.ctx(), p.ID)
 	if err != nil && !errs.Is(err, errs.KindNotFound) {
 		return nil, nil, err
+	}
+	// The digest of p's stored form: that of the bytes p was read from
+	// when they are the version last put (most of what encoding p again
+	// would cost a decision), else p encoded.
+	digest := r.storedDigest(p)
+	if digest == "" || !last.Puts(digest) {
+		data, _, err := plan.Encode(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		digest = canon.Digest(data)
 	}
 	if !ok {
 		return nil, errs.Invalid("plan %s has no history in the registry: it was recorded by an agents that kept none, or placed by hand, so what it cites cannot be shown to be what the registry wrote", p.ID).

@@ -67,7 +67,10 @@ type Registry struct {
 	st       store.Store
 	builtins map[string]*profile.AutomationProfile // decoded so far, by name
 	pack     *sp.Loaded                            // the pack in force, once loaded
-	warnings []string
+	// readPlans are the plans read so far, by id, as read and with the
+	// digest of the bytes they were read from (see vouched).
+	readPlans map[string]readPlan
+	warnings  []string
 	// untrusted are the store's warnings so far: whoever they name could
 	// have changed what the store holds, so no decision is taken from it.
 	untrusted []store.Warning

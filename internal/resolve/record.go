@@ -12,6 +12,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/profiles"
 )
 
 // Snapshot is the canonical content of a resolved profile, kept by the
@@ -99,9 +100,13 @@ func verify(p *plan.Plan, objects Objects, builtin Lookup) (*profile.AutomationP
 		}
 		return nil, err
 	}
-	ap, _, err := profile.DecodeProfile(data, "snapshot "+ref.SHA256)
-	if err != nil {
-		return nil, errs.Wrap(errs.KindInvalid, err, "plan %s: the recorded automation profile snapshot does not decode", p.ID)
+	// A snapshot that is, byte for byte, a built-in's stored form is that
+	// built-in, compiled in: nothing to parse.
+	ap := profiles.Decoded(ref.Name)
+	if ap == nil || !bytes.Equal(data, profiles.StoredForm(ref.Name)) {
+		if ap, _, err = profile.DecodeProfile(data, "snapshot "+ref.SHA256); err != nil {
+			return nil, errs.Wrap(errs.KindInvalid, err, "plan %s: the recorded automation profile snapshot does not decode", p.ID)
+		}
 	}
 	if ap.Name != ref.Name {
 		return nil, errs.Invalid("plan %s cites sha256 %s for automation profile %q, but that snapshot is of %q", p.ID, ref.SHA256, ref.Name, ap.Name)
@@ -228,6 +233,10 @@ func builtinContent(builtin Lookup, name string) func() ([]byte, bool) {
 		b, err := builtin(name)
 		if err != nil {
 			return nil, false
+		}
+		// The built-in compiled in has its stored form compiled in too.
+		if reflect.DeepEqual(b, profiles.Decoded(name)) {
+			return profiles.StoredForm(name), true
 		}
 		data, _, err := profile.Encode(b)
 		return data, err == nil

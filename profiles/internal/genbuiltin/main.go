@@ -29,7 +29,7 @@ package profiles
 import "github.com/agentsctl/agents/internal/profile"
 
 // builtins are the built-ins as builtin/<name>.yaml decode, in the order
-// of profile.BuiltinNames.
+// of profile.BuiltinNames, each with its stored form.
 var builtins = [...]builtin{
 `)
 	for _, name := range profile.BuiltinNames {
@@ -42,14 +42,19 @@ var builtins = [...]builtin{
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(&b, "\t%s,\n", row(p))
+		stored, _, err := profile.Encode(p)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "\t%s,\n", row(p, stored))
 	}
 	b.WriteString("}\n")
 	return b.Bytes(), nil
 }
 
-// row writes p as one element of the table: a builtin literal, on one line.
-func row(p *profile.AutomationProfile) string {
+// row writes p as one element of the table, with its stored form: a
+// builtin literal, on one line.
+func row(p *profile.AutomationProfile, stored []byte) string {
 	gates := make([]string, len(profile.Gates))
 	for i, g := range profile.Gates {
 		gates[i] = f(g.Value(p))
@@ -66,7 +71,7 @@ func row(p *profile.AutomationProfile) string {
 		guards = fmt.Sprintf("&profile.AutomationGuard{MaxToolCallsPerStep: %s, MaxTotalCost: %s, ToolAllowlist: %s, ToolDenylist: %s, RequireApprovalForWrites: %t, RequireApprovalForApply: %t}",
 			calls, fptr(g.MaxTotalCost), strs(g.ToolAllowlist), strs(g.ToolDenylist), g.RequireApprovalForWrites, g.RequireApprovalForApply)
 	}
-	return fmt.Sprintf("{%q, %q, %q, [...]float64{%s}, %s, %s}", p.Name, p.Description, p.SchemaVersion, strings.Join(gates, ", "), safety, guards)
+	return fmt.Sprintf("{%q, %q, %q, [...]float64{%s}, %s, %s, %q}", p.Name, p.Description, p.SchemaVersion, strings.Join(gates, ", "), safety, guards, stored)
 }
 
 func f(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
