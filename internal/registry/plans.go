@@ -35,15 +35,7 @@ func (r *Registry) Plan(id string) (*plan.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	var (
-		p      *plan.Plan
-		stored string
-	)
-	if g, ok := st.Plans().(store.StoredDigester[*plan.Plan]); ok {
-		p, stored, err = g.GetDigest(r.ctx(), full)
-	} else {
-		p, err = st.Plans().Get(r.ctx(), full)
-	}
+	p, stored, err := store.GetDigest(r.ctx(), st.Plans(), full)
 	if errs.Is(err, errs.KindNotFound) {
 		if ids, lerr := st.Plans().Names(r.ctx(), store.Query{}); lerr == nil {
 			return nil, errs.DidYouMean(err, nearestID(full, ids))

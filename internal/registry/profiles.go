@@ -102,8 +102,8 @@ func (r *Registry) profile(name string, digest bool) (*profile.AutomationProfile
 		p      *profile.AutomationProfile
 		stored string
 	)
-	if g, ok := st.Profiles().(store.StoredDigester[*profile.AutomationProfile]); ok && digest {
-		p, stored, err = g.GetDigest(r.ctx(), name)
+	if digest {
+		p, stored, err = store.GetDigest(r.ctx(), st.Profiles(), name)
 	} else {
 		p, err = st.Profiles().Get(r.ctx(), name)
 	}

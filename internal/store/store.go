@@ -99,6 +99,16 @@ type StoredDigester[T any] interface {
 	GetDigest(ctx context.Context, name string) (T, string, error)
 }
 
+// GetDigest returns the named document of d and, where d is a
+// StoredDigester, the sha256 of the bytes it was read from; else "".
+func GetDigest[T any](ctx context.Context, d Docs[T], name string) (T, string, error) {
+	if g, ok := d.(StoredDigester[T]); ok {
+		return g.GetDigest(ctx, name)
+	}
+	v, err := d.Get(ctx, name)
+	return v, "", err
+}
+
 // Docs is one collection of a store: the documents of one kind, by name.
 type Docs[T any] interface {
 	// Get returns the document with the given name.
