@@ -126,7 +126,11 @@ func decodeProfile(d *strictyaml.Decoder, root strictyaml.Field) (*AutomationPro
 				d.Fieldf(f, "must be %q, got %q", SchemaVersion, s)
 			}
 		case keySafety:
-			if !f.IsNull() {
+			// Left out, safety is the default profile; written, it must
+			// say something: a key with no value is an edit not finished.
+			if f.IsNull() {
+				d.Fieldf(f, "must be a mapping of safety settings, got null; remove the key to use the default safety profile")
+			} else {
 				p.Safety, nested = decodeSafety(d, f)
 			}
 		case keyGuards:

@@ -103,11 +103,6 @@ safety:
 			want: with(allAsk("acme/x"), func(p *AutomationProfile) { p.Safety.MaxRetriesPerStep = 100 }),
 		},
 		{
-			name: "safety null is the default",
-			doc:  "name: acme/x\nsafety: null\n",
-			want: allAsk("acme/x"),
-		},
-		{
 			name: "safety empty is the default",
 			doc:  "name: acme/x\nsafety: {}\n",
 			want: allAsk("acme/x"),
@@ -295,6 +290,8 @@ func TestDecodeProfileInvalid(t *testing.T) {
 		{"unknown key without suggestion", "name: acme/x\nowner: me\n", []wantProblem{{"owner", `unknown field "owner"`, 2}}},
 		{"unknown nested key", "name: acme/x\nsafety:\n  requre_sandbox: true\n", []wantProblem{{"safety.requre_sandbox", `did you mean "require_sandbox"?`, 3}}},
 		{"unknown guard key", "name: acme/x\nguards:\n  tool_denylst: []\n", []wantProblem{{"guards.tool_denylst", `did you mean "tool_denylist"?`, 3}}},
+		{"safety null", "name: acme/x\nsafety: null\n", []wantProblem{{"safety", "got null; remove the key to use the default safety profile", 2}}},
+		{"safety with no value", "name: acme/x\nsafety:\n", []wantProblem{{"safety", "got null", 2}}},
 		{"safety field at the top level", "name: acme/x\nmax_retries_per_step: 3\n", []wantProblem{{"max_retries_per_step", "belongs under safety:", 2}}},
 		{"guard field at the top level", "name: acme/x\ntool_denylist: [a]\n", []wantProblem{{"tool_denylist", "belongs under guards:", 2}}},
 		{"shared field at the top level", "name: acme/x\nmax_total_cost: 3\n", []wantProblem{{"max_total_cost", "belongs under safety: or guards:", 2}}},
