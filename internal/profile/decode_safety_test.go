@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -162,5 +163,22 @@ func TestDecodeSafetyField(t *testing.T) {
 	}
 	if s.MaxTotalCost != nil {
 		t.Errorf("invalid cost kept: %v", *s.MaxTotalCost)
+	}
+}
+
+// EncodeSafety gives the stored form a plan keeps, and refuses one that
+// would not fit a stored file: a list written inline grows when each item
+// takes a line of its own.
+func TestEncodeSafety(t *testing.T) {
+	data, err := EncodeSafety(DefaultSafetyProfile())
+	if err != nil || !strings.Contains(string(data), "require_sandbox: true\n") {
+		t.Fatalf("EncodeSafety(default) = %q, %v", data, err)
+	}
+	big := DefaultSafetyProfile()
+	for i := range 111_111 {
+		big.AllowedSkillCategories = append(big.AllowedSkillCategories, fmt.Sprintf("c%06d", i))
+	}
+	if _, err := EncodeSafety(big); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "as stored, over the 1048576-byte") {
+		t.Errorf("EncodeSafety of a profile whose stored form passes 1 MiB: %v", err)
 	}
 }

@@ -22,6 +22,17 @@ func Encode(p *AutomationProfile) ([]byte, *AutomationProfile, error) {
 	})
 }
 
+// EncodeSafety returns the stored form of a standalone safety profile, as
+// a plan keeps it (a snapshot) and an action holds it, refusing one whose
+// stored form would not fit a stored file.
+func EncodeSafety(s SafetyProfile) ([]byte, error) {
+	data, _, err := canon.StableYAML(s, "the safety profile", func(data []byte) (SafetyProfile, error) {
+		stored, _, err := DecodeSafetyProfile(data, "the safety profile")
+		return stored, err
+	})
+	return data, err
+}
+
 // Digest returns the sha256 of p's canonical YAML (see Encode): the digest
 // under which a store keeps the version, and which a plan cites.
 func Digest(p *AutomationProfile) (string, error) {

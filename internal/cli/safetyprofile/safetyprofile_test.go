@@ -2,6 +2,7 @@ package safetyprofile
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,5 +73,18 @@ func TestValidateAndShow(t *testing.T) {
 	}
 	if err := e.Run(NewCmd(e.Deps), "show", bad); !errs.Is(err, errs.KindInvalid) {
 		t.Errorf("show of an invalid file: %v", err)
+	}
+	// A file under 1 MiB whose stored form (a line for each list item)
+	// would pass it: no plan could keep it, so it is not valid.
+	var b strings.Builder
+	b.WriteString("allowed_skill_categories: [")
+	for i := range 111_111 {
+		fmt.Fprintf(&b, "c%06d, ", i)
+	}
+	b.WriteString("]\n")
+	inline := write("inline.yaml", b.String())
+	e.Out.Reset()
+	if err := e.Run(NewCmd(e.Deps), "validate", inline); !errs.Is(err, errs.KindInvalid) || !strings.Contains(e.Out.String(), "as stored, over the") {
+		t.Errorf("validate of a file whose stored form passes 1 MiB: %v\n%s", err, e.Out.String())
 	}
 }

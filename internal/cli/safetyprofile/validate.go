@@ -34,7 +34,12 @@ EXIT STATUS
 
 func validateRun(opts *validateOptions) error {
 	return cmdutil.ValidateFiles(opts.UI, opts.files, func(data []byte, file string) (string, []string, error) {
-		_, warnings, err := profile.DecodeSafetyProfile(data, file)
+		s, warnings, err := profile.DecodeSafetyProfile(data, file)
+		if err != nil {
+			return "", warnings, err
+		}
+		// A plan keeps it in its stored form, which must fit a stored file.
+		_, err = profile.EncodeSafety(s)
 		return "", warnings, err
 	})
 }
