@@ -125,6 +125,9 @@ func valueError(cmd *cobra.Command, err error, e *errs.Error) error {
 	case strings.Contains(why, "ParseInt"), strings.Contains(why, "ParseUint"), strings.HasPrefix(why, cmdutil.NotWholeDecimal):
 		reason = "not a whole number"
 		hint = fmt.Sprintf("give a whole number such as 3: %s 3", flag)
+	case strings.HasPrefix(why, cmdutil.NearZero):
+		reason = why
+		hint = fmt.Sprintf("write 0, or a number of at least 2.2250738585072014e-308: %s 0", flag)
 	case strings.HasPrefix(why, cmdutil.LeadingZero):
 		reason = why
 		hint = fmt.Sprintf("give a whole number such as 3: %s 3", flag)

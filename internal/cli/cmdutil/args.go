@@ -3,6 +3,8 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -294,6 +296,7 @@ const (
 	NotWholeDecimal = "not a whole number written in decimal digits"
 	LeadingZero     = "a whole number with a leading zero"
 	NotDecimal      = "not a number written in decimal notation"
+	NearZero        = "closer to 0 than a number is read at full precision"
 )
 
 // notDecimal says why s is not a number in plain decimal notation (a
@@ -322,8 +325,17 @@ func notDecimal(s string, whole bool) string {
 		(hasExp && (exp == "" || strings.Trim(exp, "0123456789") != "")) {
 		return NotDecimal + " (such as 0.8, 12 or 1e-3)"
 	}
+	// As in a file: a figure that is not 0 must not read as 0, or lose
+	// digits (1e-400 would read as 0, a confidence of nothing).
+	if v, err := strconv.ParseFloat(digits, 64); err == nil && (v != 0 && math.Abs(v) < minNormal ||
+		v == 0 && strings.Trim(intPart+frac, "0") != "") {
+		return fmt.Sprintf("%s (%g): it would read as %g, or lose digits", NearZero, minNormal, v)
+	}
 	return ""
 }
+
+// minNormal is the smallest float64 read without losing precision.
+const minNormal = 2.2250738585072014e-308
 
 // onceValue is a flag value that takes one Set.
 type onceValue struct {

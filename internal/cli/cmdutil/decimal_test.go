@@ -40,6 +40,11 @@ func TestDecimalFlags(t *testing.T) {
 		{"cost", ".", NotDecimal},
 		{"cost", "", NotDecimal},
 		{"cost", " 1", NotDecimal},
+		// A figure that is not 0 must not read as 0 or lose digits.
+		{"cost", "1e-400", NearZero},
+		{"cost", "5e-324", NearZero},
+		{"cost", "0.0000e-999", ""},
+		{"cost", "2.2250738585072014e-308", ""},
 	}
 	for _, tt := range tests {
 		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
