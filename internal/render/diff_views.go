@@ -218,7 +218,7 @@ func cellText(x any) string {
 		if len(t) == 0 {
 			return "[]"
 		}
-		return strings.Join(t, ",")
+		return joinItems(t, ",")
 	}
 	return fmt.Sprint(x)
 }

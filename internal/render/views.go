@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -116,15 +117,35 @@ func Truncate(s string, width int) string {
 }
 
 // JoinList formats a list of values for human formats: "null" for an absent
-// list, "[]" for an empty one, else the values separated by ", ".
+// list, "[]" for an empty one, else the values separated by ", ", each
+// quoted where it could be read as something else (see listItem).
 func JoinList(list []string) string {
+	return joinItems(list, ", ")
+}
+
+// joinItems is JoinList with the separator sep.
+func joinItems(list []string, sep string) string {
 	if list == nil {
 		return "null"
 	}
 	if len(list) == 0 {
 		return "[]"
 	}
-	return strings.Join(list, ", ")
+	items := make([]string, len(list))
+	for i, s := range list {
+		items[i] = listItem(s)
+	}
+	return strings.Join(items, sep)
+}
+
+// listItem is one value of a list as a human format shows it: quoted when
+// it would otherwise read as no list (null, []), as two values (a comma),
+// or as a quoted value; as it is otherwise.
+func listItem(s string) string {
+	if s == "null" || s == "[]" || strings.ContainsAny(s, ",\"") {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // Line is a result told in one line, such as a change made: Text in the
