@@ -586,6 +586,19 @@ func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, err
 	if err != nil && !errs.Is(err, errs.KindNotFound) {
 		return nil, err
 	}
+	// A put is the store's word only with its version kept as an object,
+	// as the store writes every version it puts: a history line alone
+	// (appended by hand) vouches for nothing, as for a plan.
+	if ok && last.Event == store.EventPut {
+		kept, err := st.HasObject(r.ctx(), last.Digest)
+		if err != nil {
+			return nil, err
+		}
+		if !kept {
+			return nil, errs.Invalid("automation profile %q is not a version the store recorded: the version its history ends with (sha256 %s…) is not kept as an object, so that history line was not written by agents, or the object was removed; nothing is decided or recorded under it", name, last.Digest[:12]).
+				About(errs.AboutUnrecordedProfile, name, "")
+		}
+	}
 	if ok && stored != "" && last.Puts(stored) {
 		// The file holds, byte for byte, the stored form of the version
 		// last put: its content is that version's, with no need to
