@@ -13,6 +13,7 @@ import (
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"github.com/agentsctl/agents/internal/suggest"
 )
 
@@ -127,7 +128,7 @@ func valueError(cmd *cobra.Command, err error, e *errs.Error) error {
 		hint = fmt.Sprintf("give a whole number such as 3: %s 3", flag)
 	case strings.HasPrefix(why, cmdutil.NearZero):
 		reason = why
-		hint = fmt.Sprintf("write 0, or a number of at least 2.2250738585072014e-308: %s 0", flag)
+		hint = fmt.Sprintf("write 0, or a number of at least %g: %s 0", strictyaml.MinNormal, flag)
 	case strings.HasPrefix(why, cmdutil.LeadingZero):
 		reason = why
 		hint = fmt.Sprintf("give a whole number such as 3: %s 3", flag)

@@ -913,8 +913,8 @@ func (d *Decoder) Float(f Field) (float64, bool) {
 		// ParseFloat rounds a number too small for a float64 to 0 (or to a
 		// subnormal) without an error: 1e-400 would read as 0, which for a
 		// threshold means "automatic". Only a literal 0 may be 0.
-		if v < minNormal && v > -minNormal && nonZeroDigits(n.Value) {
-			d.Fieldf(f, "number %s is closer to 0 than the smallest number read at full precision, %g (it would read as %g, or lose digits); write 0, or a number of at least %g", shorten(n.Value), minNormal, v, minNormal)
+		if LosesPrecision(n.Value, v) {
+			d.Fieldf(f, "number %s is closer to 0 than the smallest number read at full precision, %g (it would read as %g, or lose digits); write 0, or a number of at least %g", shorten(n.Value), MinNormal, v, MinNormal)
 			return 0, false
 		}
 		if v == 0 {
@@ -936,9 +936,17 @@ func (d *Decoder) Float(f Field) (float64, bool) {
 
 const maxFloat = 1.7976931348623157e308
 
-// minNormal is the smallest normal float64: below it a number loses
+// MinNormal is the smallest normal float64: below it a number loses
 // precision, and far enough below it becomes 0.
-const minNormal = 2.2250738585072014e-308
+const MinNormal = 2.2250738585072014e-308
+
+// LosesPrecision reports whether v, read from the decimal literal lit, is
+// a number other than 0 written too close to 0 to be read at full
+// precision: 1e-400 reads as 0 (for a threshold, "automatic"), 5e-324 as
+// a number with one digit left. Only a literal 0 may read as 0.
+func LosesPrecision(lit string, v float64) bool {
+	return v < MinNormal && v > -MinNormal && nonZeroDigits(lit)
+}
 
 // nonZeroDigits reports whether the significand of a YAML float literal
 // (the digits before any exponent) holds a digit other than 0: whether it

@@ -3,7 +3,6 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"github.com/agentsctl/agents/internal/suggest"
 )
 
@@ -327,15 +327,11 @@ func notDecimal(s string, whole bool) string {
 	}
 	// As in a file: a figure that is not 0 must not read as 0, or lose
 	// digits (1e-400 would read as 0, a confidence of nothing).
-	if v, err := strconv.ParseFloat(digits, 64); err == nil && (v != 0 && math.Abs(v) < minNormal ||
-		v == 0 && strings.Trim(intPart+frac, "0") != "") {
-		return fmt.Sprintf("%s (%g): it would read as %g, or lose digits", NearZero, minNormal, v)
+	if v, err := strconv.ParseFloat(digits, 64); err == nil && strictyaml.LosesPrecision(digits, v) {
+		return fmt.Sprintf("%s (%g): it would read as %g, or lose digits", NearZero, strictyaml.MinNormal, v)
 	}
 	return ""
 }
-
-// minNormal is the smallest float64 read without losing precision.
-const minNormal = 2.2250738585072014e-308
 
 // onceValue is a flag value that takes one Set.
 type onceValue struct {
