@@ -19,26 +19,25 @@ const MaxRetriesPerStep = 100
 // are case-sensitive: a built-in's name in another case is not it, and the
 // reason names the built-in meant.
 func CheckProfileName(name string) string {
-	if IsBuiltinName(name) {
-		return ""
-	}
-	why := CheckCustomName(name)
-	if lower := strings.ToLower(name); why != "" && IsBuiltinName(lower) {
-		why += fmt.Sprintf("; names are lower-case: did you mean the built-in %q?", lower)
-	}
-	return why
+	return checkName(name, "; names are lower-case: did you mean the built-in %q?")
 }
 
 // checkOwnName is CheckProfileName for the name a profile gives itself: a
 // built-in's name in another case is refused without suggesting the
 // built-in, which a custom profile cannot take (a conflict).
 func checkOwnName(name string) string {
+	return checkName(name, "; names are lower-case, and %q is a built-in's: give the profile a namespace/name of its own")
+}
+
+// checkName is CheckProfileName, with builtin (a format of the built-in's
+// name) added to the reason when name is a built-in's in another case.
+func checkName(name, builtin string) string {
 	if IsBuiltinName(name) {
 		return ""
 	}
 	why := CheckCustomName(name)
-	if why != "" && IsBuiltinName(strings.ToLower(name)) {
-		why += fmt.Sprintf("; names are lower-case, and %q is a built-in's: give the profile a namespace/name of its own", strings.ToLower(name))
+	if lower := strings.ToLower(name); why != "" && IsBuiltinName(lower) {
+		why += fmt.Sprintf(builtin, lower)
 	}
 	return why
 }

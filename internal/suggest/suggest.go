@@ -40,8 +40,9 @@ func Key(key string, known []string) string {
 // length (one edit for a short name); or the one candidate that name
 // begins. Against a candidate of the same namespace only the parts after
 // the slash are compared, with the limit of the typed part's length: a
-// shared namespace makes no two names alike (acme/nope is not acme/com0). name itself is never suggested: a name the store lists but
-// cannot read is not found, and "did you mean" the same name helps no one.
+// shared namespace makes no two names alike (acme/nope is not acme/com0).
+// name itself is never suggested: a name the store lists but cannot read
+// is not found, and "did you mean" the same name helps no one.
 func Name(name string, candidates []string) string {
 	lower := strings.ToLower(strings.TrimSpace(name))
 	if lower == "" || len(lower) > 200 {
