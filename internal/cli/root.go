@@ -708,11 +708,6 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 	cfg.StoreFromFile = storeFromFile && storeURL != ""
 	if _, err := render.Lookup(cfg.Format, render.Options{}); err != nil {
 		cfg.Format = ""
-		var e *errs.Error
-		if from["format"] == "--format" && errors.As(err, &e) {
-			// The flag is named as the other sources are.
-			return cfg, errs.Usage("unknown format %q (from --format)", g.format).WithHint("%s", e.Hint)
-		}
 		return cfg, badSetting(err, from["format"], "unknown format %q", v.GetString("format"))
 	}
 	lt, why := durationOf(v.Get("lock_timeout"))
@@ -754,11 +749,14 @@ func onlyAt(err error, key string) bool {
 // without that) and, for a value from config.yaml, of kind invalid.
 func badSetting(err error, from, msg string, a ...any) error {
 	var e *errs.Error
-	if from == "" || strings.HasPrefix(from, "--") || !errors.As(err, &e) {
-		return err // a flag is where it was given
+	if from == "" || !errors.As(err, &e) {
+		return err
 	}
 	c := *e
 	c.Msg = fmt.Sprintf(msg, a...) + " (from " + from + ")"
+	if strings.HasPrefix(from, "--") {
+		return &c // a flag: the hint stands as it is
+	}
 	if _, file, ok := strings.Cut(from, " in "); ok {
 		c.Kind = errs.KindInvalid
 		c.Hint = "fix it in " + file + ": " + c.Hint
