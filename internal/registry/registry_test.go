@@ -359,30 +359,23 @@ func TestListNoneInNamespace(t *testing.T) {
 	f.action(t, "local/deploy", "")
 	f.r.Warnings()
 	none := func(string) bool { return false }
+	profiles := func(q store.Query) (int, error) { ps, err := f.r.ListProfiles(q); return len(ps), err }
+	actions := func(q store.Query) (int, error) { as, err := f.r.ListActions(q); return len(as), err }
 	for _, tc := range []struct {
 		name string
-		list func() (int, error)
+		list func(store.Query) (int, error)
+		q    store.Query
 		want []string
 	}{
-		{"profiles filtered out", func() (int, error) {
-			ps, err := f.r.ListProfiles(store.Query{Namespace: "acme", Match: none})
-			return len(ps), err
-		}, nil},
-		{"profiles in a mistyped namespace", func() (int, error) {
-			ps, err := f.r.ListProfiles(store.Query{Namespace: "acm"})
-			return len(ps), err
-		}, []string{`no profile is in namespace "acm"; did you mean "acme"?`}},
-		{"actions filtered out", func() (int, error) {
-			as, err := f.r.ListActions(store.Query{Namespace: "local", Match: none})
-			return len(as), err
-		}, nil},
-		{"actions in a mistyped namespace", func() (int, error) {
-			as, err := f.r.ListActions(store.Query{Namespace: "locl"})
-			return len(as), err
-		}, []string{`no action is in namespace "locl"; did you mean "local"?`}},
+		{"profiles filtered out", profiles, store.Query{Namespace: "acme", Match: none}, nil},
+		{"profiles in a mistyped namespace", profiles, store.Query{Namespace: "acm"},
+			[]string{`no profile is in namespace "acm"; did you mean "acme"?`}},
+		{"actions filtered out", actions, store.Query{Namespace: "local", Match: none}, nil},
+		{"actions in a mistyped namespace", actions, store.Query{Namespace: "locl"},
+			[]string{`no action is in namespace "locl"; did you mean "local"?`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n, err := tc.list()
+			n, err := tc.list(tc.q)
 			if err != nil || n != 0 {
 				t.Fatalf("listed %d, %v; want none", n, err)
 			}
