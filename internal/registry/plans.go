@@ -312,14 +312,20 @@ func (r *Registry) choose(c Choices) (request, error) {
 }
 
 // chosen checks a profile name chosen for a plan now ("" for none): one
-// that does not exist is not found, suggesting the nearest, as a lookup of
-// the name itself is. Resolving would report it as the plan level's, as
-// it must for a plan recorded earlier whose profile has since gone.
+// that does not exist is not found, naming the plan level as resolving
+// names the level of a profile that has gone, and suggesting the nearest
+// name, as a lookup of the name itself does.
 func (r *Registry) chosen(name string) error {
 	if name == "" {
 		return nil
 	}
 	_, err := r.Profile(name)
+	var e *errs.Error
+	if errs.Is(err, errs.KindNotFound) && errors.As(err, &e) {
+		c := *e
+		c.Msg = fmt.Sprintf("automation profile %q named at the %s level not found", name, plan.LevelPlan)
+		return &c
+	}
 	return err
 }
 

@@ -563,10 +563,11 @@ func TestPlanUseShowSet(t *testing.T) {
 	}
 	_, err = f.r.UsePlan(Choices{Action: "local/none"})
 	wantErr(t, err, errs.KindNotFound, `action "local/none" not found`)
-	// A profile chosen now that does not exist is the name it is, with
-	// the nearest one: no plan holds it yet.
+	// A profile chosen now that does not exist is not found, named with
+	// its level as resolving names it, and about the profile, so that the
+	// hint lists the profiles.
 	_, err = f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "acme/none"})
-	if e := wantErr(t, err, errs.KindNotFound, `profile "acme/none" not found`); e.Subject.About != errs.AboutProfile {
+	if e := wantErr(t, err, errs.KindNotFound, `automation profile "acme/none" named at the plan level not found`); e.Subject.About != errs.AboutProfile {
 		t.Errorf("a missing profile chosen for a plan is about %q", e.Subject.About)
 	}
 	_, err = f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "cautios"})

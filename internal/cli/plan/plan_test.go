@@ -179,7 +179,7 @@ func TestUseRefusals(t *testing.T) {
 		{"empty automation profile", []string{"local/deploy", "--automation-profile", ""}, 2, "--automation-profile must not be empty"},
 		{"bad action name", []string{"Deploy"}, 3, `invalid action name`},
 		{"action name without a namespace", []string{"deploy"}, 3, `invalid action name: "deploy" must have the form namespace/name`},
-		{"missing profile", []string{"local/deploy", "--automation-profile", "acme/none"}, 4, `profile "acme/none" not found`},
+		{"missing profile", []string{"local/deploy", "--automation-profile", "acme/none"}, 4, `automation profile "acme/none" named at the plan level not found`},
 		{"missing safety file", []string{"local/deploy", "--safety-profile", "/nonexistent/s.yaml"}, 4, "file not found"},
 	}
 	for _, tt := range tests {
