@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -408,6 +409,29 @@ func isDigest(s string) bool {
 // place, which root (who runs them in CI) cannot make.
 var lstat = os.Lstat
 
+// BadProjectPath says why the project folder start cannot be a folder,
+// when the reason lies in the path itself: its links go round in a loop,
+// or a part of it is a file. For any other path it returns nil.
+func BadProjectPath(start string) error {
+	_, err := os.Stat(start)
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return notAFolder(start, ": its links go round in a loop")
+	case errors.Is(err, syscall.ENOTDIR):
+		return notAFolder(start, ": a part of its path is a file")
+	}
+	return nil
+}
+
+// NotAFolder is the refusal of a project folder that is not a folder.
+func NotAFolder(start string) error { return notAFolder(start, "") }
+
+// notAFolder is NotAFolder saying why, when why is not "".
+func notAFolder(start, why string) error {
+	return errs.Invalid("project folder %s is not a folder%s", start, why).
+		WithHint("give the folder that holds agents.yaml (or a folder below it)")
+}
+
 // FindProject returns the agents.yaml in start or its nearest ancestor, or
 // "" when there is none up to the root of the file system. A start folder
 // that does not exist is not found; one on the way that cannot be searched
@@ -429,6 +453,9 @@ func FindProject(start string) (string, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", errs.NotFound("project folder %s not found", start)
 	case err != nil && !errors.Is(err, fs.ErrPermission):
+		if bad := BadProjectPath(start); bad != nil {
+			return "", bad
+		}
 		return "", errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", start)
 	case err == nil:
 		dir = real
@@ -442,8 +469,7 @@ func FindProject(start string) (string, error) {
 	case err != nil:
 		return "", cannotCheck(err, "reading the project folder %s", start)
 	case !fi.IsDir():
-		return "", errs.Invalid("project folder %s is not a folder", start).
-			WithHint("give the folder that holds agents.yaml (or a folder below it)")
+		return "", notAFolder(start, "")
 	}
 	found, err := findUp(dir)
 	if err != nil {

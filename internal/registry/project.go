@@ -123,17 +123,30 @@ func (r *Registry) projectFolder(dir string, mustExist bool) (folder, file strin
 	if err != nil {
 		return "", "", err
 	}
+	// A folder no longer trusted need not exist, nor be a folder any
+	// more: it is recorded by the path as given.
+	gone := filepath.Clean(start)
 	real, err := filepath.EvalSymlinks(start)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !mustExist:
-		return filepath.Clean(start), "", nil
+		return gone, "", nil
 	case errors.Is(err, fs.ErrNotExist):
 		return "", "", errs.NotFound("folder %s not found", start).About(errs.AboutProjectFolder, start, errs.DetailTrusting)
 	case err != nil:
+		bad := config.BadProjectPath(start)
+		if bad != nil && !mustExist {
+			return gone, "", nil
+		}
+		if bad != nil {
+			return "", "", bad
+		}
 		return "", "", errs.Wrap(errs.KindInternal, err, "resolving %s", start)
 	}
 	if fi, err := os.Stat(real); err == nil && !fi.IsDir() {
-		return "", "", errs.Usage("%s is not a folder", start).WithHint("give the project's folder")
+		if !mustExist {
+			return gone, "", nil
+		}
+		return "", "", config.NotAFolder(start)
 	}
 	file, err = config.FindProject(real)
 	if err != nil {

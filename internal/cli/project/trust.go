@@ -31,8 +31,9 @@ folder trusted with no agents.yaml yet blocks once one appears.
 
 EXIT STATUS
   0    trusted (or already trusted)
-  3    config.yaml is invalid and was left alone, or the project's
-       agents.yaml is invalid (a hook could not use it)
+  3    config.yaml is invalid and was left alone, the project's
+       agents.yaml is invalid (a hook could not use it), or the path
+       is not a folder
   4    the folder does not exist
   75   another command held the home's lock past --lock-timeout`,
 		Example: `  $ agents project trust
