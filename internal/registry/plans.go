@@ -783,11 +783,14 @@ func (r *Registry) checkRecord(p *plan.Plan) (plan.RecordCheck, error) {
 // (in the profile's history): an object planted beside an edited record
 // hashes right, but was never that profile.
 func (r *Registry) recorded(p *plan.Plan) (*profile.AutomationProfile, profile.SafetyProfile, error) {
-	ap, safety, err := r.recordedContent(p)
-	if err != nil {
+	// The record is held to its history first: an edited record is
+	// reported as edited, with the history's profile in the hint, not by
+	// whichever of its fields no longer matches a snapshot.
+	if err := r.planWritten(p); err != nil {
 		return nil, profile.SafetyProfile{}, err
 	}
-	if err := r.planWritten(p); err != nil {
+	ap, safety, err := r.recordedContent(p)
+	if err != nil {
 		return nil, profile.SafetyProfile{}, err
 	}
 	ref := p.AutomationProfile

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -288,20 +289,21 @@ func TestDrift(t *testing.T) {
 
 func TestRecordedRefusesEditedPlan(t *testing.T) {
 	w := newWorld(t)
+	// The snapshots a record cites, checked against the record.
 	p := w.use(plan.Setting{Level: plan.LevelPlan, SafetyProfile: safety(4)}, "", w.proj)
 	edited := p.Clone()
 	edited.SafetyProfile.AllowUnsafeTools = true
-	if _, _, err := w.r.recorded(edited); !errs.Is(err, errs.KindInvalid) {
+	if _, _, err := w.r.recordedContent(edited); !errs.Is(err, errs.KindInvalid) {
 		t.Errorf("edited safety: err = %v, want invalid", err)
 	}
 	edited = p.Clone()
 	edited.AutomationProfile.Name = "full-auto"
-	if _, _, err := w.r.recorded(edited); !errs.Is(err, errs.KindInvalid) {
+	if _, _, err := w.r.recordedContent(edited); !errs.Is(err, errs.KindInvalid) {
 		t.Errorf("renamed automation profile: err = %v, want invalid", err)
 	}
 	edited = p.Clone()
 	edited.AutomationProfile.SHA256 = strings.Repeat("0", 64)
-	if _, _, err := w.r.recorded(edited); !errs.Is(err, errs.KindNotFound) {
+	if _, _, err := w.r.recordedContent(edited); !errs.Is(err, errs.KindNotFound) {
 		t.Errorf("unknown snapshot: err = %v, want not found", err)
 	}
 	// Looser safety fields with the digest recomputed to match: the record
@@ -310,7 +312,7 @@ func TestRecordedRefusesEditedPlan(t *testing.T) {
 	edited.SafetyProfile.AllowUnsafeTools = true
 	edited.SafetyProfile.RequireSandbox = false
 	rehash(t, edited)
-	if _, _, err := w.r.recorded(edited); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "never wrote") {
+	if _, _, err := w.r.recordedContent(edited); !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "never wrote") {
 		t.Errorf("rehashed safety: err = %v, want invalid", err)
 	}
 	if err := verifyRecord(edited, w.objects(), w.r.Profile); !errs.Is(err, errs.KindInvalid) {
@@ -318,6 +320,25 @@ func TestRecordedRefusesEditedPlan(t *testing.T) {
 	}
 	if err := verifyRecord(p, w.objects(), w.r.Profile); err != nil {
 		t.Errorf("Verify of the record as made: %v", err)
+	}
+
+	// A stored plan edited is first held to its history: it is reported
+	// as edited, and the hint names the profile of the version the store
+	// wrote, not the one the edit put in.
+	w.addAction(strings.Replace(deployAction, "%s", "cautious", 1))
+	stored := w.use(plan.Setting{Level: plan.LevelPlan}, "local/deploy", w.proj)
+	if _, _, err := w.r.recorded(stored); err != nil {
+		t.Fatalf("recorded profiles of the stored plan: %v", err)
+	}
+	edited = stored.Clone()
+	edited.AutomationProfile.Name = "full-auto"
+	_, _, err := w.r.recorded(edited)
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Kind != errs.KindInvalid || !strings.Contains(e.Msg, "has been edited") {
+		t.Fatalf("stored plan renamed to full-auto: err = %v, want invalid, edited", err)
+	}
+	if e.Subject.About != errs.AboutPlanRecord || e.Subject.Detail != "cautious" {
+		t.Errorf("stored plan renamed to full-auto: subject %+v, want the plan record and cautious", e.Subject)
 	}
 }
 
