@@ -220,6 +220,19 @@ func TestDrift(t *testing.T) {
 		t.Fatalf("recorded profiles: %v", err)
 	}
 
+	// A record whose safety fields were edited by hand, its digests left
+	// as they were, shows values resolving now does not give: drift, and
+	// the reason says the record was edited.
+	edited := p.Clone()
+	edited.SafetyProfile.MaxRetriesPerStep += 6
+	d := w.drift(edited)
+	if d == nil || d.SafetyProfile == nil || d.AutomationProfile != nil {
+		t.Fatalf("drift of a record with an edited safety field = %+v", d)
+	}
+	if strings.Join(d.SafetyProfile.Fields, ",") != "max_retries_per_step" || !strings.Contains(d.SafetyProfile.Reason, "it has been edited") {
+		t.Errorf("edited record: safety change %+v", d.SafetyProfile)
+	}
+
 	// A level change that does not change the answer is not drift.
 	w.write(filepath.Join(w.home, "config.yaml"), "automation_profile: manual\n")
 	if d := w.drift(p); d != nil {
@@ -229,7 +242,7 @@ func TestDrift(t *testing.T) {
 	// The profile changes: drift in both the automation and the composed
 	// safety profile.
 	w.addProfile(strings.Replace(strictProfile, "%d", "5", 1))
-	d := w.drift(p)
+	d = w.drift(p)
 	if d == nil || d.AutomationProfile == nil || d.SafetyProfile == nil {
 		t.Fatalf("drift after the profile changed = %+v", d)
 	}

@@ -258,9 +258,12 @@ func Diff(recorded, now *plan.Plan) *plan.Drift {
 	if a, b := recorded.AutomationProfile, now.AutomationProfile; a != b {
 		d.AutomationProfile = &plan.AutomationChange{Recorded: a, Now: b, Reason: automationReason(a, b)}
 	}
+	// The fields are compared as well as the digests: a record whose
+	// fields were edited by hand, its digest left as it was, shows values
+	// that resolving now does not give.
 	a, b := origin(recorded.SafetyProfile), origin(now.SafetyProfile)
-	if !reflect.DeepEqual(a, b) {
-		fields := changedFields(recorded.SafetyProfile.SafetyProfile, now.SafetyProfile.SafetyProfile)
+	fields := changedFields(recorded.SafetyProfile.SafetyProfile, now.SafetyProfile.SafetyProfile)
+	if !reflect.DeepEqual(a, b) || len(fields) > 0 {
 		d.SafetyProfile = &plan.SafetyChange{Recorded: a, Now: b, Fields: fields, Reason: safetyReason(a, b, fields)}
 	}
 	if d.AutomationProfile == nil && d.SafetyProfile == nil {
@@ -335,6 +338,12 @@ func safetyReason(a, b plan.SafetyOrigin, fields []string) string {
 		return fmt.Sprintf("the standalone safety profile of the %s level", o.Provenance)
 	}
 	var b2 strings.Builder
+	if reflect.DeepEqual(a, b) {
+		// The same content by its digest, but other fields: the record
+		// was edited.
+		fmt.Fprintf(&b2, "the record's safety fields are not those of its sha256 %s: it has been edited (%s)", a.SHA256, strings.Join(fields, ", "))
+		return b2.String()
+	}
 	if da, db := describe(a), describe(b); da != db {
 		fmt.Fprintf(&b2, "now %s, recorded %s", db, da)
 	} else {
