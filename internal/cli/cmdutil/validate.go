@@ -61,9 +61,9 @@ func ValidateFiles(ui *UI, files []string, check CheckFunc) error {
 		if missing > 1 {
 			hint = "check the path of each file not found"
 		}
-		return errs.NotFound("%s", msg).WithHint("%s", hint)
+		return errs.NotFound("%s%s", msg, alsoFailing(invalid, conflict)).WithHint("%s", hint)
 	case invalid > 0:
-		return errs.Invalid("%s invalid", countFiles(invalid, len(reports))).
+		return errs.Invalid("%s invalid%s", countFiles(invalid, len(reports)), alsoFailing(0, conflict)).
 			WithHint("fix the problems the report lists (each with its file, line and field), then validate again")
 	case conflict > 0:
 		return errs.Conflict("%s in conflict: registering it would be refused", countFiles(conflict, len(reports))).
@@ -109,6 +109,23 @@ func checkOne(ui *UI, path string, check CheckFunc) render.FileReport {
 		r.Problems[i].File, r.Problems[i].Path, r.Problems[i].Message = storeurl.RedactValue(p.File), storeurl.RedactValue(p.Path), storeurl.RedactText(p.Message)
 	}
 	return r
+}
+
+// alsoFailing says how many other files failed, and how, beside those
+// the exit status speaks of ("" when none did): the message names every
+// failure, since with -f json the report is on stdout.
+func alsoFailing(invalid, conflict int) string {
+	var also []string
+	if invalid > 0 {
+		also = append(also, fmt.Sprintf("%d invalid", invalid))
+	}
+	if conflict > 0 {
+		also = append(also, fmt.Sprintf("%d in conflict", conflict))
+	}
+	if len(also) == 0 {
+		return ""
+	}
+	return " (and " + strings.Join(also, ", ") + ": see the report)"
 }
 
 func countFiles(n, total int) string {
