@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentsctl/agents/internal/plan"
+	"github.com/agentsctl/agents/internal/profile"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -17,8 +19,9 @@ import (
 type Fit int
 
 const (
-	// FitWrap wraps the column's text at spaces, never inside a word. It
-	// is the default.
+	// FitWrap wraps the column's text at spaces, inside a word only when
+	// the table could not be drawn otherwise (see layoutTable). It is the
+	// default.
 	FitWrap Fit = iota
 	// FitKeep never cuts or wraps the column: names, ids, marks, numbers.
 	FitKeep
@@ -61,23 +64,39 @@ func (t Table) columns() int {
 // longestWord is the width of the widest word of s that wrapping keeps
 // whole: a digest counts as its shortest form, and an absolute path as its
 // longest folder name, since it may break after a slash.
-func longestWord(s string) int {
+func longestWord(s string) int { return widestWord(s, false) }
+
+// widestWord is longestWord, or with brk set the narrowest a column of s
+// may be made when long words may be broken: a word wider than longWord
+// that is not a name or an id (see keepWhole) counts as longWord columns.
+func widestWord(s string, brk bool) int {
 	w := 0
 	for _, f := range strings.Fields(s) {
 		plain := ansi.Strip(f)
+		ww := 0
 		switch {
 		case isDigest(digestPart(plain)):
-			w = max(w, minDigest)
+			ww = minDigest
 		case strings.HasPrefix(plain, "/"):
 			for _, seg := range strings.SplitAfter(plain, "/") {
-				w = max(w, lipgloss.Width(seg))
+				ww = max(ww, lipgloss.Width(seg))
 			}
 		default:
-			w = max(w, lipgloss.Width(f))
+			ww = lipgloss.Width(f)
 		}
+		if brk && ww > longWord && !keepWhole(plain) {
+			ww = longWord
+		}
+		w = max(w, ww)
 	}
 	return w
 }
+
+// longWord is the widest a word is that a table never breaks: wider than
+// any field, gate or setting name, and than the words of prose. A longer
+// word (a run of text without spaces, a made-up tool name) may be broken
+// across lines where the table would otherwise be stacked.
+const longWord = 32
 
 // minDigest is the narrowest a digest is shown: twelve hexadecimal digits
 // and "…", as git shortens commit ids. Nothing takes a digest as input, and
@@ -114,10 +133,12 @@ func digestPart(s string) string { return strings.TrimRight(s, ".,;:)") }
 // escaped already) so that the table, with overhead(columns) added, is at
 // most width wide: FitShrink columns give up width down to ShrinkMin,
 // FitWrap columns down to their longest word and FitKeep columns down to
-// their widest cell, the widest column first each time. Headers wrap at
+// their widest cell, the widest column first each time. With brk set, a
+// FitWrap column's word wider than longWord that is not a name or an id
+// counts as longWord columns, since it may be broken across lines. Headers wrap at
 // spaces when headerWraps is set, and otherwise keep their width. ok is
 // false when the table cannot fit; width 0 means no limit.
-func planWidths(t Table, width int, overhead func(int) int, headerWraps bool) (widths []int, ok bool) {
+func planWidths(t Table, width int, overhead func(int) int, headerWraps, brk bool) (widths []int, ok bool) {
 	n := t.columns()
 	natural := make([]int, n) // the widest cell or header
 	cells := make([]int, n)   // the widest cell
@@ -135,7 +156,7 @@ func planWidths(t Table, width int, overhead func(int) int, headerWraps bool) (w
 			natural[i] = max(natural[i], w)
 			cells[i] = max(cells[i], w)
 			if f := t.fitOf(i); f == FitWrap || f == FitDrop {
-				floor[i] = max(floor[i], longestWord(c))
+				floor[i] = max(floor[i], widestWord(c, brk))
 			}
 		}
 	}
@@ -186,7 +207,7 @@ func planWidths(t Table, width int, overhead func(int) int, headerWraps bool) (w
 			continue
 		}
 		used := 0
-		for _, l := range wrapWords(headerOf(t, i), widths[i]) {
+		for _, l := range wrapWords(headerOf(t, i), widths[i], false) {
 			used = max(used, lipgloss.Width(l))
 		}
 		for _, r := range t.Rows {
@@ -197,7 +218,7 @@ func planWidths(t Table, width int, overhead func(int) int, headerWraps bool) (w
 				used = max(used, lipgloss.Width(r[i]))
 				continue
 			}
-			for _, l := range wrapWords(r[i], widths[i]) {
+			for _, l := range wrapWords(r[i], widths[i], true) {
 				used = max(used, lipgloss.Width(l))
 			}
 		}
@@ -237,7 +258,7 @@ func applyWidths(t Table, widths []int) Table {
 		case t.fitOf(i) == FitShrink:
 			return Truncate(c, widths[i])
 		}
-		return strings.Join(wrapWords(c, widths[i]), "\n")
+		return strings.Join(wrapWords(c, widths[i], !header), "\n")
 	}
 	if t.Header != nil {
 		out.Header = make([]string, len(t.Header))
@@ -285,7 +306,7 @@ func subTable(t Table, cols []int) Table {
 // t.Repeat columns followed by as many of the others as fit, in order, and
 // returns them with the columns of t each holds. It returns nil when even
 // one other column beside the repeated ones does not fit.
-func splitColumns(t Table, width int, overhead func(int) int, headerWraps bool) ([]Table, [][]int) {
+func splitColumns(t Table, width int, overhead func(int) int, headerWraps, brk bool) ([]Table, [][]int) {
 	n := t.columns()
 	if t.Repeat <= 0 || t.Repeat >= n {
 		return nil, nil
@@ -298,13 +319,13 @@ func splitColumns(t Table, width int, overhead func(int) int, headerWraps bool) 
 	var columns [][]int
 	for next := t.Repeat; next < n; {
 		cols := append(append([]int(nil), lead...), next)
-		if _, ok := planWidths(subTable(t, cols), width, overhead, headerWraps); !ok {
+		if _, ok := planWidths(subTable(t, cols), width, overhead, headerWraps, brk); !ok {
 			return nil, nil
 		}
 		end := next + 1
 		for end < n {
 			try := append(append([]int(nil), cols...), end)
-			if _, ok := planWidths(subTable(t, try), width, overhead, headerWraps); !ok {
+			if _, ok := planWidths(subTable(t, try), width, overhead, headerWraps, brk); !ok {
 				break
 			}
 			cols = try
@@ -390,9 +411,46 @@ func droppedHeaders(t Table, keep []int) []string {
 // layoutTable fits one table (cells escaped) into width: as it is, with
 // columns shrunk and wrapped, with droppable columns left out, split into
 // column groups, or, when none of those fits, stacked into records.
-// headerWraps says whether headers may take more than one line.
+// A word is broken across lines only when even the stacked records would
+// not show it whole: then the same steps are tried again with the words
+// of FitWrap and FitDrop columns wider than longWord broken (names and
+// ids never are), and the table is stacked only when that does not fit
+// either. headerWraps says whether headers may take more than one line.
 func layoutTable(t Table, width int, headerWraps bool) layout {
-	widths, ok := planWidths(t, width, boxOverhead, headerWraps)
+	l := layoutWith(t, width, headerWraps, false)
+	if l.records == nil || recordsFit(l.records, width) {
+		return l
+	}
+	return layoutWith(t, width, headerWraps, true)
+}
+
+// recordTable is a stacked record drawn as a table: each field but the
+// first (the record's heading) as a row of its header and value.
+func recordTable(rec []field) Table {
+	kv := Table{Fits: []Fit{FitWrap, FitWrap}}
+	for _, f := range rec[1:] {
+		kv.Rows = append(kv.Rows, []string{f.key, f.value})
+	}
+	return kv
+}
+
+// recordsFit reports whether every stacked record fits width with its
+// words whole.
+func recordsFit(recs [][]field, width int) bool {
+	for _, rec := range recs {
+		if longestWord(rec[0].value) > width {
+			return false
+		}
+		if _, ok := planWidths(recordTable(rec), width, boxOverhead, true, false); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// layoutWith is layoutTable with long words broken or not.
+func layoutWith(t Table, width int, headerWraps, brk bool) layout {
+	widths, ok := planWidths(t, width, boxOverhead, headerWraps, brk)
 	if ok || len(t.Rows) == 0 {
 		all := make([]int, t.columns())
 		for i := range all {
@@ -412,7 +470,7 @@ func layoutTable(t Table, width int, headerWraps bool) layout {
 		}
 		keep = append(keep[:i:i], keep[i+1:]...)
 		sub := subTable(t, keep)
-		if w, ok := planWidths(sub, width, boxOverhead, headerWraps); ok {
+		if w, ok := planWidths(sub, width, boxOverhead, headerWraps, brk); ok {
 			return layout{tables: []Table{applyWidths(sub, w)}, columns: [][]int{keep}, dropped: droppedHeaders(t, keep)}
 		}
 	}
@@ -425,9 +483,9 @@ func layoutTable(t Table, width int, headerWraps bool) layout {
 			reduced.Repeat++
 		}
 	}
-	if parts, cols := splitColumns(reduced, width, boxOverhead, headerWraps); parts != nil {
+	if parts, cols := splitColumns(reduced, width, boxOverhead, headerWraps, brk); parts != nil {
 		for i, p := range parts {
-			w, _ := planWidths(p, width, boxOverhead, headerWraps)
+			w, _ := planWidths(p, width, boxOverhead, headerWraps, brk)
 			parts[i] = applyWidths(p, w)
 			for j, c := range cols[i] {
 				cols[i][j] = keep[c]
@@ -439,11 +497,92 @@ func layoutTable(t Table, width int, headerWraps bool) layout {
 }
 
 // WrapText breaks s, which may carry escape codes, into lines of at most
-// width columns at spaces; a word wider than width keeps a line of its
-// own. Runs of spaces collapse to one. width 0 or less leaves s whole.
+// width columns at spaces; a word wider than width is broken where it must
+// (see breakWord), but a name or an id keeps a line of its own (see
+// keepWhole). Runs of spaces collapse to one. width 0 or less leaves s
+// whole.
 func WrapText(s string, width int) []string {
 	if width <= 0 || lipgloss.Width(s) <= width {
 		return []string{s}
 	}
-	return wrapWords(s, width)
+	return wrapWords(s, width, true)
+}
+
+// keepWhole reports whether a word must not be broken across lines even
+// when it is wider than the room it has: a profile or action name or a
+// plan id, perhaps quoted or followed by punctuation. Such a word stands
+// past the edge instead, as the layout allows a name to.
+func keepWhole(w string) bool {
+	s := strings.Trim(ansi.Strip(w), "\"'()[].,;:")
+	return profile.CheckCustomName(s) == "" || profile.IsBuiltinName(s) || plan.CheckID(s) == ""
+}
+
+// breakWord breaks w, a word wider than width, into pieces of at most
+// width columns, counted as lipgloss.Width counts them. It breaks between
+// grapheme clusters, so a wide character is never split, and never inside
+// an escape code, which stays with the text before it; a Go escape that
+// Escape wrote (\x1b, \u202e) is kept whole too, when width allows. A
+// piece is wider than width only when a single character is.
+func breakWord(w string, width int) []string {
+	if width <= 0 || lipgloss.Width(w) <= width {
+		return []string{w}
+	}
+	var out []string
+	var cur strings.Builder
+	used := 0
+	state := byte(ansi.NormalState)
+	for rest := w; rest != ""; {
+		seq, cw, n, next := ansi.DecodeSequence(rest, state, nil)
+		if n <= 0 {
+			n, seq, cw = 1, rest[:1], 1
+		}
+		state = next
+		if cw > 0 && seq == `\` {
+			if l := goEscapeLen(rest); l > 0 && l <= width {
+				seq, cw, n = rest[:l], l, l
+			}
+		}
+		if cw > 0 && used > 0 && used+cw > width {
+			out = append(out, cur.String())
+			cur.Reset()
+			used = 0
+		}
+		cur.WriteString(seq)
+		used += cw
+		rest = rest[n:]
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// goEscapeLen returns the length of the Go escape s starts with, as
+// Escape writes them (\a, \x7f, \u202e, \U000e0001), or 0.
+func goEscapeLen(s string) int {
+	if len(s) < 2 || s[0] != '\\' {
+		return 0
+	}
+	digits := 0
+	switch s[1] {
+	case 'a', 'b', 'f', 'n', 'r', 't', 'v':
+		return 2
+	case 'x':
+		digits = 2
+	case 'u':
+		digits = 4
+	case 'U':
+		digits = 8
+	default:
+		return 0
+	}
+	if len(s) < 2+digits {
+		return 0
+	}
+	for i := 2; i < 2+digits; i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return 0
+		}
+	}
+	return 2 + digits
 }

@@ -91,14 +91,11 @@ func (r tableRenderer) renderOne(buf *bytes.Buffer, t Table) error {
 			buf.WriteString("\n")
 		}
 		buf.WriteString(rec[0].value + "\n")
-		kv := Table{Fits: []Fit{FitWrap, FitWrap}}
-		for _, f := range rec[1:] {
-			kv.Rows = append(kv.Rows, []string{f.key, f.value})
-		}
+		kv := recordTable(rec)
 		if len(kv.Rows) == 0 {
 			continue
 		}
-		w, _ := planWidths(kv, r.opts.Width, boxOverhead, true)
+		w, _ := planWidths(kv, r.opts.Width, boxOverhead, true, true)
 		if err := r.draw(buf, applyWidths(kv, w), false); err != nil {
 			return err
 		}

@@ -306,12 +306,22 @@ func profileRich(t *Theme, p *profile.AutomationProfile) string {
 // value as ✔ or ✘ rather than true or false; a flag that relaxes a
 // constraint is in the warning tone and says so in words too, so the warning
 // survives without colour. Other settings show their value and its meaning,
-// or only the meaning when they are unset.
+// or only the meaning when they are unset. The meanings of values line
+// up, but a value wider than the terminal leaves beside the names, which
+// Grid puts on lines of its own, does not push the others' aside.
 func settingRows(t *Theme, list []setting) [][]string {
+	names := 0
+	for _, s := range list {
+		names = max(names, lipgloss.Width(Escape(s.name)))
+	}
+	// The columns before a value when the rows are drawn with Grid(2, …):
+	// the indent, the mark and the name, each followed by two spaces.
+	lead := 2 + 1 + 2 + names + 2
 	width := 0
 	for _, s := range list {
-		if !s.isFlag && !s.unset {
-			width = max(width, lipgloss.Width(Escape(s.value)))
+		w := lipgloss.Width(Escape(s.value))
+		if !s.isFlag && !s.unset && (t.Width <= 0 || lead+w <= t.Width) {
+			width = max(width, w)
 		}
 	}
 	rows := make([][]string, len(list))
@@ -324,7 +334,7 @@ func settingRows(t *Theme, list []setting) [][]string {
 		case s.unset:
 			rows[i] = []string{" ", Escape(s.name), t.Muted(s.meaning)}
 		default:
-			pad := strings.Repeat(" ", width-lipgloss.Width(Escape(s.value)))
+			pad := strings.Repeat(" ", max(width-lipgloss.Width(Escape(s.value)), 0))
 			rows[i] = []string{" ", Escape(s.name), t.Accent(s.value) + pad + "  " + hangMark + t.Muted(s.meaning)}
 		}
 	}

@@ -221,8 +221,10 @@ func filledCells(v float64, cells int) int {
 //
 // When the theme knows the terminal width, a row wider than it has its
 // last cell wrapped at spaces into the room left of the line, or, when
-// less than gridMinRoom columns are left, onto lines of its own below,
-// indented four spaces more than the row.
+// less than gridMinRoom columns are left or a word would not fit there,
+// onto lines of its own below, indented four spaces more than the row,
+// where a word still too wide is broken (see wrapWords). The other cells
+// are never wrapped: pass only short values there.
 func (t *Theme) Grid(indent int, rows [][]string) string {
 	var widths []int
 	for _, row := range rows {
@@ -307,9 +309,10 @@ const gridMinRoom = 16
 const hangMark = "\x00"
 
 // Para returns s, already rendered, as lines that fit the terminal: it is
-// wrapped at spaces when the theme knows the width and s is wider, and
-// lines after the first are indented by hang spaces. Each line ends with a
-// newline.
+// wrapped at spaces when the theme knows the width and s is wider (a word
+// wider than the line broken, unless it is a name or an id; see
+// WrapText), and lines after the first are indented by hang spaces. Each
+// line ends with a newline.
 func (t *Theme) Para(hang int, s string) string {
 	if t.Width <= 0 || lipgloss.Width(s) <= t.Width {
 		return s + "\n"
@@ -331,11 +334,12 @@ func (t *Theme) Para(hang int, s string) string {
 
 // Wrap escapes s and breaks it into lines of at most width columns at
 // spaces, each line indented by indent spaces and ended by a newline. A word
-// longer than width keeps a line of its own.
+// longer than width is broken where it must (see wrapWords) when the theme
+// knows the terminal width, and otherwise keeps a line of its own.
 func (t *Theme) Wrap(indent, width int, tone Tone, s string) string {
 	pad := strings.Repeat(" ", indent)
 	var b strings.Builder
-	for _, line := range wrapWords(Escape(s), width) {
+	for _, line := range wrapWords(Escape(s), width, t.Width > 0) {
 		b.WriteString(pad)
 		b.WriteString(t.Paint(tone, line))
 		b.WriteString("\n")
@@ -343,11 +347,16 @@ func (t *Theme) Wrap(indent, width int, tone Tone, s string) string {
 	return b.String()
 }
 
-func wrapWords(s string, width int) []string {
+// wrapWords breaks s, which may carry escape codes, into lines of at most
+// width columns at spaces (and after the slashes of a long absolute path).
+// With brk set, a word still wider than width is broken where it must
+// (see breakWord), unless it is a name or an id (see keepWhole); without
+// it, such a word keeps a line of its own, wider than width.
+func wrapWords(s string, width int, brk bool) []string {
 	// Each piece keeps the spaces before it: they are written when it
 	// follows on the same line, and dropped where a line breaks. A piece
 	// glued to the one before it continues the same word (a long path
-	// broken after a slash).
+	// broken after a slash, or a long word broken where it must).
 	type piece struct {
 		space, text string
 		glue        bool
@@ -364,6 +373,12 @@ func wrapWords(s string, width int) []string {
 		next := strings.TrimLeft(rest, " \t\n")
 		space := strings.Map(func(r rune) rune { return ' ' }, rest[:len(rest)-len(next)])
 		for i, p := range splitPath(word, width) {
+			if brk && lipgloss.Width(p) > width && !keepWhole(word) {
+				for j, q := range breakWord(p, width) {
+					pieces = append(pieces, piece{text: q, glue: i > 0 || j > 0})
+				}
+				continue
+			}
 			pieces = append(pieces, piece{text: p, glue: i > 0})
 		}
 		rest = next
