@@ -606,6 +606,74 @@ func TestDanglingLink(t *testing.T) {
 	}
 }
 
+// TestLinkOutOfTheStore: a stored file (or a folder on the way to it)
+// that is a link leading out of the store is refused as a FIFO in its
+// place is, as invalid content of the store naming the file, with a hint
+// to replace the link; not as an unexpected failure.
+func TestLinkOutOfTheStore(t *testing.T) {
+	tests := []struct {
+		name string
+		// plant replaces what the put of acme/x left in home with a link
+		// to a copy outside, and returns the file a read then refuses.
+		plant func(t *testing.T, home, outside string) string
+		read  func(s store.Store) error
+	}{
+		{
+			name: "profile file",
+			plant: func(t *testing.T, home, outside string) string {
+				return moveOut(t, filepath.Join(home, "profiles", "acme", "x.yaml"), outside)
+			},
+			read: func(s store.Store) error { _, err := s.Profiles().Get(ctx(), "acme/x"); return err },
+		},
+		{
+			name: "namespace folder",
+			plant: func(t *testing.T, home, outside string) string {
+				moveOut(t, filepath.Join(home, "profiles", "acme"), outside)
+				return filepath.Join(home, "profiles", "acme", "x.yaml")
+			},
+			read: func(s store.Store) error { _, err := s.Profiles().Get(ctx(), "acme/x"); return err },
+		},
+		{
+			name: "history log",
+			plant: func(t *testing.T, home, outside string) string {
+				return moveOut(t, filepath.Join(home, "history", "profiles", "acme", "x.log"), outside)
+			},
+			read: func(s store.Store) error { _, err := s.Profiles().History(ctx(), "acme/x"); return err },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := newHome(t)
+			put(t, openStore(t, home, filestore.Options{}), storetest.Profile(t, "acme/x", 1), false)
+			file := tt.plant(t, home, t.TempDir())
+			err := tt.read(openStore(t, home, filestore.Options{}))
+			wantKind(t, err, errs.KindInvalid, "read through a link out of the store")
+			var e *errs.Error
+			if !errors.As(err, &e) || len(e.Problems) != 1 || e.Problems[0].File != file ||
+				!strings.Contains(e.Problems[0].Message, "leads outside the store") {
+				t.Errorf("problems = %v, want one naming %s", e.Problems, file)
+			}
+			if !strings.Contains(e.Hint, "replace the link") || strings.Contains(err.Error(), "escapes from parent") {
+				t.Errorf("error %q, hint %q: want plain words and a hint to replace the link", err, e.Hint)
+			}
+		})
+	}
+}
+
+// moveOut moves path into the folder outside and leaves a link to it in
+// its place; it returns path.
+func moveOut(t *testing.T, path, outside string) string {
+	t.Helper()
+	target := filepath.Join(outside, filepath.Base(path))
+	if err := os.Rename(path, target); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, path); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+	return path
+}
+
 func TestLinksAreNeverFollowedForChanges(t *testing.T) {
 	outsideProfile := func(t *testing.T) (dir, file, content string) {
 		dir = t.TempDir()

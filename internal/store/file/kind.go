@@ -252,11 +252,15 @@ func (k *kind[T]) readFailure(s *Store, name, rel string, err error) error {
 		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.Noun, name), []errs.Problem{p}).
 			WithHint("%s must be a regular file of at most %d bytes; move what is there out of the store, then store the %s again", p.File, profile.MaxFileSize, k.Noun)
 	}
-	e = errs.Wrap(errs.KindInternal, rootError(err), "reading stored %s %q from %s", k.Noun, name, s.abs(rel))
 	if escapes(err) {
-		e = e.WithHint("%s", escapeHint(s.abs(rel)))
+		// A link out of the store is what stands in the file's place, as
+		// a FIFO or a folder would be: the store's content is at fault,
+		// not the machine.
+		p := errs.Problem{File: s.abs(rel), Message: escapeMessage}
+		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.Noun, name), []errs.Problem{p}).
+			WithHint("%s", escapeHint(p.File))
 	}
-	return e
+	return errs.Wrap(errs.KindInternal, rootError(err), "reading stored %s %q from %s", k.Noun, name, s.abs(rel))
 }
 
 // problemsOf returns the problems a failed load reports for a listing.
@@ -319,7 +323,7 @@ func escapes(err error) bool {
 
 // escapeHint says what to do about a link that leads out of the store.
 func escapeHint(path string) string {
-	return fmt.Sprintf("the store's folders and files must be its own: replace the link on the way to %s with a real folder or file", path)
+	return fmt.Sprintf("the store's folders and files must be its own: replace the link at or on the way to %s with a copy of the file or folder it leads to", path)
 }
 
 // openFor opens the store's root to read the document name: a name not
@@ -844,6 +848,11 @@ func (d docs[T]) readHistory(ctx context.Context, name string, read func(f *os.F
 		return e.WithHint("%s must be a regular file of the store's own; move what is there out of the store, and the next change of %s starts its history afresh", p.File, name)
 	}
 	var e *errs.Error
+	if escapes(err) {
+		p := errs.Problem{File: s.abs(rel), Message: escapeMessage}
+		return errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), []errs.Problem{p}).
+			WithHint("%s", escapeHint(p.File))
+	}
 	if err != nil && !errors.As(err, &e) {
 		return errs.Wrap(errs.KindInternal, rootError(err), "reading the history of %s %q", k.Noun, name)
 	}
