@@ -28,6 +28,7 @@ import (
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/profile"
+	"github.com/agentsctl/agents/internal/safefile"
 	"github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/storeurl"
 	"github.com/agentsctl/agents/internal/strictyaml"
@@ -217,8 +218,14 @@ func Absent(home string) *Global {
 // ReadGlobal returns the content of <home>/config.yaml, or nil when there
 // is none, after checking that it can be trusted.
 func ReadGlobal(home string) ([]byte, error) {
-	if fi, err := os.Stat(home); err == nil && !fi.IsDir() {
+	fi, err := os.Stat(home)
+	if err == nil && !fi.IsDir() {
 		return nil, errs.Usage("the agents home %s is not a folder", home).About(errs.AboutHome, home, "not a folder")
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		if link, target := safefile.DanglingLink(home); link != "" {
+			return nil, errs.DanglingHome(home, link, target)
+		}
 	}
 	file := GlobalPath(home)
 	data, err := readTrusted(file, "the configuration", func(e *errs.Error) *errs.Error {

@@ -125,8 +125,10 @@ const (
 	// AboutUnreadable: a stored document that cannot be read, so it is
 	// not removed (Name what it is, "profile"; Detail its file, if any).
 	AboutUnreadable About = "unreadable"
-	// AboutHome: the agents home is missing (Detail "") or not a folder
-	// (Detail "not a folder").
+	// AboutHome: the agents home is missing (Detail ""), not a folder
+	// (Detail "not a folder"), or cannot be reached because it, or a
+	// folder on the way to it, is a link to nothing (Detail
+	// DetailDanglingLink; see DanglingHome).
 	AboutHome About = "home"
 	// AboutLock: the store's lock was held past the lock timeout.
 	AboutLock About = "lock"
@@ -181,6 +183,22 @@ const (
 	// not exist (Name the file).
 	AboutContextFile About = "context file"
 )
+
+// DetailDanglingLink is the Detail of an AboutHome error for a home
+// behind a link that leads to nothing.
+const DetailDanglingLink = "dangling link"
+
+// DanglingHome is the usage error for an agents home that cannot be
+// reached, nor created, because it, or a folder on the way to it (link),
+// is a link to target, which does not exist.
+func DanglingHome(home, link, target string) *Error {
+	if link == home {
+		return Usage("the agents home %s is a link to %s, a folder that does not exist", home, target).
+			About(AboutHome, home, DetailDanglingLink)
+	}
+	return Usage("the agents home %s cannot be reached: %s, on the way to it, is a link to %s, which does not exist", home, link, target).
+		About(AboutHome, home, DetailDanglingLink)
+}
 
 // DetailTrusting is the Detail of an AboutProjectOwner refusal met while
 // trusting the project, where naming the folder explicitly does not help.

@@ -75,3 +75,28 @@ func WalkLinks(p string, onLink func(link string, fi fs.FileInfo, dir string) er
 	}
 	return cur, false, nil
 }
+
+// DanglingLink returns the link that keeps path from being reached, and
+// what it says: path itself or a folder on the way to it that is a link
+// leading to nothing. It returns "" when there is none (path exists, or
+// is missing with no link to blame), so it is meant for a path Stat found
+// missing. Nothing can be created through such a link: MkdirAll fails on
+// it with a bare "file exists".
+func DanglingLink(path string) (link, target string) {
+	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
+		if fi, err := os.Lstat(p); err == nil {
+			// The first thing there, from path up: a link that leads
+			// nowhere is to blame, anything else is not.
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+					target, _ = os.Readlink(p)
+					return p, target
+				}
+			}
+			return "", ""
+		}
+		if parent := filepath.Dir(p); parent == p {
+			return "", ""
+		}
+	}
+}

@@ -66,3 +66,38 @@ func TestWalkLinks(t *testing.T) {
 		t.Errorf("onLink's error: %v", err)
 	}
 }
+
+// TestDanglingLink: the link to nothing that keeps a path from being
+// reached is found, whether it is the path or a folder on the way; a path
+// merely missing, or missing below a link that leads somewhere, has none.
+func TestDanglingLink(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(root, "real")
+	if err := os.Mkdir(real, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{
+		"gone":  filepath.Join(root, "nothere"),
+		"chain": "gone",
+		"ok":    real,
+	} {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Skipf("cannot make links here: %v", err)
+		}
+	}
+	for _, tt := range []struct{ path, link, target string }{
+		{root + "/gone", root + "/gone", root + "/nothere"},
+		{root + "/gone/a/b", root + "/gone", root + "/nothere"},
+		{root + "/chain/a", root + "/chain", "gone"},
+		{root + "/ok/a/b", "", ""},
+		{root + "/missing/a", "", ""},
+		{real, "", ""},
+	} {
+		if link, target := DanglingLink(tt.path); link != tt.link || target != tt.target {
+			t.Errorf("DanglingLink(%s) = %q, %q; want %q, %q", tt.path, link, target, tt.link, tt.target)
+		}
+	}
+}

@@ -120,8 +120,17 @@ func Open(home string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "resolving the agents home %s", home)
 	}
-	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+	fi, err := os.Stat(abs)
+	if err == nil && !fi.IsDir() {
 		return nil, errs.Usage("the agents home %s is not a folder", abs).About(errs.AboutHome, abs, "not a folder")
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		// A home behind a link to nothing is no empty store: nothing can
+		// be created through the link, and what it should lead to is
+		// not there.
+		if link, target := safefile.DanglingLink(abs); link != "" {
+			return nil, errs.DanglingHome(abs, link, target)
+		}
 	}
 	now := opts.Now
 	if now == nil {
