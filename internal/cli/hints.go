@@ -40,8 +40,11 @@ func hintFor(e *errs.Error) string {
 		}
 		return fmt.Sprintf("replace it with a valid %s (add --update)", s.Name)
 	case errs.AboutHome:
-		if s.Detail == errs.DetailDanglingLink {
+		switch s.Detail {
+		case errs.DetailDanglingLink:
 			return "create the folder the link leads to, or pass --home or set AGENTS_HOME to a real folder"
+		case errs.DetailLinkLoop:
+			return "replace the link with the folder it should lead to, or pass --home or set AGENTS_HOME to a real folder"
 		}
 		if s.Detail != "" {
 			return "pass --home or set AGENTS_HOME to a folder"

@@ -227,6 +227,9 @@ func ReadGlobal(home string) ([]byte, error) {
 			return nil, errs.DanglingHome(home, link, target)
 		}
 	}
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, errs.LoopedHome(home, err)
+	}
 	file := GlobalPath(home)
 	data, err := readTrusted(file, "the configuration", func(e *errs.Error) *errs.Error {
 		return e.WithHint("make the file and its folder yours and writable by you alone (chown, chmod go-w)")
@@ -423,7 +426,7 @@ func BadProjectPath(start string) error {
 	_, err := os.Stat(start)
 	switch {
 	case errors.Is(err, syscall.ELOOP):
-		return notAFolder(start, ": its links go round in a loop")
+		return strictyaml.LoopError(err, start, "folder", "cannot read the project folder %s", start)
 	case errors.Is(err, syscall.ENOTDIR):
 		return notAFolder(start, ": a part of its path is a file")
 	}

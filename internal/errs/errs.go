@@ -128,7 +128,8 @@ const (
 	// AboutHome: the agents home is missing (Detail ""), not a folder
 	// (Detail "not a folder"), or cannot be reached because it, or a
 	// folder on the way to it, is a link to nothing (Detail
-	// DetailDanglingLink; see DanglingHome).
+	// DetailDanglingLink; see DanglingHome) or a loop of links (Detail
+	// DetailLinkLoop; see LoopedHome).
 	AboutHome About = "home"
 	// AboutLock: the store's lock was held past the lock timeout.
 	AboutLock About = "lock"
@@ -185,8 +186,25 @@ const (
 )
 
 // DetailDanglingLink is the Detail of an AboutHome error for a home
-// behind a link that leads to nothing.
-const DetailDanglingLink = "dangling link"
+// behind a link that leads to nothing; DetailLinkLoop, for one behind a
+// link that leads back to itself, or through too many links.
+const (
+	DetailDanglingLink = "dangling link"
+	DetailLinkLoop     = "link loop"
+)
+
+// LoopedHome is the usage error for an agents home that cannot be reached,
+// nor created, because it, or a folder on the way to it, is a link that
+// leads back to itself, or through too many links (err).
+func LoopedHome(home string, err error) *Error {
+	return &Error{
+		Kind:    KindUsage,
+		Msg:     fmt.Sprintf("the agents home %s cannot be reached: it, or a folder on the way to it, is a link that leads back to itself, or through too many links", home),
+		Err:     err,
+		untold:  true,
+		Subject: Subject{About: AboutHome, Name: home, Detail: DetailLinkLoop},
+	}
+}
 
 // DanglingHome is the usage error for an agents home that cannot be
 // reached, nor created, because it, or a folder on the way to it (link),

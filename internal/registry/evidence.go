@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/agentsctl/agents/internal/canon"
 	"github.com/agentsctl/agents/internal/errs"
@@ -16,6 +17,7 @@ import (
 	"github.com/agentsctl/agents/internal/safefile"
 	sp "github.com/agentsctl/agents/internal/safetypack"
 	"github.com/agentsctl/agents/internal/safetypack/jcs"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 // Evidence supplies the part of a safety check's context that one source
@@ -184,6 +186,11 @@ func FileEvidence(file string) Evidence {
 		case errors.As(err, &se):
 			return nil, errs.Invalid("context file %s %s", file, se.Detail).
 				WithHint("name a regular file holding a JSON context")
+		case errors.Is(err, syscall.ELOOP):
+			return nil, strictyaml.LoopError(err, file, "file", "cannot read context file %s", file)
+		case errors.Is(err, fs.ErrPermission):
+			return nil, errs.Wrap(errs.KindInvalid, err, "cannot read context file %s", file).
+				WithHint("make %s (and the folders on its path) readable by you", file)
 		case err != nil:
 			return nil, errs.Wrap(errs.KindInternal, err, "cannot read context file %s", file)
 		}

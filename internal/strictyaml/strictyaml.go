@@ -143,10 +143,19 @@ func ownFileError(path string, err error) error {
 		return errs.Wrap(errs.KindInvalid, err, "cannot read %s", path).
 			WithHint("make %s (and the folders on its path) readable by you", path)
 	case errors.Is(err, syscall.ELOOP):
-		return errs.Wrap(errs.KindInvalid, err, "cannot read %s", path).
-			WithHint("%s is a link that leads back to itself, or through too many links: replace it with the file", path)
+		return LoopError(err, path, "file", "cannot read %s", path)
 	}
 	return errs.Wrap(errs.KindInternal, err, "cannot read %s", path)
+}
+
+// LoopError is the refusal of path, a file or folder named to agents that
+// is a link leading back to itself, or through too many links (err, the
+// system's ELOOP): invalid input, as any file that cannot be read as one,
+// with the hint to put the thing ("file", "folder") in the link's place.
+// The message is format and a.
+func LoopError(err error, path, thing, format string, a ...any) *errs.Error {
+	return errs.Wrap(errs.KindInvalid, err, format, a...).
+		WithHint("%s is a link that leads back to itself, or through too many links: replace it with the %s", path, thing)
 }
 
 func tooLarge(file string) error {

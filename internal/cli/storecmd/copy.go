@@ -125,8 +125,11 @@ func copyRun(opts *copyOptions) error {
 func onSide(err error, flag string) error {
 	var e *errs.Error
 	if errors.As(err, &e) && e.Subject.About == errs.AboutHome && e.Hint == "" {
-		if e.Subject.Detail == errs.DetailDanglingLink {
+		switch e.Subject.Detail {
+		case errs.DetailDanglingLink:
 			return e.WithHint("create the folder the link leads to, or give %s an agents home (a folder) or a postgres:// URL", flag)
+		case errs.DetailLinkLoop:
+			return e.WithHint("replace the link with the folder it should lead to, or give %s an agents home (a folder) or a postgres:// URL", flag)
 		}
 		return e.WithHint("give %s an agents home (a folder) or a postgres:// URL", flag)
 	}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/agentsctl/agents/internal/action"
@@ -131,6 +132,9 @@ func Open(home string, opts Options) (*Store, error) {
 		if link, target := safefile.DanglingLink(abs); link != "" {
 			return nil, errs.DanglingHome(abs, link, target)
 		}
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, errs.LoopedHome(abs, err)
 	}
 	now := opts.Now
 	if now == nil {
