@@ -352,6 +352,20 @@ func explain(err error, name string, stat func() (fs.FileInfo, error)) error {
 	return notRegular(name, fi.Mode())
 }
 
+// EscapesRoot reports whether err is os.Root refusing a path that leaves
+// it, through ".." or a link. The os package does not export that error,
+// and its text ("path escapes from parent") says nothing a user can act
+// on: callers word it in their own terms.
+func EscapesRoot(err error) bool {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return err != nil && err.Error() == rootEscapeText
+}
+
+const rootEscapeText = "path escapes from parent"
+
 // Exists reports whether anything stands at path (a link too, whatever it
 // names), without opening it.
 func Exists(path string) bool {

@@ -281,7 +281,11 @@ func missingPack(id, file, home string, err error) error {
 			WithHint("put the ratified pack and its mastery report in %s, or remove safety_pack from %s",
 				filepath.Dir(file), filepath.Join(home, "config.yaml"))
 	}
-	return errs.Wrap(errs.KindSafetyPack, unwrapPathError(err), "cannot read the configured safety pack %s", file)
+	e := errs.Wrap(errs.KindSafetyPack, unwrapPathError(err), "cannot read the configured safety pack %s", file)
+	if safefile.EscapesRoot(err) {
+		e = e.WithHint("the pack in force is read only from %s itself: replace the link with the file it leads to", filepath.Dir(file))
+	}
+	return e
 }
 
 func plural(n int, one, many string) string {

@@ -2,10 +2,12 @@ package safetypack
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -248,7 +250,10 @@ func TestLoadRefusesSymlinkOutOfPacksFolder(t *testing.T) {
 		}
 	}
 	_, err := Load(LoadOptions{Home: home, PackID: "acme_v1"})
-	wantKind(t, err, errs.KindSafetyPack, "cannot read the configured safety pack")
+	wantKind(t, err, errs.KindSafetyPack, "cannot read the configured safety pack", "leads out of its folder")
+	if e := (*errs.Error)(nil); !errors.As(err, &e) || strings.Contains(e.Error(), "escapes from parent") || !strings.Contains(e.Hint, "replace the link") {
+		t.Errorf("the refusal is in os.Root's words, or has no hint: %v", err)
+	}
 }
 
 // TestRepairBrokenConfiguredPack: a configured pack that refuses to load is

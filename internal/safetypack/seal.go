@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/agentsctl/agents/internal/atomicfile"
 	"github.com/agentsctl/agents/internal/canon"
@@ -161,7 +162,7 @@ func CheckSeal(p *Pack, packFile string, fsys fs.FS, dir, reportFile string) Sea
 		add(reportFile, "", "mastery report is missing")
 		return st
 	case err != nil:
-		add(reportFile, "", "cannot read the mastery report: %v", err)
+		add(reportFile, "", "cannot read the mastery report: %v", unwrapPathError(err))
 		return st
 	}
 	r, err := ParseReport(data, reportFile)
@@ -206,6 +207,11 @@ func readLimited(fsys fs.FS, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readOpened(f, name)
+}
+
+// readOpened reads the file f, opened as name, as readLimited does.
+func readOpened(f fs.File, name string) ([]byte, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -310,16 +316,19 @@ func writeIfChanged(path string, data []byte) (bool, error) {
 	return true, nil
 }
 
-// ReadPackFile reads and parses the pack file at path. A missing file is
-// not found (the caller named it); anything wrong with its content is a
-// KindSafetyPack error.
+// ReadPackFile reads and parses the pack file at path, a file named on
+// the command line: as every such file, it is read through the links that
+// lead to it (a pack kept in a dotfiles folder), never waited on, and
+// refused unless it is a regular file. A missing file, or a link to
+// nothing, is not found (the caller named it); anything else wrong with
+// it is a KindSafetyPack error.
 func ReadPackFile(path string) (*Pack, error) {
-	root, err := safefile.OpenRoot(filepath.Dir(path))
+	f, _, err := safefile.Open(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
-	defer root.Close()
-	data, err := readLimited(safefile.FS(root), filepath.Base(path))
+	defer f.Close()
+	data, err := readOpened(f, path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
@@ -328,22 +337,38 @@ func ReadPackFile(path string) (*Pack, error) {
 
 func fileError(path string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(path)
+			return errs.NotFound("safety pack file %s is a link to %s, which does not exist", path, target).
+				WithHint("name the pack's file itself, or make the link lead to it; a pack file is <pack_id>.json")
+		}
 		return errs.NotFound("safety pack file %s not found", path).
 			WithHint("check the path; a pack file is <pack_id>.json")
 	}
 	e := &errs.Error{Kind: errs.KindSafetyPack, Msg: fmt.Sprintf("cannot read safety pack %s", path), Err: unwrapPathError(err)}
-	if errors.Is(err, safefile.ErrNotRegular) {
+	switch {
+	case errors.Is(err, safefile.ErrNotRegular):
 		if fi, serr := os.Stat(path); serr == nil && fi.IsDir() {
 			return e.WithHint("name the pack's .json file in it, not the folder")
 		}
 		return e.WithHint("name the pack's regular file: a pipe or device is not read, as it could leave the command waiting")
+	case errors.Is(err, syscall.ELOOP):
+		return e.WithHint("%s is a link that leads back to itself, or through too many links: replace it with the file", path)
 	}
 	return e
 }
 
+// errLeadsOut is os.Root's refusal of a path that leaves the folder it is
+// read in, in words a user can act on.
+var errLeadsOut = errors.New("a link on the way leads out of its folder, and a safety pack's files are never read through one")
+
 // unwrapPathError drops the *fs.PathError wrapper, whose path would repeat
-// (and, under os.Root, shorten) the one the message already names.
+// (and, under os.Root, shorten) the one the message already names, and
+// words os.Root's refusal of a link out of the folder.
 func unwrapPathError(err error) error {
+	if safefile.EscapesRoot(err) {
+		return errLeadsOut
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
@@ -352,13 +377,19 @@ func unwrapPathError(err error) error {
 }
 
 // VerifyFile reads the pack at path and verifies its seal against the
-// mastery report beside it, whatever pack is in force. A missing pack file
-// is not found; every other failure is a KindSafetyPack error saying what
-// failed.
+// mastery report beside it, whatever pack is in force. A path that is a
+// link names the file it leads to, and the report is the one beside that
+// file, where ratify wrote it. A missing pack file is not found; every
+// other failure is a KindSafetyPack error saying what failed.
 func VerifyFile(path string) (*Loaded, error) {
 	p, err := ReadPackFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			path = real
+		}
 	}
 	dir := filepath.Dir(path)
 	root, err := safefile.OpenRoot(dir)

@@ -269,6 +269,51 @@ func TestVerifyFileMissingPack(t *testing.T) {
 	wantKind(t, err, errs.KindNotFound, "acme_v1.json not found")
 }
 
+// TestVerifyFileThroughLinks: a pack file named through a link is read
+// where the link leads, as every file named on the command line is, with
+// the report beside it; a link to nothing is not found, as a missing path
+// is; and os.Root's own words for a link out of a folder never show.
+func TestVerifyFileThroughLinks(t *testing.T) {
+	packs := t.TempDir()
+	pack := filepath.Join(packs, "acme_v1.json")
+	writeFile(t, pack, validPack("acme_v1").Encode())
+	if _, err := RatifyFile(pack); err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := t.TempDir()
+	link := filepath.Join(elsewhere, "link_v1.json")
+	if err := os.Symlink(pack, link); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	l, err := VerifyFile(link)
+	if err != nil {
+		t.Fatalf("VerifyFile through a link: %v", err)
+	}
+	if real, _ := filepath.EvalSymlinks(pack); l.Source != real || !l.Ratified {
+		t.Errorf("VerifyFile through a link verified %s (ratified %v), want %s", l.Source, l.Ratified, real)
+	}
+
+	dangling := filepath.Join(elsewhere, "gone_v1.json")
+	if err := os.Symlink(filepath.Join(elsewhere, "nothere.json"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	_, err = VerifyFile(dangling)
+	wantKind(t, err, errs.KindNotFound, "is a link to", "which does not exist")
+
+	// A report beside the pack that leads out of the pack's folder.
+	lone := t.TempDir()
+	copyPack := filepath.Join(lone, "acme_v1.json")
+	writeFile(t, copyPack, readFile(t, pack))
+	if err := os.Symlink(filepath.Join(packs, ReportFileName("acme_v1")), filepath.Join(lone, ReportFileName("acme_v1"))); err != nil {
+		t.Fatal(err)
+	}
+	_, err = VerifyFile(copyPack)
+	wantKind(t, err, errs.KindSafetyPack, "leads out of its folder")
+	if strings.Contains(err.Error(), "escapes from parent") {
+		t.Errorf("os.Root's words show: %v", err)
+	}
+}
+
 func TestParseReportStrict(t *testing.T) {
 	good := NewReport(validPack("acme_v1"))
 	if r, err := ParseReport(good.Encode(), "r.json"); err != nil || *r != *good {

@@ -25,7 +25,9 @@ report sealed. Every failed check is listed.
 
 Without a file, verify checks the pack in force (as every command that loads
 it does, including that a configured pack keeps every shipped boundary).
-With a file it checks that file and never loads the pack in force.
+With a file it checks that file and never loads the pack in force; a file
+named through a link is the file the link leads to, and its report the one
+beside that file.
 AGENTS_ALLOW_UNRATIFIED_SAFETY does not change what verify reports.`,
 		Example: `  # Verify the pack in force
   $ agents safety-pack verify
@@ -46,7 +48,7 @@ EXIT STATUS
   0    the seal verifies
   2    usage: bad flag or argument
   3    config.yaml cannot be read or trusted, or fails validation
-  4    the pack file named does not exist
+  4    the pack file named does not exist (or is a link to nothing)
   6    the seal does not verify, or the pack is malformed (or, without a
        file, the pack in force cannot be loaded)
 `)

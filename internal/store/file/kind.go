@@ -305,21 +305,11 @@ type causeError struct {
 func (e causeError) Error() string { return e.msg }
 func (e causeError) Unwrap() error { return e.err }
 
-// os.Root refuses a path that leaves it, through ".." or a link, with an
-// error the os package does not export; its text is all there is to match.
-const (
-	rootEscapeText = "path escapes from parent"
-	escapeMessage  = "a link on the way leads outside the store, and the store never follows one out"
-)
+// escapeMessage words os.Root's refusal of a path that leaves the store.
+const escapeMessage = "a link on the way leads outside the store, and the store never follows one out"
 
 // escapes reports whether err is os.Root refusing a path that leaves it.
-func escapes(err error) bool {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return err != nil && err.Error() == rootEscapeText
-}
+func escapes(err error) bool { return safefile.EscapesRoot(err) }
 
 // escapeHint says what to do about a link that leads out of the store.
 func escapeHint(path string) string {
