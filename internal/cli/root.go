@@ -610,6 +610,14 @@ stderr, as one JSON line or one YAML document with -f json or -f yaml.
 // where it came from, and is usage (2) from a flag or the environment,
 // invalid input (3) from the file.
 func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cmdutil.Config, error) {
+	if flags.Changed("home") && g.home == "" {
+		// An empty --home (a variable that was never set, say) is a
+		// mistake, as an empty -f or --lock-timeout is: falling back to
+		// AGENTS_HOME or the default would work on another home than the
+		// one meant. (An empty --store has a meaning: the file store.)
+		return cmdutil.Config{}, errs.Usage("--home is empty").
+			WithHint("give the agents home folder (--home DIR), or leave --home out to use AGENTS_HOME or the default")
+	}
 	home, err := resolveHome(deps, g.home)
 	if err != nil {
 		return cmdutil.Config{}, err
