@@ -46,6 +46,9 @@ type Collection[T any] struct {
 	Encode func(v T) (data []byte, stored T, err error)
 	// NameOf returns a document's name.
 	NameOf func(v T) string
+	// NameKey is the key of the document that holds its name ("name";
+	// "id" for a plan), for problems about it.
+	NameKey string
 	// Clone returns a deep copy of a document, so that a caller never
 	// shares a value with the store.
 	Clone func(v T) T
@@ -93,11 +96,12 @@ var (
 			p, _, err := profile.DecodeProfile(data, file)
 			return p, err
 		},
-		Encode: profile.Encode,
-		NameOf: func(p *profile.AutomationProfile) string { return p.Name },
-		Clone:  (*profile.AutomationProfile).Clone,
-		About:  errs.AboutProfile,
-		Codec:  profileCodec,
+		Encode:  profile.Encode,
+		NameOf:  func(p *profile.AutomationProfile) string { return p.Name },
+		NameKey: "name",
+		Clone:   (*profile.AutomationProfile).Clone,
+		About:   errs.AboutProfile,
+		Codec:   profileCodec,
 	}
 	// Actions keep no history: nothing cites an action by digest.
 	Actions = &Collection[*action.Action]{
@@ -106,6 +110,7 @@ var (
 		Decode:   action.Decode,
 		Encode:   action.Encode,
 		NameOf:   func(a *action.Action) string { return a.Name },
+		NameKey:  "name",
 		Clone:    (*action.Action).Clone,
 		About:    errs.AboutAction,
 	}
@@ -118,6 +123,7 @@ var (
 		Decode:   plan.Decode,
 		Encode:   plan.Encode,
 		NameOf:   func(p *plan.Plan) string { return p.ID },
+		NameKey:  "id",
 		Clone:    (*plan.Plan).Clone,
 		About:    errs.AboutPlan,
 	}

@@ -606,6 +606,33 @@ func TestDanglingLink(t *testing.T) {
 	}
 }
 
+// TestMisplacedPlan: a plan file copied under another plan's id is
+// reported at the key that holds a plan's id, and the hint says to set
+// that key; a plan has no name key.
+func TestMisplacedPlan(t *testing.T) {
+	home := newHome(t)
+	s := openStore(t, home, filestore.Options{})
+	a, b := storetest.PlanID(t, 1), storetest.PlanID(t, 2)
+	if _, err := s.Plans().Put(ctx(), storetest.Plan(t, a), false); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(home, "plans", b+".yaml")
+	writeFile(t, file, readFile(t, filepath.Join(home, "plans", a+".yaml")))
+	_, err := s.Plans().Get(ctx(), b)
+	wantKind(t, err, errs.KindInvalid, "get of a plan file under another id")
+	var e *errs.Error
+	if !errors.As(err, &e) || len(e.Problems) != 1 || e.Problems[0].Path != "id" || e.Problems[0].File != file {
+		t.Errorf("problems = %v, want one at id in %s", e.Problems, file)
+	}
+	if want := fmt.Sprintf("set id to %q in %s", b, file); !strings.HasPrefix(e.Hint, want) {
+		t.Errorf("hint = %q, want it to start %q", e.Hint, want)
+	}
+	l, err := s.Plans().List(ctx(), store.Query{})
+	if err != nil || len(l.Problems) != 1 || l.Problems[0].Path != "id" {
+		t.Errorf("list problems = %v, %v; want one at id", l.Problems, err)
+	}
+}
+
 // TestLinkOutOfTheStore: a stored file (or a folder on the way to it)
 // that is a link leading out of the store is refused as a FIFO in its
 // place is, as invalid content of the store naming the file, with a hint

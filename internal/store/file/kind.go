@@ -185,17 +185,17 @@ func (k *kind[T]) decodeAt(s *Store, name, rel string, data []byte) (T, error) {
 	return v, nil
 }
 
-// misplaced reports a stored file whose name field is not the name its
-// path gives: a copied or renamed file that would otherwise answer for
-// another name.
+// misplaced reports a stored file whose name field (a plan's id) is not
+// the name its path gives: a copied or renamed file that would otherwise
+// answer for another name.
 func (k *kind[T]) misplaced(s *Store, rel, got, want string) error {
 	p := errs.Problem{
 		File:    s.abs(rel),
-		Path:    "name",
+		Path:    k.NameKey,
 		Message: fmt.Sprintf("is %q, but the file's place in the store is for %q", got, want),
 	}
 	e := errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.Noun, want), []errs.Problem{p})
-	return e.WithHint("set name to %q in %s, or move the file to where %q belongs", want, p.File, got)
+	return e.WithHint("set %s to %q in %s, or move the file to where %q belongs", k.NameKey, want, p.File, got)
 }
 
 // readRegular reads a regular file inside the root, refusing one larger

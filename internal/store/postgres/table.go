@@ -91,7 +91,7 @@ func (t *table[T]) decode(x row) (T, error) {
 	}
 	if got := t.c.NameOf(v); got != x.name {
 		var zero T
-		p := errs.Problem{File: t.label(x.name), Path: "name", Message: fmt.Sprintf("is %q, but the row is for %q", got, x.name)}
+		p := errs.Problem{File: t.label(x.name), Path: t.c.NameKey, Message: fmt.Sprintf("is %q, but the row is for %q", got, x.name)}
 		return zero, errs.InvalidProblems(fmt.Sprintf("stored %s %q", t.c.Noun, x.name), []errs.Problem{p})
 	}
 	return v, nil
