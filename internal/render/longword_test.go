@@ -62,6 +62,7 @@ func noSpaceViews(t *testing.T) []struct {
 	pack.Pack.Description = longDesc
 	id := pack.Pack.BoundaryIDs[0]
 	pack.Pack.BoundaryDescriptions[id] = longCJK
+	pack.Pack.BoundaryPredicates = map[string]string{id: "tool in [" + strings.Repeat(`"read_file", `, 12) + `"` + longTool + `"]`}
 	verdict := sp.Verdict{PackID: pack.Pack.PackID, Upheld: false, ViolatedBoundaries: []string{id}, Warnings: []string{}, Results: []sp.Result{
 		{BoundaryID: id, Upheld: false, RuntimeCheckable: true, Reason: longDesc, Evidence: []string{longTool}},
 	}}

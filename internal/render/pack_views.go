@@ -390,7 +390,15 @@ func (v PackView) Rich(t *Theme) string {
 		b.WriteString("\n")
 		b.WriteString(t.Wrap(4, richWidth(t)-4, ToneMuted, p.BoundaryDescriptions[id]))
 		if pred, ok := p.BoundaryPredicates[id]; ok {
-			b.WriteString("    " + t.Muted("predicate ") + Escape(pred) + "\n")
+			// A long predicate continues under its first character.
+			const lead = "    predicate "
+			for i, l := range WrapText(Escape(pred), richWidth(t)-len(lead)) {
+				if i == 0 {
+					b.WriteString("    " + t.Muted("predicate ") + l + "\n")
+				} else {
+					b.WriteString(strings.Repeat(" ", len(lead)) + l + "\n")
+				}
+			}
 		}
 	}
 	return b.String()
