@@ -2,11 +2,14 @@ package cmdutil
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/postgres"
@@ -55,7 +58,16 @@ func OpenStoreAt(arg string, mustExist bool, lockTimeout time.Duration) (store.S
 	}
 	if mustExist {
 		if _, err := os.Stat(abs); err != nil {
-			return nil, errs.NotFound("agents home %s not found", abs).
+			if errors.Is(err, syscall.ELOOP) {
+				return nil, errs.LoopedHome(abs, err)
+			}
+			msg := "agents home " + abs + " not found"
+			if link, target := safefile.DanglingLink(abs); link == abs {
+				msg += ": it is a link to " + target + ", which does not exist"
+			} else if link != "" {
+				msg += ": " + link + ", on the way to it, is a link to " + target + ", which does not exist"
+			}
+			return nil, errs.NotFound("%s", msg).
 				WithHint("give the folder of an agents home (such as ~/.config/agents) or a postgres:// URL")
 		}
 	}
