@@ -135,15 +135,16 @@ var CollectionNames = []string{Profiles.Name, Actions.Name, Plans.Name}
 
 // NotFound is the collection's error for a name it does not hold.
 func (c *Collection[T]) NotFound(name string) error {
-	return errs.NotFound("%s %s not found", c.Noun, c.quote(name)).About(c.About, name)
+	return errs.NotFound("%s %s not found", c.Noun, c.Quote(name)).About(c.About, name)
 }
 
 // Conflict is the collection's error for a name it holds already.
 func (c *Collection[T]) Conflict(name string) error {
-	return errs.Conflict("%s %s already exists", c.Noun, c.quote(name)).About(c.About, name)
+	return errs.Conflict("%s %s already exists", c.Noun, c.Quote(name)).About(c.About, name)
 }
 
-func (c *Collection[T]) quote(name string) string {
+// Quote writes name as messages show it: quoted, but a plan id bare.
+func (c *Collection[T]) Quote(name string) string {
 	if c.BareNames {
 		return name
 	}

@@ -375,7 +375,7 @@ func (c *Collection[T]) checkEntry(e Entry) error {
 		return err
 	}
 	if got := c.NameOf(v); got != e.Name {
-		return fmt.Errorf("it holds %s %s, not %s", c.Noun, c.quote(got), c.quote(e.Name))
+		return fmt.Errorf("it holds %s %s, not %s", c.Noun, c.Quote(got), c.Quote(e.Name))
 	}
 	return nil
 }

@@ -627,6 +627,10 @@ func TestMisplacedPlan(t *testing.T) {
 	if want := fmt.Sprintf("set id to %q in %s", b, file); !strings.HasPrefix(e.Hint, want) {
 		t.Errorf("hint = %q, want it to start %q", e.Hint, want)
 	}
+	// A plan id stands bare in messages, as in "plan ID not found".
+	if want := "stored plan " + b + " is invalid"; !strings.HasPrefix(e.Error(), want) {
+		t.Errorf("error = %q, want it to start %q", e.Error(), want)
+	}
 	l, err := s.Plans().List(ctx(), store.Query{})
 	if err != nil || len(l.Problems) != 1 || l.Problems[0].Path != "id" {
 		t.Errorf("list problems = %v, %v; want one at id", l.Problems, err)

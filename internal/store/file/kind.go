@@ -194,7 +194,7 @@ func (k *kind[T]) misplaced(s *Store, rel, got, want string) error {
 		Path:    k.NameKey,
 		Message: fmt.Sprintf("is %q, but the file's place in the store is for %q", got, want),
 	}
-	e := errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.Noun, want), []errs.Problem{p})
+	e := errs.InvalidProblems(fmt.Sprintf("stored %s %s", k.Noun, k.Quote(want)), []errs.Problem{p})
 	return e.WithHint("set %s to %q in %s, or move the file to where %q belongs", k.NameKey, want, p.File, got)
 }
 
@@ -249,7 +249,7 @@ func (k *kind[T]) readFailure(s *Store, name, rel string, err error) error {
 	var bad badFile
 	if errors.As(err, &bad) {
 		p := errs.Problem{File: s.abs(rel), Message: bad.Error()}
-		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.Noun, name), []errs.Problem{p}).
+		return errs.InvalidProblems(fmt.Sprintf("stored %s %s", k.Noun, k.Quote(name)), []errs.Problem{p}).
 			WithHint("%s must be a regular file of at most %d bytes; move what is there out of the store, then store the %s again", p.File, profile.MaxFileSize, k.Noun)
 	}
 	if escapes(err) {
@@ -257,10 +257,10 @@ func (k *kind[T]) readFailure(s *Store, name, rel string, err error) error {
 		// a FIFO or a folder would be: the store's content is at fault,
 		// not the machine.
 		p := errs.Problem{File: s.abs(rel), Message: escapeMessage}
-		return errs.InvalidProblems(fmt.Sprintf("stored %s %q", k.Noun, name), []errs.Problem{p}).
+		return errs.InvalidProblems(fmt.Sprintf("stored %s %s", k.Noun, k.Quote(name)), []errs.Problem{p}).
 			WithHint("%s", escapeHint(p.File))
 	}
-	return errs.Wrap(errs.KindInternal, rootError(err), "reading stored %s %q from %s", k.Noun, name, s.abs(rel))
+	return errs.Wrap(errs.KindInternal, rootError(err), "reading stored %s %s from %s", k.Noun, k.Quote(name), s.abs(rel))
 }
 
 // problemsOf returns the problems a failed load reports for a listing.
@@ -666,7 +666,7 @@ func (d docs[T]) Remove(ctx context.Context, name string) (store.RemoveResult[T]
 			return k.NotFound(name)
 		}
 		if !cur.ok {
-			e := errs.Wrap(errs.KindInvalid, cur.err, "stored %s %q cannot be read, so it is not removed", k.Noun, name)
+			e := errs.Wrap(errs.KindInvalid, cur.err, "stored %s %s cannot be read, so it is not removed", k.Noun, k.Quote(name))
 			return e.About(errs.AboutUnreadable, k.Noun, tx.s.abs(rel))
 		}
 		if err := prepare(tx, k, name); err != nil {

@@ -92,7 +92,7 @@ func (t *table[T]) decode(x row) (T, error) {
 	if got := t.c.NameOf(v); got != x.name {
 		var zero T
 		p := errs.Problem{File: t.label(x.name), Path: t.c.NameKey, Message: fmt.Sprintf("is %q, but the row is for %q", got, x.name)}
-		return zero, errs.InvalidProblems(fmt.Sprintf("stored %s %q", t.c.Noun, x.name), []errs.Problem{p})
+		return zero, errs.InvalidProblems(fmt.Sprintf("stored %s %s", t.c.Noun, t.c.Quote(x.name)), []errs.Problem{p})
 	}
 	return v, nil
 }
@@ -357,7 +357,7 @@ func (d docs[T]) remove(ctx context.Context, name string) (T, error) {
 		}
 		v, err := t.decode(cur)
 		if err != nil {
-			e := errs.Wrap(errs.KindInvalid, err, "stored %s %q cannot be read, so it is not removed", t.c.Noun, name)
+			e := errs.Wrap(errs.KindInvalid, err, "stored %s %s cannot be read, so it is not removed", t.c.Noun, t.c.Quote(name))
 			return e.About(errs.AboutUnreadable, t.c.Noun)
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM "+t.c.Name+" WHERE name = $1", name); err != nil {
