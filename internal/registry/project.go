@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/agentsctl/agents/internal/atomicfile"
 	"github.com/agentsctl/agents/internal/config"
@@ -143,8 +144,17 @@ func (r *Registry) projectFolder(dir string, mustExist bool) (folder, file strin
 		return "", "", errs.Wrap(errs.KindInternal, err, "resolving %s", start)
 	}
 	if fi, err := os.Stat(real); err == nil && !fi.IsDir() {
+		// A file where a trusted folder was can still be withdrawn; any
+		// other file is a mistake (agents.yaml named for its folder, say),
+		// not a project that was never trusted.
 		if !mustExist {
-			return gone, "", nil
+			g, err := r.Global()
+			if err != nil {
+				return "", "", err
+			}
+			if slices.Contains(g.TrustedProjects, gone) {
+				return gone, "", nil
+			}
 		}
 		return "", "", config.NotAFolder(start)
 	}
