@@ -382,21 +382,40 @@ func unwrapPathError(err error) error {
 // file, where ratify wrote it. A missing pack file is not found; every
 // other failure is a KindSafetyPack error saying what failed.
 func VerifyFile(path string) (*Loaded, error) {
-	p, err := ReadPackFile(path)
-	if err != nil {
-		return nil, err
-	}
+	named := path
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			path = real
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			// Read through the link, to say what is wrong with it.
+			if _, rerr := ReadPackFile(path); rerr != nil {
+				return nil, rerr
+			}
+			return nil, fileError(path, err)
 		}
+		path = real
 	}
+	// The pack and its report are read in the one folder opened here, so
+	// a link changed meanwhile cannot pair one folder's pack with
+	// another's report.
 	dir := filepath.Dir(path)
 	root, err := safefile.OpenRoot(dir)
 	if err != nil {
-		return nil, fileError(path, err)
+		return nil, fileError(named, err)
 	}
 	defer root.Close()
+	f, _, err := safefile.OpenIn(root, filepath.Base(path))
+	if err != nil {
+		return nil, fileError(named, err)
+	}
+	data, err := readOpened(f, named)
+	f.Close()
+	if err != nil {
+		return nil, fileError(named, err)
+	}
+	p, err := ParsePack(data, named)
+	if err != nil {
+		return nil, err
+	}
 	st := CheckSeal(p, path, safefile.FS(root), ".", filepath.Join(dir, ReportFileName(p.PackID)))
 	l := &Loaded{Pack: p, Source: path, ReportFile: st.ReportFile, Report: st.Report, Ratified: st.Verified()}
 	if !st.Verified() {
