@@ -207,7 +207,7 @@ func planWidths(t Table, width int, overhead func(int) int, headerWraps, brk boo
 			continue
 		}
 		used := 0
-		for _, l := range wrapWords(headerOf(t, i), widths[i], false) {
+		for _, l := range wrapWords(headerOf(t, i), widths[i], 0) {
 			used = max(used, lipgloss.Width(l))
 		}
 		for _, r := range t.Rows {
@@ -218,7 +218,7 @@ func planWidths(t Table, width int, overhead func(int) int, headerWraps, brk boo
 				used = max(used, lipgloss.Width(r[i]))
 				continue
 			}
-			for _, l := range wrapWords(r[i], widths[i], true) {
+			for _, l := range wrapWords(r[i], widths[i], widths[i]) {
 				used = max(used, lipgloss.Width(l))
 			}
 		}
@@ -258,7 +258,11 @@ func applyWidths(t Table, widths []int) Table {
 		case t.fitOf(i) == FitShrink:
 			return Truncate(c, widths[i])
 		}
-		return strings.Join(wrapWords(c, widths[i], !header), "\n")
+		room := widths[i]
+		if header {
+			room = 0
+		}
+		return strings.Join(wrapWords(c, widths[i], room), "\n")
 	}
 	if t.Header != nil {
 		out.Header = make([]string, len(t.Header))
@@ -505,7 +509,7 @@ func WrapText(s string, width int) []string {
 	if width <= 0 || lipgloss.Width(s) <= width {
 		return []string{s}
 	}
-	return wrapWords(s, width, true)
+	return wrapWords(s, width, width)
 }
 
 // keepWhole reports whether a word must not be broken across lines even

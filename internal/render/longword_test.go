@@ -175,3 +175,22 @@ func TestNoSpaceTextUnfittedWhenPiped(t *testing.T) {
 		}
 	}
 }
+
+// TestWordsThatFitTheTerminalStayWhole checks that a long word is broken
+// only where the terminal is too narrow for it: prose is kept to at most
+// 100 columns, but on a wider terminal a longer word (a URL, say) stands
+// whole on a line of its own, so that it can still be copied.
+func TestWordsThatFitTheTerminalStayWhole(t *testing.T) {
+	url := "https://example.com/" + strings.Repeat("u", 110)
+	p := cautious()
+	p.Name = "acme/url"
+	p.Description = "See " + url + " for why."
+	out := ansi.Strip(rendertest.Render(t, "rich", 200, false, render.ProfileView{Profile: p}))
+	if !strings.Contains(out, "\n  "+url+"\n") {
+		t.Errorf("at 200 columns the %d-column URL is not whole on a line of its own:\n%s", len(url), out)
+	}
+	out = ansi.Strip(rendertest.Render(t, "rich", 100, false, render.ProfileView{Profile: p}))
+	if strings.Contains(out, url) {
+		t.Errorf("at 100 columns the %d-column URL is not broken:\n%s", len(url), out)
+	}
+}

@@ -339,7 +339,14 @@ func (t *Theme) Para(hang int, s string) string {
 func (t *Theme) Wrap(indent, width int, tone Tone, s string) string {
 	pad := strings.Repeat(" ", indent)
 	var b strings.Builder
-	for _, line := range wrapWords(Escape(s), width, t.Width > 0) {
+	// A word is broken only where it is wider than the terminal leaves
+	// it: width may be narrower (prose is kept to a readable measure), and
+	// a word that fits the terminal stands whole on a line of its own.
+	room := 0
+	if t.Width > 0 {
+		room = max(t.Width-indent, 1)
+	}
+	for _, line := range wrapWords(Escape(s), width, room) {
 		b.WriteString(pad)
 		b.WriteString(t.Paint(tone, line))
 		b.WriteString("\n")
@@ -349,10 +356,10 @@ func (t *Theme) Wrap(indent, width int, tone Tone, s string) string {
 
 // wrapWords breaks s, which may carry escape codes, into lines of at most
 // width columns at spaces (and after the slashes of a long absolute path).
-// With brk set, a word still wider than width is broken where it must
-// (see breakWord), unless it is a name or an id (see keepWhole); without
-// it, such a word keeps a line of its own, wider than width.
-func wrapWords(s string, width int, brk bool) []string {
+// A word wider than room (when room is above 0) is broken into pieces of
+// width where it must (see breakWord), unless it is a name or an id (see
+// keepWhole); any other word wider than width keeps a line of its own.
+func wrapWords(s string, width, room int) []string {
 	// Each piece keeps the spaces before it: they are written when it
 	// follows on the same line, and dropped where a line breaks. A piece
 	// glued to the one before it continues the same word (a long path
@@ -373,7 +380,7 @@ func wrapWords(s string, width int, brk bool) []string {
 		next := strings.TrimLeft(rest, " \t\n")
 		space := strings.Map(func(r rune) rune { return ' ' }, rest[:len(rest)-len(next)])
 		for i, p := range splitPath(word, width) {
-			if brk && lipgloss.Width(p) > width && !keepWhole(word) {
+			if room > 0 && lipgloss.Width(p) > max(width, room) && !keepWhole(word) {
 				for j, q := range breakWord(p, width) {
 					pieces = append(pieces, piece{text: q, glue: i > 0 || j > 0})
 				}
