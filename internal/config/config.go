@@ -218,17 +218,8 @@ func Absent(home string) *Global {
 // ReadGlobal returns the content of <home>/config.yaml, or nil when there
 // is none, after checking that it can be trusted.
 func ReadGlobal(home string) ([]byte, error) {
-	fi, err := os.Stat(home)
-	if err == nil && !fi.IsDir() {
-		return nil, errs.Usage("the agents home %s is not a folder", home).About(errs.AboutHome, home, "not a folder")
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		if link, target := safefile.DanglingLink(home); link != "" {
-			return nil, errs.DanglingHome(home, link, target)
-		}
-	}
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, errs.LoopedHome(home, err)
+	if err := safefile.CheckHome(home); err != nil {
+		return nil, err
 	}
 	file := GlobalPath(home)
 	data, err := readTrusted(file, "the configuration", func(e *errs.Error) *errs.Error {

@@ -288,20 +288,20 @@ func PlanEvidence(id string) Evidence {
 		if err != nil {
 			return nil, err
 		}
-		// A record that does not hold together (content that does not
-		// hash to what it cites, a snapshot missing) rests on nothing the
-		// registry can vouch for; one that does is judged digest by
-		// digest, against the history.
-		if _, _, err := r.recordedContent(p); errs.Is(err, errs.KindInvalid) || errs.Is(err, errs.KindNotFound) {
-			return &sp.Context{CitedSourceSHAs: p.Digests(), AllowedSourceSHAs: []string{}}, nil
-		} else if err != nil {
-			return nil, err // a damaged object or a failing store: no verdict
-		}
-		// Nor does a record other than the one the store last wrote.
+		// A record other than the one the store last wrote, or one that
+		// does not hold together (content that does not hash to what it
+		// cites, a snapshot missing), rests on nothing the registry can
+		// vouch for; one that does is judged digest by digest, against
+		// the history. The history is asked first, as for a decision.
 		if err := r.planWritten(p); errs.Is(err, errs.KindInvalid) {
 			return &sp.Context{CitedSourceSHAs: p.Digests(), AllowedSourceSHAs: []string{}}, nil
 		} else if err != nil {
 			return nil, err
+		}
+		if _, _, err := r.recordedContent(p); errs.Is(err, errs.KindInvalid) || errs.Is(err, errs.KindNotFound) {
+			return &sp.Context{CitedSourceSHAs: p.Digests(), AllowedSourceSHAs: []string{}}, nil
+		} else if err != nil {
+			return nil, err // a damaged object or a failing store: no verdict
 		}
 		var allowed []string
 		if name := p.AutomationProfile.Name; profile.IsBuiltinName(name) {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/agentsctl/agents/internal/errs"
 )
 
 // MaxLinks is how many links WalkLinks follows in one walk before it gives
@@ -74,6 +76,26 @@ func WalkLinks(p string, onLink func(link string, fi fs.FileInfo, dir string) er
 		todo = append(strings.Split(target, string(filepath.Separator)), todo...)
 	}
 	return cur, false, nil
+}
+
+// CheckHome refuses an agents home that cannot be one: a path that is not
+// a folder, a link to nothing (or a path behind one: nothing can be
+// created through it, and what it should lead to is not there) or a loop
+// of links. A home that is simply missing is fine: it is an empty one,
+// created when a change needs it.
+func CheckHome(home string) error {
+	fi, err := os.Stat(home)
+	switch {
+	case err == nil && !fi.IsDir():
+		return errs.Usage("the agents home %s is not a folder", home).About(errs.AboutHome, home, "not a folder")
+	case errors.Is(err, fs.ErrNotExist):
+		if link, target := DanglingLink(home); link != "" {
+			return errs.DanglingHome(home, link, target)
+		}
+	case errors.Is(err, syscall.ELOOP):
+		return errs.LoopedHome(home, err)
+	}
+	return nil
 }
 
 // DanglingLink returns the link that keeps path from being reached, and

@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/agentsctl/agents/internal/action"
@@ -121,20 +120,8 @@ func Open(home string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "resolving the agents home %s", home)
 	}
-	fi, err := os.Stat(abs)
-	if err == nil && !fi.IsDir() {
-		return nil, errs.Usage("the agents home %s is not a folder", abs).About(errs.AboutHome, abs, "not a folder")
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		// A home behind a link to nothing is no empty store: nothing can
-		// be created through the link, and what it should lead to is
-		// not there.
-		if link, target := safefile.DanglingLink(abs); link != "" {
-			return nil, errs.DanglingHome(abs, link, target)
-		}
-	}
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, errs.LoopedHome(abs, err)
+	if err := safefile.CheckHome(abs); err != nil {
+		return nil, err
 	}
 	now := opts.Now
 	if now == nil {

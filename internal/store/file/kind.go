@@ -237,7 +237,9 @@ type badFile string
 func (b badFile) Error() string { return string(b) }
 
 // readFailure turns a failure to read a stored file into a problem-bearing
-// error: decoding problems pass through, anything else is internal.
+// error: decoding problems pass through; what stands in the file's place
+// (not a regular file, too large, a link out of the store) is invalid
+// content of the store; anything else is internal.
 func (k *kind[T]) readFailure(s *Store, name, rel string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return k.NotFound(name)
