@@ -391,14 +391,7 @@ func (v PackView) Rich(t *Theme) string {
 		b.WriteString(t.Wrap(4, richWidth(t)-4, ToneMuted, p.BoundaryDescriptions[id]))
 		if pred, ok := p.BoundaryPredicates[id]; ok {
 			// A long predicate continues under its first character.
-			const lead = "    predicate "
-			for i, l := range WrapText(Escape(pred), richWidth(t)-len(lead)) {
-				if i == 0 {
-					b.WriteString("    " + t.Muted("predicate ") + l + "\n")
-				} else {
-					b.WriteString(strings.Repeat(" ", len(lead)) + l + "\n")
-				}
-			}
+			b.WriteString(t.Para(len("    predicate "), "    "+t.Muted("predicate ")+Escape(pred)))
 		}
 	}
 	return b.String()

@@ -337,13 +337,12 @@ func safetyReason(a, b plan.SafetyOrigin, fields []string) string {
 		}
 		return fmt.Sprintf("the standalone safety profile of the %s level", o.Provenance)
 	}
-	var b2 strings.Builder
 	if reflect.DeepEqual(a, b) {
 		// The same content by its digest, but other fields: the record
 		// was edited.
-		fmt.Fprintf(&b2, "the record's safety fields are not those of its sha256 %s: it has been edited (%s)", a.SHA256, strings.Join(fields, ", "))
-		return b2.String()
+		return fmt.Sprintf("the record's safety fields are not those of its sha256 %s: it has been edited (%s)", a.SHA256, strings.Join(fields, ", "))
 	}
+	var b2 strings.Builder
 	if da, db := describe(a), describe(b); da != db {
 		fmt.Fprintf(&b2, "now %s, recorded %s", db, da)
 	} else {

@@ -254,7 +254,7 @@ func (k *kind[T]) readFailure(s *Store, name, rel string, err error) error {
 		return errs.InvalidProblems(fmt.Sprintf("stored %s %s", k.Noun, k.Quote(name)), []errs.Problem{p}).
 			WithHint("%s must be a regular file of at most %d bytes; move what is there out of the store, then store the %s again", p.File, profile.MaxFileSize, k.Noun)
 	}
-	if escapes(err) {
+	if safefile.EscapesRoot(err) {
 		// A link out of the store is what stands in the file's place, as
 		// a FIFO or a folder would be: the store's content is at fault,
 		// not the machine.
@@ -284,7 +284,7 @@ func problemsOf(file string, err error) []errs.Problem {
 // without its Go operation prefix, and in plain words when a link led out
 // of the store.
 func rootErr(err error) string {
-	if escapes(err) {
+	if safefile.EscapesRoot(err) {
 		return escapeMessage
 	}
 	var pe *fs.PathError
@@ -309,9 +309,6 @@ func (e causeError) Unwrap() error { return e.err }
 
 // escapeMessage words os.Root's refusal of a path that leaves the store.
 const escapeMessage = "a link on the way leads outside the store, and the store never follows one out"
-
-// escapes reports whether err is os.Root refusing a path that leaves it.
-func escapes(err error) bool { return safefile.EscapesRoot(err) }
 
 // escapeHint says what to do about a link that leads out of the store.
 func escapeHint(path string) string {
@@ -840,7 +837,7 @@ func (d docs[T]) readHistory(ctx context.Context, name string, read func(f *os.F
 		return e.WithHint("%s must be a regular file of the store's own; move what is there out of the store, and the next change of %s starts its history afresh", p.File, name)
 	}
 	var e *errs.Error
-	if escapes(err) {
+	if safefile.EscapesRoot(err) {
 		p := errs.Problem{File: s.abs(rel), Message: escapeMessage}
 		return errs.InvalidProblems(fmt.Sprintf("history of %s %q", k.Noun, name), []errs.Problem{p}).
 			WithHint("%s", escapeHint(p.File))

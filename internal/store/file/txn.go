@@ -626,7 +626,7 @@ func (tx *txn) refuseFile(rel, detail string) error {
 // about changing the home, which the command line says how to put right.
 func (tx *txn) ioErr(action, rel string, err error) error {
 	e := errs.Wrap(errs.KindInternal, rootError(err), "%s %s", action, tx.s.abs(rel)).About(errs.AboutHomeChange, tx.s.home, "")
-	if escapes(err) {
+	if safefile.EscapesRoot(err) {
 		e = e.WithHint("%s", escapeHint(tx.s.abs(rel)))
 	}
 	return e
