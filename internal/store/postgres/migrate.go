@@ -43,19 +43,39 @@ var LatestVersion = sync.OnceValue(func() int64 {
 	return latest
 })
 
-// checkSchema refuses a schema that is not at the version this build
-// knows: an unmigrated one (run 'agents store migrate') or a newer one
-// (upgrade agents). Nothing ever migrates it by surprise.
+// checkSchema refuses a session in a schema other than the store's, and
+// a schema that is not at the version this build knows: an unmigrated one
+// (run 'agents store migrate') or a newer one (upgrade agents). Nothing
+// ever migrates it by surprise.
 func (s *Store) checkSchema(ctx context.Context, c *pgx.Conn) error {
 	var v *int64
-	if err := c.QueryRow(ctx, versionQuery).Scan(&v); err != nil {
+	var current *string
+	if err := c.QueryRow(ctx, versionQuery).Scan(&v, &current); err != nil {
 		return s.fail(ctx, err, "reading the schema version")
 	}
-	return s.checkVersion(valueOr0(v))
+	return s.checkSession(current, valueOr0(v))
 }
 
-// versionQuery reads the schema's version.
+// versionQuery reads the schema's version and the session's schema.
 const versionQuery = early.VersionQuery
+
+// checkSession refuses a session whose search_path puts another schema
+// first than the one the store names (nil: none of it exists), and then a
+// schema version other than this build's. The store names its tables
+// without a schema, so in another schema it would read another registry:
+// a connection pooler that drops the search_path of the start-up message
+// (PgBouncer's ignore_startup_parameters) leaves the server's own.
+func (s *Store) checkSession(current *string, version int64) error {
+	if current == nil || *current != s.schema {
+		in := "in no schema (none of its search_path exists)"
+		if current != nil {
+			in = fmt.Sprintf("in schema %q", *current)
+		}
+		return errs.New(errs.KindInvalid, "the PostgreSQL server at %s puts this session %s, not in schema %q that the store names", s.where, in, s.schema).
+			WithHint("a connection pooler that drops search_path must set it to %s itself (PgBouncer: connect_query); see docs/postgres.md", s.schema)
+	}
+	return s.checkVersion(version)
+}
 
 // checkVersion refuses a schema version other than this build's.
 func (s *Store) checkVersion(have int64) error {

@@ -435,11 +435,12 @@ func (s *Store) sendBatch(ctx context.Context, c *pgx.Conn, what string, b *pgx.
 	br := c.SendBatch(ctx, b)
 	if checking {
 		var v *int64
-		if err := br.QueryRow().Scan(&v); err != nil {
+		var current *string
+		if err := br.QueryRow().Scan(&v, &current); err != nil {
 			_ = br.Close()
 			return s.fail(ctx, err, "reading the schema version")
 		}
-		if err := s.checkVersion(valueOr0(v)); err != nil {
+		if err := s.checkSession(current, valueOr0(v)); err != nil {
 			_ = br.Close()
 			return err
 		}
@@ -511,11 +512,11 @@ func (s *Store) lookupRow(ctx context.Context, what, query, arg string) (cols []
 			}
 			return nil, false, s.fail(ctx, err, "reading the schema version")
 		}
-		v, verr := versionOf(results[0])
+		v, current, verr := versionOf(results[0])
 		if verr != nil {
 			return nil, false, s.fail(ctx, verr, "reading the schema version")
 		}
-		if verr := s.checkVersion(v); verr != nil {
+		if verr := s.checkSession(current, v); verr != nil {
 			return nil, false, verr
 		}
 		s.rawChecked = true
@@ -540,25 +541,31 @@ func (s *Store) lookupRow(ctx context.Context, what, query, arg string) (cols []
 // textOID is PostgreSQL's type text.
 const textOID = 25
 
-// versionOf reads max(version_id) in binary form: NULL (no migration) is
-// 0, else a big-endian int8.
-func versionOf(r *pgconn.Result) (int64, error) {
+// versionOf reads the answer to versionQuery in binary form: the version
+// (NULL, no migration, is 0, else a big-endian int8) and the session's
+// schema (a name: its bytes; nil when NULL).
+func versionOf(r *pgconn.Result) (int64, *string, error) {
 	if r.Err != nil {
-		return 0, r.Err
+		return 0, nil, r.Err
 	}
-	if len(r.Rows) != 1 || len(r.Rows[0]) != 1 {
-		return 0, fmt.Errorf("the schema version came as %d rows", len(r.Rows))
+	if len(r.Rows) != 1 || len(r.Rows[0]) != 2 {
+		return 0, nil, fmt.Errorf("the schema version came as %d rows", len(r.Rows))
+	}
+	var current *string
+	if c := r.Rows[0][1]; c != nil {
+		name := string(c)
+		current = &name
 	}
 	v := r.Rows[0][0]
 	switch len(v) {
 	case 0:
 		if v == nil {
-			return 0, nil
+			return 0, current, nil
 		}
 	case 8:
-		return int64(binary.BigEndian.Uint64(v)), nil
+		return int64(binary.BigEndian.Uint64(v)), current, nil
 	}
-	return 0, fmt.Errorf("the schema version came as %d bytes", len(v))
+	return 0, nil, fmt.Errorf("the schema version came as %d bytes", len(v))
 }
 
 // rawLocked returns the open raw connection or makes one; s.mu is held.

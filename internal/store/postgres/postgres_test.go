@@ -576,3 +576,35 @@ func TestCloseForExit(t *testing.T) {
 		t.Fatalf("%d idle sessions after CloseForExit of a lookup, want the one left for the process's exit", n)
 	}
 }
+
+// TestSessionInAnotherSchema: the store names its tables without a schema,
+// so a session whose search_path puts another schema first (the one named
+// does not exist, or a pooler set the path instead) would read another
+// registry. It is refused, by a lookup (the raw connection) and by a
+// listing (pgx's), before anything is read.
+func TestSessionInAnotherSchema(t *testing.T) {
+	ctx := context.Background()
+	real := open(t, postgres.Options{})
+	if _, err := real.Profiles().Put(ctx, storetest.Profile(t, "acme/x", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	missing := pgtest.SchemaPrefix() + "missing"
+	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", missing+","+real.Schema())
+	for _, read := range []struct {
+		name string
+		fn   func(s *postgres.Store) error
+	}{
+		{"get", func(s *postgres.Store) error { _, err := s.Profiles().Get(ctx, "acme/x"); return err }},
+		{"list", func(s *postgres.Store) error { _, err := s.Profiles().Names(ctx, store.Query{}); return err }},
+	} {
+		s := openAt(t, url, postgres.Options{})
+		if s.Schema() != missing {
+			t.Fatalf("schema %q, want %q", s.Schema(), missing)
+		}
+		err := read.fn(s)
+		want := fmt.Sprintf("puts this session in schema %q, not in schema %q", real.Schema(), missing)
+		if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), want) {
+			t.Fatalf("%s through a search_path that falls through to another registry: %v, want %q", read.name, err, want)
+		}
+	}
+}

@@ -13,9 +13,11 @@ package early
 // one goose keeps by default, which the store's migrations use.
 const VersionTable = "goose_db_version"
 
-// VersionQuery reads the schema's version: the store sends it first on
-// every new connection.
-const VersionQuery = "SELECT max(version_id) FROM " + VersionTable
+// VersionQuery reads the schema's version, and the schema the session's
+// search_path puts first (which a pooler between the store and the server
+// may have set instead of the store): the store sends it first on every
+// new connection.
+const VersionQuery = "SELECT max(version_id), current_schema() FROM " + VersionTable
 
 // LookupQuery reads the row of one document of table (its one parameter
 // is the name).
