@@ -19,7 +19,7 @@ const EnvironmentHelp = `ENVIRONMENT
                        plain, table or rich; beats format in config.yaml
   AGENTS_LOCK_TIMEOUT  how long a change waits for the store lock, such as
                        10s or 2m; beats lock_timeout in config.yaml
-  NO_COLOR             set to anything: rich output without colour
+  NO_COLOR             any non-empty value: rich output without colour
   TERM                 dumb: rich output without colour
   COLUMNS              the width rich and table output are fitted to; by
                        default the terminal's, and none when stdout is not

@@ -50,6 +50,26 @@ func ValidateFiles(ui *UI, files []string, check CheckFunc) error {
 	if err := ui.Render(render.ValidateView{Reports: reports}); err != nil {
 		return err
 	}
+	err := validateError(reports, missed, invalid, conflict)
+	if err != nil && render.IsMachine(ui.Format()) {
+		// The error of -f json and -f yaml carries every failing file's
+		// problems, as any invalid input's does; the text formats have
+		// just shown them in the report.
+		for _, r := range reports {
+			if !r.Valid {
+				err.Problems = append(err.Problems, r.Problems...)
+			}
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	return err
+}
+
+// validateError is the error of a validation, nil when every file passed.
+func validateError(reports []render.FileReport, missed []string, invalid, conflict int) *errs.Error {
+	missing := len(missed)
 	switch {
 	case missing > 0:
 		// The message names the files not found, so that it says what
