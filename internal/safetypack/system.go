@@ -56,7 +56,7 @@ func systemError(format string, a ...any) *errs.Error {
 }
 
 // loadSystem returns the pack the system configuration in dir names, or
-// nil when dir is "" or holds no configuration naming one. The pack is
+// nil when dir is "", holds no configuration, or names the shipped pack. The pack is
 // held to every rule of a configured pack, and to its seal always: the
 // development override never applies to it.
 func loadSystem(dir string, shipped *Pack) (*Loaded, error) {
@@ -95,10 +95,20 @@ func loadSystem(dir string, shipped *Pack) (*Loaded, error) {
 		return nil, err
 	}
 	id, err := systemPackID(data, configFile)
-	if err != nil || id == "" || id == ShippedPackID {
+	switch {
+	case err != nil:
+		return nil, err
+	case id == "":
+		// The file is there to name a pack: empty, only comments or an
+		// empty mapping, it is more likely cut short than meant to say
+		// nothing, and taken for no system level it would lift the
+		// lock-down. No file means no system level.
+		return nil, errs.New(errs.KindSafetyPack, "the system configuration %s names no safety pack: it is empty or holds no %s", configFile, ConfigKey).
+			WithHint("the system configuration is the administrator's: ask them to name the pack in it (%s: <pack id>), or to remove the file if there is to be no system level", ConfigKey)
+	case id == ShippedPackID:
 		// The shipped pack's id means the shipped pack, at every level:
 		// no file passes itself off as it.
-		return nil, err
+		return nil, nil
 	}
 
 	for _, d := range []string{"packs", PacksDir} {

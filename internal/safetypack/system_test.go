@@ -82,11 +82,25 @@ func TestSystemLevelAbsent(t *testing.T) {
 			t.Errorf("%s: %v, %+v", name, err, l)
 		}
 	}
-	if os.Geteuid() == 0 {
-		// A configuration that names nothing configures nothing.
-		writeFile(t, filepath.Join(base, SystemConfigFile), []byte("# nothing yet\n"))
-		if l, err := Load(LoadOptions{Home: filepath.Join(base, "home"), SystemDir: base}); err != nil || l.Level != LevelShipped {
-			t.Errorf("empty configuration: %v, %+v", err, l)
+}
+
+// A system configuration that names no pack (emptied, cut short, only
+// comments) is refused: taken for no system level, it would lift the
+// lock-down it held. Only the absence of the file means no system level.
+func TestSystemConfigurationNamingNoPack(t *testing.T) {
+	needRoot(t)
+	for name, content := range map[string]string{
+		"empty":          "",
+		"white space":    "\n  \n",
+		"comments only":  "# safety_pack: org_lockdown_v1\n",
+		"empty mapping":  "{}\n",
+		"empty document": "---\n",
+	} {
+		base := t.TempDir()
+		writeFile(t, filepath.Join(base, SystemConfigFile), []byte(content))
+		_, err := Load(LoadOptions{Home: filepath.Join(base, "home"), SystemDir: base})
+		if !errs.Is(err, errs.KindSafetyPack) || !strings.Contains(err.Error(), "system configuration") {
+			t.Errorf("%s: err = %v, want the system configuration refused", name, err)
 		}
 	}
 }
