@@ -180,7 +180,7 @@ func (v GuardDecisionView) fields() [][2]string {
 		{"allowed", strconv.FormatBool(r.Allowed())},
 		{"requires_approval", strconv.FormatBool(r.RequiresApproval())},
 		{"rule", string(r.Rule)},
-		{"reason", orDash(r.Reason())},
+		{"reason", orNullText(r.Reason())},
 		{"tool", r.Input().Tool},
 	}
 	safetyLevel, safetySource := "", ""
@@ -191,18 +191,37 @@ func (v GuardDecisionView) fields() [][2]string {
 }
 
 // subjectFields are the fields both decisions end with, in the order of
-// their documents: what the decision was taken under, the conditions still
-// to meet and the warnings, each "-" for none.
+// their documents: what the decision was taken under (null where the
+// document has null), the conditions still to meet and the warnings ([]
+// for none, as every list in these formats).
 func subjectFields(profileName, level, plan, safetyLevel, safetySource string, conditions, warnings []string) [][2]string {
 	return [][2]string{
 		{"profile", profileName},
-		{"level", orDash(level)},
-		{"plan", orDash(plan)},
-		{"safety_level", orDash(safetyLevel)},
-		{"safety_source", orDash(safetySource)},
-		{"conditions", orDash(strings.Join(conditions, ", "))},
-		{"warnings", orDash(strings.Join(warnings, "; "))},
+		{"level", orNullText(level)},
+		{"plan", orNullText(plan)},
+		{"safety_level", orNullText(safetyLevel)},
+		{"safety_source", orNullText(safetySource)},
+		{"conditions", JoinList(nonNil(conditions))},
+		{"warnings", warningList(warnings)},
 	}
+}
+
+// orNullText is s, or null when it is empty: a field the document writes
+// as null then.
+func orNullText(s string) string {
+	if s == "" {
+		return "null"
+	}
+	return s
+}
+
+// warningList is the warnings on one line: [] for none, else separated by
+// "; ", since a warning is a sentence that may hold commas.
+func warningList(warnings []string) string {
+	if len(warnings) == 0 {
+		return "[]"
+	}
+	return strings.Join(warnings, "; ")
 }
 
 // withWarnings adds one "warning" row for each warning.
@@ -213,7 +232,7 @@ func withWarnings(fields [][2]string, warnings []string) [][2]string {
 	return fields
 }
 
-// Plain implements View: one "key: value" line per field, "-" for none.
+// Plain implements View: one "key: value" line per field.
 func (v GuardDecisionView) Plain(w *Writer) { plainFields(w, v.fields()) }
 
 // Tables implements View.
@@ -289,7 +308,7 @@ func (v GateDecisionView) fields() [][2]string {
 		{"allowed", strconv.FormatBool(d.Automatic)},
 		{"requires_approval", strconv.FormatBool(d.Verdict() == profile.VerdictNeedsApproval)},
 		{"rule", d.Rule()},
-		{"reason", orDash(d.Reason())},
+		{"reason", orNullText(d.Reason())},
 		{"threshold", FormatFloat(d.Threshold)},
 		{"confidence", FormatFloat(d.Confidence)},
 	}
@@ -300,7 +319,7 @@ func (v GateDecisionView) fields() [][2]string {
 	return append(fields, subjectFields(v.Profile, v.Level, v.Plan, safetyLevel, safetySource, d.Conditions.Names(), v.Warnings)...)
 }
 
-// Plain implements View: one "key: value" line per field, "-" for none.
+// Plain implements View: one "key: value" line per field.
 func (v GateDecisionView) Plain(w *Writer) { plainFields(w, v.fields()) }
 
 // Tables implements View.

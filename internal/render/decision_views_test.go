@@ -90,15 +90,15 @@ conditions: []
 allowed: true
 requires_approval: false
 rule: default
-reason: -
+reason: null
 tool: edit
 profile: ci
-level: -
-plan: -
-safety_level: -
-safety_source: -
+level: null
+plan: null
+safety_level: null
+safety_source: null
 conditions: sandbox, checkpoint_before_write
-warnings: -
+warnings: []
 `},
 		{"rich approval", "rich", denied(), `⚠ NEEDS APPROVAL  tool "shell_exec" under profile acme/guarded
   rule    guards.tool_denylist
@@ -177,11 +177,11 @@ threshold: 1.0
 confidence: 1.0
 profile: cautious
 level: project
-plan: -
-safety_level: -
-safety_source: -
-conditions: -
-warnings: -
+plan: null
+safety_level: null
+safety_source: null
+conditions: []
+warnings: []
 `},
 		{"rich above", "rich", above, `✔ ALLOWED  gate auto_execute under profile cautious
   rule        auto_execute
@@ -256,14 +256,14 @@ func TestDecisionViewTables(t *testing.T) {
 		{"guard approval", denied(), [][]string{
 			{"decision", "needs approval"}, {"allowed", "false"}, {"requires_approval", "true"},
 			{"rule", "guards.tool_denylist"}, {"reason", `tool "shell_exec" is on the profile's denylist`},
-			{"tool", "shell_exec"}, {"profile", "acme/guarded"}, {"level", "-"}, {"plan", "-"},
-			{"safety_level", "-"}, {"safety_source", "-"}, {"conditions", "-"}, {"warnings", "-"},
+			{"tool", "shell_exec"}, {"profile", "acme/guarded"}, {"level", "null"}, {"plan", "null"},
+			{"safety_level", "null"}, {"safety_source", "null"}, {"conditions", "[]"}, {"warnings", "[]"},
 		}},
 		{"gate allowed", GateDecisionView{Decision: decideGate(p, g, 0.75), Profile: "cautious", Level: "global"}, [][]string{
 			{"decision", "allowed"}, {"allowed", "true"}, {"requires_approval", "false"},
-			{"rule", "auto_execute"}, {"reason", "-"}, {"threshold", "0.7"}, {"confidence", "0.75"},
-			{"profile", "cautious"}, {"level", "global"}, {"plan", "-"},
-			{"safety_level", "-"}, {"safety_source", "-"}, {"conditions", "-"}, {"warnings", "-"},
+			{"rule", "auto_execute"}, {"reason", "null"}, {"threshold", "0.7"}, {"confidence", "0.75"},
+			{"profile", "cautious"}, {"level", "global"}, {"plan", "null"},
+			{"safety_level", "null"}, {"safety_source", "null"}, {"conditions", "[]"}, {"warnings", "[]"},
 		}},
 	}
 	for _, tt := range tests {
