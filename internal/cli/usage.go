@@ -116,6 +116,12 @@ func valueError(cmd *cobra.Command, err error, e *errs.Error) error {
 	}
 	var reason, hint string
 	switch {
+	case strings.Contains(why, "ParseFloat") && strings.Contains(why, "out of range"):
+		reason = "a number beyond the range that can be read"
+		hint = fmt.Sprintf("give a number such as 0.8: %s 0.8", flag)
+	case (strings.Contains(why, "ParseInt") || strings.Contains(why, "ParseUint")) && strings.Contains(why, "out of range"):
+		reason = "a whole number beyond the range that can be read"
+		hint = fmt.Sprintf("give a whole number such as 3: %s 3", flag)
 	case strings.Contains(why, "ParseFloat"), strings.HasPrefix(why, cmdutil.NotDecimal):
 		reason = "not a number"
 		if strings.Contains(value, ",") && !strings.Contains(value, ".") {
