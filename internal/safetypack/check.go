@@ -245,6 +245,24 @@ func notCheckable(id, reason string) Result {
 	return Result{BoundaryID: id, Upheld: true, Reason: reason, Evidence: []string{}}
 }
 
+// sourcesReason says how many of the cited sources (distinct) are not
+// allowed.
+func sourcesReason(fabricated, cited int) string {
+	switch {
+	case cited == 0:
+		return "no source is cited"
+	case fabricated == 0 && cited == 1:
+		return "the one cited source is allowed"
+	case fabricated == 0:
+		return fmt.Sprintf("all %d cited sources are allowed", cited)
+	case cited == 1:
+		return "the one cited source is not allowed"
+	case fabricated == 1:
+		return fmt.Sprintf("1 of %d cited sources is not allowed", cited)
+	}
+	return fmt.Sprintf("%d of %d cited sources are not allowed", fabricated, cited)
+}
+
 // CheckNoFabricatedSource judges no_fabricated_source: every cited digest
 // is among the allowed ones. It needs both lists.
 func CheckNoFabricatedSource(ctx *Context) Result {
@@ -263,12 +281,12 @@ func CheckNoFabricatedSource(ctx *Context) Result {
 	}
 	sort.Strings(fabricated)
 	r := Result{BoundaryID: id, RuntimeCheckable: true, Evidence: []string{}}
+	cited := len(dedupe(ctx.CitedSourceSHAs))
+	r.Reason = sourcesReason(len(fabricated), cited)
 	if len(fabricated) == 0 {
 		r.Upheld = true
-		r.Reason = fmt.Sprintf("all %d cited sources are allowed", len(ctx.CitedSourceSHAs))
 		return r
 	}
-	r.Reason = fmt.Sprintf("%d of %d cited sources are not allowed", len(fabricated), len(dedupe(ctx.CitedSourceSHAs)))
 	for _, s := range fabricated {
 		r.Evidence = append(r.Evidence, "not allowed: "+s)
 	}

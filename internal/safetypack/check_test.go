@@ -32,9 +32,11 @@ func TestDefaultPredicates(t *testing.T) {
 		{"versor field state empty", CheckPreserveVersorClosure, &Context{FieldState: &FieldState{}}, true, false, "no versor condition supplied", nil},
 
 		{"sources allowed", CheckNoFabricatedSource, &Context{CitedSourceSHAs: []string{"a", "b"}, AllowedSourceSHAs: []string{"b", "a", "c"}}, true, true, "all 2 cited sources are allowed", nil},
-		{"nothing cited", CheckNoFabricatedSource, &Context{CitedSourceSHAs: []string{}, AllowedSourceSHAs: []string{"a"}}, true, true, "all 0 cited", nil},
+		{"nothing cited", CheckNoFabricatedSource, &Context{CitedSourceSHAs: []string{}, AllowedSourceSHAs: []string{"a"}}, true, true, "no source is cited", nil},
+		{"one cited twice", CheckNoFabricatedSource, &Context{CitedSourceSHAs: []string{"a", "a"}, AllowedSourceSHAs: []string{"a"}}, true, true, "the one cited source is allowed", nil},
+		{"one of two fabricated", CheckNoFabricatedSource, &Context{CitedSourceSHAs: []string{"a", "b"}, AllowedSourceSHAs: []string{"a"}}, false, true, "1 of 2 cited sources is not allowed", []string{"not allowed: b"}},
 		{"source fabricated", CheckNoFabricatedSource, &Context{CitedSourceSHAs: []string{"z", "a", "y", "z"}, AllowedSourceSHAs: []string{"a"}}, false, true, "2 of 3 cited sources are not allowed", []string{"not allowed: y", "not allowed: z"}},
-		{"empty allowlist", CheckNoFabricatedSource, &Context{CitedSourceSHAs: []string{"a"}, AllowedSourceSHAs: []string{}}, false, true, "1 of 1", []string{"not allowed: a"}},
+		{"empty allowlist", CheckNoFabricatedSource, &Context{CitedSourceSHAs: []string{"a"}, AllowedSourceSHAs: []string{}}, false, true, "the one cited source is not allowed", []string{"not allowed: a"}},
 		{"no allowlist", CheckNoFabricatedSource, &Context{CitedSourceSHAs: []string{"a"}}, true, false, "no allowed sources supplied", nil},
 		{"no citations", CheckNoFabricatedSource, &Context{AllowedSourceSHAs: []string{"a"}}, true, false, "no cited sources supplied", nil},
 
