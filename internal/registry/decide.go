@@ -118,11 +118,7 @@ func (r *Registry) subjectUnder(u Under) (Subject, error) {
 // automation profile and its safety profile, standalone or composed, as
 // they were resolved, whatever has changed since.
 func (r *Registry) subjectForPlan(id string) (Subject, error) {
-	p, err := r.Plan(id)
-	if err != nil {
-		return Subject{}, err
-	}
-	ap, safety, err := r.recorded(p)
+	p, ap, safety, err := r.plannedInStep(id)
 	if err != nil {
 		return Subject{}, err
 	}

@@ -130,6 +130,14 @@ func (r *Registry) policyVerdict(l *sp.Loaded, c Check) (sp.PolicyVerdict, error
 			return sp.PolicyVerdict{}, err
 		}
 		ap, safety, err := r.recorded(p)
+		if errs.Is(err, errs.KindInvalid) {
+			// Read again once no change is in flight (see inStep).
+			var again *plan.Plan
+			again, ap, safety, err = r.plannedInStep(c.Plan)
+			if again != nil {
+				p = again
+			}
+		}
 		if err != nil {
 			return l.Pack.Unjudged("the plan's recorded profiles cannot be read: " + err.Error()), nil
 		}

@@ -571,6 +571,11 @@ func (r *Registry) profileRecorded(p *plan.Plan) error {
 // that went round the store) is refused, as it is for a plan, rather than
 // decided under: nothing vouches for it.
 func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, error) {
+	return inStep(r, func() (*profile.AutomationProfile, error) { return r.recordedProfile(name) })
+}
+
+// recordedProfile is RecordedProfile, read once.
+func (r *Registry) recordedProfile(name string) (*profile.AutomationProfile, error) {
 	p, stored, err := r.profile(name, true)
 	if err != nil || profile.IsBuiltinName(name) {
 		return p, err
@@ -621,6 +626,35 @@ func (r *Registry) RecordedProfile(name string) (*profile.AutomationProfile, err
 		return nil, unrecorded(name, digest)
 	}
 	return p, nil
+}
+
+// settleReads bounds how many times a reader reads a document and its
+// history again when it finds them out of step.
+const settleReads = 3
+
+// inStep returns what read returns, read again (up to settleReads times in
+// all) while it refuses what it read as invalid, once the store has no
+// change in flight (store.Settler). A reader takes no lock, so it can read
+// a document and its history either side of a writer's change and find
+// them out of step, as an edit by hand would leave them; read again after
+// the writer, they agree. What is still out of step once no change is
+// being written is refused as before. A failure to settle leaves read's
+// own refusal standing.
+func inStep[T any](r *Registry, read func() (T, error)) (T, error) {
+	v, err := read()
+	for i := 1; i < settleReads && errs.Is(err, errs.KindInvalid); i++ {
+		st, serr := r.Store()
+		if serr != nil {
+			return v, err
+		}
+		if s, ok := st.(store.Settler); ok {
+			if serr := s.Settle(r.ctx()); serr != nil {
+				return v, err
+			}
+		}
+		v, err = read()
+	}
+	return v, err
 }
 
 // unrecorded is the refusal of a custom profile whose content (digest) is
@@ -760,11 +794,34 @@ func (r *Registry) recordedLoosened(p *plan.Plan) []profile.Loosening {
 	return safety.LooserThan(ap.Safety)
 }
 
+// plannedInStep reads plan id and what it recorded, again while they are
+// out of step (see inStep).
+func (r *Registry) plannedInStep(id string) (*plan.Plan, *profile.AutomationProfile, profile.SafetyProfile, error) {
+	type read struct {
+		p      *plan.Plan
+		ap     *profile.AutomationProfile
+		safety profile.SafetyProfile
+	}
+	got, err := inStep(r, func() (read, error) {
+		p, err := r.Plan(id)
+		if err != nil {
+			return read{}, err
+		}
+		ap, safety, err := r.recorded(p)
+		return read{p, ap, safety}, err
+	})
+	return got.p, got.ap, got.safety, err
+}
+
 // checkRecord verifies the plan's record against the snapshots it cites.
 // A record that does not verify is still shown, with why, and a warning:
-// the decisions refuse it.
+// the decisions refuse it. One read while a change is written (see
+// inStep) is read again before it is said not to verify.
 func (r *Registry) checkRecord(p *plan.Plan) (plan.RecordCheck, error) {
 	_, _, err := r.recorded(p)
+	if errs.Is(err, errs.KindInvalid) {
+		_, _, _, err = r.plannedInStep(p.ID)
+	}
 	switch errs.KindOf(err) {
 	case errs.KindInvalid, errs.KindNotFound:
 		msg := err.Error()

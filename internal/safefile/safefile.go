@@ -320,6 +320,21 @@ func OpenLock(path string, perm fs.FileMode) (*os.File, error) {
 	return f, err
 }
 
+// OpenExistingLock opens an existing lock file to wait on it, as
+// OpenLock does but without creating it: fs.ErrNotExist when it is not
+// there.
+func OpenExistingLock(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|lockFlags, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, explain(err, path, func() (fs.FileInfo, error) { return os.Lstat(path) })
+	}
+	f, _, err = checkOpened(f, path)
+	return f, err
+}
+
 // checkOpened refuses an opened file that is not a regular file and
 // clears O_NONBLOCK on one that is.
 func checkOpened(f *os.File, name string) (*os.File, fs.FileInfo, error) {

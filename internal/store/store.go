@@ -86,6 +86,16 @@ type HandEditable interface {
 	HandEditable() bool
 }
 
+// Settler is a store whose readers may find a document and its history
+// out of step while a change is being written: the file store puts the
+// document in place and then appends its history line, under a lock
+// readers do not take. Settle returns once no change is being written,
+// waiting no longer than the store's lock timeout, so that a reader can
+// read both again.
+type Settler interface {
+	Settle(ctx context.Context) error
+}
+
 // StoredDigester is implemented by the collections of a store that keeps
 // each document as the bytes of its stored form (the file store): a
 // reader that must hold a document to its history (store.HandEditable)

@@ -38,5 +38,29 @@ func (l *fileLock) tryLock() (bool, error) {
 	return ferr == nil, ferr
 }
 
+// tryShared takes the lock shared if no writer holds it, without waiting;
+// close releases it.
+func (l *fileLock) tryShared() (bool, error) {
+	rc, err := l.f.SyscallConn()
+	if err != nil {
+		return false, err
+	}
+	var ferr error
+	if err := rc.Control(func(fd uintptr) {
+		for {
+			ferr = syscall.Flock(int(fd), syscall.LOCK_SH|syscall.LOCK_NB)
+			if !errors.Is(ferr, syscall.EINTR) {
+				return
+			}
+		}
+	}); err != nil {
+		return false, err
+	}
+	if errors.Is(ferr, syscall.EWOULDBLOCK) {
+		return false, nil
+	}
+	return ferr == nil, ferr
+}
+
 // close releases the lock, if held, and the file.
 func (l *fileLock) close() { _ = l.f.Close() }

@@ -22,3 +22,6 @@ func lockOn(f *os.File, path string) *fileLock {
 func (l *fileLock) tryLock() (bool, error) { return l.fl.TryLock() }
 
 func (l *fileLock) close() { _ = l.fl.Close() }
+
+// tryShared takes the lock shared if no writer holds it, without waiting.
+func (l *fileLock) tryShared() (bool, error) { return l.fl.TryRLock() }

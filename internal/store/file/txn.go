@@ -109,6 +109,49 @@ func (s *Store) lock(ctx context.Context) (unlock func(), err error) {
 	}
 }
 
+// Settle implements store.Settler: it returns once no writer holds the
+// store lock, waiting no longer than the lock timeout. A writer puts a
+// document in place and then appends its history line, under the lock; a
+// reader, which takes no lock, may find the two out of step, and reads
+// them again once the writer is done. It writes nothing: with no lock
+// file, no writer has ever run.
+func (s *Store) Settle(ctx context.Context) error {
+	path := s.abs(lockName)
+	f, err := safefile.OpenExistingLock(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return lockOpenError(path, err)
+	}
+	fl := lockOn(f, path)
+	defer fl.close()
+	deadline := time.Now().Add(s.lockTimeout)
+	delay := time.Millisecond
+	for {
+		ok, err := fl.tryShared()
+		if err != nil {
+			return errs.Wrap(errs.KindInternal, err, "waiting on the store lock %s", path)
+		}
+		if ok {
+			return nil
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return errs.New(errs.KindLocked, "a change to the store is still being written: gave up waiting for %s after %s", path, s.lockTimeout).
+				About(errs.AboutLock, path)
+		}
+		t := time.NewTimer(min(delay, left))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return errs.Interrupted(ctx.Err(), "interrupted while waiting for the store lock %s", path)
+		case <-t.C:
+		}
+		delay = min(delay*2, 20*time.Millisecond)
+	}
+}
+
 // openLock opens the lock file (see safefile.OpenLock): never through a
 // link, never waiting on a FIFO or device, only a regular file, whichever
 // way the platform then locks it.
