@@ -126,8 +126,9 @@ func Main() int {
 	if sig.Caught() {
 		if code == ExitOK && !hooked {
 			// The signal cancelled what waited on it, and the command
-			// ended all the same: it has said nothing of the signal.
-			sayInterrupted(deps.IO.ErrOut, errorFormat(deps, args))
+			// finished all the same (a change it had begun to write is
+			// written whole): it has said nothing of the signal.
+			interruptedOnce.Do(func() { printError(deps.IO.ErrOut, errorFormat(deps, args), interruptedDone) })
 		}
 		return sig.Code()
 	}
@@ -136,6 +137,10 @@ func Main() int {
 
 // interrupted is the error of a command a signal stopped.
 var interrupted = errs.New(errs.KindInterrupted, "interrupted by a signal before the command finished")
+
+// interruptedDone is the error of a command a signal came to too late to
+// stop: what it printed is whole, and a change it made is made.
+var interruptedDone = errs.New(errs.KindInterrupted, "interrupted by a signal, but the command had gone too far to stop and finished: what it printed is complete, and any change it made is made, with its history")
 
 // sayInterrupted prints interrupted once, whichever of the signal's
 // goroutine and the command's comes to it first.

@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/store/storetest"
 )
 
 // Settle returns once no writer holds the store lock: at once with none
@@ -75,5 +77,53 @@ func TestSettleWaitsForTheWriter(t *testing.T) {
 	<-done
 	if !errs.Is(err, errs.KindLocked) {
 		t.Fatalf("a writer past the lock timeout: %v, want the lock error", err)
+	}
+}
+
+// doneWatcher is a context that notes whether Done was asked for, as the
+// process's signal catcher does (package interrupt): asked for, a signal
+// cancels the context rather than ending the process.
+type doneWatcher struct {
+	context.Context
+	asked atomic.Bool
+}
+
+func (d *doneWatcher) Done() <-chan struct{} {
+	d.asked.Store(true)
+	return d.Context.Done()
+}
+
+// A change asks for its context's Done before it writes anything, even
+// when the lock is free at once (and nothing waits for it): a signal then
+// cancels the context instead of ending the process between the document
+// and its history line, and a change cancelled before it writes stops.
+func TestChangeIsNotCutOffBySignal(t *testing.T) {
+	ctx := &doneWatcher{Context: context.Background()}
+	var opts Options
+	opts.LockTimeout = time.Second
+	askedFirst := true
+	SetBeforeRename(&opts, func(string, string) {
+		if !ctx.asked.Load() {
+			askedFirst = false
+		}
+	})
+	s, err := Open(filepath.Join(t.TempDir(), "home"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	if !askedFirst {
+		t.Error("the change wrote before asking for its context's Done: a signal would end the process mid-change")
+	}
+
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Profiles().Put(cancelled, storetest.Profile(t, "acme/b", 1), false); !errs.Is(err, errs.KindInterrupted) {
+		t.Fatalf("a change cancelled before it began: %v, want interrupted", err)
+	}
+	if _, err := s.Profiles().Get(context.Background(), "acme/b"); !errs.Is(err, errs.KindNotFound) {
+		t.Errorf("a change cancelled before it began wrote its document: %v", err)
 	}
 }

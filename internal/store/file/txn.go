@@ -40,7 +40,13 @@ type txn struct {
 // store lock for the whole of fn (so fn's reads, checks and writes are one
 // step for every other writer), and first cleans the temporary files a
 // writer killed mid-write left behind.
+//
+// A signal cancels ctx rather than ending the process (asking for Done
+// says so to package interrupt): a change cancelled before it writes
+// anything stops, and one that has begun to write is written whole, the
+// document with its history line, before the command ends.
 func (s *Store) mutate(ctx context.Context, fn func(tx *txn) error) (err error) {
+	_ = ctx.Done()
 	if err := ctx.Err(); err != nil {
 		return store.Interrupted(err)
 	}
@@ -61,6 +67,9 @@ func (s *Store) mutate(ctx context.Context, fn func(tx *txn) error) (err error) 
 	defer tx.finish()
 	if err := tx.cleanPending(); err != nil {
 		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return store.Interrupted(err) // nothing of fn's written yet
 	}
 	return fn(tx)
 }

@@ -622,12 +622,23 @@ func (s *Store) writeColls(ctx context.Context, colls []string, names []string, 
 	delay := 5 * time.Millisecond
 	for {
 		err := s.with(ctx, what, func(c *pgx.Conn) error {
-			return pgx.BeginTxFunc(ctx, c, pgx.TxOptions{IsoLevel: pgx.ReadCommitted}, func(tx pgx.Tx) error {
-				if err := s.lock(ctx, tx, colls, names, time.Until(deadline)); err != nil {
-					return err
-				}
-				return fn(tx)
-			})
+			tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+			if err != nil {
+				return err
+			}
+			if err := s.lock(ctx, tx, colls, names, time.Until(deadline)); err != nil {
+				_ = tx.Rollback(context.WithoutCancel(ctx))
+				return err
+			}
+			if err := fn(tx); err != nil {
+				_ = tx.Rollback(context.WithoutCancel(ctx))
+				return err
+			}
+			// Once the change is whole, a signal no longer stops it: a
+			// commit cut off would leave its outcome unknown, and the
+			// command would say it was interrupted of a change the server
+			// made. The reply timeout still bounds the wait.
+			return tx.Commit(context.WithoutCancel(ctx))
 		})
 		if !retryable(err) || time.Now().After(deadline) {
 			if retryable(err) {
