@@ -283,7 +283,11 @@ func (k *kind[T]) apply(tx *txn, entries []store.Entry, step func() error) error
 		if err != nil {
 			return err
 		}
-		if k.History && len(e.History) > 0 {
+		// A document already as the copy leaves it is one an earlier copy,
+		// cut off between the document and its history, put in place: the
+		// events still to append end with it.
+		final := e.Data == nil && !cur.exists || e.Data != nil && cur.exists && bytes.Equal(cur.data, e.Data)
+		if k.History && len(e.History) > 0 && !final {
 			// Record what the store holds before appending, as any
 			// writer does, so the log never skips a version.
 			if _, _, err := reconcile(tx, k, e.Name, cur); err != nil {
