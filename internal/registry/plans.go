@@ -924,7 +924,7 @@ func (r *Registry) vouched(p *plan.Plan) (v *plan.Plan, why *errs.Error, err err
 		digest = canon.Digest(data)
 	}
 	if !ok {
-		return nil, errs.Invalid("plan %s has no history in the registry: it was recorded by an agents that kept none, or placed by hand, so what it cites cannot be shown to be what the registry wrote", p.ID).
+		return nil, errs.Invalid("plan %s has no history in the registry: it was recorded by an agents that kept none, placed by hand, or left by a command killed before it recorded the plan, so what it cites cannot be shown to be what the registry wrote", p.ID).
 			About(errs.AboutPlanRemake, p.ID, p.Action), nil
 	}
 	// The version the store vouches for is the last one its history
@@ -957,7 +957,7 @@ func (r *Registry) vouched(p *plan.Plan) (v *plan.Plan, why *errs.Error, err err
 		return nil, errs.Invalid("plan %s is not the record the registry wrote, and the version its history ends with (sha256 %s) is not a plan %s", p.ID, last.Digest, p.ID).
 			About(errs.AboutPlanRemake, p.ID, p.Action), nil
 	}
-	return orig, errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version in its history is %s: it has been edited", p.ID, digest, last.Digest).
+	return orig, errs.Invalid("plan %s is not the record the registry wrote: its content hashes to sha256 %s, and the last version in its history is %s: it has been edited, or a change to it was killed before it recorded the version", p.ID, digest, last.Digest).
 		About(errs.AboutPlanRecord, p.ID, orig.AutomationProfile.Name), nil
 }
 
