@@ -30,15 +30,7 @@ func TestSettleWaitsForTheWriter(t *testing.T) {
 		t.Fatalf("Settle created something: %v", err)
 	}
 
-	holding, release, done := make(chan struct{}), make(chan struct{}), make(chan error)
-	go func() {
-		done <- s.mutate(ctx, func(*txn) error {
-			close(holding)
-			<-release
-			return nil
-		})
-	}()
-	<-holding
+	release, done := hold(s)
 	settled := make(chan error)
 	go func() { settled <- s.Settle(ctx) }()
 	select {
@@ -63,21 +55,29 @@ func TestSettleWaitsForTheWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	holding, release = make(chan struct{}), make(chan struct{})
-	go func() {
-		done <- s.mutate(ctx, func(*txn) error {
-			close(holding)
-			<-release
-			return nil
-		})
-	}()
-	<-holding
+	release, done = hold(s)
 	err = short.Settle(ctx)
 	close(release)
 	<-done
 	if !errs.Is(err, errs.KindLocked) {
 		t.Fatalf("a writer past the lock timeout: %v, want the lock error", err)
 	}
+}
+
+// hold starts a mutation of s that holds the lock until release is
+// closed, and returns once it holds it; done gets the mutation's error.
+func hold(s *Store) (release chan struct{}, done chan error) {
+	holding := make(chan struct{})
+	release, done = make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- s.mutate(context.Background(), func(*txn) error {
+			close(holding)
+			<-release
+			return nil
+		})
+	}()
+	<-holding
+	return release, done
 }
 
 // doneWatcher is a context that notes whether Done was asked for, as the
