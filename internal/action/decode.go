@@ -3,6 +3,9 @@ package action
 import (
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/strictyaml"
 )
@@ -42,12 +45,41 @@ var required = []string{keyName, keyDescription, keyDefinitionOfDone, keyStrateg
 // is an inline safety profile, each field it leaves out taking its default,
 // or null.
 func Decode(data []byte, file string) (*Action, error) {
-	return strictyaml.Decode(data, file, decode)
+	return strictyaml.Decode(data, file, func(d *strictyaml.Decoder, root strictyaml.Field) *Action {
+		return decode(d, root, false)
+	})
 }
 
-func decode(d *strictyaml.Decoder, root strictyaml.Field) *Action {
+// DecodeStored is Decode for an action as the store wrote it. The store
+// writes every field, null where unset, and every field of a standalone
+// safety profile, and ends the file with a new line; a file that does not
+// was cut short or edited by hand, and read with defaults it could drop a
+// constraint the action set (a safety profile cut after
+// require_checkpoints no longer requires a person's approval, a limit of
+// 100 cut within its line reads as 10). Such a file is refused, naming
+// what it lacks.
+func DecodeStored(data []byte, file string) (*Action, error) {
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		return nil, errs.InvalidProblems(file, []errs.Problem{{File: file, Message: "does not end with a new line, as the store writes every file: it was cut short or edited by hand; register the action again"}})
+	}
+	return strictyaml.Decode(data, file, func(d *strictyaml.Decoder, root strictyaml.Field) *Action {
+		return decode(d, root, true)
+	})
+}
+
+func decode(d *strictyaml.Decoder, root strictyaml.Field, stored bool) *Action {
 	a := &Action{}
-	d.Each(root, Keys, required, func(f strictyaml.Field) {
+	need := required
+	if stored {
+		need = Keys
+	}
+	d.Each(root, Keys, need, func(f strictyaml.Field) {
+		if stored && f.IsNull() && f.Value.Value == "" {
+			// The store writes null; a key with nothing after it is a
+			// line cut short.
+			d.Fieldf(f, "is empty, where the store writes null or a value: the file was cut short or edited by hand; register the action again")
+			return
+		}
 		switch f.Key {
 		case keyName:
 			if s, ok := d.String(f); ok {
@@ -68,6 +100,18 @@ func decode(d *strictyaml.Decoder, root strictyaml.Field) *Action {
 			a.AutomationProfile = profile.DecodeProfileNameField(d, f)
 		case keySafetyProfile:
 			a.SafetyProfile = profile.DecodeOptSafetyField(d, f)
+			if stored && f.Value.Kind == yaml.MappingNode {
+				have := map[string]bool{}
+				for i := 0; i+1 < len(f.Value.Content); i += 2 {
+					have[f.Value.Content[i].Value] = true
+				}
+				for _, k := range profile.SafetyKeys {
+					if !have[k] {
+						d.Fieldf(f, "lacks %s, which the store always writes: the file was cut short or edited by hand; register the action again", k)
+						break
+					}
+				}
+			}
 		}
 	})
 	return a

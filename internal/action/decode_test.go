@@ -242,3 +242,46 @@ func load(path string) (*Action, error) {
 	}
 	return Decode(data, path)
 }
+
+// An action as the store wrote it holds every field, and every field of its
+// standalone safety profile, and ends with a new line: a file cut short at
+// any point is refused, never read with defaults that may be looser (a
+// safety profile cut after require_checkpoints no longer requires a
+// person's approval). What add accepts (fields left out) is unchanged.
+func TestDecodeStoredRefusesACutFile(t *testing.T) {
+	a, err := Decode([]byte(`name: local/deploy
+description: d
+definition_of_done: done
+strategy_actor: local/s
+execution_actor: local/e
+safety_profile:
+  require_human_approval: true
+  max_cost_per_plan: 100
+`), "in.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _, err := Encode(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DecodeStored(data, "stored.yaml"); err != nil {
+		t.Fatalf("the store's own encoding: %v", err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	for n := 1; n < len(lines)-1; n++ {
+		cut := strings.Join(lines[:n], "")
+		if _, err := DecodeStored([]byte(cut), "stored.yaml"); !errs.Is(err, errs.KindInvalid) {
+			t.Errorf("cut after line %d: %v, want it refused", n, err)
+		}
+	}
+	for i := 1; i < len(data)-1; i++ {
+		if data[i-1] == '\n' {
+			continue // a cut at a line's end is one of the above
+		}
+		if _, err := DecodeStored(data[:i], "stored.yaml"); !errs.Is(err, errs.KindInvalid) {
+			t.Errorf("cut after byte %d (%q): %v, want it refused", i, data[:i], err)
+			break
+		}
+	}
+}

@@ -60,6 +60,7 @@ func Main() int {
 		Builtins:  profiles.Builtin,
 		Now:       time.Now,
 		Getenv:    os.Getenv,
+		LookupEnv: os.LookupEnv,
 		Context:   sig.Context(),
 		OpenStore: openStore,
 		Exits:     true,
@@ -622,6 +623,13 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		// one meant. (An empty --store has a meaning: the file store.)
 		return cmdutil.Config{}, errs.Usage("--home is empty").
 			WithHint("give the agents home folder (--home DIR), or leave --home out to use AGENTS_HOME or the default")
+	}
+	if !flags.Changed("home") && deps.SetButEmpty("AGENTS_HOME") {
+		// The same mistake in the environment (AGENTS_HOME=$UNSET in a
+		// CI job): the default home may hold another configuration, and
+		// another pack, than the one meant.
+		return cmdutil.Config{}, errs.Usage("AGENTS_HOME is set but empty").
+			WithHint("set it to the agents home folder, or unset it (unset AGENTS_HOME) to use the default")
 	}
 	home, err := resolveHome(deps, g.home)
 	if err != nil {

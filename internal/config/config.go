@@ -274,6 +274,9 @@ func DecodeGlobal(data []byte, file string) (*Global, error) {
 func decodeHooks(d *strictyaml.Decoder, f strictyaml.Field) Hooks {
 	var h Hooks
 	if f.IsNull() {
+		// A section left empty is more likely cut short than meant: a
+		// reclassification it held may have made a tool stricter.
+		d.Fieldf(f, "must be a mapping, got null; remove the key, or write hooks: {} for no settings")
 		return h
 	}
 	known := append([]string{KeySandboxed, KeyCheckpointed}, hook.Agents()...)
@@ -285,6 +288,7 @@ func decodeHooks(d *strictyaml.Decoder, f strictyaml.Field) Hooks {
 			h.Checkpointed, _ = d.Bool(e)
 		default:
 			if e.IsNull() {
+				d.Fieldf(e, "must be a mapping, got null; remove the key, or write %s: {} for no settings", e.Key)
 				continue
 			}
 			for _, t := range d.Fields(e, []string{KeyTools}) {
@@ -305,6 +309,7 @@ func decodeHooks(d *strictyaml.Decoder, f strictyaml.Field) Hooks {
 // stated, so that a reclassification is never half a guess.
 func decodeTools(d *strictyaml.Decoder, f strictyaml.Field) map[string]hook.ToolClass {
 	if f.IsNull() {
+		d.Fieldf(f, "must be a mapping of tool names, got null; remove the key, or write tools: {} for none")
 		return nil
 	}
 	entries, _ := d.Mapping(f)
@@ -867,6 +872,10 @@ func decodePackID(d *strictyaml.Decoder, f strictyaml.Field) string {
 // never quotes the value whole: it may hold a password.
 func decodeStore(d *strictyaml.Decoder, f strictyaml.Field) string {
 	if f.IsNull() {
+		// An empty store: is more likely a line cut short or a template
+		// that rendered nothing than a wish for the file store, which
+		// may hold other profiles under the same names.
+		d.Fieldf(f, "must be a string holding a store URL, got null; remove the key for the file store in the home")
 		return ""
 	}
 	if f.Value.Kind != yaml.ScalarNode || f.Value.ShortTag() != "!!str" {
@@ -874,7 +883,11 @@ func decodeStore(d *strictyaml.Decoder, f strictyaml.Field) string {
 		return ""
 	}
 	s := f.Value.Value
-	if s != "" && !storeurl.IsPostgres(s) {
+	if s == "" {
+		d.Fieldf(f, "is empty: give a postgres:// or postgresql:// URL, or remove the key for the file store in the home")
+		return ""
+	}
+	if !storeurl.IsPostgres(s) {
 		d.Fieldf(f, "%q is not a store URL: give a postgres:// or postgresql:// URL, or remove the key for the file store in the home", storeurl.Redact(s))
 		return ""
 	}

@@ -71,6 +71,15 @@ func TestDecodeGlobalRefuses(t *testing.T) {
 		{"lock_timeout: 86400.5\n", "lock_timeout", "over the maximum of 24h"},
 		{"lock_timeout: 25h\n", "lock_timeout", "over the maximum of 24h"},
 		{"format: json\nformat: yaml\n", "format", "duplicate key"},
+		// An empty store: or hooks section, as a file cut short after the
+		// key leaves it, would hand decisions to the home's file store,
+		// or drop a reclassification that made a tool stricter.
+		{"store:\n", "store", "got null; remove the key"},
+		{"store: ~\n", "store", "got null; remove the key"},
+		{"store: \"\"\n", "store", "is empty"},
+		{"hooks:\n", "hooks", "got null"},
+		{"hooks:\n  claude-code:\n", "hooks.claude-code", "got null"},
+		{"hooks:\n  claude-code:\n    tools:\n", "hooks.claude-code.tools", "got null"},
 		{"- a\n", "", "must be a mapping"},
 	}
 	for _, tt := range tests {

@@ -107,7 +107,7 @@ var (
 	Actions = &Collection[*action.Action]{
 		Name: "actions", Noun: "action", Nested: true,
 		Validate: action.ValidateName,
-		Decode:   action.Decode,
+		Decode:   action.DecodeStored,
 		Encode:   action.Encode,
 		NameOf:   func(a *action.Action) string { return a.Name },
 		NameKey:  "name",

@@ -67,6 +67,9 @@ type Deps struct {
 	Builtins fs.FS
 	Now      func() time.Time
 	Getenv   func(string) string
+	// LookupEnv tells a variable set to "" from one not set, where that
+	// matters (AGENTS_HOME, AGENTS_STORE); nil reads every "" as not set.
+	LookupEnv func(string) (string, bool)
 	// Context is cancelled when the user interrupts the command.
 	Context context.Context
 
@@ -265,6 +268,15 @@ const EnvAllowUnratified = sp.EnvAllowUnratified
 // safety pack comes from. agents does not read it; set, it earns a warning
 // naming the variable that counts.
 const EnvSeedAllowUnratified = "CORE_ALLOW_UNRATIFIED_SAFETY"
+
+// SetButEmpty reports whether the variable name is set to "".
+func (d *Deps) SetButEmpty(name string) bool {
+	if d.LookupEnv == nil {
+		return false
+	}
+	v, ok := d.LookupEnv(name)
+	return ok && v == ""
+}
 
 // EnvStore names the store outside a hook (see Config.HookStore).
 const EnvStore = "AGENTS_STORE"
