@@ -125,7 +125,16 @@ func Main() int {
 	// the server logs nothing.
 	early.Release()
 	if sig.Caught() {
-		if code == ExitOK && !hooked {
+		if hooked {
+			// The signal cancelled what waited on it (a store read), and
+			// the hook went on to its answer: it still ends with 2, and
+			// says why on stderr, without which Codex lets the call
+			// proceed on exit 2.
+			fmt.Fprintln(deps.IO.ErrOut, "agents: error: the hook was stopped by a signal, so the tool call is blocked")
+			_ = deps.IO.Flush()
+			return sig.Code()
+		}
+		if code == ExitOK {
 			// The signal cancelled what waited on it, and the command
 			// finished all the same (a change it had begun to write is
 			// written whole): it has said nothing of the signal.
