@@ -70,7 +70,11 @@ type Registry struct {
 	// readPlans are the plans read so far, by id, as read and with the
 	// digest of the bytes they were read from (see vouched).
 	readPlans map[string]readPlan
-	warnings  []string
+	// settled is set once the store has been asked to settle (see
+	// inStep): one wait for a writer is enough for a process, however
+	// many documents it then finds out of step.
+	settled  bool
+	warnings []string
 	// untrusted are the store's warnings so far: whoever they name could
 	// have changed what the store holds, so no decision is taken from it.
 	untrusted []store.Warning
