@@ -49,23 +49,30 @@ func (d inFlightPlans) Get(ctx context.Context, id string) (*plan.Plan, error) {
 	return p, nil
 }
 
+// planInFlight makes a plan, and a registry over a store in which a change
+// to it is in flight (see inFlightStore).
+func planInFlight(t *testing.T, finish bool) (*Registry, *inFlightStore, *plan.Plan) {
+	t.Helper()
+	f := newFixture(t)
+	f.action(t, "local/deploy", "")
+	made, err := f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "cautious"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &inFlightStore{Memory: f.st, id: made.Plan.ID, finish: finish}
+	src := f.r.src.(Funcs)
+	src.StoreFunc = func() (store.Store, error) { return st, nil }
+	return New(src), st, made.Plan
+}
+
 // A decision under a plan read while a change to it is in flight reads it
 // again once the store has settled, and decides under what it then reads;
 // a record still out of step with its history once nothing is in flight
 // is refused, as an edit is.
 func TestDecisionReadsAgainAfterAChangeInFlight(t *testing.T) {
 	for _, finish := range []bool{true, false} {
-		f := newFixture(t)
-		f.action(t, "local/deploy", "")
-		made, err := f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "cautious"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := &inFlightStore{Memory: f.st, id: made.Plan.ID, finish: finish}
-		src := f.r.src.(Funcs)
-		src.StoreFunc = func() (store.Store, error) { return st, nil }
-		r := New(src)
-		s, err := r.Subject(Under{Plan: made.Plan.ID})
+		r, st, made := planInFlight(t, finish)
+		s, err := r.Subject(Under{Plan: made.ID})
 		switch {
 		case finish && err != nil:
 			t.Errorf("a change finished while the reader waited: %v", err)
@@ -88,21 +95,12 @@ func TestDecisionReadsAgainAfterAChangeInFlight(t *testing.T) {
 // to it is in flight, the version read is out of step, and the version
 // read once the change is written, which verifies, does not stand for it.
 func TestShownPlanKeepsItsOwnVerdict(t *testing.T) {
-	f := newFixture(t)
-	f.action(t, "local/deploy", "")
-	made, err := f.r.UsePlan(Choices{Action: "local/deploy", AutomationProfile: "cautious"})
+	r, _, made := planInFlight(t, true)
+	shown, err := r.ShowPlan(made.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &inFlightStore{Memory: f.st, id: made.Plan.ID, finish: true}
-	src := f.r.src.(Funcs)
-	src.StoreFunc = func() (store.Store, error) { return st, nil }
-	r := New(src)
-	shown, err := r.ShowPlan(made.Plan.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if shown.Plan.SafetyProfile.RequireSandbox == made.Plan.SafetyProfile.RequireSandbox {
+	if shown.Plan.SafetyProfile.RequireSandbox == made.SafetyProfile.RequireSandbox {
 		t.Fatal("the fixture did not show the version read mid-change")
 	}
 	if shown.Record.Problem == nil {
