@@ -125,24 +125,29 @@ func Main() int {
 	// the server logs nothing.
 	early.Release()
 	if sig.Caught() {
-		if hooked {
-			// The signal cancelled what waited on it (a store read), and
-			// the hook went on to its answer: it still ends with 2, and
-			// says why on stderr, without which Codex lets the call
-			// proceed on exit 2.
-			fmt.Fprintln(deps.IO.ErrOut, "agents: error: the hook was stopped by a signal, so the tool call is blocked")
-			_ = deps.IO.Flush()
-			return sig.Code()
-		}
-		if code == ExitOK {
-			// The signal cancelled what waited on it, and the command
-			// finished all the same (a change it had begun to write is
-			// written whole): it has said nothing of the signal.
-			interruptedOnce.Do(func() { printError(deps.IO.ErrOut, errorFormat(deps, args), interruptedDone) })
-		}
-		return sig.Code()
+		return afterSignal(deps, args, hooked, code, sig.Code())
 	}
 	return code
+}
+
+// afterSignal ends a command a signal reached that went on to its end
+// (the signal cancelled what waited on it): with the signal's code, and
+// saying so on stderr.
+func afterSignal(deps *cmdutil.Deps, args []string, hooked bool, code, sigCode int) int {
+	if hooked {
+		// A hook that went on to its answer still ends with 2, and says
+		// why on stderr, without which Codex lets the call proceed on
+		// exit 2 (its answer on stdout is not read then).
+		fmt.Fprintln(deps.IO.ErrOut, "agents: error: the hook was stopped by a signal, so the tool call is blocked")
+		_ = deps.IO.Flush()
+		return sigCode
+	}
+	if code == ExitOK {
+		// The command finished all the same (a change it had begun to
+		// write is written whole): it has said nothing of the signal.
+		interruptedOnce.Do(func() { printError(deps.IO.ErrOut, errorFormat(deps, args), interruptedDone) })
+	}
+	return sigCode
 }
 
 // interrupted is the error of a command a signal stopped.
