@@ -130,7 +130,7 @@ func (r *Registry) policyVerdict(l *sp.Loaded, c Check) (sp.PolicyVerdict, error
 			return sp.PolicyVerdict{}, err
 		}
 		ap, safety, err := r.recorded(p)
-		if errs.Is(err, errs.KindInvalid) {
+		if outOfStep(err) {
 			// Read again once no change is in flight (see inStep).
 			var again *plan.Plan
 			again, ap, safety, err = r.plannedInStep(c.Plan)

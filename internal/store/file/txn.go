@@ -86,35 +86,47 @@ func (s *Store) lock(ctx context.Context) (unlock func(), err error) {
 	if err != nil {
 		return nil, lockOpenError(path, err)
 	}
+	try := func() (bool, error) {
+		ok, err := fl.tryLock()
+		if err != nil {
+			return false, errs.Wrap(errs.KindInternal, err, "taking the store lock %s", path).
+				WithHint("%s must be a regular file the store can open; remove anything else by hand", path)
+		}
+		return ok, nil
+	}
+	if err := s.pollLock(ctx, path, try, 100*time.Millisecond, "the store is locked by another writer"); err != nil {
+		fl.close()
+		return nil, err
+	}
+	return fl.close, nil
+}
+
+// pollLock calls try until it takes the lock at path, polling with a
+// backoff (doubling up to maxDelay, with jitter, which keeps waiters from
+// polling in step) until the lock timeout, when it gives up with the
+// error locked begins, or until the context ends. An error of try's ends
+// it at once.
+func (s *Store) pollLock(ctx context.Context, path string, try func() (bool, error), maxDelay time.Duration, locked string) error {
 	deadline := time.Now().Add(s.lockTimeout)
 	delay := time.Millisecond
 	for {
-		ok, err := fl.tryLock()
-		if err != nil {
-			fl.close()
-			return nil, errs.Wrap(errs.KindInternal, err, "taking the store lock %s", path).
-				WithHint("%s must be a regular file the store can open; remove anything else by hand", path)
-		}
-		if ok {
-			return fl.close, nil
+		ok, err := try()
+		if err != nil || ok {
+			return err
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			fl.close()
-			return nil, errs.New(errs.KindLocked, "the store is locked by another writer: gave up waiting for %s after %s", path, s.lockTimeout).
+			return errs.New(errs.KindLocked, "%s: gave up waiting for %s after %s", locked, path, s.lockTimeout).
 				About(errs.AboutLock, path)
 		}
-		// Jitter keeps waiting writers from polling in step.
-		wait := min(delay+rand.N(delay), left)
-		t := time.NewTimer(wait)
+		t := time.NewTimer(min(delay+rand.N(delay), left))
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			fl.close()
-			return nil, errs.Interrupted(ctx.Err(), "interrupted while waiting for the store lock %s", path)
+			return errs.Interrupted(ctx.Err(), "interrupted while waiting for the store lock %s", path)
 		case <-t.C:
 		}
-		delay = min(delay*2, 100*time.Millisecond)
+		delay = min(delay*2, maxDelay)
 	}
 }
 
@@ -135,30 +147,14 @@ func (s *Store) Settle(ctx context.Context) error {
 	}
 	fl := lockOn(f, path)
 	defer fl.close()
-	deadline := time.Now().Add(s.lockTimeout)
-	delay := time.Millisecond
-	for {
+	try := func() (bool, error) {
 		ok, err := fl.tryShared()
 		if err != nil {
-			return errs.Wrap(errs.KindInternal, err, "waiting on the store lock %s", path)
+			return false, errs.Wrap(errs.KindInternal, err, "waiting on the store lock %s", path)
 		}
-		if ok {
-			return nil
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			return errs.New(errs.KindLocked, "a change to the store is still being written: gave up waiting for %s after %s", path, s.lockTimeout).
-				About(errs.AboutLock, path)
-		}
-		t := time.NewTimer(min(delay, left))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return errs.Interrupted(ctx.Err(), "interrupted while waiting for the store lock %s", path)
-		case <-t.C:
-		}
-		delay = min(delay*2, 20*time.Millisecond)
+		return ok, nil
 	}
+	return s.pollLock(ctx, path, try, 20*time.Millisecond, "a change to the store is still being written")
 }
 
 // openLock opens the lock file (see safefile.OpenLock): never through a
