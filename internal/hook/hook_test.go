@@ -44,6 +44,7 @@ func TestReadInputSamples(t *testing.T) {
 		{GeminiCLI, "replace.json", "replace", ""},
 		{GeminiCLI, "read-file.json", "read_file", ""},
 		{GeminiCLI, "mcp-tool.json", "mcp_github_create_issue", ""},
+		{GeminiCLI, "mcp-plain-name.json", "search_file_content", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.agent+"/"+tt.file, func(t *testing.T) {
@@ -225,6 +226,49 @@ func TestClassify(t *testing.T) {
 	}
 	if c := Classify(ClaudeCode, "Read", over); !c.Write || !c.Unsafe {
 		t.Errorf("reclassified Read = %+v", c)
+	}
+}
+
+// An MCP server's tool that bears the name of one of the agent's read
+// tools is an MCP tool, when the input says it is a server's.
+func TestClassifyCallMCP(t *testing.T) {
+	tests := []struct {
+		file          string
+		mcp           bool
+		write, unsafe bool
+	}{
+		{"mcp-plain-name.json", true, true, true},
+		{"mcp-tool.json", true, true, true},
+		{"read-file.json", false, false, false},
+	}
+	for _, tt := range tests {
+		c, err := ReadInput(GeminiCLI, readSample(t, GeminiCLI, tt.file), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ClassifyCall(GeminiCLI, c, nil)
+		if c.MCP != tt.mcp || got.Write != tt.write || got.Unsafe != tt.unsafe {
+			t.Errorf("%s: MCP %v, class %+v; want MCP %v, write %v, unsafe %v", tt.file, c.MCP, got.ToolClass, tt.mcp, tt.write, tt.unsafe)
+		}
+		if tt.mcp && !strings.HasPrefix(got.Describe(GeminiCLI), "an MCP tool") {
+			t.Errorf("%s: described as %q", tt.file, got.Describe(GeminiCLI))
+		}
+	}
+	// Whatever its value but null, and only in Gemini CLI's input.
+	for v, mcp := range map[string]bool{"null": false, "{}": true, `"x"`: true, "[]": true, "0": true} {
+		in := `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{},"mcp_context":` + v + `}`
+		if c, err := ReadInput(GeminiCLI, strings.NewReader(in), false); err != nil || c.MCP != mcp {
+			t.Errorf("mcp_context %s: MCP %v, error %v; want MCP %v", v, c.MCP, err, mcp)
+		}
+	}
+	in := `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{},"mcp_context":{}}`
+	if c, err := ReadInput(ClaudeCode, strings.NewReader(in), false); err != nil || c.MCP {
+		t.Errorf("Claude Code input with mcp_context: MCP %v, error %v", c.MCP, err)
+	}
+	// The user's reclassification in config.yaml still wins.
+	c := Call{Tool: "search_file_content", MCP: true}
+	if got := ClassifyCall(GeminiCLI, c, map[string]ToolClass{"search_file_content": {}}); got.Write || got.Unsafe || !got.Reclassified {
+		t.Errorf("reclassified MCP tool = %+v", got)
 	}
 }
 

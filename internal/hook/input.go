@@ -36,6 +36,10 @@ type Call struct {
 	// Mode is the agent's permission or approval mode, as sent; "" when
 	// the input does not say.
 	Mode string
+	// MCP is set when the input says the tool is an MCP server's (Gemini
+	// CLI's mcp_context, with any value but null), whatever the tool's
+	// name.
+	MCP bool
 	// Paths are the files the tool's input names: at its top level
 	// (the pathKeys, every one of a key given twice, each string of a
 	// list), and in the headers of a patch in its command (Codex's
@@ -406,6 +410,17 @@ func ReadInput(agent string, r io.Reader, needCwd bool) (Call, error) {
 		vt, err := jr.Token()
 		if err != nil {
 			return fail("not valid JSON: " + jsonread.ErrText(jsonread.ErrorOf(err).Err))
+		}
+		if p.mcpField != "" && key == p.mcpField {
+			// null is no context, as the agent's types have it (an object,
+			// or the field left out); any other value counts.
+			c.MCP = vt != nil
+			if d, ok := vt.(json.Delim); ok {
+				if _, err := jr.SkipRest(d, 2); err != nil {
+					return failValue(key, err)
+				}
+			}
+			continue
 		}
 		s, isString := vt.(string)
 		if !isString {

@@ -47,6 +47,9 @@ type protocol struct {
 	known []string
 	// mcpPrefix starts the name of every MCP tool.
 	mcpPrefix string
+	// mcpField is the input field the protocol sends with, and only
+	// with, the calls of MCP tools, or "" when it sends none.
+	mcpField string
 	// settingsFile says where the snippet goes; timeoutUnit is the unit
 	// of the protocol's timeout field (1 for seconds, 1000 for ms).
 	settingsFile string
@@ -58,6 +61,9 @@ func init() {
 		p.known = []string{fieldEvent, fieldTool, fieldToolIn, fieldCwd}
 		if p.modeField != "" {
 			p.known = append(p.known, p.modeField)
+		}
+		if p.mcpField != "" {
+			p.known = append(p.known, p.mcpField)
 		}
 	}
 }
@@ -109,6 +115,10 @@ var protocols = map[string]*protocol{
 		mcpPrefix:    "mcp_",
 		settingsFile: ".gemini/settings.json (the project's) or ~/.gemini/settings.json (every project)",
 		timeoutUnit:  1000,
+		// Versions that name an MCP tool as its server does (read_file,
+		// or server__read_file on a clash with a tool already there) tell
+		// it from their own by this field alone.
+		mcpField: "mcp_context",
 	},
 }
 

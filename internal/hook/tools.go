@@ -103,6 +103,18 @@ func Classify(agent, tool string, overrides map[string]ToolClass) Classification
 	return Classification{ToolClass: e.class(), kind: e.kind}
 }
 
+// ClassifyCall is Classify for the tool of call c, except that a tool
+// the input says is an MCP server's is an MCP tool whatever its name: a
+// server's tool may bear the name of one of the agent's read tools (one
+// the agent's version lacks, or has renamed), and then the table would
+// class it as a read.
+func ClassifyCall(agent string, c Call, overrides map[string]ToolClass) Classification {
+	if _, ok := overrides[c.Tool]; ok || !c.MCP {
+		return Classify(agent, c.Tool, overrides)
+	}
+	return Classification{ToolClass: toolEntry{kind: kindMCP}.class(), kind: kindMCP}
+}
+
 // Listed reports whether agent's own tool table lists tool: a tool it
 // does not (an MCP server's, one added since) may take its files under any
 // key of its input.

@@ -271,7 +271,7 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 	d := HookDecision{
 		Subject: s,
 		Tool:    c.Call.Tool,
-		Class:   hook.Classify(c.Agent, c.Call.Tool, g.Hooks.Tools[c.Agent]),
+		Class:   hook.ClassifyCall(c.Agent, c.Call, g.Hooks.Tools[c.Agent]),
 		// --no-sandbox and --no-checkpoint on the command line say the
 		// condition is not met, whatever config.yaml declares.
 		Sandbox:    declaration(c.Sandboxed, g.Hooks.Sandboxed && !c.Session.NoSandbox),
@@ -294,9 +294,10 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 	}
 	if d.Class.Write {
 		written := writeTargets{paths: c.Call.Paths, cwd: c.Call.Cwd, dirs: c.Call.Dirs}
-		if !hook.Listed(c.Agent, c.Call.Tool) {
-			// A tool the agent's table does not list may take its files
-			// under any key; more of them than were read are not told.
+		if c.Call.MCP || !hook.Listed(c.Agent, c.Call.Tool) {
+			// A tool the agent's table does not list, or an MCP server's
+			// under a name the table lists, may take its files under any
+			// key; more of them than were read are not told.
 			written.paths = append(slices.Clip(written.paths), c.Call.Named...)
 			written.dirs = append(slices.Clip(written.dirs), c.Call.NamedDirs...)
 			written.untold = c.Call.NamedTooMany
