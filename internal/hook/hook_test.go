@@ -614,6 +614,38 @@ func TestPermitsEdits(t *testing.T) {
 	}
 }
 
+// TestAnswersAsks: only a PermissionRequest hook, or a plugin that may
+// bring one, answers an ask in a person's place; a rule or another
+// pre-tool hook does not, as an ask wins over their allow.
+func TestAnswersAsks(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{`{}`, false},
+		{`{"permissions":{"allow":["Bash","Edit","*"],"defaultMode":"acceptEdits"}}`, false},
+		{`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"./approve.sh"}]}]}}`, false},
+		{`{"hooks":{"PostToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"./fmt.sh"}]}]}}`, false},
+		{`{"hooks":{"PermissionRequest":[]}}`, false},
+		{`{"hooks":null}`, false},
+		{`{"enabledPlugins":{"x@market":false}}`, false},
+		{`{"hooks":{"PermissionRequest":[{"matcher":"Bash","hooks":[{"type":"command","command":"./approve.sh"}]}]}}`, true},
+		{`{"hooks":{"PermissionRequest":{}}}`, true},
+		{`{"hooks":{"permissionrequest":[]}}`, true},
+		{`{"HOOKS":{}}`, true},
+		{`{"hooks":[]}`, true},
+		{`{"enabledPlugins":{"x@market":true}}`, true},
+		{`{"enabledplugins":{}}`, true},
+		{`{"enabledPlugins":[]}`, true},
+		{`null`, true},
+		{`not json`, true},
+	} {
+		if got := AnswersAsks([]byte(tt.in)); got != tt.want {
+			t.Errorf("AnswersAsks(%s) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
 // TestReadInputNamedNested: strings nested in a list under a key read as
 // a path are named too; a folder key's value is a folder; a path too long
 // to read leaves the files untold.

@@ -63,6 +63,22 @@ func PermitsEdits(data []byte, isSelf func(command string) bool) bool {
 	return false
 }
 
+// AnswersAsks reports whether a Claude Code settings file, its content
+// data, could answer an ask in a person's place: a PermissionRequest hook,
+// which Claude Code runs before it puts an ask to the person and which may
+// allow the call, or an enabled plugin, which may bring one. It reads the
+// file as PermitsEdits does: content that is not a JSON object, a key that
+// differs from hooks, enabledPlugins or PermissionRequest only in case, or
+// a value not of the documented shape counts as answering.
+func AnswersAsks(data []byte) bool {
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil || doc == nil {
+		return true
+	}
+	return foldedAlike(doc, keyHooks) || foldedAlike(doc, keyPlugins) || enabledPlugins(doc[keyPlugins]) ||
+		permissionRequestHooks(doc[keyHooks])
+}
+
 // enabledPlugins reports whether the enabledPlugins section of Claude
 // Code's settings could enable a plugin.
 func enabledPlugins(section any) bool {
@@ -90,13 +106,8 @@ func otherHooks(section any, isSelf func(string) bool) bool {
 		return false
 	}
 	events, ok := section.(map[string]any)
-	if !ok || foldedAlike(events, claudePreTool) || foldedAlike(events, claudePermissionRequest) {
+	if !ok || foldedAlike(events, claudePreTool) || permissionRequestHooks(section) {
 		return true
-	}
-	if groups, ok := events[claudePermissionRequest]; ok && groups != nil {
-		if list, ok := groups.([]any); !ok || len(list) > 0 {
-			return true
-		}
 	}
 	groups, ok := events[claudePreTool]
 	if !ok || groups == nil {
@@ -126,6 +137,24 @@ func otherHooks(section any, isSelf func(string) bool) bool {
 			if !ok || hook["type"] != "command" || isSelf == nil || !isSelf(command) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// permissionRequestHooks reports whether the hooks section of Claude
+// Code's settings could hold a PermissionRequest hook.
+func permissionRequestHooks(section any) bool {
+	if section == nil {
+		return false
+	}
+	events, ok := section.(map[string]any)
+	if !ok || foldedAlike(events, claudePermissionRequest) {
+		return true
+	}
+	if groups, ok := events[claudePermissionRequest]; ok && groups != nil {
+		if list, ok := groups.([]any); !ok || len(list) > 0 {
+			return true
 		}
 	}
 	return false

@@ -146,7 +146,8 @@ auto_decisions_execute is above 0 asks (--abstain leaves those calls to the
 agent's own prompt where it still asks a person about that tool: a file
 edit of its own table); otherwise allow. An ask goes out as a deny where
 no person would see it (Codex, Gemini CLI, and Claude Code outside its
-default, plan and acceptEdits modes). Without
+default, plan and acceptEdits modes, or where its settings may hold a
+PermissionRequest hook, which could answer in the person's place). Without
 a profile the profiles resolve from the input's cwd, where a project's
 agents.yaml counts only once trusted ('agents project trust').
 --print-config prints the agent's settings that install the hook. The
