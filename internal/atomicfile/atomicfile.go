@@ -33,16 +33,18 @@ func NotLink(path string) error {
 	return nil
 }
 
-// WriteFile atomically replaces path with data. The file gets mode perm
-// (subject to the umask), or keeps the mode of the file it replaces. A
-// path that is a symbolic link is refused (ErrLink), whatever it names.
+// WriteFile atomically replaces path with data. A new file gets mode perm
+// (subject to the umask); a replaced one keeps its mode exactly, whatever
+// the umask would take from it (a group-writable file stays so). A path
+// that is a symbolic link is refused (ErrLink), whatever it names.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	if err := NotLink(path); err != nil {
 		return err
 	}
 	dir := filepath.Dir(path)
+	keep := false
 	if st, err := os.Stat(path); err == nil {
-		perm = st.Mode().Perm()
+		perm, keep = st.Mode().Perm(), true
 	}
 	tmp, err := os.OpenFile(filepath.Join(dir, TempName(filepath.Base(path))), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
@@ -56,6 +58,13 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 			os.Remove(name)
 		}
 	}()
+	// The umask applied when the temporary file was made; the file it
+	// replaces had no such cut.
+	if keep {
+		if err := tmp.Chmod(perm); err != nil {
+			return err
+		}
+	}
 	if _, err := tmp.Write(data); err != nil {
 		return err
 	}
