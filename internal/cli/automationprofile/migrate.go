@@ -38,7 +38,11 @@ Without --write the converted profiles are printed: with -f json or yaml,
 one file's as one document (ready to be saved as a profile file), several
 files' as an array of documents in the order given. With --write each
 legacy file is replaced atomically; files already in the nested format are
-left untouched. Comments are not carried over.`,
+left untouched. Comments are not carried over.
+
+Every file is read and checked before any is printed or written: when some
+are missing or invalid, the error lists every problem of each, nothing is
+written, and the exit status is 4 if a file is missing, else 3.`,
 		Example: `  # See the converted profile
   $ agents automation-profile migrate old/strict.yaml -f yaml
 
@@ -72,14 +76,22 @@ func migrateRun(opts *migrateOptions) error {
 		progress = ui.Progress("reading files", len(opts.files))
 	}
 	defer progress.Done()
+	// A file missing or invalid does not stop the reading: the others'
+	// problems are reported with its own, as validate does.
+	var failed []failedFile
 	for i, f := range opts.files {
 		data, err := profile.ReadFile(f)
-		if err != nil {
-			return err
+		var p *profile.AutomationProfile
+		if err == nil {
+			p, _, err = profile.DecodeProfile(data, f)
 		}
-		p, _, err := profile.DecodeProfile(data, f)
 		if err != nil {
-			return err
+			if !errs.Is(err, errs.KindNotFound) && !errs.Is(err, errs.KindInvalid) {
+				return err
+			}
+			failed = append(failed, failedFile{f, err})
+			progress.Set(i + 1)
+			continue
 		}
 		enc, err := canon.YAML(p)
 		if err != nil {
@@ -89,6 +101,9 @@ func migrateRun(opts *migrateOptions) error {
 		ms = append(ms, &migration{Migration: render.Migration{File: f, Name: p.Name, Legacy: profile.HasLegacyFlatFields(data)}, profile: p, encoding: enc, commented: profile.HasComments(data)})
 	}
 	progress.Done()
+	if err := migrateFailure(failed, len(opts.files), opts.write); err != nil {
+		return err
+	}
 	if !opts.write {
 		profiles := make([]*profile.AutomationProfile, len(ms))
 		for i, m := range ms {
@@ -144,4 +159,45 @@ func linkRefusal(file string) error {
 	target, _ := filepath.EvalSymlinks(file)
 	return errs.Usage("%s is a link to %s: --write rewrites files, not links, and left every file as it was", file, target).
 		WithHint("migrate the file itself: agents automation-profile migrate %s --write", target)
+}
+
+// failedFile is a file migrate cannot read or decode, and why.
+type failedFile struct {
+	file string
+	err  error
+}
+
+// migrateFailure is the error of a migration some files of which are
+// missing or invalid (nil when none is): the file's own error when one
+// failed; else one listing every failing file's problems, not found (4)
+// when a file is missing, which wins over invalid (3).
+func migrateFailure(failed []failedFile, total int, write bool) error {
+	switch len(failed) {
+	case 0:
+		return nil
+	case 1:
+		return failed[0].err
+	}
+	kind := errs.KindInvalid
+	var problems []errs.Problem
+	for _, f := range failed {
+		if errs.Is(f.err, errs.KindNotFound) {
+			kind = errs.KindNotFound
+		}
+		var e *errs.Error
+		if errors.As(f.err, &e) && len(e.Problems) > 0 {
+			problems = append(problems, e.Problems...)
+		} else {
+			problems = append(problems, errs.Problem{File: f.file, Message: f.err.Error()})
+		}
+	}
+	e := errs.New(kind, "%d of %d files cannot be migrated", len(failed), total)
+	if write {
+		e.Msg += ", so none was rewritten"
+	}
+	e.Problems = problems
+	if kind == errs.KindNotFound {
+		return e.WithHint("check the path of each file not found, and fix the problems listed")
+	}
+	return e.WithHint("fix the problems listed (each with its file, line and field), then migrate again")
 }
