@@ -29,8 +29,42 @@ const (
 // ValidateView reports what a validate command found in each file.
 type ValidateView struct{ Reports []FileReport }
 
+// reportDoc is a FileReport as json and yaml print it.
+type reportDoc struct {
+	File     string          `json:"file"`
+	Valid    bool            `json:"valid"`
+	Name     *string         `json:"name"`
+	Problems []reportProblem `json:"problems"`
+	Warnings []string        `json:"warnings"`
+}
+
+// reportProblem is a problem as a report prints it: every field present,
+// so line is null when the problem has none (a file not found).
+type reportProblem struct {
+	File    string `json:"file"`
+	Path    string `json:"path"`
+	Line    *int   `json:"line"`
+	Message string `json:"message"`
+}
+
 // Data implements View.
-func (v ValidateView) Data() any { return v.Reports }
+func (v ValidateView) Data() any {
+	docs := make([]reportDoc, len(v.Reports))
+	for i, r := range v.Reports {
+		d := reportDoc{File: r.File, Valid: r.Valid, Name: r.Name, Problems: make([]reportProblem, len(r.Problems)), Warnings: r.Warnings}
+		if d.Warnings == nil {
+			d.Warnings = []string{}
+		}
+		for j, p := range r.Problems {
+			d.Problems[j] = reportProblem{File: p.File, Path: p.Path, Message: p.Message}
+			if p.Line > 0 {
+				d.Problems[j].Line = &p.Line
+			}
+		}
+		docs[i] = d
+	}
+	return docs
+}
 
 // Plain implements View.
 func (v ValidateView) Plain(w *Writer) {
