@@ -29,8 +29,9 @@ toolchain recorded (module version, VCS revision and time), and "dev" or
 
   # For scripts and bug reports
   $ agents version -f json`,
-		Args: cmdutil.NoArgs,
-		RunE: cmdutil.RunE(opts, runF, versionRun, nil),
+		Args:              cmdutil.NoArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              cmdutil.RunE(opts, runF, versionRun, nil),
 	}
 }
 

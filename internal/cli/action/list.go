@@ -26,7 +26,9 @@ be read are reported on stderr; the others still list.`,
 		Example: `  $ agents action list
   $ agents action list deploy
   $ agents action list --namespace local -f plain`,
-		RunE: cmdutil.RunEArg(opts, runF, listRun, &opts.filter.Regex),
+		// The regex matches names, so a name is a regex to complete.
+		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
+		RunE:              cmdutil.RunEArg(opts, runF, listRun, &opts.filter.Regex),
 	}
 	opts.filter.Add(cmd, deps, "list only actions of this namespace", cmdutil.ActionNamespaces)
 	return cmd

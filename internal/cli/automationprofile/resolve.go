@@ -51,7 +51,8 @@ EXIT STATUS
 
   # For an action, from another project
   $ agents automation-profile resolve --action local/secure-deploy --project ~/src/shop`,
-		Args: cmdutil.ExactArgs(0, "no arguments"),
+		Args:              cmdutil.ExactArgs(0, "no arguments"),
+		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: cmdutil.RunE(opts, runF, resolveRun, func(_ *resolveOptions, cmd *cobra.Command, _ []string) error {
 			return cmdutil.NonEmpty(cmd, "automation-profile", "safety-profile", "project", "action")
 		}),

@@ -53,7 +53,8 @@ accepted and marked deprecated, as agents reads them with a warning.`,
 
   # The fields of an action at a glance
   $ agents automation-profile schema --kind action -f table`,
-		Args: cmdutil.NoArgs,
+		Args:              cmdutil.NoArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: cmdutil.RunE(opts, runF, schemaRun, func(opts *schemaOptions, cmd *cobra.Command, args []string) error {
 			if _, err := schema.File(opts.kind); err != nil {
 				return errs.Usage("invalid --kind %q", opts.kind).

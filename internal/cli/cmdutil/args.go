@@ -235,6 +235,7 @@ func Group(deps *Deps, name string, cmd *cobra.Command, verbs ...Verb) *cobra.Co
 // command takes no arguments: the file is given with --config.
 func ConfigFlags(cmd *cobra.Command, config *string, update *bool, configHelp, updateHelp string) {
 	cmd.Args = ExactArgs(0, "no arguments (the file is given with --config)")
+	cmd.ValidArgsFunction = cobra.NoFileCompletions
 	cmd.Flags().StringVarP(config, "config", "c", "", configHelp)
 	cmd.Flags().BoolVar(update, "update", false, updateHelp)
 	_ = cmd.MarkFlagFilename("config", "yaml", "yml")

@@ -27,8 +27,9 @@ each plan is resolved again for its drift and checked against the
 snapshots it cites, with a warning for each record that does not verify.`,
 		Example: `  $ agents plan list
   $ agents plan list --action local/secure-deploy -f plain`,
-		Args: cmdutil.ExactArgs(0, "no arguments"),
-		RunE: cmdutil.RunE(opts, runF, listRun, nil),
+		Args:              cmdutil.ExactArgs(0, "no arguments"),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              cmdutil.RunE(opts, runF, listRun, nil),
 	}
 	cmdutil.NameFlag(cmd, deps, &opts.action, "action", "list only the plans made from this action", cmdutil.ActionNames)
 	return cmd

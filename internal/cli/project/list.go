@@ -25,9 +25,10 @@ config.yaml by hand as a plain path is not pinned and is warned about.
 -f plain prints one folder per line; -f json prints documents with
 project, pinned and sha256 (null when not pinned, or pinned to a folder
 that had no agents.yaml).`,
-		Example: `  $ agents project list -f json`,
-		Args:    cmdutil.ExactArgs(0, "no arguments"),
-		RunE:    cmdutil.RunE(opts, runF, listRun, nil),
+		Example:           `  $ agents project list -f json`,
+		Args:              cmdutil.ExactArgs(0, "no arguments"),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              cmdutil.RunE(opts, runF, listRun, nil),
 	}
 }
 

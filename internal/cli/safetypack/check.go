@@ -78,7 +78,8 @@ mode.`,
 
   # The violated boundaries, one per line
   $ agents safety-pack check --context ctx.json -f json | jq -r '.violated_boundaries[]'`,
-		Args: cmdutil.NoArgs,
+		Args:              cmdutil.NoArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: cmdutil.RunE(opts, runF, checkRun, func(opts *checkOptions, cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("plan") && opts.plan == "" {
 				return errs.Usage("--plan must not be empty").WithHint("give a plan id: see 'agents plan list'")

@@ -27,8 +27,9 @@ pack under a system pack, that pack's pack_id and source; else null).`,
 
   # Its boundary ids, one per line
   $ agents safety-pack show -f json | jq -r '.boundary_ids[]'`,
-		Args: cmdutil.NoArgs,
-		RunE: cmdutil.RunE(opts, runF, showRun, nil),
+		Args:              cmdutil.NoArgs,
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              cmdutil.RunE(opts, runF, showRun, nil),
 	}
 	cmd.SetUsageTemplate(cmd.UsageTemplate() + exitStatusLoad)
 	return cmd

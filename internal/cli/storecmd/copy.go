@@ -65,7 +65,8 @@ EXIT STATUS
 
   # Back it up to a folder, as files
   $ agents store copy --from postgres://agents@db/agents --to ./registry-backup -f json`,
-		Args: cmdutil.RangeArgs(0, 0, "no arguments (give --from and --to)"),
+		Args:              cmdutil.RangeArgs(0, 0, "no arguments (give --from and --to)"),
+		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: cmdutil.RunE(opts, runF, copyRun, func(opts *copyOptions, cmd *cobra.Command, args []string) error {
 			if opts.from == "" || opts.to == "" {
 				return errs.Usage("store copy needs both --from and --to").

@@ -47,8 +47,9 @@ EXIT STATUS
        --lock-timeout`,
 		Example: `  $ agents --store postgres://admin@db.example.com/agents store migrate
   $ AGENTS_STORE=postgres://admin@db/agents agents store migrate -f json`,
-		Args: cmdutil.RangeArgs(0, 0, "no arguments"),
-		RunE: cmdutil.RunE(opts, runF, migrateRun, nil),
+		Args:              cmdutil.RangeArgs(0, 0, "no arguments"),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE:              cmdutil.RunE(opts, runF, migrateRun, nil),
 	}
 }
 
