@@ -86,7 +86,15 @@ func (r tableRenderer) renderOne(buf *bytes.Buffer, t Table) error {
 	// A table too wide to draw is drawn as one block per row: the row's
 	// first cell (a name or an id) on a line of its own, then a
 	// two-column table of each other column's header beside its value.
-	for i, rec := range l.records {
+	// A boxed block is wider than rich's, so a detail another view shows
+	// is left out of the blocks when they would not fit with it.
+	records, dropped := l.records, []string(nil)
+	if !boxedRecordsFit(records, r.opts.Width) {
+		if recs, cols := recordsWithoutDroppable(t, records); len(cols) > 0 && boxedRecordsFit(recs, r.opts.Width) {
+			records, dropped = recs, cols
+		}
+	}
+	for i, rec := range records {
 		if i > 0 {
 			buf.WriteString("\n")
 		}
@@ -100,7 +108,49 @@ func (r tableRenderer) renderOne(buf *bytes.Buffer, t Table) error {
 			return err
 		}
 	}
+	if note := (layout{dropped: dropped}).droppedNote(r.opts.Width); note != "" {
+		for _, line := range WrapText(note, r.opts.Width) {
+			buf.WriteString(line + "\n")
+		}
+	}
 	return nil
+}
+
+// boxedRecordsFit reports whether every stacked record fits width drawn
+// as the table format draws it: its heading, then a boxed table of its
+// fields, long words broken.
+func boxedRecordsFit(recs [][]field, width int) bool {
+	for _, rec := range recs {
+		if kv := recordTable(rec); len(kv.Rows) > 0 {
+			if _, ok := planWidths(kv, width, boxOverhead, true, true); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// recordsWithoutDroppable returns the records of t without the fields of
+// its FitDrop columns, and the headers of the columns left out.
+func recordsWithoutDroppable(t Table, recs [][]field) ([][]field, []string) {
+	var dropped []string
+	for i := range t.columns() {
+		if t.fitOf(i) == FitDrop && i < len(t.Header) {
+			dropped = append(dropped, t.Header[i])
+		}
+	}
+	if len(dropped) == 0 {
+		return recs, nil
+	}
+	out := make([][]field, len(recs))
+	for r, rec := range recs {
+		for i, f := range rec {
+			if i == 0 || t.fitOf(f.col) != FitDrop {
+				out[r] = append(out[r], f)
+			}
+		}
+	}
+	return out, dropped
 }
 
 // draw draws a table whose cells are escaped and fitted already, with the

@@ -138,12 +138,18 @@ func TestNamesAndIDsAreNeverCut(t *testing.T) {
 	p := widthPlan(false).Plan
 	long := guarded()
 	long.Name = "acme-platform-team/guarded-releases-for-production"
+	longCautious := cautious()
+	longCautious.Name = "acme-platform-team/releases-for-production-site"
 	views := []struct {
 		view  render.View
 		whole []string
 	}{
 		{render.PlanListView{Plans: []render.PlanView{{Plan: p}}}, []string{p.ID, p.Action}},
 		{render.ProfileListView{Profiles: []*profile.AutomationProfile{cautious(), long}}, []string{"cautious", long.Name}},
+		// Too wide to draw as one table even in parts: stacked, one block
+		// per field, and the category, shown in the wider views, left
+		// out where the blocks would not fit with it.
+		{render.NewDiffView([]*profile.AutomationProfile{cautious(), longCautious}, false, false), []string{"cautious", longCautious.Name}},
 	}
 	for _, v := range views {
 		for _, format := range rendertest.Formats {
