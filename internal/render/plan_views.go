@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/agentsctl/agents/internal/plan"
 	"github.com/agentsctl/agents/internal/profile"
 )
@@ -405,7 +407,36 @@ func traceRich(t *Theme, p *plan.Plan) string {
 		}
 		rows = append(rows, []string{level, cell(r.automation, r.autoUnset, r.autoWins), cell(r.safety, r.safeUnset, r.safetyWins), t.Muted(r.source)})
 	}
-	return t.Grid(2, rows)
+	if t.Width <= 0 || traceLeadWidth(rows) <= t.Width {
+		return t.Grid(2, rows)
+	}
+	// Profile names too long for the columns side by side (a custom
+	// name, and the same name again in "composed from ..."): one block
+	// per level, each setting on a line of its own, as a table too wide
+	// to draw is stacked.
+	var b strings.Builder
+	for _, row := range rows[1:] {
+		b.WriteString(t.Para(4, "  "+row[0]))
+		b.WriteString(t.Grid(4, [][]string{
+			{t.Muted("automation profile"), row[1]},
+			{t.Muted("safety profile"), row[2]},
+			{t.Muted("source"), row[3]},
+		}))
+	}
+	return b.String()
+}
+
+// traceLeadWidth is the width of the widest line of the trace's grid
+// before its last column, which the grid wraps or moves to a line of its
+// own: the indent, the other columns and the gaps after them.
+func traceLeadWidth(rows [][]string) int {
+	widths := make([]int, 3)
+	for _, row := range rows {
+		for i := range widths {
+			widths[i] = max(widths[i], lipgloss.Width(row[i]))
+		}
+	}
+	return 2 + widths[0] + 2 + widths[1] + 2 + widths[2]
 }
 
 func driftRich(t *Theme, d *plan.Drift) string {

@@ -140,6 +140,13 @@ func TestNamesAndIDsAreNeverCut(t *testing.T) {
 	long.Name = "acme-platform-team/guarded-releases-for-production"
 	longCautious := cautious()
 	longCautious.Name = "acme-platform-team/releases-for-production-site"
+	composedName := "acme/strict-production-release"
+	composedPlan := widthPlan(false)
+	composedPlan.Plan.AutomationProfile.Name = composedName
+	composedPlan.Plan.Levels[0].AutomationProfile = &composedName
+	composedPlan.Plan.SafetyProfile = plan.SafetyRef{Provenance: plan.LevelPlan, Source: plan.SourceComposed, FromProfile: &composedName,
+		SafetyProfile: profile.DefaultSafetyProfile(), SHA256: strings.Repeat("b2", 32)}
+	composedPlan.Plan.Levels[1].SafetyProfile = nil
 	views := []struct {
 		view  render.View
 		whole []string
@@ -150,6 +157,10 @@ func TestNamesAndIDsAreNeverCut(t *testing.T) {
 		// per field, and the category, shown in the wider views, left
 		// out where the blocks would not fit with it.
 		{render.NewDiffView([]*profile.AutomationProfile{cautious(), longCautious}, false, false), []string{"cautious", longCautious.Name}},
+		// A custom name in the trace twice, as the plan level's profile
+		// and as the profile its safety is composed from.
+		{composedPlan, []string{composedPlan.Plan.ID, composedName}},
+		{render.ResolutionView{Action: "local/secure-deploy", Result: composedPlan.Plan}, []string{composedName}},
 	}
 	for _, v := range views {
 		for _, format := range rendertest.Formats {
