@@ -175,7 +175,12 @@ type Choices struct {
 	Action            string
 	AutomationProfile string
 	SafetyProfileFile string
-	Project           string
+	// SafetyProfileInput is the content of the safety profile file when
+	// the caller has read it already (standard input, which can be read
+	// only once); SafetyProfileFile then names it in messages. nil reads
+	// SafetyProfileFile.
+	SafetyProfileInput []byte
+	Project            string
 }
 
 // Resolution is a plan as a resolution made or changed it, and what its
@@ -255,13 +260,19 @@ func (r *Registry) again(p *plan.Plan) (*resolve.Result, error) {
 // own returns what --automation-profile and --safety-profile set at the
 // plan level: a profile name, and the content of a standalone safety
 // profile file (never its path).
-func own(automationProfile, safetyProfileFile string) (plan.Setting, error) {
+func own(c Choices) (plan.Setting, error) {
 	s := plan.Setting{Level: plan.LevelPlan}
-	if automationProfile != "" {
-		s.AutomationProfile = &automationProfile
+	if c.AutomationProfile != "" {
+		s.AutomationProfile = &c.AutomationProfile
 	}
-	if safetyProfileFile != "" {
-		safety, _, err := profile.LoadSafetyProfile(safetyProfileFile)
+	if c.SafetyProfileFile != "" {
+		var safety profile.SafetyProfile
+		var err error
+		if c.SafetyProfileInput != nil {
+			safety, _, err = profile.DecodeSafetyProfile(c.SafetyProfileInput, c.SafetyProfileFile)
+		} else {
+			safety, _, err = profile.LoadSafetyProfile(c.SafetyProfileFile)
+		}
 		if err != nil {
 			return s, err
 		}
@@ -300,7 +311,7 @@ func (r *Registry) choose(c Choices) (request, error) {
 	if err := r.chosen(c.AutomationProfile); err != nil {
 		return request{}, err
 	}
-	o, err := own(c.AutomationProfile, c.SafetyProfileFile)
+	o, err := own(c)
 	if err != nil {
 		return request{}, err
 	}

@@ -24,10 +24,11 @@ func newResolveCmd(deps *cmdutil.Deps, runF func(*resolveOptions) error) *cobra.
 without making a plan, and print the answer with the trace of what each level
 set: plan > action > project > global, then the system default, review.
 
---automation-profile and --safety-profile stand for the plan's own choices;
---action names the action (without it, the action level sets nothing). The
-project level is the agents.yaml in the working directory or its nearest
-ancestor, or from --project DIR; the global level is $AGENTS_HOME/config.yaml.
+--automation-profile and --safety-profile stand for the plan's own choices
+(--safety-profile - reads standard input); --action names the action (without
+it, the action level sets nothing). The project level is the agents.yaml in
+the working directory or its nearest ancestor, or from --project DIR; the
+global level is $AGENTS_HOME/config.yaml.
 
 A standalone safety profile replaces the safety composed in the automation
 profile whole. When it is looser on any field (a requirement dropped, unsafe
@@ -63,6 +64,9 @@ EXIT STATUS
 }
 
 func resolveRun(opts *resolveOptions) error {
+	if err := cmdutil.ReadSafetyInput(opts.UI, &opts.choices); err != nil {
+		return err
+	}
 	res, err := opts.Reg.Resolve(opts.choices)
 	if err != nil {
 		return err

@@ -20,6 +20,21 @@ func ChoiceFlags(cmd *cobra.Command, deps *Deps, c *registry.Choices, profileHel
 	_ = cmd.MarkFlagDirname("project")
 }
 
+// ReadSafetyInput reads standard input into c when its --safety-profile
+// is "-", and names it so in messages; any other file the registry reads
+// itself.
+func ReadSafetyInput(u *UI, c *registry.Choices) error {
+	if c.SafetyProfileFile != Stdin {
+		return nil
+	}
+	data, name, err := u.ReadInput(Stdin)
+	if err != nil {
+		return err
+	}
+	c.SafetyProfileFile, c.SafetyProfileInput = name, data
+	return nil
+}
+
 // emptyHints says, for each flag that names something, what to give it
 // instead of nothing.
 var emptyHints = map[string]string{

@@ -26,10 +26,10 @@ now, record both with a snapshot of each (sha256), and print the plan's id
 and its resolution.
 
 --automation-profile and --safety-profile are the plan level, the most
-specific: they beat what the action, the project and the global
-configuration set. The plan stores the content of --safety-profile, not its
-path. The project level is the agents.yaml in the working directory or its
-nearest ancestor; --project DIR looks from DIR instead.
+specific: they beat what the action, the project and the global configuration
+set. The plan stores the content of --safety-profile, not its path ("-" reads
+it from standard input). The project level is the agents.yaml in the working
+directory or its nearest ancestor; --project DIR looks from DIR instead.
 
 --automation-level L is deprecated: it maps
 ` + levelMapping() + `and warns on stderr.
@@ -82,6 +82,9 @@ EXIT STATUS
 }
 
 func useRun(opts *useOptions) error {
+	if err := cmdutil.ReadSafetyInput(opts.UI, &opts.choices); err != nil {
+		return err
+	}
 	res, err := opts.Reg.UsePlan(opts.choices)
 	if err != nil {
 		return err
