@@ -3,6 +3,7 @@ package automationprofile
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -34,7 +35,8 @@ allow_unsafe_tools at their top level (the format used before the safety
 profile was nested) into the canonical format, with those fields under
 safety:.
 
-Without --write the converted profiles are printed: with -f json or yaml,
+Without --write the converted profiles are printed ("-" reads a file from
+standard input): with -f json or yaml,
 one file's as one document (ready to be saved as a profile file), several
 files' as an array of documents in the order given. With --write each
 legacy file is replaced atomically; files already in the nested format are
@@ -49,7 +51,14 @@ written, and the exit status is 4 if a file is missing, else 3.`,
   # Convert a folder of profiles in place
   $ agents automation-profile migrate profiles/*.yaml --write`,
 		Args: cmdutil.MinimumArgs(1, "at least one file to migrate"),
-		RunE: cmdutil.RunEArgs(opts, runF, migrateRun, &opts.files),
+		RunE: cmdutil.RunE(opts, runF, migrateRun, func(opts *migrateOptions, _ *cobra.Command, args []string) error {
+			opts.files = args
+			if opts.write && slices.Contains(args, cmdutil.Stdin) {
+				return errs.Usage("--write cannot rewrite standard input (%q)", cmdutil.Stdin).
+					WithHint("leave out --write to print the converted profile, or name the file to rewrite it")
+			}
+			return cmdutil.StdinOnce(args)
+		}),
 	}
 	cmd.Flags().BoolVar(&opts.write, "write", false, "rewrite legacy files in place")
 	return cmd
@@ -80,7 +89,8 @@ func migrateRun(opts *migrateOptions) error {
 	// problems are reported with its own, as validate does.
 	var failed []failedFile
 	for i, f := range opts.files {
-		data, err := profile.ReadFile(f)
+		data, name, err := ui.ReadInput(f)
+		f = name
 		var p *profile.AutomationProfile
 		if err == nil {
 			p, _, err = profile.DecodeProfile(data, f)

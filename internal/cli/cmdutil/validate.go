@@ -16,6 +16,16 @@ import (
 // and the error that made it invalid.
 type CheckFunc func(data []byte, file string) (name string, warnings []string, err error)
 
+// StdinOnce refuses, as a usage error, files that name standard input
+// more than once: it can be read only once.
+func StdinOnce(files []string) error {
+	if i := slices.Index(files, Stdin); i >= 0 && slices.Contains(files[i+1:], Stdin) {
+		return errs.Usage("%q (standard input) is given more than once", Stdin).
+			WithHint("name standard input once; it can be read only once")
+	}
+	return nil
+}
+
 // ValidateFiles checks every file ("-" is standard input, which can be
 // read once), prints a report of all of them, warns
 // about each decoder warning on stderr, and returns an error that sets the
@@ -24,9 +34,8 @@ type CheckFunc func(data []byte, file string) (name string, warnings []string, e
 // file is well formed but would be refused by the command that registers
 // it (a built-in name, as add refuses it).
 func ValidateFiles(ui *UI, files []string, check CheckFunc) error {
-	if i := slices.Index(files, Stdin); i >= 0 && slices.Contains(files[i+1:], Stdin) {
-		return errs.Usage("%q (standard input) is given more than once", Stdin).
-			WithHint("name standard input once; it can be read only once")
+	if err := StdinOnce(files); err != nil {
+		return err
 	}
 	reports := make([]render.FileReport, 0, len(files))
 	invalid, missing, conflict := 0, 0, 0
