@@ -168,7 +168,7 @@ func migrateRun(opts *migrateOptions) error {
 func linkRefusal(file string) error {
 	target, _ := filepath.EvalSymlinks(file)
 	return errs.Usage("%s is a link to %s: --write rewrites files, not links, and left every file as it was", file, target).
-		WithHint("migrate the file itself: agents automation-profile migrate %s --write", target)
+		WithHint("migrate the file itself: agents automation-profile migrate %s --write", cmdutil.ShellWord(target))
 }
 
 // failedFile is a file migrate cannot read or decode, and why.

@@ -1,6 +1,10 @@
 package cmdutil
 
-import "github.com/agentsctl/agents/internal/profile"
+import (
+	"strings"
+
+	"github.com/agentsctl/agents/internal/profile"
+)
 
 // ProfileWarnings words a profile decoder's warnings as they are printed:
 // one about the legacy flat format says which command rewrites the file.
@@ -13,10 +17,22 @@ func ProfileWarnings(ws []profile.Warning) []string {
 		switch {
 		case !w.Migrate:
 		case w.File != "" && w.File != StdinName:
-			out[i] += " ('agents automation-profile migrate " + w.File + " --write' rewrites the file)"
+			out[i] += " ('agents automation-profile migrate " + ShellWord(w.File) + " --write' rewrites the file)"
 		default:
 			out[i] += " ('agents automation-profile migrate FILE --write' rewrites a file)"
 		}
 	}
 	return out
+}
+
+// ShellWord writes s as one word of a POSIX shell command that a message
+// suggests: as it is when the shell would read it so, else in single
+// quotes (a file name with a space, a quote or a $ in it).
+func ShellWord(s string) string {
+	plain := s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") == "" &&
+		!strings.HasPrefix(s, "-")
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

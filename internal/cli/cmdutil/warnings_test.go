@@ -19,6 +19,7 @@ func TestProfileWarningsNameACommandThatWorks(t *testing.T) {
 		{"old.yaml", "'agents automation-profile migrate old.yaml --write'", ""},
 		{StdinName, "'agents automation-profile migrate FILE --write'", "migrate " + StdinName},
 		{"", "'agents automation-profile migrate FILE --write'", ""},
+		{"my profiles/old.yaml", "migrate 'my profiles/old.yaml' --write", "migrate my profiles"},
 	}
 	for _, tt := range tests {
 		got := ProfileWarnings([]profile.Warning{{File: tt.file, Message: "legacy flat safety fields", Migrate: true}})
@@ -34,5 +35,24 @@ func TestProfileWarningsNameACommandThatWorks(t *testing.T) {
 	}
 	if got := ProfileWarnings([]profile.Warning{{File: "a.yaml", Message: "other"}}); strings.Contains(got[0], "migrate") {
 		t.Errorf("a warning not about the legacy format names migrate: %q", got[0])
+	}
+}
+
+// TestShellWord: a word a shell would split, expand or read as a flag is
+// quoted, so that the suggested command runs as written.
+func TestShellWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"old.yaml":            "old.yaml",
+		"/home/a/p-1_x@2.yml": "/home/a/p-1_x@2.yml",
+		"my file.yaml":        "'my file.yaml'",
+		"it's.yaml":           `'it'\''s.yaml'`,
+		"$HOME.yaml":          "'$HOME.yaml'",
+		"a*.yaml":             "'a*.yaml'",
+		"-x.yaml":             "'-x.yaml'",
+		"":                    "''",
+	} {
+		if got := ShellWord(in); got != want {
+			t.Errorf("ShellWord(%q) = %s, want %s", in, got, want)
+		}
 	}
 }
