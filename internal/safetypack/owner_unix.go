@@ -15,3 +15,6 @@ func ownerUID(info fs.FileInfo) (uint32, bool) {
 	}
 	return st.Uid, true
 }
+
+// ownersKnown is true where files have owners to check.
+const ownersKnown = true

@@ -63,6 +63,9 @@ func loadSystem(dir string, shipped *Pack) (*Loaded, error) {
 	if dir == "" {
 		return nil, nil
 	}
+	if err := checkAbove(dir); err != nil {
+		return nil, err
+	}
 	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -190,6 +193,67 @@ func readTrusted(root *os.Root, name, shown string) ([]byte, error) {
 		return nil, systemError("%s is over %d bytes", shown, MaxFileSize)
 	}
 	return data, nil
+}
+
+// checkAbove refuses a system folder that a user other than root could
+// move away or replace: a folder on its way (through any link) owned by
+// another user, or writable by its group or others without the sticky
+// bit, or a link on its way owned by another user. Whoever may do so could
+// put the folder aside, and a missing folder means no system level: the
+// lock-down would be lifted by the very users it binds. A folder others
+// may write with the sticky bit (/tmp) lets only an entry's owner move
+// it, and what is found there is judged on its own.
+func checkAbove(dir string) error {
+	if !ownersKnown {
+		return nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return systemError("cannot resolve the system configuration folder %s: %v", dir, err)
+	}
+	// folders judges every folder from the one given up to the root.
+	folders := func(from string) error {
+		for p := from; ; p = filepath.Dir(p) {
+			info, err := os.Lstat(p)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+			case err != nil:
+				return systemError("cannot read %s, on the way to the system configuration folder %s: %v", p, dir, unwrapPathError(err))
+			default:
+				if why := aboveUntrusted(info); why != "" {
+					return systemError("the folder %s, on the way to the system configuration folder %s, %s (whoever else may write to it could move the system configuration away)", p, dir, why)
+				}
+			}
+			if filepath.Dir(p) == p {
+				return nil
+			}
+		}
+	}
+	end, _, err := safefile.WalkLinks(abs, func(link string, info fs.FileInfo, in string) error {
+		if uid, _ := ownerUID(info); uid != systemOwnerUID {
+			return systemError("the link %s, on the way to the system configuration folder %s, is owned by uid %d, not by root: its owner could point it elsewhere", link, dir, uid)
+		}
+		return folders(in)
+	})
+	var se *errs.Error
+	switch {
+	case errors.As(err, &se):
+		return se
+	case err != nil:
+		return systemError("cannot read the system configuration folder %s: %v", dir, unwrapPathError(err))
+	}
+	return folders(filepath.Dir(end))
+}
+
+// aboveUntrusted says why a folder above the system folder cannot be
+// trusted, or "": as untrusted, but a folder of root's with the sticky
+// bit may be writable by others, since only root may then move what root
+// put there.
+func aboveUntrusted(info fs.FileInfo) string {
+	if uid, ok := ownerUID(info); ok && uid == systemOwnerUID && info.Mode()&fs.ModeSticky != 0 {
+		return ""
+	}
+	return untrusted(info)
 }
 
 // untrusted says why a system file or folder cannot be trusted, or "":

@@ -264,3 +264,87 @@ func TestUntrustedWithoutOwner(t *testing.T) {
 type fakeInfo struct{ os.FileInfo }
 
 func (fakeInfo) Sys() any { return nil }
+
+// A folder on the way to the system folder that a user other than root
+// could write to lets that user move the lock-down away, and a missing
+// folder means no system level: it is refused, present or not. So is a
+// link on the way that a user owns. A folder of root's with the sticky
+// bit (/tmp) is fine: only root may move what root put there.
+func TestSystemFolderAbove(t *testing.T) {
+	needRoot(t)
+	for _, tc := range []struct {
+		name string
+		// harm changes what is above sysDir (base/opt/etc/agents); it
+		// returns the system folder to load.
+		harm func(t *testing.T, base, sysDir string) string
+		want string // "" when the system pack is in force
+	}{
+		{"folder above owned by a user", func(t *testing.T, base, d string) string {
+			chown(t, filepath.Join(base, "opt"), 1000)
+			return d
+		}, "the folder " + filepath.Join("BASE", "opt") + ", on the way to the system configuration folder"},
+		{"folder above owned by a user, system folder moved away", func(t *testing.T, base, d string) string {
+			chown(t, filepath.Join(base, "opt"), 1000)
+			if err := os.Rename(d, d+".old"); err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}, "is owned by uid 1000, not by root"},
+		{"folder above writable by others", func(t *testing.T, base, d string) string {
+			chmod(t, filepath.Join(base, "opt"), 0o757)
+			return d
+		}, "is writable by others (mode 0757)"},
+		{"folder above writable by its group", func(t *testing.T, base, d string) string {
+			chmod(t, filepath.Join(base, "opt", "etc"), 0o775)
+			return d
+		}, "is writable by its group (mode 0775)"},
+		{"folder above writable by all, with the sticky bit", func(t *testing.T, base, d string) string {
+			chmod(t, filepath.Join(base, "opt"), 0o777|os.ModeSticky)
+			return d
+		}, ""},
+		{"link owned by a user", func(t *testing.T, base, d string) string {
+			link := filepath.Join(base, "agents")
+			if err := os.Symlink(d, link); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Lchown(link, 1000, -1); err != nil {
+				t.Fatal(err)
+			}
+			return link
+		}, "is owned by uid 1000, not by root: its owner could point it elsewhere"},
+		{"link owned by root", func(t *testing.T, base, d string) string {
+			link := filepath.Join(base, "agents")
+			if err := os.Symlink(d, link); err != nil {
+				t.Fatal(err)
+			}
+			return link
+		}, ""},
+		{"folder above the link's target owned by a user", func(t *testing.T, base, d string) string {
+			link := filepath.Join(base, "agents")
+			if err := os.Symlink(d, link); err != nil {
+				t.Fatal(err)
+			}
+			chown(t, filepath.Join(base, "opt", "etc"), 1000)
+			return link
+		}, "the folder " + filepath.Join("BASE", "opt", "etc") + ", on the way"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			sysDir := filepath.Join(base, "opt", "etc", "agents")
+			writeFile(t, filepath.Join(sysDir, SystemConfigFile), []byte("safety_pack: org_lockdown_v1\n"))
+			ratifiedIn(t, sysDir, lockdown("org_lockdown_v1", ""))
+			for _, d := range []string{base, filepath.Join(base, "opt"), filepath.Join(base, "opt", "etc")} {
+				chmod(t, d, 0o755)
+			}
+			dir := tc.harm(t, base, sysDir)
+			l, err := Load(LoadOptions{Home: filepath.Join(base, "home"), SystemDir: dir})
+			if tc.want == "" {
+				if err != nil || l.Level != LevelSystem {
+					t.Fatalf("err = %v, want the system pack in force", err)
+				}
+				return
+			}
+			wantKind(t, err, errs.KindSafetyPack, strings.ReplaceAll(tc.want, "BASE", base))
+		})
+	}
+}
