@@ -92,6 +92,12 @@ func loadSystem(dir string, shipped *Pack) (*Loaded, error) {
 	configFile := filepath.Join(dir, SystemConfigFile)
 	data, err := readTrusted(root, SystemConfigFile, configFile)
 	if errors.Is(err, fs.ErrNotExist) {
+		if target, lerr := root.Readlink(SystemConfigFile); lerr == nil {
+			// A link to nothing (a file not yet unpacked, a volume not
+			// mounted) is a lock-down that cannot be read, as a folder
+			// that is one is: only no file at all means no system level.
+			return nil, systemError("the system configuration %s cannot be read: it is a link to %s, which does not exist", configFile, target)
+		}
 		return nil, nil
 	}
 	if err != nil {

@@ -348,3 +348,20 @@ func TestSystemFolderAbove(t *testing.T) {
 		})
 	}
 }
+
+// A system configuration that is a link to nothing is a lock-down that
+// cannot be read, as a system folder that is one is: only no file at all
+// means no system level.
+func TestSystemConfigurationDanglingLink(t *testing.T) {
+	needRoot(t)
+	sysDir, home := systemSetup(t, lockdown("org_lockdown_v1", ""))
+	file := filepath.Join(sysDir, SystemConfigFile)
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("config.d", "current.yaml"), file); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(LoadOptions{Home: home, SystemDir: sysDir})
+	wantKind(t, err, errs.KindSafetyPack, "config.yaml cannot be read: it is a link to "+filepath.Join("config.d", "current.yaml")+", which does not exist")
+}
