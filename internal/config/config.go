@@ -647,8 +647,12 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		return &Project{Dir: abs}, nil
 	}
 	folder := filepath.Dir(file)
-	entries := trustedEntries(folder, opts.Trusted)
+	entries, doubted := trustedEntries(folder, opts.Trusted)
 	if opts.OnlyTrusted && len(entries) == 0 {
+		if doubted != "" {
+			return nil, errs.Invalid("the project %s is not trusted, so its %s cannot choose the profiles: %s", folder, ProjectFileName, doubted).
+				About(errs.AboutUntrustedProject, folder, file)
+		}
 		return nil, errs.Invalid("the project %s is not trusted, so its %s cannot choose the profiles", folder, ProjectFileName).
 			About(errs.AboutUntrustedProject, folder, file)
 	}
@@ -764,19 +768,31 @@ func Digest(data []byte) string {
 }
 
 // trustedEntries returns the entries of trusted that name folder,
-// comparing the paths as written and with links resolved.
-func trustedEntries(folder string, trusted []string) []string {
+// comparing the paths as written and with links resolved. An entry that
+// leads to folder only through a link someone other than the user could
+// have made or changed (see untrustedLink) is left out, and doubted says
+// why: a folder once trusted may be gone, and whoever may write where it
+// was could otherwise hand its trust to any folder of the user's by
+// putting a link in its place.
+func trustedEntries(folder string, trusted []string) (out []string, doubted string) {
 	real := folder
 	if r, err := filepath.EvalSymlinks(folder); err == nil {
 		real = r
 	}
-	var out []string
 	for _, t := range trusted {
-		if t == folder || sameFolder(t, real) {
-			out = append(out, t)
+		switch {
+		case t == folder:
+		case !sameFolder(t, real):
+			continue
+		default:
+			if why := untrustedLink(t); why != "" {
+				doubted = "the trusted folder " + t + " leads to it, but " + why
+				continue
+			}
 		}
+		out = append(out, t)
 	}
-	return out
+	return out, doubted
 }
 
 // DecodeProject decodes a project's agents.yaml; file names it in

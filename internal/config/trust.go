@@ -289,6 +289,45 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 	return nil
 }
 
+// untrustedLink says why a link on the way of path (as the kernel walks
+// it) could have been made or changed by someone other than the user,
+// or returns "": a link that is not the user's or root's, or that stands
+// in a folder that fails CheckOwnership's test. What path leads to is
+// not judged.
+func untrustedLink(path string) string {
+	if !ownersKnown {
+		return ""
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "it cannot be resolved: " + err.Error()
+	}
+	who := currentInvoker()
+	var why string
+	stop := errors.New("stop")
+	_, _, err = safefile.WalkLinks(abs, func(link string, fi fs.FileInfo, dir string) error {
+		o := ownerOf(fi)
+		if o.uid != who.uid && o.uid != 0 {
+			why = "the link " + link + " on its way is owned by " + userName(o.uid)
+			return stop
+		}
+		d, ok, err := statJudged(dir)
+		if err != nil {
+			why = "who owns " + dir + ", which holds the link " + link + " on its way, cannot be checked: " + err.Error()
+			return stop
+		}
+		if r := untrustedReason(d, who); ok && r != "" {
+			why = "the link " + link + " on its way stands in the folder " + dir + ", which " + r + " (" + ownerAndMode(d, r) + ")"
+			return stop
+		}
+		return nil
+	})
+	if err != nil && why == "" {
+		why = "its links cannot be followed: " + err.Error()
+	}
+	return why
+}
+
 // ownerAndMode says who owns a refused file and its mode, for the message;
 // the owner is left out where the reason already names it.
 func ownerAndMode(o ownerInfo, why string) string {

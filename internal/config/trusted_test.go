@@ -246,3 +246,58 @@ func linkedFolder(t *testing.T) (real, link string) {
 	}
 	return real, link
 }
+
+// TestLoadProjectTrustThroughAnotherUsersLink: an entry that leads to the
+// project only through a link someone else could have made or changed
+// (another user's link, or one in a folder others may write, where a
+// trusted folder once was) does not make the project trusted: the link's
+// maker would choose which of the user's folders the trust goes to.
+func TestLoadProjectTrustThroughAnotherUsersLink(t *testing.T) {
+	if !ownersKnown {
+		t.Skip("no owners to check on this system")
+	}
+	real, link := linkedFolder(t)
+	content := []byte("automation_profile: full-auto\n")
+	if err := os.WriteFile(filepath.Join(real, ProjectFileName), content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load := func(entry string, pinned bool) error {
+		opts := ProjectOptions{Dir: real, OnlyTrusted: true, Trusted: []string{entry}}
+		if pinned {
+			opts.Digests = map[string]string{entry: Digest(content)}
+		}
+		_, err := LoadProject(opts)
+		return err
+	}
+	// The user's own link, in a folder of the user's own, counts.
+	for _, pinned := range []bool{false, true} {
+		if err := load(link, pinned); err != nil {
+			t.Fatalf("through the user's own link (pinned %v): %v", pinned, err)
+		}
+	}
+	// A link in a folder anyone may write (as where a trusted folder in
+	// /tmp was): anyone could have put it there.
+	open := t.TempDir()
+	if err := os.Chmod(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	openLink := filepath.Join(open, "shop")
+	if err := os.Symlink(real, openLink); err != nil {
+		t.Fatal(err)
+	}
+	for _, pinned := range []bool{false, true} {
+		err := load(openLink, pinned)
+		var e *errs.Error
+		if !asError(err, &e) || e.Subject.About != errs.AboutUntrustedProject || !strings.Contains(err.Error(), "the link "+openLink+" on its way stands in the folder "+open+", which can be written by anyone") {
+			t.Errorf("through a link in a folder anyone can write (pinned %v): %v", pinned, err)
+		}
+	}
+	// Another user's link, where only root can make one.
+	if err := os.Lchown(link, 65534, 65534); err != nil {
+		t.Logf("another user's link not tried: %v", err)
+		return
+	}
+	if err := load(link, false); err == nil || !strings.Contains(err.Error(), "the link "+link+" on its way is owned by") {
+		t.Errorf("through another user's link: %v", err)
+	}
+}
