@@ -298,7 +298,7 @@ func TestPostgresReadOnlyRole(t *testing.T) {
 	if r := p.run("automation-profile", "add", "-c", f); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
-	role := "agents_ro_" + p.schema[len(pgtest.SchemaPrefix()):]
+	role := pgtest.RoleName("ro")
 	pgtest.Exec(t, "CREATE ROLE "+role+" LOGIN",
 		"GRANT USAGE ON SCHEMA "+p.schema+" TO "+role,
 		"GRANT SELECT ON ALL TABLES IN SCHEMA "+p.schema+" TO "+role)

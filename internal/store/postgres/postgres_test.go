@@ -136,7 +136,7 @@ func TestReadOnlyRole(t *testing.T) {
 	ctx := context.Background()
 	w := open(t, postgres.Options{})
 	storetest.Fill(t, w)
-	role := "agents_reader_" + strings.ReplaceAll(w.Schema()[len("agents_test_"):], "-", "")
+	role := pgtest.RoleName("reader")
 	pgtest.Exec(t, "CREATE ROLE "+role+" LOGIN",
 		"GRANT USAGE ON SCHEMA "+w.Schema()+" TO "+role,
 		"GRANT SELECT ON ALL TABLES IN SCHEMA "+w.Schema()+" TO "+role)
@@ -266,7 +266,7 @@ func TestWriterRole(t *testing.T) {
 	ctx := context.Background()
 	admin := open(t, postgres.Options{})
 	sc := admin.Schema()
-	role := "agents_writer_" + sc[len("agents_test_"):]
+	role := pgtest.RoleName("writer")
 	pgtest.Exec(t, "CREATE ROLE "+role+" LOGIN",
 		"GRANT USAGE ON SCHEMA "+sc+" TO "+role,
 		"GRANT SELECT ON ALL TABLES IN SCHEMA "+sc+" TO "+role,

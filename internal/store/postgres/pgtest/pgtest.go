@@ -84,6 +84,13 @@ func SchemaPrefix() string {
 	return "agents_test_"
 }
 
+// RoleName returns a name for a new role of a test, such as a reader's:
+// SchemaPrefix, what the role is for, and a random part, so that the roles
+// of checkouts sharing one server are told apart as their schemas are.
+func RoleName(what string) string {
+	return SchemaPrefix() + what + "_" + randomHex(4)
+}
+
 // NewSchema returns a new schema's name and a URL of base whose
 // search_path names it; the schema itself is not created ('store migrate'
 // creates it). DropSchema removes it.
