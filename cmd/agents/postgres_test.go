@@ -332,6 +332,51 @@ func TestPostgresReadOnlyRole(t *testing.T) {
 	}
 }
 
+// TestPostgresRoleWithoutGrants: a role that may not use the registry's
+// schema, or may use it but read none of its tables, is refused with exit
+// 7 naming the role, whatever the command (store migrate included), never
+// told that the schema was never migrated; a hook blocks.
+func TestPostgresRoleWithoutGrants(t *testing.T) {
+	p := newPgStore(t)
+	src := t.TempDir()
+	f, _ := profileFile(t, src, "x.yaml", "name: acme/x\nauto_apply: 0.5\n")
+	if r := p.run("automation-profile", "add", "-c", f); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	none := pgtest.RoleName("none")
+	usage := pgtest.RoleName("usage")
+	pgtest.Exec(t, "CREATE ROLE "+none+" LOGIN", "CREATE ROLE "+usage+" LOGIN",
+		"GRANT USAGE ON SCHEMA "+p.schema+" TO "+usage)
+	t.Cleanup(func() { pgtest.Exec(t, "DROP OWNED BY "+none+", "+usage, "DROP ROLE "+none+", "+usage) })
+	for _, role := range []string{none, usage} {
+		as := *p
+		as.url = pgtest.WithUser(t, p.url, role)
+		for _, args := range [][]string{
+			{"automation-profile", "list", "-f", "plain"},
+			{"automation-profile", "show", "acme/x"},
+			{"automation-profile", "check-gate", "acme/x", "auto_apply", "--confidence", "0.9"},
+			{"automation-profile", "add", "-c", f, "--update"},
+			{"plan", "list"},
+			{"store", "migrate"},
+		} {
+			r := as.run(args...)
+			if r.code != 7 || !strings.Contains(r.stderr, role) || strings.Contains(r.stderr, "never migrated") ||
+				strings.Contains(r.stderr, "can read the registry") || !strings.Contains(r.stderr, "hint:") {
+				t.Errorf("%v as %s: exit %d, want 7 naming the role:\n%s", args, role, r.code, r.stderr)
+			}
+		}
+		cmd := as.cmd("--store", as.url, "automation-profile", "check-guard", "acme/x", "--hook", "claude-code")
+		cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+		r, err := runCmd(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.code != 2 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) || !strings.Contains(r.stderr, role) {
+			t.Errorf("hook as %s: exit %d, want 2 and a deny naming the role:\n%s\n%s", role, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
 // copySummary is what store copy -f json prints.
 type copySummary struct {
 	SourceDigest string `json:"source_digest"`

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -60,6 +61,9 @@ func (s *Store) failPg(pe *pgconn.PgError, err error, what string) error {
 		return errs.Wrap(errs.KindLocked, err, "%s: another writer got in the way (PostgreSQL store at %s)", what, s.where)
 	case code == "55P03":
 		return s.locked(what)
+	case code == "42501" && reading(what):
+		return errs.New(errs.KindPermission, "the PostgreSQL role %q may not do this: %s, %s (store at %s)", user, what, msg, s.where).
+			WithHint("grant the role USAGE on schema %s and SELECT on its tables, as docs/postgres.md shows", s.schema)
 	case code == "42501":
 		return errs.New(errs.KindPermission, "the PostgreSQL role %q may not do this: %s, %s (store at %s)", user, what, msg, s.where).
 			WithHint("this role can read the registry; use a role with the writer's grants to change it (see docs/postgres.md)")
@@ -91,6 +95,18 @@ func (s *Store) failPg(pe *pgconn.PgError, err error, what string) error {
 	return errs.New(errs.KindInternal, "%s: PostgreSQL error %s: %s (store at %s)", what, pe.Code, msg, s.where)
 }
 
+// reading reports whether what, as a failure names it, only reads the
+// registry: a role refused a read lacks the reader's grants, not only the
+// writer's.
+func reading(what string) bool {
+	for _, p := range []string{"reading ", "listing ", "looking up "} {
+		if strings.HasPrefix(what, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // unavailable is the error of a server that cannot be reached or dropped
 // the connection: the change, if one was under way, was not made (a
 // transaction is whole or nothing).
@@ -103,6 +119,50 @@ func (s *Store) unavailable(err error, what string) error {
 func (s *Store) notMigrated() error {
 	return errs.New(errs.KindInvalid, "the PostgreSQL store at %s has no registry in schema %q: it was never migrated", s.where, s.schema).
 		About(errs.AboutSchema, s.schema, "missing")
+}
+
+// schemaUsableQuery says whether the role may use the store's schema
+// (USAGE), with no row when the schema does not exist.
+const schemaUsableQuery = "SELECT has_schema_privilege(oid, 'USAGE') FROM pg_namespace WHERE nspname = $1"
+
+// versionFailed classifies a failure to read the schema version. The
+// server answers a role without USAGE on the schema as though the schema
+// held no tables, which would read as a schema never migrated (and send
+// the user to migrate it); so that answer is checked with usable, which
+// runs schemaUsableQuery on the same connection, and a schema that exists
+// but that the role may not use is a permission error (exit 7).
+func (s *Store) versionFailed(ctx context.Context, err error, usable func() (bool, error)) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && (pe.Code == "42P01" || pe.Code == "3F000") {
+		if ok, uerr := usable(); uerr == nil && !ok {
+			return errs.New(errs.KindPermission, "the PostgreSQL role %q may not use schema %q, where the store at %s keeps the registry", s.cfg.User, s.schema, s.where).
+				WithHint("grant the role USAGE on schema %s and SELECT on its tables, as docs/postgres.md shows", s.schema)
+		}
+	}
+	return s.fail(ctx, err, "reading the schema version")
+}
+
+// usableOn runs schemaUsableQuery on a connection of pgx.
+func (s *Store) usableOn(ctx context.Context, c *pgx.Conn) func() (bool, error) {
+	return func() (bool, error) {
+		ok := true
+		err := c.QueryRow(ctx, schemaUsableQuery, s.schema).Scan(&ok)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return true, nil
+		}
+		return ok, err
+	}
+}
+
+// usableOnRaw runs schemaUsableQuery on a connection without pgx's types.
+func (s *Store) usableOnRaw(ctx context.Context, c *pgconn.PgConn) func() (bool, error) {
+	return func() (bool, error) {
+		r := c.ExecParams(ctx, schemaUsableQuery, [][]byte{[]byte(s.schema)}, []uint32{textOID}, nil, nil).Read()
+		if r.Err != nil {
+			return false, r.Err
+		}
+		return len(r.Rows) == 0 || string(r.Rows[0][0]) != "f", nil
+	}
 }
 
 // cause says in a few words why a connection failed.

@@ -51,7 +51,7 @@ func (s *Store) checkSchema(ctx context.Context, c *pgx.Conn) error {
 	var v *int64
 	var current *string
 	if err := c.QueryRow(ctx, versionQuery).Scan(&v, &current); err != nil {
-		return s.fail(ctx, err, "reading the schema version")
+		return s.versionFailed(ctx, err, s.usableOn(ctx, c))
 	}
 	return s.checkSession(current, valueOr0(v))
 }
@@ -132,9 +132,15 @@ func (s *Store) Migrate(ctx context.Context) (*MigrateResult, error) {
 		}
 		return s.fail(ctx, err, what)
 	}
-	var exists bool
-	if err := db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)", s.schema).Scan(&exists); err != nil {
+	var exists, usable bool
+	if err := db.QueryRowContext(ctx, "SELECT count(*) > 0, coalesce(bool_and(has_schema_privilege(oid, 'USAGE')), true) FROM pg_namespace WHERE nspname = $1", s.schema).Scan(&exists, &usable); err != nil {
 		return nil, fail(err, "reading the schemas")
+	}
+	if !usable {
+		// goose would find no version table, take the schema for a new
+		// one and fail to create its tables in it.
+		return nil, errs.New(errs.KindPermission, "the PostgreSQL role %q may not migrate the store at %s: it may not use schema %q", s.cfg.User, s.where, s.schema).
+			About(errs.AboutSchema, s.schema, "create")
 	}
 	if !exists {
 		// Two migrations of a new schema at once both find it missing;

@@ -438,7 +438,7 @@ func (s *Store) sendBatch(ctx context.Context, c *pgx.Conn, what string, b *pgx.
 		var current *string
 		if err := br.QueryRow().Scan(&v, &current); err != nil {
 			_ = br.Close()
-			return s.fail(ctx, err, "reading the schema version")
+			return s.versionFailed(ctx, err, s.usableOn(ctx, c))
 		}
 		if err := s.checkSession(current, valueOr0(v)); err != nil {
 			_ = br.Close()
@@ -510,11 +510,11 @@ func (s *Store) lookupRow(ctx context.Context, what, query, arg string) (cols []
 			if err == nil {
 				err = errors.New("no answer to the version query")
 			}
-			return nil, false, s.fail(ctx, err, "reading the schema version")
+			return nil, false, s.versionFailed(ctx, err, s.usableOnRaw(ctx, c))
 		}
 		v, current, verr := versionOf(results[0])
 		if verr != nil {
-			return nil, false, s.fail(ctx, verr, "reading the schema version")
+			return nil, false, s.versionFailed(ctx, verr, s.usableOnRaw(ctx, c))
 		}
 		if verr := s.checkSession(current, v); verr != nil {
 			return nil, false, verr
