@@ -453,6 +453,52 @@ func TestPostgresStoreCopy(t *testing.T) {
 	}
 }
 
+// TestPostgresStoreCopyIntoItself: store copy refuses two URLs that name
+// one registry (the same server, database and schema), however they are
+// written, as it refuses the same URL twice.
+func TestPostgresStoreCopyIntoItself(t *testing.T) {
+	p := newPgStore(t)
+	u, err := url.Parse(p.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	other := func(edit func(v *url.URL, q url.Values)) string {
+		v, q := *u, url.Values{}
+		for k, vs := range u.Query() {
+			q[k] = vs
+		}
+		edit(&v, q)
+		// Encode sorts the parameters: search_path then comes after
+		// sslmode, wherever p.url has it.
+		v.RawQuery = q.Encode()
+		return v.String()
+	}
+	for _, to := range []string{
+		other(func(v *url.URL, _ url.Values) { v.Scheme = "postgresql" }),
+		other(func(v *url.URL, _ url.Values) { v.User = url.UserPassword("someone", "pw") }),
+		other(func(v *url.URL, _ url.Values) {
+			if v.Port() == "5432" {
+				v.Host = v.Hostname() // the default port
+			}
+		}),
+		other(func(_ *url.URL, q url.Values) { q.Set("application_name", "copy") }),
+	} {
+		if to == p.url {
+			t.Fatalf("%s is written as the store URL is", to)
+		}
+		r := p.run("store", "copy", "--from", p.url, "--to", to)
+		if r.code != 2 || !strings.Contains(r.stderr, "the same store") {
+			t.Errorf("copy into %s: exit %d, want 2:\n%s", to, r.code, r.stderr)
+		}
+	}
+	q.Set("search_path", q.Get("search_path")+"_other")
+	u.RawQuery = q.Encode()
+	if r := p.run("store", "copy", "--from", p.url, "--to", u.String()); r.code != 3 || !strings.Contains(r.stderr, "never migrated") {
+		t.Errorf("copy into another schema: exit %d, want 3 (not migrated):\n%s", r.code, r.stderr)
+	}
+}
+
 // TestPostgresPasswordNeverPrinted runs failing commands whose store URL
 // carries a password, and greps every output for it.
 func TestPostgresPasswordNeverPrinted(t *testing.T) {

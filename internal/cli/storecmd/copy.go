@@ -98,6 +98,10 @@ func copyRun(opts *copyOptions) error {
 		return onSide(err, "--to")
 	}
 	defer closeStore(to)
+	if a, b := identity(from), identity(to); a != "" && a == b {
+		return errs.Usage("--from and --to name the same store (%s and %s)", storeurl.Redact(opts.from), storeurl.Redact(opts.to)).
+			WithHint("give two different stores")
+	}
 	src, ok1 := from.(store.Transferer)
 	dst, ok2 := to.(store.Transferer)
 	if !ok1 || !ok2 {
@@ -154,6 +158,15 @@ func same(a, b string) bool {
 		y = ry
 	}
 	return x == y
+}
+
+// identity names the registry a store holds, where the store can say:
+// "" otherwise. URLs that differ as text may name one registry.
+func identity(s store.Store) string {
+	if i, ok := s.(interface{ Identity() string }); ok {
+		return i.Identity()
+	}
+	return ""
 }
 
 func closeStore(s store.Store) {

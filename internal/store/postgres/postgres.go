@@ -277,6 +277,18 @@ func (s *Store) Schema() string { return s.schema }
 // Where names the server for messages: host and port, or the socket.
 func (s *Store) Where() string { return s.where }
 
+// Identity names the registry the store reads and writes: the server, the
+// database and the schema. Two URLs written differently (postgres:// and
+// postgresql://, parameters in another order, another user) that have the
+// same identity name the same registry.
+func (s *Store) Identity() string {
+	db := s.cfg.Database
+	if db == "" {
+		db = s.cfg.User // the server's default: the database named as the role is
+	}
+	return fmt.Sprintf("postgres %s database %q schema %q", s.where, db, s.schema)
+}
+
 // Close closes the connection, if one was made.
 func (s *Store) Close() error {
 	s.mu.Lock()

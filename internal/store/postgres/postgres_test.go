@@ -130,6 +130,49 @@ func TestUnreachable(t *testing.T) {
 	}
 }
 
+// TestIdentity: URLs written differently that reach the same server,
+// database and schema name one registry; another database or schema is
+// another, and so is the database a URL without one leaves to the server
+// (the role's name) for each role.
+func TestIdentity(t *testing.T) {
+	id := func(u string) string {
+		t.Helper()
+		s, err := postgres.Open(u, postgres.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		return s.Identity()
+	}
+	base := id("postgres://alice@127.0.0.1:5432/reg?sslmode=disable&search_path=team")
+	for _, u := range []string{
+		"postgresql://alice@127.0.0.1:5432/reg?sslmode=disable&search_path=team",
+		"postgres://bob:pw@127.0.0.1/reg?search_path=team&sslmode=disable",
+		"postgres://alice@127.0.0.1:5432/reg?search_path=team&application_name=x&sslmode=disable",
+	} {
+		if got := id(u); got != base {
+			t.Errorf("%s: %s, want %s", u, got, base)
+		}
+	}
+	for _, u := range []string{
+		"postgres://alice@127.0.0.1:5432/other?sslmode=disable&search_path=team",
+		"postgres://alice@127.0.0.1:5432/reg?sslmode=disable&search_path=other",
+		"postgres://alice@127.0.0.1:5433/reg?sslmode=disable&search_path=team",
+		"postgres://alice@127.0.0.1:5432/reg?sslmode=disable",
+	} {
+		if got := id(u); got == base {
+			t.Errorf("%s names the same registry as the base URL: %s", u, got)
+		}
+	}
+	alice := id("postgres://alice@127.0.0.1:5432/?sslmode=disable")
+	if bob := id("postgres://bob@127.0.0.1:5432/?sslmode=disable"); bob == alice {
+		t.Errorf("two roles' own databases are one registry: %s", bob)
+	}
+	if named := id("postgres://bob@127.0.0.1:5432/alice?sslmode=disable"); named != alice {
+		t.Errorf("database alice named: %s, left to the server for alice: %s", named, alice)
+	}
+}
+
 // TestReadOnlyRole: a role with read grants reads, and a write is refused
 // with exit 7's kind, the registry unchanged.
 func TestReadOnlyRole(t *testing.T) {
