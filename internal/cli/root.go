@@ -720,7 +720,12 @@ func resolveConfig(deps *cmdutil.Deps, flags *pflag.FlagSet, g *globalFlags) (cm
 		storeURL, storeFromFile = g.store, false
 		cfg.HookStore = g.store
 	}
-	if storeURL != "" && !storeurl.IsPostgres(storeURL) {
+	// A hook ignores AGENTS_STORE, so a value there that names no store
+	// does not stop one: what the environment of the agent running it
+	// says is not its concern. (Should --hook turn out to be another
+	// flag's value, the store is checked when it is opened.)
+	fromEnv := storeURL != "" && !storeFromFile && !flags.Changed("store")
+	if _, hooked := hookArg(deps.Args); storeURL != "" && !storeurl.IsPostgres(storeURL) && !(fromEnv && hooked) {
 		return cfg, cmdutil.UnsupportedStore(storeURL)
 	}
 	if s := deps.Getenv("AGENTS_FORMAT"); s != "" {
