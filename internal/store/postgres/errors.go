@@ -61,6 +61,11 @@ func (s *Store) failPg(pe *pgconn.PgError, err error, what string) error {
 		return errs.Wrap(errs.KindLocked, err, "%s: another writer got in the way (PostgreSQL store at %s)", what, s.where)
 	case code == "55P03":
 		return s.locked(what)
+	case code == "42501" && pe.Severity == "FATAL":
+		// Refused as it connected: the role may not connect to the
+		// database at all.
+		return errs.New(errs.KindPermission, "the PostgreSQL server at %s refused the role %q: %s", s.where, user, msg).
+			WithHint("grant the role CONNECT on database %s, or use a role that has it (see docs/postgres.md)", s.cfg.Database)
 	case code == "42501" && reading(what):
 		return errs.New(errs.KindPermission, "the PostgreSQL role %q may not do this: %s, %s (store at %s)", user, what, msg, s.where).
 			WithHint("grant the role USAGE on schema %s and SELECT on its tables, as docs/postgres.md shows", s.schema)

@@ -126,7 +126,7 @@ func (s *Store) Migrate(ctx context.Context) (*MigrateResult, error) {
 	db.SetMaxOpenConns(2)
 	fail := func(err error, what string) error {
 		var pe *pgconn.PgError
-		if errors.As(err, &pe) && pe.Code == "42501" {
+		if errors.As(err, &pe) && pe.Code == "42501" && pe.Severity != "FATAL" {
 			return errs.New(errs.KindPermission, "the PostgreSQL role %q may not migrate the store at %s: %s", s.cfg.User, s.where, s.scrub(pe.Message)).
 				About(errs.AboutSchema, s.schema, "create")
 		}

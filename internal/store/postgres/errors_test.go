@@ -1,0 +1,43 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/agentsctl/agents/internal/errs"
+)
+
+// TestPermissionHints: a refusal for want of a grant is exit 7's kind
+// whatever was refused, and its hint names the grant that was wanting:
+// CONNECT when the server refused the connection, the reader's when a read
+// was refused, the writer's when a change was.
+func TestPermissionHints(t *testing.T) {
+	s, err := Open("postgres://ci@127.0.0.1:1/reg?sslmode=disable&search_path=team", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		severity, message, what string
+		hint, notHint           string
+	}{
+		{"FATAL", `permission denied for database "reg"`, "connecting", "CONNECT on database reg", "can read"},
+		{"ERROR", "permission denied for table goose_db_version", "reading the schema version", "SELECT on its tables", "can read"},
+		{"ERROR", "permission denied for table profiles", "listing profiles", "SELECT on its tables", "can read"},
+		{"ERROR", "permission denied for table profiles", "reading profile acme/x", "SELECT on its tables", "can read"},
+		{"ERROR", "permission denied for table objects", "writing profile acme/x", "writer's grants", "SELECT on its tables"},
+	} {
+		err := s.fail(context.Background(), &pgconn.PgError{Severity: c.severity, Code: "42501", Message: c.message}, c.what)
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Kind != errs.KindPermission || !strings.Contains(e.Error(), `"ci"`) {
+			t.Errorf("%s: %v, want a permission error naming the role", c.what, err)
+			continue
+		}
+		if !strings.Contains(e.Hint, c.hint) || strings.Contains(e.Hint, c.notHint) {
+			t.Errorf("%s: hint %q, want one saying %q (and not %q)", c.what, e.Hint, c.hint, c.notHint)
+		}
+	}
+}
