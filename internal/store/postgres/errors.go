@@ -93,6 +93,17 @@ func (s *Store) failPg(pe *pgconn.PgError, err error, what string) error {
 			WithHint("remove or correct that parameter in the store URL (see docs/postgres.md)")
 	case code == "57P01" || code == "57P02" || code == "57P03" || code == "53300" || strings.HasPrefix(code, "08"):
 		return s.unavailable(err, what)
+	case code == "57014":
+		// A statement_timeout of the role, the database or the server (or
+		// someone's pg_cancel_backend) ended the statement: its
+		// transaction was rolled back whole, and another try may pass.
+		return errs.New(errs.KindUnavailable, "the PostgreSQL store at %s stopped %s: %s", s.where, what, msg).
+			WithHint("retry: a change is made whole or not at all; if the server's statement_timeout for this role is too short, raise it (ALTER ROLE %s SET statement_timeout = '30s')", user)
+	case strings.HasPrefix(code, "53"):
+		// Out of disk, memory or connections on the server: nothing was
+		// made, and the same command may pass once it has room.
+		return errs.New(errs.KindUnavailable, "the PostgreSQL store at %s could not do %s: %s", s.where, what, msg).
+			WithHint("the server is short of resources (disk, memory or connections): retry once it has room; a change is made whole or not at all")
 	case strings.HasPrefix(code, "23"):
 		return errs.New(errs.KindInternal, "the PostgreSQL store at %s refused %s: %s", s.where, what, msg).
 			WithHint("the registry's tables hold what agents did not write; compare them with docs/postgres.md")

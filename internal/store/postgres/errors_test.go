@@ -41,3 +41,28 @@ func TestPermissionHints(t *testing.T) {
 		}
 	}
 }
+
+// TestServerShortOrStopped: a statement the server cancelled (its
+// statement_timeout) or could not run for want of disk or memory was
+// rolled back whole, so it is a retry (exit 75's kind), not an internal
+// error; a constraint the tables broke stays internal.
+func TestServerShortOrStopped(t *testing.T) {
+	s, err := Open("postgres://ci@127.0.0.1:1/reg?sslmode=disable&search_path=team", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for code, want := range map[string]errs.Kind{
+		"57014": errs.KindUnavailable, // canceling statement due to statement timeout
+		"53100": errs.KindUnavailable, // disk full
+		"53200": errs.KindUnavailable, // out of memory
+		"53300": errs.KindUnavailable, // too many connections
+		"23503": errs.KindInternal,    // a foreign key broken
+		"XX000": errs.KindInternal,
+	} {
+		err := s.fail(context.Background(), &pgconn.PgError{Severity: "ERROR", Code: code, Message: "m"}, "writing profile acme/x")
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Kind != want {
+			t.Errorf("code %s: %v, want kind %v", code, err, want)
+		}
+	}
+}
