@@ -161,6 +161,9 @@ func Open(url string, opts Options) (*Store, error) {
 			}
 		}
 	}
+	if err := checkFiles(url); err != nil {
+		return nil, err
+	}
 	secrets := []string{storeurl.Password(url)}
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
