@@ -213,9 +213,16 @@ func checkAbove(dir string) error {
 	if !ownersKnown {
 		return nil
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return systemError("cannot resolve the system configuration folder %s: %v", dir, err)
+	// The path is walked as the kernel opens it, not tidied as text: a
+	// ".." after a link steps out of the link's target, so "link/../x"
+	// may be a folder far from the x beside the link.
+	abs := dir
+	if !filepath.IsAbs(abs) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return systemError("cannot resolve the system configuration folder %s: %v", dir, err)
+		}
+		abs = wd + string(filepath.Separator) + dir
 	}
 	// folders judges every folder from the one given up to the root.
 	folders := func(from string) error {

@@ -327,6 +327,16 @@ func TestSystemFolderAbove(t *testing.T) {
 			chown(t, filepath.Join(base, "opt", "etc"), 1000)
 			return link
 		}, "the folder " + filepath.Join("BASE", "opt", "etc") + ", on the way"},
+		{"folder above reached by .. after a link, owned by a user", func(t *testing.T, base, d string) string {
+			// base/to-agents/../agents is d to the kernel, which steps
+			// out of the link's target; as tidied text it is
+			// base/agents, where nothing is.
+			if err := os.Symlink(d, filepath.Join(base, "to-agents")); err != nil {
+				t.Fatal(err)
+			}
+			chown(t, filepath.Join(base, "opt", "etc"), 1000)
+			return base + "/to-agents/../agents"
+		}, "the folder " + filepath.Join("BASE", "opt", "etc") + ", on the way"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := t.TempDir()
