@@ -25,12 +25,16 @@ func ProfileWarnings(ws []profile.Warning) []string {
 	return out
 }
 
-// ShellWord writes s as one word of a POSIX shell command that a message
-// suggests: as it is when the shell would read it so, else in single
-// quotes (a file name with a space, a quote or a $ in it).
+// ShellWord writes the file name s as one word of a POSIX shell command
+// that a message suggests: as it is when the shell would read it so, else
+// in single quotes (a file name with a space, a quote or a $ in it). A
+// name that starts with - is given as ./ and the name, as the command
+// would take it for a flag however it is quoted.
 func ShellWord(s string) string {
-	plain := s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") == "" &&
-		!strings.HasPrefix(s, "-")
+	if strings.HasPrefix(s, "-") {
+		s = "./" + s
+	}
+	plain := s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") == ""
 	if plain {
 		return s
 	}

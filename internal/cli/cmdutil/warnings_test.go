@@ -38,8 +38,9 @@ func TestProfileWarningsNameACommandThatWorks(t *testing.T) {
 	}
 }
 
-// TestShellWord: a word a shell would split, expand or read as a flag is
-// quoted, so that the suggested command runs as written.
+// TestShellWord: a word a shell would split or expand is quoted, and a
+// file name the command would read as a flag starts with ./ (quotes do
+// not stop that), so that the suggested command runs as written.
 func TestShellWord(t *testing.T) {
 	for in, want := range map[string]string{
 		"old.yaml":            "old.yaml",
@@ -48,7 +49,8 @@ func TestShellWord(t *testing.T) {
 		"it's.yaml":           `'it'\''s.yaml'`,
 		"$HOME.yaml":          "'$HOME.yaml'",
 		"a*.yaml":             "'a*.yaml'",
-		"-x.yaml":             "'-x.yaml'",
+		"-x.yaml":             "./-x.yaml",
+		"-my file.yaml":       "'./-my file.yaml'",
 		"":                    "''",
 	} {
 		if got := ShellWord(in); got != want {
