@@ -69,7 +69,7 @@ func resolveRun(opts *resolveOptions) error {
 	}
 	res, err := opts.Reg.Resolve(opts.choices)
 	if err != nil {
-		return err
+		return cmdutil.SafetyInputError(opts.choices, err)
 	}
 	return opts.UI.Render(render.ResolutionView{Action: opts.choices.Action, Result: res.Plan, Loosened: res.Loosened})
 }

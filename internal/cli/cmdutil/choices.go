@@ -1,6 +1,8 @@
 package cmdutil
 
 import (
+	"errors"
+
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -33,6 +35,17 @@ func ReadSafetyInput(u *UI, c *registry.Choices) error {
 	}
 	c.SafetyProfileFile, c.SafetyProfileInput = name, data
 	return nil
+}
+
+// SafetyInputError is err, an error of a command that took c, with the
+// hint ReadInput gives when the file --safety-profile names, which the
+// registry read, is a pipe or a device: "-" reads standard input there too.
+func SafetyInputError(c registry.Choices, err error) error {
+	var e *errs.Error
+	if c.SafetyProfileFile != "" && c.SafetyProfileInput == nil && errors.As(err, &e) && len(e.Problems) > 0 && e.Problems[0].File == c.SafetyProfileFile {
+		return suggestStdin(err)
+	}
+	return err
 }
 
 // emptyHints says, for each flag that names something, what to give it

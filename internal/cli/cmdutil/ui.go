@@ -145,12 +145,7 @@ const StdinName = "<stdin>"
 func (u *UI) ReadInput(path string) ([]byte, string, error) {
 	if path != Stdin {
 		data, err := strictyaml.ReadFile(path)
-		var e *errs.Error
-		if errors.As(err, &e) && e.Hint == strictyaml.NotRegularHint {
-			// What the pipe was meant to give can come on standard input.
-			e.Hint += " (give - instead to read standard input)"
-		}
-		return data, path, err
+		return data, path, suggestStdin(err)
 	}
 	data, err := io.ReadAll(io.LimitReader(u.d.IO.In, strictyaml.MaxFileSize+1))
 	if err != nil {
@@ -161,6 +156,17 @@ func (u *UI) ReadInput(path string) ([]byte, string, error) {
 			Message: fmt.Sprintf("input is larger than %d bytes (1 MiB), the limit", strictyaml.MaxFileSize)}})
 	}
 	return data, StdinName, nil
+}
+
+// suggestStdin adds to err, when it refuses a pipe or a device named on the
+// command line where "-" would read standard input, that "-" can be given
+// instead: what the pipe was meant to give can come on standard input.
+func suggestStdin(err error) error {
+	var e *errs.Error
+	if errors.As(err, &e) && e.Hint == strictyaml.NotRegularHint {
+		e.Hint += " (give - instead to read standard input)"
+	}
+	return err
 }
 
 // ConfirmRemoval returns the confirmation of removing what (such as

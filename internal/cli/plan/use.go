@@ -87,7 +87,7 @@ func useRun(opts *useOptions) error {
 	}
 	res, err := opts.Reg.UsePlan(opts.choices)
 	if err != nil {
-		return err
+		return cmdutil.SafetyInputError(opts.choices, err)
 	}
 	return opts.UI.RenderChange(render.PlanChange("created", res.Plan, res.Loosened))
 }
