@@ -65,7 +65,7 @@ func (s *Store) failPg(pe *pgconn.PgError, err error, what string) error {
 		// Refused as it connected: the role may not connect to the
 		// database at all.
 		return errs.New(errs.KindPermission, "the PostgreSQL server at %s refused the role %q: %s", s.where, user, msg).
-			WithHint("grant the role CONNECT on database %s, or use a role that has it (see docs/postgres.md)", s.cfg.Database)
+			WithHint("grant the role CONNECT on database %s, or use a role that has it (see docs/postgres.md)", s.database())
 	case code == "42501" && reading(what):
 		return errs.New(errs.KindPermission, "the PostgreSQL role %q may not do this: %s, %s (store at %s)", user, what, msg, s.where).
 			WithHint("grant the role USAGE on schema %s and SELECT on its tables, as docs/postgres.md shows", s.schema)
@@ -79,8 +79,8 @@ func (s *Store) failPg(pe *pgconn.PgError, err error, what string) error {
 		return errs.New(errs.KindPermission, "the PostgreSQL server at %s refused the role %q: %s", s.where, user, msg).
 			WithHint("check the user name and password (PGPASSWORD or ~/.pgpass), and the server's pg_hba.conf")
 	case code == "3D000":
-		return errs.New(errs.KindInvalid, "the PostgreSQL server at %s has no database %q", s.where, s.cfg.Database).
-			WithHint("create it (createdb %s), or name another in the store URL", s.cfg.Database)
+		return errs.New(errs.KindInvalid, "the PostgreSQL server at %s has no database %q", s.where, s.database()).
+			WithHint("create it (createdb %s), or name another in the store URL", s.database())
 	case code == "42P01" || code == "3F000":
 		return s.notMigrated()
 	case code == "42704" && strings.Contains(pe.Message, "configuration parameter"),

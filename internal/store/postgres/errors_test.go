@@ -40,6 +40,21 @@ func TestPermissionHints(t *testing.T) {
 			t.Errorf("%s: hint %q, want one saying %q (and not %q)", c.what, e.Hint, c.hint, c.notHint)
 		}
 	}
+	// A URL that names no database connects to the role's own, as the
+	// server reads it: the hint names that one.
+	s, err = Open("postgres://ci@127.0.0.1:1/?sslmode=disable", Options{URLOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.fail(context.Background(), &pgconn.PgError{Severity: "FATAL", Code: "42501", Message: `permission denied for database "ci"`}, "connecting")
+	var e *errs.Error
+	if !errors.As(err, &e) || !strings.Contains(e.Hint, "CONNECT on database ci,") {
+		t.Errorf("no database in the URL: %v, hint %q, want one naming database ci", err, e.Hint)
+	}
+	err = s.fail(context.Background(), &pgconn.PgError{Severity: "FATAL", Code: "3D000", Message: `database "ci" does not exist`}, "connecting")
+	if !errors.As(err, &e) || !strings.Contains(e.Error(), `has no database "ci"`) || !strings.Contains(e.Hint, "createdb ci)") {
+		t.Errorf("no database in the URL, none named as the role: %v, hint %q", err, e.Hint)
+	}
 }
 
 // TestServerShortOrStopped: a statement the server cancelled (its

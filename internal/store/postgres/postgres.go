@@ -285,11 +285,16 @@ func (s *Store) Where() string { return s.where }
 // postgresql://, parameters in another order, another user) that have the
 // same identity name the same registry.
 func (s *Store) Identity() string {
-	db := s.cfg.Database
-	if db == "" {
-		db = s.cfg.User // the server's default: the database named as the role is
+	return fmt.Sprintf("postgres %s database %q schema %q", s.where, s.database(), s.schema)
+}
+
+// database names the database the store connects to: the URL's, else the
+// server's default, the one named as the role is.
+func (s *Store) database() string {
+	if s.cfg.Database == "" {
+		return s.cfg.User
 	}
-	return fmt.Sprintf("postgres %s database %q schema %q", s.where, db, s.schema)
+	return s.cfg.Database
 }
 
 // Close closes the connection, if one was made.
