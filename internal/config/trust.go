@@ -298,7 +298,7 @@ func untrustedLink(path string) string {
 	if !ownersKnown {
 		return ""
 	}
-	abs, err := filepath.Abs(path)
+	abs, err := safefile.AbsAsOpened(path)
 	if err != nil {
 		return "it cannot be resolved: " + err.Error()
 	}

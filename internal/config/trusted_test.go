@@ -292,6 +292,21 @@ func TestLoadProjectTrustThroughAnotherUsersLink(t *testing.T) {
 			t.Errorf("through a link in a folder anyone can write (pinned %v): %v", pinned, err)
 		}
 	}
+	// The same link reached through a ".." after a link of the user's
+	// own: the ".." steps out of where that link leads (the open folder),
+	// so the entry goes through the link anyone could have made, however
+	// it reads as text.
+	if err := os.Mkdir(filepath.Join(open, "inner"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mine := t.TempDir()
+	if err := os.Symlink(filepath.Join(open, "inner"), filepath.Join(mine, "l")); err != nil {
+		t.Fatal(err)
+	}
+	dotted := filepath.Join(mine, "l") + "/../shop"
+	if err := load(dotted, false); err == nil || !strings.Contains(err.Error(), "the link "+openLink+" on its way stands in the folder "+open) {
+		t.Errorf("through %s: %v", dotted, err)
+	}
 	// Another user's link, where only root can make one.
 	if err := os.Lchown(link, 65534, 65534); err != nil {
 		t.Logf("another user's link not tried: %v", err)

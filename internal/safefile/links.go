@@ -19,6 +19,21 @@ const MaxLinks = 40
 // MaxLinks links (a loop, say).
 var ErrTooManyLinks = errors.New("more than 40 links")
 
+// AbsAsOpened makes p absolute as the kernel reads it, without tidying
+// it as text: a relative p is put after the working folder, and its ".."
+// parts are left for WalkLinks, since a ".." after a link steps out of
+// the link's target, not out of the link's own folder.
+func AbsAsOpened(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return p, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return wd + string(filepath.Separator) + p, nil
+}
+
 // WalkLinks follows the absolute path p as the kernel does to open it:
 // part by part, each link read and followed before the walk goes on, so
 // that a ".." after a link steps out of the folder of its target, not out

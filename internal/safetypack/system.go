@@ -216,13 +216,9 @@ func checkAbove(dir string) error {
 	// The path is walked as the kernel opens it, not tidied as text: a
 	// ".." after a link steps out of the link's target, so "link/../x"
 	// may be a folder far from the x beside the link.
-	abs := dir
-	if !filepath.IsAbs(abs) {
-		wd, err := os.Getwd()
-		if err != nil {
-			return systemError("cannot resolve the system configuration folder %s: %v", dir, err)
-		}
-		abs = wd + string(filepath.Separator) + dir
+	abs, err := safefile.AbsAsOpened(dir)
+	if err != nil {
+		return systemError("cannot resolve the system configuration folder %s: %v", dir, err)
 	}
 	// folders judges every folder from the one given up to the root.
 	folders := func(from string) error {
@@ -358,25 +354,23 @@ func atLeastAsStrict(p, sys *Pack) []string {
 	return out
 }
 
-// danglingLinkOn returns the deepest folder on the path of dir (dir
-// itself included) that exists as a link to something that does not
-// exist, and where it leads; "" when there is none, and dir is simply
-// absent.
+// danglingLinkOn returns the first link on the way to dir (dir itself
+// included), walked as the kernel opens it, that leads to something that
+// does not exist, and where it leads; "" when there is none, and dir is
+// simply absent.
 func danglingLinkOn(dir string) (link, target string) {
-	for p := filepath.Clean(dir); ; {
-		if fi, err := os.Lstat(p); err == nil {
-			if fi.Mode()&fs.ModeSymlink != 0 {
-				if _, err := os.Stat(p); err != nil {
-					target, _ = os.Readlink(p)
-					return p, target
-				}
-			}
-			return "", ""
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return "", ""
-		}
-		p = parent
+	abs, err := safefile.AbsAsOpened(dir)
+	if err != nil {
+		return "", ""
 	}
+	found := errors.New("found")
+	_, _, _ = safefile.WalkLinks(abs, func(l string, _ fs.FileInfo, _ string) error {
+		if _, err := os.Stat(l); errors.Is(err, fs.ErrNotExist) {
+			link = l
+			target, _ = os.Readlink(l)
+			return found
+		}
+		return nil
+	})
+	return link, target
 }

@@ -375,3 +375,32 @@ func TestSystemConfigurationDanglingLink(t *testing.T) {
 	_, err := Load(LoadOptions{Home: home, SystemDir: sysDir})
 	wantKind(t, err, errs.KindSafetyPack, "config.yaml cannot be read: it is a link to "+filepath.Join("config.d", "current.yaml")+", which does not exist")
 }
+
+// TestDanglingLinkOnWalksAsTheKernel: a link to nothing on the way to the
+// system folder is found where the kernel would meet it, a ".." after a
+// link stepping out of the link's target: tidied as text, a/../x/agents
+// would be taken for x/agents beside a, which is simply absent.
+func TestDanglingLinkOnWalksAsTheKernel(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"b/c", "x"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"a": "b/c", "b/x": "nowhere"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link, target := danglingLinkOn(filepath.Join(dir, "a") + "/../x/agents")
+	if link != filepath.Join(dir, "b", "x") || target != "nowhere" {
+		t.Errorf("a/../x/agents: link %q to %q, want %s to nowhere", link, target, filepath.Join(dir, "b", "x"))
+	}
+	// The x beside a is a real folder: through it, nothing dangles.
+	if link, _ := danglingLinkOn(filepath.Join(dir, "x", "agents")); link != "" {
+		t.Errorf("x/agents: link %q, want none", link)
+	}
+	if link, target := danglingLinkOn(filepath.Join(dir, "b", "x", "agents")); link != filepath.Join(dir, "b", "x") || target != "nowhere" {
+		t.Errorf("b/x/agents: link %q to %q", link, target)
+	}
+}
