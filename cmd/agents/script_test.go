@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/store/postgres/pgtest"
 )
 
@@ -36,11 +38,15 @@ func TestScripts(t *testing.T) {
 		// [root]: the script runs as root, so it can make the root-owned
 		// files the system level trusts, or files that another user owns.
 		// [postgres]: the PostgreSQL test server answers (an error when
-		// AGENTS_REQUIRE_POSTGRES=1 and it does not).
+		// AGENTS_REQUIRE_POSTGRES=1 and it does not). [claudeadmin]: Claude
+		// Code's administrators' settings are on this machine, which a
+		// hook reads and which may turn its asks into denies.
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "root":
 				return os.Geteuid() == 0, nil
+			case "claudeadmin":
+				return claudeAdmin() != "", nil
 			case "postgres":
 				_, err := pgtest.Probe()
 				if err != nil && pgtest.Required() {
@@ -196,4 +202,26 @@ func systemDirBinary(t testing.TB) (bin, dir string) {
 		t.Fatal(sysBuildErr)
 	}
 	return sysBin, sysDir
+}
+
+// claudeAdmin returns the first of Claude Code's administrators' settings
+// files or folders present on this machine, or "": a hook reads them
+// (they may allow a call with no person asked, or answer an ask), so a
+// test of the answers a hook gives where none is present skips there.
+func claudeAdmin() string {
+	for _, p := range append(slices.Clone(hook.ClaudeManaged), hook.ClaudeManagedDirs...) {
+		if _, err := os.Lstat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// skipWhereClaudeAdmin skips a test of a hook's asks where Claude Code's
+// administrators' settings are on the machine.
+func skipWhereClaudeAdmin(t *testing.T) {
+	t.Helper()
+	if p := claudeAdmin(); p != "" {
+		t.Skipf("Claude Code's administrators' settings (%s) are on this machine and may change a hook's answers", p)
+	}
 }
