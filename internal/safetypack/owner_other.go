@@ -10,3 +10,6 @@ func ownerUID(fs.FileInfo) (uint32, bool) { return 0, false }
 
 // ownersKnown is true where files have owners to check.
 const ownersKnown = false
+
+// unmappedOwner: no user namespaces here.
+var unmappedOwner = func(uint32) bool { return false }

@@ -257,9 +257,15 @@ func checkAbove(dir string) error {
 // aboveUntrusted says why a folder above the system folder cannot be
 // trusted, or "": as untrusted, but a folder of root's with the sticky
 // bit may be writable by others, since only root may then move what root
-// put there.
+// put there; and in a user namespace, a folder whose owner it does not
+// map (root's, outside a sandbox) may stand for root's when neither its
+// group nor others may write it, since no one inside may act as its owner.
 func aboveUntrusted(info fs.FileInfo) string {
-	if uid, ok := ownerUID(info); ok && uid == systemOwnerUID && info.Mode()&fs.ModeSticky != 0 {
+	uid, ok := ownerUID(info)
+	switch {
+	case ok && uid == systemOwnerUID && info.Mode()&fs.ModeSticky != 0:
+		return ""
+	case ok && unmappedOwner(uid) && info.Mode().Perm()&0o022 == 0:
 		return ""
 	}
 	return untrusted(info)

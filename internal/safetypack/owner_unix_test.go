@@ -1,0 +1,55 @@
+//go:build unix
+
+package safetypack
+
+import (
+	"io/fs"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// statInfo is a folder's stat record as a test wants it.
+type statInfo struct {
+	mode fs.FileMode
+	uid  uint32
+}
+
+func (s statInfo) Name() string       { return "etc" }
+func (s statInfo) Size() int64        { return 0 }
+func (s statInfo) Mode() fs.FileMode  { return s.mode }
+func (s statInfo) ModTime() time.Time { return time.Time{} }
+func (s statInfo) IsDir() bool        { return s.mode.IsDir() }
+func (s statInfo) Sys() any           { return &syscall.Stat_t{Uid: s.uid} }
+
+// TestAboveInAUserNamespace: in a user namespace, root's folders outside
+// it show as owned by the overflow uid, which no one inside may act as;
+// such a folder on the way to the system folder counts as root's when
+// neither its group nor others may write it. Outside a namespace the same
+// owner is a user like any other, and refused.
+func TestAboveInAUserNamespace(t *testing.T) {
+	saved := unmappedOwner
+	t.Cleanup(func() { unmappedOwner = saved })
+	const nobody = 65534
+	folder := func(perm fs.FileMode, uid uint32) fs.FileInfo { return statInfo{fs.ModeDir | perm, uid} }
+	for _, inside := range []bool{false, true} {
+		unmappedOwner = func(uid uint32) bool { return inside && uid == nobody }
+		tests := []struct {
+			info fs.FileInfo
+			ok   bool
+		}{
+			{folder(0o755, 0), true},
+			{folder(0o755, nobody), inside},
+			{folder(0o775, nobody), false},
+			{folder(0o757, nobody), false},
+			{folder(0o755, 1000), false},
+			{folder(fs.ModeSticky|0o777, 0), true},
+			{folder(fs.ModeSticky|0o777, nobody), false},
+		}
+		for _, tt := range tests {
+			if got := aboveUntrusted(tt.info) == ""; got != tt.ok {
+				t.Errorf("in a user namespace %v: folder %v of uid %d trusted %v, want %v (%s)", inside, tt.info.Mode(), tt.info.Sys().(*syscall.Stat_t).Uid, got, tt.ok, aboveUntrusted(tt.info))
+			}
+		}
+	}
+}
