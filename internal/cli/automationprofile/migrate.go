@@ -36,11 +36,10 @@ profile was nested) into the canonical format, with those fields under
 safety:.
 
 Without --write the converted profiles are printed ("-" reads a file from
-standard input): with -f json or yaml,
-one file's as one document (ready to be saved as a profile file), several
-files' as an array of documents in the order given. With --write each
-legacy file is replaced atomically; files already in the nested format are
-left untouched. Comments are not carried over.
+standard input): with -f json or yaml, one file's as one document (ready to be
+saved as a profile file), several files' as an array of documents in the order
+given. With --write each legacy file is replaced atomically; files already in
+the nested format are left untouched. Comments are not carried over.
 
 Every file is read and checked before any is printed or written: when some
 are missing or invalid, the error lists every problem of each, nothing is
