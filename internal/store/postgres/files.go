@@ -1,13 +1,13 @@
 package postgres
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/jackc/pgservicefile"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/safefile"
 )
 
 // fileSettings are the settings that name a file the driver reads as it
@@ -93,21 +93,6 @@ func regular(where, file string) error {
 	if err != nil || info.Mode().IsRegular() {
 		return nil // a file not there, or unreadable, is the driver's to report
 	}
-	return errs.New(errs.KindInvalid, "%s is %s, %s, not a regular file", where, file, fileKind(info.Mode())).
+	return errs.New(errs.KindInvalid, "%s is %s, %s, not a regular file", where, file, safefile.Describe(info.Mode())).
 		WithHint("name a regular file there: the PostgreSQL driver reads the file whole, so a pipe or device could leave the command waiting")
-}
-
-// fileKind names the kind of a file that is not a regular one.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }

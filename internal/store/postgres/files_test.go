@@ -41,12 +41,12 @@ func TestFilesThatAreNotRegular(t *testing.T) {
 		where           string
 	}{
 		{base + "?sslmode=verify-full&sslrootcert=" + fifo, "", "", "the store URL's sslrootcert is " + fifo + ", a FIFO"},
-		{base + "?sslmode=verify-full&sslrootcert=/dev/zero", "", "", "/dev/zero, a device"},
+		{base + "?sslmode=verify-full&sslrootcert=/dev/zero", "", "", "/dev/zero, a character device"},
 		{base + "?sslcert=" + fifo + "&sslkey=" + fifo, "", "", "sslcert is " + fifo},
-		{base + "?passfile=" + dir, "", "", "passfile is " + dir + ", a folder"},
+		{base + "?passfile=" + dir, "", "", "passfile is " + dir + ", a directory"},
 		{base, "PGSSLROOTCERT", fifo, "PGSSLROOTCERT is " + fifo},
 		{"postgres:///db?service=reg", "PGSERVICEFILE", svc, "service reg's sslrootcert is " + fifo},
-		{base + "?servicefile=/dev/null&service=reg", "", "", "servicefile is /dev/null, a device"},
+		{base + "?servicefile=/dev/null&service=reg", "", "", "servicefile is /dev/null, a character device"},
 	}
 	for _, tt := range tests {
 		if tt.env != "" {
