@@ -2,8 +2,10 @@ package automationprofile
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -185,7 +187,14 @@ func migrateFailure(failed []failedFile, total int, write bool) error {
 	case 0:
 		return nil
 	case 1:
-		return failed[0].err
+		var e *errs.Error
+		if !write || total == 1 || !errors.As(failed[0].err, &e) {
+			return failed[0].err
+		}
+		// Its own error, saying that the others were left as they were.
+		c := *e
+		c.Hint = strings.TrimPrefix(c.Hint+fmt.Sprintf("; none of the %d files was rewritten: fix this one, then migrate them again", total), "; ")
+		return &c
 	}
 	kind := errs.KindInvalid
 	var problems []errs.Problem
