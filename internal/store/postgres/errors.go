@@ -45,6 +45,10 @@ func (s *Store) fail(ctx context.Context, err error, what string) error {
 		return errs.New(errs.KindInvalid, "the PostgreSQL store at %s cannot be reached as the URL's TLS settings require: %s", s.where, s.scrub(why)).
 			WithHint("give the server's CA with sslrootcert=FILE (or PGSSLROOTCERT), check the host name in the URL, or see sslmode in docs/postgres.md")
 	}
+	if why := authRequirementUnmet(err); why != "" {
+		return errs.New(errs.KindInvalid, "the PostgreSQL server at %s does not authenticate as the store's settings require: %s", s.where, s.scrub(why)).
+			WithHint("check channel_binding and require_auth in the store URL against how the server authenticates the role (its pg_hba.conf); see docs/postgres.md")
+	}
 	if unreachable(err) {
 		return s.unavailable(err, what)
 	}
@@ -121,6 +125,20 @@ func reading(what string) bool {
 		}
 	}
 	return false
+}
+
+// authRequirementUnmet says how a connection failed the URL's own
+// authentication requirements (channel_binding=require, require_auth), or
+// "": a retry would fail the same way, so it is not an outage. The driver
+// tells these apart by their text alone.
+func authRequirementUnmet(err error) string {
+	msg := err.Error()
+	for _, m := range []string{"channel binding check failed", "require_auth check failed"} {
+		if i := strings.Index(msg, m); i >= 0 {
+			return msg[i:]
+		}
+	}
+	return ""
 }
 
 // unavailable is the error of a server that cannot be reached or dropped

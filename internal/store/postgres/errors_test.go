@@ -81,3 +81,23 @@ func TestServerShortOrStopped(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthenticationRequirementUnmet: a server that does not authenticate
+// as channel_binding or require_auth in the URL demand is refused as the
+// settings' mismatch it is (invalid, exit 3): retrying would not help.
+func TestAuthenticationRequirementUnmet(t *testing.T) {
+	s, err := Open("postgres://ci@127.0.0.1:1/reg?sslmode=disable&search_path=team", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range []string{
+		"127.0.0.1:1 (127.0.0.1): channel binding check failed: channel binding required but server did not authenticate using channel binding",
+		`127.0.0.1:1 (127.0.0.1): require_auth check failed: authentication method requirement "scram-sha-256" failed: server did not complete authentication`,
+	} {
+		err := s.fail(context.Background(), errors.New(msg), "connecting")
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Kind != errs.KindInvalid || strings.Contains(e.Msg, "(127.0.0.1)") || !strings.Contains(e.Hint, "channel_binding") {
+			t.Errorf("%s: %v, want invalid input without the address twice", msg, err)
+		}
+	}
+}
