@@ -69,7 +69,12 @@ EXIT STATUS
   # The names of the fields that differ, for a script
   $ agents automation-profile diff ci acme/strict -f json | jq -r '.fields[] | select(.differs) | .field'`,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: cmdutil.CompleteEach(deps, cmdutil.ProfileNames),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if b, _ := cmd.Flags().GetBool("builtin"); b {
+				return nil, cobra.ShellCompDirectiveNoFileComp // --builtin takes no names
+			}
+			return cmdutil.CompleteEach(deps, cmdutil.ProfileNames)(cmd, args, toComplete)
+		},
 		RunE: cmdutil.RunE(opts, runF, diffRun, func(opts *diffOptions, cmd *cobra.Command, args []string) error {
 			opts.names = args
 			if opts.builtin && len(args) > 0 {
