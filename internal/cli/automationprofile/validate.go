@@ -2,10 +2,12 @@ package automationprofile
 
 import (
 	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/registry"
+	"github.com/agentsctl/agents/internal/strictyaml"
 )
 
 type validateOptions struct {
@@ -44,7 +46,9 @@ func validateRun(opts *validateOptions) error {
 			return "", warnings, err
 		}
 		if p.IsBuiltin() {
-			return "", warnings, registry.BuiltinConflict(p.Name, file)
+			e := registry.BuiltinConflict(p.Name, file)
+			e.Problems[0].Line = keyLine(data, file, "name")
+			return "", warnings, e
 		}
 		// add stores the canonical form, which must fit a stored file.
 		if _, _, err := profile.Encode(p); err != nil {
@@ -52,4 +56,23 @@ func validateRun(opts *validateOptions) error {
 		}
 		return p.Name, warnings, nil
 	})
+}
+
+// keyLine is the line of key at the top level of the YAML document data
+// (a file that has decoded), or 0 when it cannot be told.
+func keyLine(data []byte, file, key string) int {
+	doc, problems := strictyaml.Parse(data, file)
+	if doc == nil || len(problems) > 0 {
+		return 0
+	}
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == key {
+			return root.Content[i].Line
+		}
+	}
+	return 0
 }
