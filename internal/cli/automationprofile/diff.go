@@ -68,7 +68,7 @@ EXIT STATUS
 
   # The names of the fields that differ, for a script
   $ agents automation-profile diff ci acme/strict -f json | jq -r '.fields[] | select(.differs) | .field'`,
-		Args:              cobra.ArbitraryArgs,
+		Args: cobra.ArbitraryArgs,
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if b, _ := cmd.Flags().GetBool("builtin"); b {
 				return nil, cobra.ShellCompDirectiveNoFileComp // --builtin takes no names
