@@ -12,6 +12,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -57,8 +58,11 @@ func encode(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// WriteJSON writes JSON(v) to w. A slice is written one element at a time,
-// so a long list never has to be held in memory twice over.
+// WriteJSON writes JSON(v) to w, the characters a YAML reader refuses or
+// takes for a line break escaped (see yamlReadable), so that what it writes
+// is also accepted by the YAML reader of add --config, as the same
+// document. A slice is written one element at a time, so a long list never
+// has to be held in memory twice over.
 func WriteJSON(w io.Writer, v any) error {
 	rv := reflect.ValueOf(v)
 	if !streamable(rv) {
@@ -66,7 +70,7 @@ func WriteJSON(w io.Writer, v any) error {
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(b)
+		_, err = w.Write(yamlReadable(b))
 		return err
 	}
 	if rv.Len() == 0 {
@@ -98,15 +102,48 @@ func WriteJSON(w io.Writer, v any) error {
 			out = indentJSON(out, bytes.TrimSuffix(elem.Bytes(), []byte("\n")), 1)
 		}
 		if len(out) >= 32<<10 {
-			if _, err := w.Write(out); err != nil {
+			if _, err := w.Write(yamlReadable(out)); err != nil {
 				return err
 			}
 			out = out[:0]
 		}
 	}
 	out = append(out, "\n]\n"...)
-	_, err := w.Write(out)
+	_, err := w.Write(yamlReadable(out))
 	return err
+}
+
+// yamlReadable returns b, JSON made of whole values, with DEL, the C1
+// controls (U+0080 to U+009F) and the noncharacters U+FFFE and U+FFFF
+// written as \u escapes. JSON may carry them raw, but YAML, which reads
+// JSON files, may not: it refuses them, and it takes a raw U+0085 for a
+// line break and folds it into a space. They can only stand inside
+// strings, where the escape is the same character.
+func yamlReadable(b []byte) []byte {
+	const hex = "0123456789abcdef"
+	var out []byte
+	start := 0
+	for i := 0; i < len(b); i++ {
+		var r int
+		switch {
+		case b[i] == 0x7f:
+			r = 0x7f
+		case b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:
+			r = int(b[i+1])
+		case b[i] == 0xef && i+2 < len(b) && b[i+1] == 0xbf && (b[i+2] == 0xbe || b[i+2] == 0xbf):
+			r = 0xffc0 | int(b[i+2]&0x3f)
+		default:
+			continue
+		}
+		out = append(out, b[start:i]...)
+		out = append(out, '\\', 'u', hex[r>>12], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+		i += utf8.RuneLen(rune(r)) - 1
+		start = i + 1
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[start:]...)
 }
 
 var (

@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -105,5 +106,34 @@ func TestStableYAMLRefusesWhatCannotBeStored(t *testing.T) {
 	_, _, err := StableYAML(text{Text: at.Text + "x"}, "doc", decode)
 	if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "doc would be 1048577 bytes as stored, over the 1048576-byte (1 MiB) limit") || decoded {
 		t.Fatalf("a value over the limit: %v (decoded %v)", err, decoded)
+	}
+}
+
+// WriteJSON's output is read by add --config's YAML reader: a string
+// holding characters JSON may carry raw but YAML refuses (DEL, C1
+// controls, U+FFFE) or reads as a line break (U+0085) must come back the
+// same from both readers.
+func TestWriteJSONIsReadableAsYAML(t *testing.T) {
+	text := "a\x7fb\u0080c\u0085d\u009be\ufffef\uffffg\u00a0h\u2028i\ufeffj漢"
+	for _, v := range []any{doc{Text: text}, []doc{{Text: text}, {Text: text}}} {
+		var b strings.Builder
+		if err := WriteJSON(&b, v); err != nil {
+			t.Fatal(err)
+		}
+		var fromJSON, fromYAML any
+		if err := json.Unmarshal([]byte(b.String()), &fromJSON); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, b.String())
+		}
+		if err := yaml.Unmarshal([]byte(b.String()), &fromYAML); err != nil {
+			t.Fatalf("not YAML: %v\n%s", err, b.String())
+		}
+		for _, got := range []any{fromJSON, fromYAML} {
+			if list, ok := got.([]any); ok {
+				got = list[1]
+			}
+			if s := got.(map[string]any)["text"]; s != text {
+				t.Errorf("text read back as %q, want %q", s, text)
+			}
+		}
 	}
 }
