@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/agentsctl/agents/internal/canon"
+	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
 )
 
@@ -161,6 +162,14 @@ func (r tableRenderer) draw(buf *bytes.Buffer, t Table, titled bool) error {
 			buf.WriteString(line)
 			buf.WriteString("\n")
 		}
+	}
+	// tablewriter pads cells to go-runewidth's widths, which under a CJK
+	// locale count East Asian ambiguous characters ("…", "→", "✔") as two
+	// columns. The cells were fitted with lipgloss's widths, which count
+	// them as one, as terminals show them unless set otherwise; a border
+	// drawn to the other count would stand out of line with the rows.
+	if runewidth.DefaultCondition.EastAsianWidth {
+		runewidth.DefaultCondition.EastAsianWidth = false
 	}
 	tbl := tablewriter.NewWriter(buf)
 	// Headers are written as the view spells them, left-aligned like
