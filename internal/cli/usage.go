@@ -36,7 +36,13 @@ func usageError(cmd *cobra.Command, err error) *errs.Error {
 		if !cmd.HasSubCommands() {
 			return cmdutil.TooManyArgs(cmd, "no arguments", len(cmd.Flags().Args()))
 		}
-		return cmdutil.UnknownCommand(cmd, m[1])
+		// cobra quotes the word with %q; UnknownCommand quotes it again,
+		// so it takes the word as typed, not its quoted form ("a\\b").
+		word, uerr := strconv.Unquote(`"` + m[1] + `"`)
+		if uerr != nil {
+			word = m[1]
+		}
+		return cmdutil.UnknownCommand(cmd, word)
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
 	return &errs.Error{Kind: errs.KindUsage, Msg: first, Hint: usageHint(cmd)}
