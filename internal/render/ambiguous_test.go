@@ -2,6 +2,8 @@ package render
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
@@ -30,6 +32,36 @@ func TestTableBordersIgnoreEastAsianLocale(t *testing.T) {
 	for _, l := range lines {
 		if got := lipgloss.Width(string(l)); got != want {
 			t.Errorf("line %q is %d columns wide, the border %d:\n%s", l, got, want, buf.String())
+		}
+	}
+}
+
+// go-runewidth, by which tablewriter pads, counts a flag as one column
+// and an emoji made wide by U+FE0F as one; lipgloss, by which cells are
+// fitted and the rich format draws, counts two, as terminals show them.
+// Every line of the table is drawn to lipgloss's widths, and the text
+// comes out as it went in (a private use character of the text included).
+func TestTableBordersCountEmojiAsFitted(t *testing.T) {
+	cells := []string{"🇯🇵🇯🇵 flags", "⚠️ warn ❤️", "e\u0301 漢字 👍🏽", "\U000F0000 private", "plain"}
+	v := TablesView{List: []Table{{Header: []string{"NAME", "🇫🇷 TEXT"}}}}
+	for i, c := range cells {
+		v.List[0].Rows = append(v.List[0].Rows, []string{fmt.Sprintf("acme/%c", 'a'+i), c})
+	}
+	var buf bytes.Buffer
+	if err := (tableRenderer{opts: Options{Width: 80}}).Render(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	want := lipgloss.Width(lines[0])
+	for _, l := range lines {
+		if got := lipgloss.Width(l); got != want {
+			t.Errorf("line %q is %d columns wide, the border %d:\n%s", l, got, want, out)
+		}
+	}
+	for _, c := range append(cells, "🇫🇷 TEXT") {
+		if !strings.Contains(out, "| "+c+" ") {
+			t.Errorf("%q is not drawn as it is:\n%s", c, out)
 		}
 	}
 }

@@ -3,10 +3,14 @@ package render
 import (
 	"bytes"
 	"io"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/canon"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
+	"github.com/rivo/uniseg"
 )
 
 type jsonRenderer struct{}
@@ -171,7 +175,8 @@ func (r tableRenderer) draw(buf *bytes.Buffer, t Table, titled bool) error {
 	if runewidth.DefaultCondition.EastAsianWidth {
 		runewidth.DefaultCondition.EastAsianWidth = false
 	}
-	tbl := tablewriter.NewWriter(buf)
+	var drawn bytes.Buffer
+	tbl := tablewriter.NewWriter(&drawn)
 	// Headers are written as the view spells them, left-aligned like
 	// their columns; tablewriter would otherwise upper-case, re-space
 	// and centre them.
@@ -181,15 +186,102 @@ func (r tableRenderer) draw(buf *bytes.Buffer, t Table, titled bool) error {
 	// Cells are fitted by layoutTable, which knows the terminal width;
 	// tablewriter's own wrapping shares the width out evenly instead.
 	tbl.SetAutoWrapText(false)
+	var ph placeholders
 	if len(t.Header) > 0 {
-		tbl.SetHeader(t.Header)
+		tbl.SetHeader(ph.cells(t.Header))
 	}
 	// With no rows, the line under the header would sit on the bottom
 	// border.
 	tbl.SetHeaderLine(len(t.Rows) > 0)
-	tbl.AppendBulk(t.Rows)
+	for _, row := range t.Rows {
+		tbl.Append(ph.cells(row))
+	}
 	tbl.Render()
+	buf.WriteString(ph.restore(drawn.String()))
 	return nil
+}
+
+// placeholders stand in, while tablewriter draws a table, for the
+// characters whose width go-runewidth (by which tablewriter pads) counts
+// otherwise than lipgloss (by which the cells were fitted, as the rich
+// format draws them): a flag, which is two regional indicators of one
+// column each to go-runewidth, or an emoji made wide by U+FE0F. Each such
+// grapheme is drawn as one placeholder character, from a private use
+// plane, repeated once a column, and put back once the table is drawn.
+type placeholders struct {
+	text  []string
+	width []int
+	ids   map[string]rune
+}
+
+// placeholderBase is the first placeholder character, at the start of
+// the last two planes (supplementary private use). A grapheme of the text
+// in those planes has a placeholder too, so none is taken for another.
+const placeholderBase = 0xF0000
+
+func (p *placeholders) cells(row []string) []string {
+	out := make([]string, len(row))
+	for i, c := range row {
+		out[i] = p.cell(c)
+	}
+	return out
+}
+
+func (p *placeholders) cell(s string) string {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < utf8.RuneSelf
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		c := g.Str()
+		w := lipgloss.Width(c)
+		if w == 0 || runewidth.StringWidth(c) == w && !strings.ContainsFunc(c, isPlaceholder) {
+			b.WriteString(c)
+			continue
+		}
+		id, ok := p.ids[c]
+		if !ok {
+			if p.ids == nil {
+				p.ids = map[string]rune{}
+			}
+			id = placeholderBase + rune(len(p.text))
+			p.ids[c] = id
+			p.text = append(p.text, c)
+			p.width = append(p.width, w)
+		}
+		b.WriteString(strings.Repeat(string(id), w))
+	}
+	return b.String()
+}
+
+func isPlaceholder(r rune) bool { return r >= placeholderBase }
+
+// restore puts the graphemes back in place of their placeholders in s:
+// a grapheme of width w for each run of w of its placeholder.
+func (p *placeholders) restore(s string) string {
+	if len(p.text) == 0 {
+		return s
+	}
+	var b strings.Builder
+	skip := 0
+	for _, r := range s {
+		id := int(r - placeholderBase)
+		switch {
+		case r < placeholderBase || id >= len(p.text):
+			b.WriteRune(r)
+		case skip > 0:
+			skip--
+		default:
+			b.WriteString(p.text[id])
+			skip = p.width[id] - 1
+		}
+	}
+	return b.String()
 }
 
 // escapeTable returns t with every header and cell escaped.
