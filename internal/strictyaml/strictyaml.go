@@ -368,7 +368,7 @@ func Parse(data []byte, file string) (*yaml.Node, []errs.Problem) {
 		if errors.Is(err, io.EOF) {
 			return nil, prob(0, "file is empty")
 		}
-		return nil, syntaxProblem(file, err)
+		return nil, syntaxProblem(data, file, err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, prob(0, "file is empty")
@@ -413,7 +413,7 @@ func safeDecode(data []byte, doc, extra *yaml.Node) (err error) {
 	}
 }
 
-func syntaxProblem(file string, err error) []errs.Problem {
+func syntaxProblem(data []byte, file string, err error) []errs.Problem {
 	msg := err.Error()
 	line := 0
 	if m := yamlErrRE().FindStringSubmatch(msg); m != nil {
@@ -422,8 +422,20 @@ func syntaxProblem(file string, err error) []errs.Problem {
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
+	if strings.Contains(msg, "invalid Unicode character escape") {
+		// JSON writers (Python's json.dump among them) write a character
+		// beyond U+FFFF as two \u escapes, a UTF-16 surrogate pair, which
+		// YAML does not read: say so, and where.
+		if loc := surrogateEscapeRE().FindIndex(data); loc != nil {
+			line = lineAt(data, loc[0])
+			msg += fmt.Sprintf(" (%s is half of a UTF-16 surrogate pair, as JSON writers escape a character beyond U+FFFF; write the character itself, or as \\U followed by its 8 hex digits)", data[loc[0]:loc[1]])
+		}
+	}
 	return []errs.Problem{{File: file, Line: line, Message: "invalid YAML: " + msg}}
 }
+
+// surrogateEscapeRE matches a \u escape of a UTF-16 surrogate.
+var surrogateEscapeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}`) })
 
 func lineAt(data []byte, off int) int {
 	return bytes.Count(data[:off], []byte{'\n'}) + 1

@@ -767,3 +767,22 @@ func TestCoreTagsOnTheWrongKind(t *testing.T) {
 	}
 	onlyProblem(t, d, "must be a string")
 }
+
+// TestSurrogateEscape: a character beyond U+FFFF escaped as a UTF-16
+// surrogate pair, as JSON writers write it, is refused by the YAML reader;
+// the problem says which escape, on which line, and how to write it.
+func TestSurrogateEscape(t *testing.T) {
+	data := []byte("{\n  \"name\": \"acme/x\",\n  \"description\": \"smile \\ud83d\\ude00\"\n}\n")
+	_, problems := Parse(data, "p.json")
+	if len(problems) != 1 {
+		t.Fatalf("problems %v, want one", problems)
+	}
+	p := problems[0]
+	if p.Line != 3 || !strings.Contains(p.Message, `\ud83d is half of a UTF-16 surrogate pair`) || !strings.Contains(p.Message, `\U followed by its 8 hex digits`) {
+		t.Errorf("problem %+v", p)
+	}
+	// The same character written as YAML reads it passes.
+	if _, problems := Parse([]byte("description: \"smile \\U0001F600\"\n"), "p.yaml"); len(problems) != 0 {
+		t.Errorf("\\U0001F600: %v", problems)
+	}
+}
