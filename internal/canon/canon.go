@@ -59,7 +59,7 @@ func encode(v any) ([]byte, error) {
 }
 
 // WriteJSON writes JSON(v) to w, the characters a YAML reader refuses or
-// takes for a line break escaped (see yamlReadable), so that what it writes
+// takes for a line break escaped (see Escaped), so that what it writes
 // is also accepted by the YAML reader of add --config, as the same
 // document. A slice is written one element at a time, so a long list never
 // has to be held in memory twice over.
@@ -70,7 +70,7 @@ func WriteJSON(w io.Writer, v any) error {
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(yamlReadable(b))
+		_, err = w.Write(Escaped(b))
 		return err
 	}
 	if rv.Len() == 0 {
@@ -102,24 +102,27 @@ func WriteJSON(w io.Writer, v any) error {
 			out = indentJSON(out, bytes.TrimSuffix(elem.Bytes(), []byte("\n")), 1)
 		}
 		if len(out) >= 32<<10 {
-			if _, err := w.Write(yamlReadable(out)); err != nil {
+			if _, err := w.Write(Escaped(out)); err != nil {
 				return err
 			}
 			out = out[:0]
 		}
 	}
 	out = append(out, "\n]\n"...)
-	_, err := w.Write(yamlReadable(out))
+	_, err := w.Write(Escaped(out))
 	return err
 }
 
-// yamlReadable returns b, JSON made of whole values, with DEL, the C1
-// controls (U+0080 to U+009F) and the noncharacters U+FFFE and U+FFFF
-// written as \u escapes. JSON may carry them raw, but YAML, which reads
-// JSON files, may not: it refuses them, and it takes a raw U+0085 for a
-// line break and folds it into a space. They can only stand inside
-// strings, where the escape is the same character.
-func yamlReadable(b []byte) []byte {
+// Escaped returns b, JSON made of whole values, with DEL, the C1
+// controls (U+0080 to U+009F), the noncharacters U+FFFE and U+FFFF and
+// the bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E,
+// U+2066 to U+2069) written as \u escapes, the same characters to a JSON
+// reader. JSON may carry them raw, but YAML, which reads JSON files, may
+// not carry the first three (it refuses them, and takes a raw U+0085 for a
+// line break and folds it into a space); and a terminal would act on a C1
+// control or reorder a line at a bidirectional one. They can only stand
+// inside strings, where the escape is the same character.
+func Escaped(b []byte) []byte {
 	const hex = "0123456789abcdef"
 	var out []byte
 	start := 0
@@ -132,6 +135,12 @@ func yamlReadable(b []byte) []byte {
 			r = int(b[i+1])
 		case b[i] == 0xef && i+2 < len(b) && b[i+1] == 0xbf && (b[i+2] == 0xbe || b[i+2] == 0xbf):
 			r = 0xffc0 | int(b[i+2]&0x3f)
+		case b[i] == 0xd8 && i+1 < len(b) && b[i+1] == 0x9c:
+			r = 0x061c
+		case b[i] == 0xe2 && i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0x8e || b[i+2] == 0x8f || b[i+2] >= 0xaa && b[i+2] <= 0xae):
+			r = 0x2000 | int(b[i+2]&0x3f)
+		case b[i] == 0xe2 && i+2 < len(b) && b[i+1] == 0x81 && b[i+2] >= 0xa6 && b[i+2] <= 0xa9:
+			r = 0x2040 | int(b[i+2]&0x3f)
 		default:
 			continue
 		}

@@ -2,6 +2,7 @@ package canon
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -135,5 +136,33 @@ func TestWriteJSONIsReadableAsYAML(t *testing.T) {
 				t.Errorf("text read back as %q, want %q", s, text)
 			}
 		}
+	}
+}
+
+// TestEscapedControls: the bidirectional controls, like the C1 controls,
+// leave WriteJSON as \u escapes, so no terminal reorders or acts on a line
+// of output; the characters around them, wide ones included, are left as
+// they are.
+func TestEscapedControls(t *testing.T) {
+	text := "a\u202eb\u2066c\u2069d\u200fe\u200ef\u061cg\u202ah\u009bi漢\u2028"
+	var b strings.Builder
+	if err := WriteJSON(&b, doc{Text: text}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, r := range []rune{0x202e, 0x2066, 0x2069, 0x200f, 0x200e, 0x061c, 0x202a, 0x9b} {
+		if strings.ContainsRune(out, r) {
+			t.Errorf("U+%04X written raw: %q", r, out)
+		}
+		if !strings.Contains(out, fmt.Sprintf(`\u%04x`, r)) {
+			t.Errorf("U+%04X not escaped: %q", r, out)
+		}
+	}
+	if !strings.Contains(out, "漢") {
+		t.Errorf("a wide character was escaped: %q", out)
+	}
+	var back doc
+	if err := json.Unmarshal([]byte(out), &back); err != nil || back.Text != text {
+		t.Errorf("read back as %q (%v), want %q", back.Text, err, text)
 	}
 }

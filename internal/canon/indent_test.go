@@ -59,7 +59,7 @@ func TestJSONIndentsAsEncodingJSONDoes(t *testing.T) {
 		}
 		// WriteJSON writes the same, but for the characters YAML cannot
 		// read raw (see TestWriteJSONIsReadableAsYAML).
-		want = string(yamlReadable([]byte(want)))
+		want = string(Escaped([]byte(want)))
 		var buf bytes.Buffer
 		if err := WriteJSON(&buf, v); err != nil || buf.String() != want {
 			t.Errorf("WriteJSON(value %d %#v) =\n%s(err %v), want\n%s", i, v, buf.String(), err, want)

@@ -139,7 +139,9 @@ func printError(w io.Writer, format string, err error) {
 		} else if b, mErr := canon.CompactJSON(doc); mErr == nil {
 			// One line, <, > and & as they are, like every other JSON
 			// agents prints (a usage hint is full of <id>).
-			fmt.Fprintf(w, "%s\n", b)
+			// A C1 or bidirectional control in a value stays data, escaped,
+			// rather than something the terminal acts on.
+			fmt.Fprintf(w, "%s\n", canon.Escaped(b))
 			return
 		}
 	}

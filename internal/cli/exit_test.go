@@ -77,6 +77,24 @@ func TestPrintErrorJSON(t *testing.T) {
 	}
 }
 
+// TestPrintErrorJSONEscapesControls: a C1 or bidirectional control that
+// a message quotes stays an escape in the JSON error line, which a
+// terminal shows, and reads back as the same character.
+func TestPrintErrorJSONEscapesControls(t *testing.T) {
+	var buf bytes.Buffer
+	printError(&buf, "json", errs.NotFound("profile %s not found", "acme/a\u202eb\u009bc"))
+	out := buf.String()
+	if strings.ContainsAny(out, "\u202e\u009b") || !strings.Contains(out, `\u202e`) || !strings.Contains(out, `\u009b`) {
+		t.Fatalf("controls not escaped: %q", out)
+	}
+	var got struct {
+		Error struct{ Message string } `json:"error"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil || !strings.Contains(got.Error.Message, "acme/a\u202eb\u009bc") {
+		t.Errorf("read back as %q (%v)", got.Error.Message, err)
+	}
+}
+
 func TestPrintErrorText(t *testing.T) {
 	var buf bytes.Buffer
 	printError(&buf, "rich", errs.Conflict("profile %q already exists", "acme/x\x1b[2J").WithHint("pass --update to replace it"))
