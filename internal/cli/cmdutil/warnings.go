@@ -3,6 +3,7 @@ package cmdutil
 import (
 	"strings"
 
+	"github.com/agentsctl/agents/internal/hook"
 	"github.com/agentsctl/agents/internal/profile"
 )
 
@@ -38,5 +39,5 @@ func ShellWord(s string) string {
 	if plain {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return hook.ShellQuote(s)
 }
