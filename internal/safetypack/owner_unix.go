@@ -26,28 +26,42 @@ const ownersKnown = true
 // unmappedOwner reports whether uid is the overflow uid a user namespace
 // shows for the owners it does not map (nobody, 65534), and this process
 // runs in such a namespace (a bubblewrap or Flatpak sandbox, a rootless
-// container): root's folders outside it show so there. No one inside
-// the namespace may act as that owner, so a folder it owns that neither
-// its group nor others may write can be changed only from outside.
+// container) as a user it maps: root's folders outside it show so there.
+// No one inside the namespace may act as that owner, so a folder it owns
+// that neither its group nor others may write can be changed only from
+// outside. A process that itself shows as the overflow uid (a namespace
+// that maps no one, as unshare -U leaves it) may be the owner of what shows
+// so, and write to it: there the owner says nothing.
 var unmappedOwner = func(uid uint32) bool {
 	overflow, inside := userNamespace()
 	return inside && uid == overflow
 }
 
-// userNamespace returns the overflow uid, and whether this process runs
-// in a user namespace other than the first, which maps every uid to
-// itself ("0 0 4294967295" in /proc/self/uid_map). Where it cannot tell,
-// it says no, and the folders are judged as anywhere else.
+// userNamespace returns the overflow uid, and whether this process runs,
+// as a user it maps, in a user namespace other than the first, which maps
+// every uid to itself ("0 0 4294967295" in /proc/self/uid_map). Where it
+// cannot tell, it says no, and the folders are judged as anywhere else.
 var userNamespace = sync.OnceValues(func() (uint32, bool) {
-	data, err := os.ReadFile("/proc/self/uid_map")
-	if err != nil || strings.Join(strings.Fields(string(data)), " ") == "0 0 4294967295" {
+	uidMap, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return 0, false
+	}
+	overflowUID, _ := os.ReadFile("/proc/sys/kernel/overflowuid")
+	return namespaceOverflow(uidMap, overflowUID, os.Getuid(), os.Geteuid())
+})
+
+// namespaceOverflow is userNamespace for the given uid_map and
+// overflowuid contents and this process's real and effective uids.
+func namespaceOverflow(uidMap, overflowUID []byte, uid, euid int) (uint32, bool) {
+	if strings.Join(strings.Fields(string(uidMap)), " ") == "0 0 4294967295" {
 		return 0, false
 	}
 	overflow := uint32(65534)
-	if b, err := os.ReadFile("/proc/sys/kernel/overflowuid"); err == nil {
-		if n, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 32); err == nil {
-			overflow = uint32(n)
-		}
+	if n, err := strconv.ParseUint(strings.TrimSpace(string(overflowUID)), 10, 32); err == nil {
+		overflow = uint32(n)
+	}
+	if uid < 0 || euid < 0 || uint32(uid) == overflow || uint32(euid) == overflow {
+		return 0, false
 	}
 	return overflow, true
-})
+}

@@ -53,3 +53,30 @@ func TestAboveInAUserNamespace(t *testing.T) {
 		}
 	}
 }
+
+// TestNamespaceOverflow: the overflow uid counts as unmapped only inside a
+// user namespace, and only for a process the namespace maps: one that
+// itself shows as the overflow uid (a namespace mapping no one) may own,
+// and write, the folders that show so.
+func TestNamespaceOverflow(t *testing.T) {
+	tests := []struct {
+		uidMap, overflow string
+		uid, euid        int
+		want             uint32
+		inside           bool
+	}{
+		{"         0          0 4294967295\n", "65534\n", 1000, 1000, 0, false},
+		{"      1000       1000          1\n", "65534\n", 1000, 1000, 65534, true},
+		{"         0       1000          1\n", "", 0, 0, 65534, true},
+		{"      1000       1000          1\n", "4000\n", 1000, 1000, 4000, true},
+		{"", "65534\n", 65534, 65534, 0, false},
+		{"      1000       1000          1\n", "65534\n", 1000, 65534, 0, false},
+		{"      1000       1000          1\n", "65534\n", 65534, 1000, 0, false},
+	}
+	for _, tt := range tests {
+		got, inside := namespaceOverflow([]byte(tt.uidMap), []byte(tt.overflow), tt.uid, tt.euid)
+		if got != tt.want || inside != tt.inside {
+			t.Errorf("uid_map %q, overflowuid %q, uid %d/%d: %d, %v; want %d, %v", tt.uidMap, tt.overflow, tt.uid, tt.euid, got, inside, tt.want, tt.inside)
+		}
+	}
+}
