@@ -130,10 +130,13 @@ func reading(what string) bool {
 // authRequirementUnmet says how a connection failed the URL's own
 // authentication requirements (channel_binding=require, require_auth), or
 // "": a retry would fail the same way, so it is not an outage. The driver
-// tells these apart by their text alone.
+// tells these apart by their text alone: a server that authenticated
+// without channel binding fails its check, and one that offers SCRAM
+// without channel binding (no TLS, or no SCRAM-SHA-256-PLUS) fails the
+// SASL exchange before it starts, "channel binding required but ...".
 func authRequirementUnmet(err error) string {
 	msg := err.Error()
-	for _, m := range []string{"channel binding check failed", "require_auth check failed"} {
+	for _, m := range []string{"channel binding check failed", "require_auth check failed", "channel binding required but"} {
 		if i := strings.Index(msg, m); i >= 0 {
 			return msg[i:]
 		}

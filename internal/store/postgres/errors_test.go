@@ -93,6 +93,8 @@ func TestAuthenticationRequirementUnmet(t *testing.T) {
 	for _, msg := range []string{
 		"127.0.0.1:1 (127.0.0.1): channel binding check failed: channel binding required but server did not authenticate using channel binding",
 		`127.0.0.1:1 (127.0.0.1): require_auth check failed: authentication method requirement "scram-sha-256" failed: server did not complete authentication`,
+		"127.0.0.1:1 (127.0.0.1): failed SASL auth: channel binding required but server does not support SCRAM-SHA-256-PLUS",
+		"127.0.0.1:1 (127.0.0.1): failed SASL auth: channel binding required but channel binding data is not available",
 	} {
 		err := s.fail(context.Background(), errors.New(msg), "connecting")
 		var e *errs.Error
