@@ -425,17 +425,63 @@ func syntaxProblem(data []byte, file string, err error) []errs.Problem {
 	if strings.Contains(msg, "invalid Unicode character escape") {
 		// JSON writers (Python's json.dump among them) write a character
 		// beyond U+FFFF as two \u escapes, a UTF-16 surrogate pair, which
-		// YAML does not read: say so, and where.
-		if loc := surrogateEscapeRE().FindIndex(data); loc != nil {
-			line = lineAt(data, loc[0])
-			msg += fmt.Sprintf(" (%s is half of a UTF-16 surrogate pair, as JSON writers escape a character beyond U+FFFF; write the character itself, or as \\U followed by its 8 hex digits)", data[loc[0]:loc[1]])
+		// YAML does not read: say so, and where. The escape YAML stopped
+		// at is the first invalid one from the line it names (where the
+		// quoted text starts): a \u escape elsewhere, in a comment or
+		// another value, or an escape beyond U+10FFFF is not it.
+		from := 0
+		if line > 0 {
+			from = lineStart(data, line)
+		}
+		if start, end, surrogate := badEscape(data, from); surrogate {
+			line = lineAt(data, start)
+			msg += fmt.Sprintf(" (%s is half of a UTF-16 surrogate pair, as JSON writers escape a character beyond U+FFFF; write the character itself, or as \\U followed by its 8 hex digits)", data[start:end])
 		}
 	}
 	return []errs.Problem{{File: file, Line: line, Message: "invalid YAML: " + msg}}
 }
 
-// surrogateEscapeRE matches a \u escape of a UTF-16 surrogate.
-var surrogateEscapeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}`) })
+// badEscape finds, from data[from:], the first \u or \U escape that names
+// no character, as YAML reads escapes (an escaped backslash is skipped):
+// where it starts and ends, and whether it is a UTF-16 surrogate (false
+// when it is beyond U+10FFFF, or there is none).
+func badEscape(data []byte, from int) (start, end int, surrogate bool) {
+	for i := from; i+1 < len(data); i++ {
+		if data[i] != '\\' {
+			continue
+		}
+		n := map[byte]int{'u': 4, 'U': 8}[data[i+1]]
+		if n == 0 || i+2+n > len(data) {
+			i++ // the escaped character, a backslash say
+			continue
+		}
+		v, err := strconv.ParseUint(string(data[i+2:i+2+n]), 16, 32)
+		switch {
+		case err != nil:
+			i++
+		case v >= 0xd800 && v <= 0xdfff:
+			return i, i + 2 + n, true
+		case v > 0x10ffff:
+			return i, i + 2 + n, false
+		default:
+			i += 1 + n
+		}
+	}
+	return 0, 0, false
+}
+
+// lineStart returns the offset in data where line (from 1) starts.
+func lineStart(data []byte, line int) int {
+	off := 0
+	for ; line > 1; line-- {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return len(data)
+		}
+		off += i + 1
+	}
+	return off
+}
 
 func lineAt(data []byte, off int) int {
 	return bytes.Count(data[:off], []byte{'\n'}) + 1

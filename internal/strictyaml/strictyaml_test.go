@@ -786,3 +786,25 @@ func TestSurrogateEscape(t *testing.T) {
 		t.Errorf("\\U0001F600: %v", problems)
 	}
 }
+
+// TestSurrogateEscapeNotElsewhere: the escape named is the one YAML
+// stopped at. A \u surrogate in a comment, or an escaped backslash before
+// "ud83d", is not it; an escape beyond U+10FFFF is told as YAML tells it,
+// at its own line.
+func TestSurrogateEscapeNotElsewhere(t *testing.T) {
+	for _, data := range []string{
+		"# see \\ud83d in the docs\nname: acme/x\ndescription: \"bad \\U00110000 here\"\n",
+		"name: acme/x\nnote: \"a \\\\ud83d\"\ndescription: \"bad \\U00110000 here\"\n",
+	} {
+		_, problems := Parse([]byte(data), "p.yaml")
+		if len(problems) != 1 || problems[0].Line != 3 || strings.Contains(problems[0].Message, "surrogate") {
+			t.Errorf("%q: problems %+v, want one at line 3 naming no surrogate", data, problems)
+		}
+	}
+	// A surrogate after an out-of-range escape's line is still found at
+	// its own line when it is what YAML stopped at.
+	_, problems := Parse([]byte("# \\U00110000\nname: acme/x\ndescription: \"a \\\\ b \\udc00\"\n"), "p.yaml")
+	if len(problems) != 1 || problems[0].Line != 3 || !strings.Contains(problems[0].Message, `\udc00 is half`) {
+		t.Errorf("problems %+v", problems)
+	}
+}
