@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-runewidth"
@@ -63,5 +65,26 @@ func TestTableBordersCountEmojiAsFitted(t *testing.T) {
 		if !strings.Contains(out, "| "+c+" ") {
 			t.Errorf("%q is not drawn as it is:\n%s", c, out)
 		}
+	}
+}
+
+// Planes 15 and 16 hold 131072 placeholder characters. A table whose text
+// holds more graphemes to stand in for (here every character of those
+// planes, then a flag) is drawn with its own text: no cell shows another
+// grapheme, or U+FFFD, where its own stood.
+func TestTablePlaceholdersRunOut(t *testing.T) {
+	var b strings.Builder
+	for r := rune(placeholderBase); r <= unicode.MaxRune; r++ {
+		b.WriteRune(r)
+	}
+	all := b.String()
+	v := TablesView{List: []Table{{Header: []string{"A"}, Rows: [][]string{{all}, {"🇯🇵 flag"}}}}}
+	var buf bytes.Buffer
+	if err := (tableRenderer{opts: Options{}}).Render(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "| 🇯🇵 flag") || !strings.Contains(out, all) || strings.ContainsRune(out, utf8.RuneError) {
+		t.Errorf("the text was not drawn as it is: flag row %q", out[strings.LastIndex(out, "\n| ")+1:])
 	}
 }

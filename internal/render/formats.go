@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/canon"
@@ -187,14 +188,25 @@ func (r tableRenderer) draw(buf *bytes.Buffer, t Table, titled bool) error {
 	// tablewriter's own wrapping shares the width out evenly instead.
 	tbl.SetAutoWrapText(false)
 	var ph placeholders
+	header := ph.cells(t.Header)
+	rows := make([][]string, len(t.Rows))
+	for i, row := range t.Rows {
+		rows[i] = ph.cells(row)
+	}
+	if ph.full {
+		// More graphemes to stand in for than placeholder characters:
+		// the table is drawn from its own text, its borders perhaps out
+		// of line, rather than with one cell's text in another.
+		ph, header, rows = placeholders{}, t.Header, t.Rows
+	}
 	if len(t.Header) > 0 {
-		tbl.SetHeader(ph.cells(t.Header))
+		tbl.SetHeader(header)
 	}
 	// With no rows, the line under the header would sit on the bottom
 	// border.
 	tbl.SetHeaderLine(len(t.Rows) > 0)
-	for _, row := range t.Rows {
-		tbl.Append(ph.cells(row))
+	for _, row := range rows {
+		tbl.Append(row)
 	}
 	tbl.Render()
 	buf.WriteString(ph.restore(drawn.String()))
@@ -212,6 +224,9 @@ type placeholders struct {
 	text  []string
 	width []int
 	ids   map[string]rune
+	// full is set when a grapheme found every placeholder character
+	// taken (planes 15 and 16 hold 131072).
+	full bool
 }
 
 // placeholderBase is the first placeholder character, at the start of
@@ -246,6 +261,11 @@ func (p *placeholders) cell(s string) string {
 		}
 		id, ok := p.ids[c]
 		if !ok {
+			if placeholderBase+len(p.text) > unicode.MaxRune {
+				p.full = true
+				b.WriteString(c)
+				continue
+			}
 			if p.ids == nil {
 				p.ids = map[string]rune{}
 			}
