@@ -38,9 +38,10 @@ var unmappedOwner = func(uid uint32) bool {
 }
 
 // userNamespace returns the overflow uid, and whether this process runs,
-// as a user it maps, in a user namespace other than the first, which maps
-// every uid to itself ("0 0 4294967295" in /proc/self/uid_map). Where it
-// cannot tell, it says no, and the folders are judged as anywhere else.
+// as a user it maps, in a user namespace other than the first (which maps
+// every uid to itself, "0 0 4294967295" in /proc/self/uid_map) that leaves
+// the overflow uid unmapped. Where it cannot tell, it says no, and the
+// folders are judged as anywhere else.
 var userNamespace = sync.OnceValues(func() (uint32, bool) {
 	uidMap, err := os.ReadFile("/proc/self/uid_map")
 	if err != nil {
@@ -62,6 +63,26 @@ func namespaceOverflow(uidMap, overflowUID []byte, uid, euid int) (uint32, bool)
 	}
 	if uid < 0 || euid < 0 || uint32(uid) == overflow || uint32(euid) == overflow {
 		return 0, false
+	}
+	// A namespace that maps the overflow uid (a rootless container maps
+	// a range of subordinate uids, 65534 among them) has a user of that
+	// uid, who may own and write what shows so.
+	for line := range strings.Lines(string(uidMap)) {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 3 {
+			return 0, false
+		}
+		inside, err1 := strconv.ParseUint(f[0], 10, 32)
+		count, err2 := strconv.ParseUint(f[2], 10, 33)
+		if err1 != nil || err2 != nil {
+			return 0, false
+		}
+		if uint64(overflow) >= inside && uint64(overflow)-inside < count {
+			return 0, false
+		}
 	}
 	return overflow, true
 }

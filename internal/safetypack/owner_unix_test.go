@@ -55,9 +55,10 @@ func TestAboveInAUserNamespace(t *testing.T) {
 }
 
 // TestNamespaceOverflow: the overflow uid counts as unmapped only inside a
-// user namespace, and only for a process the namespace maps: one that
-// itself shows as the overflow uid (a namespace mapping no one) may own,
-// and write, the folders that show so.
+// user namespace that does not map it, and only for a process the
+// namespace maps: one that itself shows as the overflow uid (a namespace
+// mapping no one) may own, and write, the folders that show so, and so
+// may a user of a namespace that maps it (a rootless container's nobody).
 func TestNamespaceOverflow(t *testing.T) {
 	tests := []struct {
 		uidMap, overflow string
@@ -72,6 +73,10 @@ func TestNamespaceOverflow(t *testing.T) {
 		{"", "65534\n", 65534, 65534, 0, false},
 		{"      1000       1000          1\n", "65534\n", 1000, 65534, 0, false},
 		{"      1000       1000          1\n", "65534\n", 65534, 1000, 0, false},
+		{"         0       1000          1\n         1     100000      65536\n", "65534\n", 0, 0, 0, false},
+		{"         0       1000          1\n         1     100000      65533\n", "65534\n", 0, 0, 65534, true},
+		{"     65534       1000          1\n", "65534\n", 0, 0, 0, false},
+		{"garbage\n", "65534\n", 1000, 1000, 0, false},
 	}
 	for _, tt := range tests {
 		got, inside := namespaceOverflow([]byte(tt.uidMap), []byte(tt.overflow), tt.uid, tt.euid)
