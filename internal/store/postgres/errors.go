@@ -102,7 +102,7 @@ func (s *Store) failPg(pe *pgconn.PgError, err error, what string) error {
 		// someone's pg_cancel_backend) ended the statement: its
 		// transaction was rolled back whole, and another try may pass.
 		return errs.New(errs.KindUnavailable, "the PostgreSQL store at %s stopped %s: %s", s.where, what, msg).
-			WithHint("retry: a change is made whole or not at all; if the server's statement_timeout for this role is too short, raise it (ALTER ROLE %s SET statement_timeout = '30s')", user)
+			WithHint("retry: a change is made whole or not at all; if a statement_timeout (the store URL's, or the role's or the server's: ALTER ROLE %s SET statement_timeout = '30s') is too short, raise it", user)
 	case strings.HasPrefix(code, "53"):
 		// Out of disk, memory or connections on the server: nothing was
 		// made, and the same command may pass once it has room.
