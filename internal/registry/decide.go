@@ -336,12 +336,14 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 			break
 		}
 	}
-	if d.Answer.Kind == hook.Ask && c.Agent == hook.ClaudeCode && hook.AskReaches(c.Agent, c.Call.Mode) &&
-		claudeAnswersAsks(c.Call.Cwd, c.Claude) {
-		// Claude Code runs its PermissionRequest hooks before it puts an
-		// ask to the person, and one may allow the call in their place.
-		d.Answer.Kind = hook.Deny
-		d.Answer.Why = "a person's approval is needed, and a PermissionRequest hook (or a plugin, which may bring one) in Claude Code's settings could give it in their place: " + d.Answer.Why
+	if d.Answer.Kind == hook.Ask && c.Agent == hook.ClaudeCode && hook.AskReaches(c.Agent, c.Call.Mode) {
+		if where := claudeAnswersAsks(c.Call.Cwd, c.Claude); where != "" {
+			// Claude Code runs its PermissionRequest hooks before it puts
+			// an ask to the person, and one may allow the call in their
+			// place.
+			d.Answer.Kind = hook.Deny
+			d.Answer.Why = "a person's approval is needed, and a PermissionRequest hook (or a plugin, which may bring one) in Claude Code's settings could give it in their place (" + where + "): " + d.Answer.Why
+		}
 	}
 	if d.Answer.Kind == hook.Allow && hook.PersonTool(c.Agent, c.Call.Tool) {
 		// The agent's prompt for this tool is the question the call puts
@@ -626,31 +628,35 @@ func isAgentSettings(p string) bool {
 // reads could let a file edit run without asking a person (see
 // hook.PermitsEdits); see claudeSettingsSay for the files.
 func claudePermitsEdits(cwd string, session ClaudeSession) bool {
-	return claudeSettingsSay(cwd, session, func(data []byte) bool { return hook.PermitsEdits(data, session.IsSelf) })
+	return claudeSettingsSay(cwd, session, func(data []byte) bool { return hook.PermitsEdits(data, session.IsSelf) }) != ""
 }
 
-// claudeAnswersAsks reports whether one of the settings files Claude Code
-// reads could answer an ask in a person's place (see hook.AnswersAsks);
-// see claudeSettingsSay for the files.
-func claudeAnswersAsks(cwd string, session ClaudeSession) bool {
+// claudeAnswersAsks returns the first of the settings files Claude Code
+// reads that could answer an ask in a person's place (see
+// hook.AnswersAsks), or what could not be told; "" when none could. See
+// claudeSettingsSay for the files.
+func claudeAnswersAsks(cwd string, session ClaudeSession) string {
 	return claudeSettingsSay(cwd, session, hook.AnswersAsks)
 }
 
-// claudeSettingsSay reports whether say holds for one of the settings
-// files Claude Code reads: a project's, in cwd or any folder above it, as the
-// project may be any of them, and in the session's project folder (cwd is
-// the hook's own working folder when the input names none, and one that
-// cannot be told counts as permitting); the user's, in the session's
-// config folder, else ~/.claude; the administrators', managed-settings.json
-// and every .json file of the managed-settings.d folder Claude Code merges
-// over it. A file that is there but cannot be read could say anything, and
-// counts as saying so; so does a home folder that cannot be told. What is
-// given on Claude Code's command line (--allowedTools, --settings) reaches
-// none of these files, and cannot be seen here.
-func claudeSettingsSay(cwd string, session ClaudeSession, say func(data []byte) bool) bool {
+// claudeSettingsSay returns the first of the settings files Claude Code
+// reads for which say holds, or what could not be told (a file or folder
+// that cannot be read, a working or home folder unknown), as a message names
+// it; "" when say holds for none. The files: a project's, in cwd or any
+// folder above it, as the project may be any of them, and in the session's
+// project folder (cwd is the hook's own working folder when the input names
+// none, and one that cannot be told counts as permitting); the user's, in
+// the session's config folder, else ~/.claude; the administrators',
+// managed-settings.json and every .json file of the managed-settings.d
+// folder Claude Code merges over it. A file that is there but cannot be read
+// could say anything, and counts as saying so; so does a home folder that
+// cannot be told. What is given on Claude Code's command line
+// (--allowedTools, --settings) reaches none of these files, and cannot be
+// seen here.
+func claudeSettingsSay(cwd string, session ClaudeSession, say func(data []byte) bool) string {
 	cwd = writeTargets{cwd: cwd}.base() // the hook's own, when the input has none
 	if !filepath.IsAbs(cwd) {
-		return true
+		return "the working folder, which cannot be told"
 	}
 	var dirs []string
 	for _, d := range ancestors(cwd) {
@@ -671,7 +677,7 @@ func claudeSettingsSay(cwd string, session ClaudeSession, say func(data []byte) 
 	default:
 		home, _ := userHome("~")
 		if home == "" {
-			return true
+			return "your home folder, which cannot be told"
 		}
 		dirs = append(dirs, filepath.Join(home, ".claude"))
 	}
@@ -687,7 +693,7 @@ func claudeSettingsSay(cwd string, session ClaudeSession, say func(data []byte) 
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return true
+			return d + ", which cannot be read"
 		}
 		for _, de := range des {
 			if strings.HasSuffix(de.Name(), ".json") {
@@ -699,11 +705,13 @@ func claudeSettingsSay(cwd string, session ClaudeSession, say func(data []byte) 
 		data, err := safefile.ReadFile(f, strictyaml.MaxFileSize)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-		case err != nil || say(data):
-			return true
+		case err != nil:
+			return f + ", which cannot be read"
+		case say(data):
+			return f
 		}
 	}
-	return false
+	return ""
 }
 
 func declaration(flag, config bool) string {
