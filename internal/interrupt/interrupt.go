@@ -40,6 +40,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // Exit codes of an interrupted process.
@@ -78,6 +79,8 @@ type Catcher struct {
 	waiting atomic.Bool // something called Done
 	caught  atomic.Bool // a signal came
 	exit    atomic.Pointer[func(int)]
+	exitSet chan struct{} // closed once exit is set
+	setOnce sync.Once
 	stop    sync.Once
 }
 
@@ -89,7 +92,8 @@ var caught = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 var notify = signal.Notify
 
 // New starts catching SIGINT, SIGTERM and SIGHUP for a process that ends
-// with code when interrupted, calling exit to end it. It returns at once,
+// with code when interrupted, calling exit to end it; with exit nil, a
+// signal waits for SetExit (see end). It returns at once,
 // with the signals ignored until the handler is in place (Ready). A
 // process has one Catcher: New ignores the signals for every one made
 // before. A hook (code CodeHook) also ignores SIGPIPE: an agent that stops
@@ -98,8 +102,10 @@ var notify = signal.Notify
 // as "go ahead".
 func New(code int, exit func(int)) *Catcher {
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &Catcher{ready: make(chan struct{}), ctx: ctx, cancel: cancel, code: code, signals: make(chan os.Signal, 2)}
-	c.exit.Store(&exit)
+	c := &Catcher{ready: make(chan struct{}), ctx: ctx, cancel: cancel, code: code, signals: make(chan os.Signal, 2), exitSet: make(chan struct{})}
+	if exit != nil {
+		c.SetExit(exit)
+	}
 	if code == CodeHook {
 		signal.Ignore(syscall.SIGPIPE)
 	}
@@ -137,18 +143,43 @@ func (c *Catcher) watch() {
 	}
 	// The exit says why first, which may wait on a full pipe: a second
 	// signal ends the process at once all the same.
-	go (*c.exit.Load())(c.code)
+	go c.end()
 	if _, ok := <-c.signals; ok {
 		os.Exit(c.code)
 	}
 }
 
-// process is the catcher of this process, started before main.
-var process = New(ExitCode(os.Args[1:]), os.Exit)
+// unsetLimit is how long a signal waits for SetExit before the process
+// ends without it.
+const unsetLimit = time.Second
+
+// end ends the process as SetExit said. A signal can come after the
+// handler is in place and before main has said how the process ends (the
+// libraries agents is built on are still being initialised): it waits for
+// that, a moment at most, so that even an interrupted start says so in
+// the command's format rather than ending silently. A program that never
+// says (a test binary) ends after unsetLimit with a plain line.
+func (c *Catcher) end() {
+	select {
+	case <-c.exitSet:
+	case <-time.After(unsetLimit):
+		fmt.Fprintln(os.Stderr, "agents: error: interrupted by a signal before the command finished")
+		os.Exit(c.code)
+	}
+	(*c.exit.Load())(c.code)
+}
+
+// process is the catcher of this process, started before main, which says
+// how the process ends with SetExit.
+var process = New(ExitCode(os.Args[1:]), nil)
 
 // SetExit replaces how the process ends when a signal comes: exit is
-// called with the code, and must end the process.
-func (c *Catcher) SetExit(exit func(int)) { c.exit.Store(&exit) }
+// called with the code, and must end the process. A signal that came
+// before the first SetExit is acted on now.
+func (c *Catcher) SetExit(exit func(int)) {
+	c.exit.Store(&exit)
+	c.setOnce.Do(func() { close(c.exitSet) })
+}
 
 // Process returns the catcher started when the program began.
 func Process() *Catcher { return process }

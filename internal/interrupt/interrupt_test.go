@@ -17,8 +17,7 @@ import (
 // TestMain keeps the process's own catcher, started when the test binary
 // began, from ending it when a test signals itself.
 func TestMain(m *testing.M) {
-	noop := func(int) {}
-	process.exit.Store(&noop)
+	process.SetExit(func(int) {})
 	<-process.Ready()
 	os.Exit(m.Run())
 }
@@ -144,6 +143,34 @@ func TestSignalWithNobodyWaitingEndsTheProcess(t *testing.T) {
 				t.Error("Caught() is false after a signal")
 			}
 		})
+	}
+}
+
+// TestSignalBeforeSetExitWaitsForIt: a signal that comes before the
+// program has said how it ends is acted on once it has, not dropped and
+// not ended on silently.
+func TestSignalBeforeSetExitWaitsForIt(t *testing.T) {
+	c := New(130, nil)
+	t.Cleanup(c.Stop)
+	<-c.Ready()
+	signalSelf(t, syscall.SIGTERM)
+	deadline := time.Now().Add(10 * time.Second)
+	for !c.Caught() {
+		if time.Now().After(deadline) {
+			t.Fatal("the signal was not caught")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // a moment for a wrong exit to happen
+	exits := make(chan int, 2)
+	c.SetExit(func(code int) { exits <- code })
+	select {
+	case code := <-exits:
+		if code != 130 {
+			t.Errorf("exit %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the signal that came before SetExit was not acted on after it")
 	}
 }
 
