@@ -2,12 +2,9 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
-	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -51,7 +48,7 @@ func currentInvoker() invoker {
 // cannot be trusted by who, or returns "".
 func untrustedReason(o ownerInfo, who invoker) string {
 	if o.uid != who.uid && o.uid != 0 {
-		return "is owned by " + userName(o.uid)
+		return "is owned by " + safefile.UserName(o.uid)
 	}
 	return writableReason(o, who)
 }
@@ -70,7 +67,7 @@ func writableReason(o ownerInfo, who invoker) string {
 	}
 	for _, uid := range o.aclUsers {
 		if uid != who.uid && uid != 0 {
-			return "can be written by " + userName(uid) + " through an ACL"
+			return "can be written by " + safefile.UserName(uid) + " through an ACL"
 		}
 	}
 	for _, gid := range o.aclGroups {
@@ -118,13 +115,6 @@ func swappable(home string) string {
 		}
 	}
 	return ""
-}
-
-func userName(uid uint32) string {
-	if u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10)); err == nil {
-		return fmt.Sprintf("%s (uid %d)", u.Username, uid)
-	}
-	return fmt.Sprintf("uid %d", uid)
 }
 
 // CheckOwnership returns an errs.KindInvalid error unless file, and the
@@ -190,7 +180,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 			subject = "it is a link that"
 		}
 		if o.uid != who.uid && o.uid != 0 {
-			return refuse(subject, o, "is owned by "+userName(o.uid))
+			return refuse(subject, o, "is owned by "+safefile.UserName(o.uid))
 		}
 		if d, ok, err := statJudged(dir); err != nil {
 			return cannotCheck(err, "cannot check who owns %s", dir)
@@ -245,7 +235,7 @@ func checkOwnership(file, what string, fix func(*errs.Error) *errs.Error, read f
 				var why string
 				switch {
 				case u.uid != who.uid && u.uid != 0:
-					why = "is owned by " + userName(u.uid)
+					why = "is owned by " + safefile.UserName(u.uid)
 				case u.mode&fs.ModeSticky == 0: // with it, only an entry's owner may remove it
 					why = writableReason(u, who)
 				}
@@ -308,7 +298,7 @@ func untrustedLink(path string) string {
 	_, _, err = safefile.WalkLinks(abs, func(link string, fi fs.FileInfo, dir string) error {
 		o := ownerOf(fi)
 		if o.uid != who.uid && o.uid != 0 {
-			why = "the link " + link + " on its way is owned by " + userName(o.uid)
+			why = "the link " + link + " on its way is owned by " + safefile.UserName(o.uid)
 			return stop
 		}
 		d, ok, err := statJudged(dir)
@@ -334,7 +324,7 @@ func ownerAndMode(o ownerInfo, why string) string {
 	if strings.HasPrefix(why, "is owned by") {
 		return "mode " + o.mode.String()
 	}
-	return "owner " + userName(o.uid) + ", mode " + o.mode.String()
+	return "owner " + safefile.UserName(o.uid) + ", mode " + o.mode.String()
 }
 
 // cannotCheck is the error of an owner or mode that cannot be read. One

@@ -78,6 +78,15 @@ func onlyMember(user, gid string, groups, passwd []byte) bool {
 	return true
 }
 
+// UserName names the user uid for a message: "name (uid N)", or "uid N"
+// when it has no name.
+func UserName(uid uint32) string {
+	if u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10)); err == nil {
+		return fmt.Sprintf("%s (uid %d)", u.Username, uid)
+	}
+	return fmt.Sprintf("uid %d", uid)
+}
+
 // GroupName names the group gid for a message: "name (gid N)", or "gid N"
 // when it has no name.
 func GroupName(gid uint32) string {

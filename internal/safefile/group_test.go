@@ -1,6 +1,9 @@
 package safefile
 
-import "testing"
+import (
+	"os/user"
+	"testing"
+)
 
 // TestOnlyMember: a group named after its user is private only when
 // nobody else is in it, by the member list or as a primary group.
@@ -21,5 +24,24 @@ func TestOnlyMember(t *testing.T) {
 		if got := onlyMember(tt.user, tt.gid, []byte(groups), []byte(tt.passwd)); got != tt.want {
 			t.Errorf("onlyMember(%s, %s) = %v, want %v", tt.user, tt.gid, got, tt.want)
 		}
+	}
+}
+
+// TestUserName: a user with a name is named with the uid beside it, one
+// without by the uid alone.
+func TestUserName(t *testing.T) {
+	u, err := user.LookupId("0")
+	if err != nil {
+		t.Skipf("uid 0 has no name here: %v", err)
+	}
+	if got, want := UserName(0), u.Username+" (uid 0)"; got != want {
+		t.Errorf("UserName(0) = %q, want %q", got, want)
+	}
+	const unnamed = 3999999999
+	if _, err := user.LookupId("3999999999"); err == nil {
+		t.Skip("uid 3999999999 has a name here")
+	}
+	if got, want := UserName(unnamed), "uid 3999999999"; got != want {
+		t.Errorf("UserName(%d) = %q, want %q", uint32(unnamed), got, want)
 	}
 }

@@ -5,8 +5,6 @@ package file
 import (
 	"io/fs"
 	"os"
-	"os/user"
-	"strconv"
 	"syscall"
 
 	"github.com/agentsctl/agents/internal/safefile"
@@ -20,11 +18,7 @@ func otherOwner(fi fs.FileInfo) (string, bool) {
 	if !ok || int(st.Uid) == os.Geteuid() || st.Uid == 0 {
 		return "", false
 	}
-	uid := strconv.FormatUint(uint64(st.Uid), 10)
-	if u, err := user.LookupId(uid); err == nil {
-		return u.Username + " (uid " + uid + ")", true
-	}
-	return "uid " + uid, true
+	return safefile.UserName(st.Uid), true
 }
 
 // otherGroup returns the group of fi when that group may write it and is
@@ -51,12 +45,7 @@ func aclWriters(path string) []string {
 		if int(uid) == os.Geteuid() || uid == 0 {
 			continue
 		}
-		id := strconv.FormatUint(uint64(uid), 10)
-		if u, err := user.LookupId(id); err == nil {
-			out = append(out, u.Username+" (uid "+id+")")
-		} else {
-			out = append(out, "uid "+id)
-		}
+		out = append(out, safefile.UserName(uid))
 	}
 	for _, gid := range groups {
 		if int64(gid) != safefile.PrivateGroup() {
