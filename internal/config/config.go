@@ -449,7 +449,7 @@ func notAFolder(start, why string) error {
 // another file, which one applies cannot be told, and that is invalid
 // input too.
 func FindProject(start string) (string, error) {
-	dir, err := absAsWritten(start)
+	dir, err := safefile.AbsAsOpened(start)
 	if err != nil {
 		return "", errs.Wrap(errs.KindInternal, err, "resolving the project folder %s", start)
 	}
@@ -503,7 +503,7 @@ func FindProject(start string) (string, error) {
 // realPath returns where dir leads, links followed, or "" when that
 // cannot be told.
 func realPath(dir string) string {
-	abs, err := absAsWritten(dir)
+	abs, err := safefile.AbsAsOpened(dir)
 	if err != nil {
 		return ""
 	}
@@ -512,19 +512,6 @@ func realPath(dir string) string {
 		return ""
 	}
 	return real
-}
-
-// absAsWritten makes dir absolute from the working folder without tidying
-// it as text, so that "link/.." still leads where the kernel takes it.
-func absAsWritten(dir string) (string, error) {
-	if filepath.IsAbs(dir) {
-		return dir, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	return wd + string(filepath.Separator) + dir, nil
 }
 
 // sameFile reports whether a and b (either "" for none) are the same file.
@@ -718,7 +705,7 @@ func checkPassedOver(opts ProjectOptions) error {
 	if len(pins) == 0 {
 		return nil
 	}
-	abs, err := absAsWritten(opts.Dir)
+	abs, err := safefile.AbsAsOpened(opts.Dir)
 	if err != nil {
 		return nil // FindProject has said so
 	}
