@@ -281,8 +281,8 @@ func (r *Reader) SkipRest(open json.Delim, depth int) (string, error) {
 }
 
 func (r *Reader) skipOpened(open json.Delim, depth int) (string, error) {
-	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
-		return "", r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
+	if err := r.tooDeep(depth); err != nil {
+		return "", err
 	}
 	for r.dec.More() {
 		if open == '{' {
@@ -315,8 +315,8 @@ func (r *Reader) ObjectStrings(depth int, keep func(key string) bool) (map[strin
 // Options.MaxDepth, with the key of the member it is (or an array it is
 // in is) the value of. each may be nil.
 func (r *Reader) ObjectStringsEach(depth int, keep func(key string) bool, each func(key, s string)) (map[string][]string, error) {
-	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
-		return nil, r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
+	if err := r.tooDeep(depth); err != nil {
+		return nil, err
 	}
 	var out map[string][]string
 	for r.dec.More() {
@@ -342,13 +342,7 @@ func (r *Reader) ObjectStringsEach(depth int, keep func(key string) bool, each f
 				out[key] = append(out[key], strs...)
 				continue
 			}
-			if each != nil {
-				if err := r.eachString(v, key, depth+1, each); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if _, err := r.skipOpened(v, depth+1); err != nil {
+			if err := r.passNested(v, key, depth+1, each); err != nil {
 				return nil, err
 			}
 		case string:
@@ -369,13 +363,34 @@ func (r *Reader) ObjectStringsEach(depth int, keep func(key string) bool, each f
 	return out, nil
 }
 
+// tooDeep is the TooDeep failure of a value at depth, or nil within
+// Options.MaxDepth.
+func (r *Reader) tooDeep(depth int) error {
+	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
+		return r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
+	}
+	return nil
+}
+
+// passNested reads the rest of an object or array whose open delimiter
+// Token just read, at the given depth, inside a value whose strings are
+// not kept: each is given every string in it (see eachString), or, when
+// each is nil, it is read and dropped.
+func (r *Reader) passNested(open json.Delim, key string, depth int, each func(key, s string)) error {
+	if each != nil {
+		return r.eachString(open, key, depth, each)
+	}
+	_, err := r.skipOpened(open, depth)
+	return err
+}
+
 // eachString reads the rest of an object or array whose open delimiter
 // Token just read, at the given depth, and gives each every string in it,
 // at any depth, with the key of the member it is (or an array it is in
 // is) the value of: key for the strings of an array.
 func (r *Reader) eachString(open json.Delim, key string, depth int, each func(key, s string)) error {
-	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
-		return r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
+	if err := r.tooDeep(depth); err != nil {
+		return err
 	}
 	for r.dec.More() {
 		k := key
@@ -408,8 +423,8 @@ func (r *Reader) eachString(open json.Delim, key string, depth int, each func(ke
 // its own level; anything nested in it is given to each (see
 // ObjectStringsEach), or read and dropped when each is nil.
 func (r *Reader) arrayStrings(depth int, key string, each func(key, s string)) ([]string, error) {
-	if r.opts.MaxDepth > 0 && depth > r.opts.MaxDepth {
-		return nil, r.fail(TooDeep, fmt.Errorf("nested more than %d levels deep", r.opts.MaxDepth))
+	if err := r.tooDeep(depth); err != nil {
+		return nil, err
 	}
 	var out []string
 	for r.dec.More() {
@@ -419,13 +434,7 @@ func (r *Reader) arrayStrings(depth int, key string, each func(key, s string)) (
 		}
 		switch v := vt.(type) {
 		case json.Delim:
-			if each != nil {
-				if err := r.eachString(v, key, depth+1, each); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if _, err := r.skipOpened(v, depth+1); err != nil {
+			if err := r.passNested(v, key, depth+1, each); err != nil {
 				return nil, err
 			}
 		case string:
