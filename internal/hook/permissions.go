@@ -36,12 +36,8 @@ func PermitsEdits(data []byte, isSelf func(command string) bool) bool {
 	if m, ok := perms[keyDefaultMode]; ok && m != nil && m != "default" && m != "plan" {
 		return true
 	}
-	allow, ok := perms[keyAllow]
-	if !ok || allow == nil {
-		return false
-	}
-	rules, ok := allow.([]any)
-	if !ok {
+	rules, odd := listAt(perms, keyAllow)
+	if odd {
 		return true
 	}
 	for _, r := range rules {
@@ -109,12 +105,8 @@ func otherHooks(section any, isSelf func(string) bool) bool {
 	if !ok || foldedAlike(events, claudePreTool) || permissionRequestHooks(section) {
 		return true
 	}
-	groups, ok := events[claudePreTool]
-	if !ok || groups == nil {
-		return false
-	}
-	list, ok := groups.([]any)
-	if !ok {
+	list, odd := listAt(events, claudePreTool)
+	if odd {
 		return true
 	}
 	for _, g := range list {
@@ -152,12 +144,19 @@ func permissionRequestHooks(section any) bool {
 	if !ok || foldedAlike(events, claudePermissionRequest) {
 		return true
 	}
-	if groups, ok := events[claudePermissionRequest]; ok && groups != nil {
-		if list, ok := groups.([]any); !ok || len(list) > 0 {
-			return true
-		}
+	list, odd := listAt(events, claudePermissionRequest)
+	return odd || len(list) > 0
+}
+
+// listAt returns the list under key in m, nil when the key is absent or
+// null; odd is true when the value is not a list, a shape that could say
+// anything.
+func listAt(m map[string]any, key string) (list []any, odd bool) {
+	if m[key] == nil {
+		return nil, false
 	}
-	return false
+	list, ok := m[key].([]any)
+	return list, !ok
 }
 
 // Claude Code's hook events that may answer for the person: before a
