@@ -757,22 +757,18 @@ type replyConn struct {
 	silent bool
 }
 
-func (c *replyConn) Read(b []byte) (int, error) {
-	limit, err := c.arm(true)
-	if err != nil {
-		return 0, err
-	}
-	n, err := c.Conn.Read(b)
-	c.noteTimeout(err, limit)
-	return n, err
-}
+func (c *replyConn) Read(b []byte) (int, error) { return c.bounded(true, c.Conn.Read, b) }
 
-func (c *replyConn) Write(b []byte) (int, error) {
-	limit, err := c.arm(false)
+func (c *replyConn) Write(b []byte) (int, error) { return c.bounded(false, c.Conn.Write, b) }
+
+// bounded does one read (or write), op, under the deadline arm sets, and
+// notes whether ours passed.
+func (c *replyConn) bounded(read bool, op func([]byte) (int, error), b []byte) (int, error) {
+	limit, err := c.arm(read)
 	if err != nil {
 		return 0, err
 	}
-	n, err := c.Conn.Write(b)
+	n, err := op(b)
 	c.noteTimeout(err, limit)
 	return n, err
 }
