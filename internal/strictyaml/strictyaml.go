@@ -878,14 +878,14 @@ func (d *Decoder) Bool(f Field) (bool, bool) {
 // refused, and so are 010, 0x1f, 0o7, 0b11, 1_000 and +3, which YAML
 // readers do not all read alike (010 is 8 to some, 10 to others).
 func (d *Decoder) Int(f Field) (int64, bool) {
-	n, ok := d.scalar(f, "an integer")
-	if !ok || !d.unquotedNumber(f, n, "an integer") {
+	n, ok := d.number(f, "an integer")
+	if !ok {
 		return 0, false
 	}
 	switch n.ShortTag() {
 	case tagInt:
 		if !isPlainDecimal(n.Value) {
-			d.Fieldf(f, "must be an integer written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
+			d.notDecimal(f, n, "an integer")
 			return 0, false
 		}
 		v, err := ParseInt(n.Value)
@@ -905,7 +905,7 @@ func (d *Decoder) Int(f Field) (int64, bool) {
 			d.Fieldf(f, "integer %s is out of range", shorten(n.Value))
 			return 0, false
 		case isIntegerText(n.Value):
-			d.Fieldf(f, "must be an integer written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
+			d.notDecimal(f, n, "an integer")
 			return 0, false
 		}
 	}
@@ -913,20 +913,27 @@ func (d *Decoder) Int(f Field) (int64, bool) {
 	return 0, false
 }
 
-// unquotedNumber records a problem, and returns false, when n is a number
-// written in quotes or as block text and tagged to be read as one
-// (!!int "7"): quoted text is a string to every reader that does not
-// honour the tag, as Bool refuses it too.
-func (d *Decoder) unquotedNumber(f Field, n *yaml.Node, want string) bool {
+// number returns f's value for Int and Float, which want names: a
+// scalar, and not a number written in quotes or as block text and tagged
+// to be read as one (!!int "7"), since quoted text is a string to every
+// reader that does not honour the tag, as Bool refuses it too.
+func (d *Decoder) number(f Field, want string) (*yaml.Node, bool) {
+	n, ok := d.scalar(f, want)
+	if !ok {
+		return nil, false
+	}
 	if t := n.ShortTag(); (t == tagInt || t == tagFloat) && n.Style&^yaml.TaggedStyle != 0 {
 		d.Fieldf(f, "must be %s, got %s in quotes or as text; write the number without quotes", want, quote(n.Value))
-		return false
+		return nil, false
 	}
-	return true
+	return n, true
 }
 
-// writeDecimal says how to write a number that is not in plain decimal.
-const writeDecimal = "write a plain decimal number (no leading zero, +, _, 0x, 0o or 0b)"
+// notDecimal records that n, a number, is not written in plain decimal,
+// and how to write it.
+func (d *Decoder) notDecimal(f Field, n *yaml.Node, want string) {
+	d.Fieldf(f, "must be %s written in plain decimal, got %s; write a plain decimal number (no leading zero, +, _, 0x, 0o or 0b)", want, shorten(n.Value))
+}
 
 // OptInt is Int that also accepts null, returning nil for it.
 func (d *Decoder) OptInt(f Field) (*int64, bool) { return opt(f, d.Int) }
@@ -938,14 +945,14 @@ func (d *Decoder) OptInt(f Field) (*int64, bool) { return opt(f, d.Int) }
 // 0x10, 1_000, +3) and, for the same reason, 1_0.5, +0.5, 00.5 and a
 // hexadecimal float tagged !!float 0x1p-2; -0.0 reads as 0.
 func (d *Decoder) Float(f Field) (float64, bool) {
-	n, ok := d.scalar(f, "a number")
-	if !ok || !d.unquotedNumber(f, n, "a number") {
+	n, ok := d.number(f, "a number")
+	if !ok {
 		return 0, false
 	}
 	switch n.ShortTag() {
 	case tagInt:
 		if !isPlainDecimal(n.Value) {
-			d.Fieldf(f, "must be a number written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
+			d.notDecimal(f, n, "a number")
 			return 0, false
 		}
 		v, err := ParseInt(n.Value)
@@ -966,7 +973,7 @@ func (d *Decoder) Float(f Field) (float64, bool) {
 			return 0, false
 		}
 		if !isDecimalNumber(n.Value) {
-			d.Fieldf(f, "must be a number written in plain decimal, got %s; %s", shorten(n.Value), writeDecimal)
+			d.notDecimal(f, n, "a number")
 			return 0, false
 		}
 		if err != nil {
