@@ -753,15 +753,7 @@ func (r *Registry) ShowPlan(id string) (Shown, error) {
 // their order. A listing needs no pack in force: one that is refused
 // stops plan show, not the list.
 func (r *Registry) ShowPlans(plans []*plan.Plan) ([]Shown, error) {
-	out := make([]Shown, 0, len(plans))
-	for _, p := range plans {
-		s, err := r.show(p)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
+	return each(plans, r.show)
 }
 
 // show is ShowPlan once the pack in force is loaded and the plan read.

@@ -19,15 +19,7 @@ import (
 // Builtins returns the built-in profiles in the specification's order,
 // each decoded at most once per registry; each call returns fresh copies.
 func (r *Registry) Builtins() ([]*profile.AutomationProfile, error) {
-	out := make([]*profile.AutomationProfile, 0, len(profile.BuiltinNames))
-	for _, name := range profile.BuiltinNames {
-		p, err := r.builtin(name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
+	return each(profile.BuiltinNames, r.builtin)
 }
 
 // builtin returns a fresh copy of the named built-in. Only the built-ins
@@ -423,13 +415,5 @@ func (r *Registry) ProfilesNamed(names []string) ([]*profile.AutomationProfile, 
 	if len(names) == 0 {
 		return r.Builtins()
 	}
-	out := make([]*profile.AutomationProfile, 0, len(names))
-	for _, name := range names {
-		p, err := r.Profile(name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
+	return each(names, r.Profile)
 }

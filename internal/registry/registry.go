@@ -196,3 +196,17 @@ func (r *Registry) Global() (*config.Global, error) {
 // Reset drops what was read under an earlier configuration: the pack in
 // force is loaded again when next needed.
 func (r *Registry) Reset() { r.pack = nil }
+
+// each returns what f makes of every one of in, in order, or f's first
+// error.
+func each[T, U any](in []T, f func(T) (U, error)) ([]U, error) {
+	out := make([]U, 0, len(in))
+	for _, v := range in {
+		u, err := f(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}

@@ -1148,3 +1148,30 @@ func TestTrustRefusesAnInvalidProject(t *testing.T) {
 		t.Errorf("config.yaml was written: %v", err)
 	}
 }
+
+// TestEach: each keeps the order of its input and stops at the first
+// error, returning nothing of what it made before.
+func TestEach(t *testing.T) {
+	double := func(n int) (int, error) { return 2 * n, nil }
+	if got, err := each([]int{3, 1, 2}, double); err != nil || !slices.Equal(got, []int{6, 2, 4}) {
+		t.Errorf("each = %v, %v, want [6 2 4]", got, err)
+	}
+	if got, err := each(nil, double); err != nil || got == nil || len(got) != 0 {
+		t.Errorf("each of nothing = %#v, %v, want an empty list", got, err)
+	}
+	bad := errors.New("bad")
+	var seen []int
+	failAt2 := func(n int) (int, error) {
+		seen = append(seen, n)
+		if n == 2 {
+			return 0, bad
+		}
+		return n, nil
+	}
+	if got, err := each([]int{1, 2, 3}, failAt2); !errors.Is(err, bad) || got != nil {
+		t.Errorf("each with an error = %v, %v, want nil, bad", got, err)
+	}
+	if !slices.Equal(seen, []int{1, 2}) {
+		t.Errorf("each went on after an error: saw %v", seen)
+	}
+}
