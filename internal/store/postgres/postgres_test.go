@@ -258,6 +258,29 @@ func TestConcurrentWriters(t *testing.T) {
 	}
 }
 
+// TestFastFormOfABuildWithoutLinkedVersion: builds that carry no version
+// from the linker (go build, go install, a test binary) are not one build;
+// a listing does not read a fast form another of them wrote, here one that
+// says something else than the row's content.
+func TestFastFormOfABuildWithoutLinkedVersion(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, postgres.Options{})
+	want := storetest.Profile(t, "acme/a", 1)
+	if _, err := s.Profiles().Put(ctx, want, false); err != nil {
+		t.Fatal(err)
+	}
+	other := store.Profiles.Codec.Append(nil, storetest.Profile(t, "acme/a", 2))
+	pgtest.Exec(t, fmt.Sprintf("UPDATE %s.profiles SET decoded = '\\x%x', decoded_by = 'profiles/%d//'",
+		s.Schema(), other, store.Profiles.Codec.Version()))
+	l, err := s.Profiles().List(ctx, store.Query{})
+	if err != nil || len(l.Items) != 1 {
+		t.Fatalf("list: %+v, %v", l, err)
+	}
+	if !reflect.DeepEqual(l.Items[0], want) {
+		t.Fatalf("listed another build's form: %+v, want %+v", l.Items[0], want)
+	}
+}
+
 // TestFastForm: a fast form written by another build, or left behind by a
 // hand edit of the content, is never used; migrate makes it again.
 func TestFastForm(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,10 +37,39 @@ type table[T any] struct {
 
 func newTable[T any](c *store.Collection[T]) *table[T] {
 	t := &table[T]{c: c}
-	if c.Codec != nil {
-		t.tag = fmt.Sprintf("%s/%d/%s/%s", c.Name, c.Codec.Version(), version.Version, version.Commit)
+	if id := buildID(version.Get(), os.Executable, os.Stat); c.Codec != nil && id != "" {
+		t.tag = fmt.Sprintf("%s/%d/%s", c.Name, c.Codec.Version(), id)
 	}
 	return t
+}
+
+// buildID names this build in decoded_by: a decoder may judge a document
+// otherwise from one build to the next, so a build reads only the fast
+// forms a build of the same code wrote. A release or a clean commit is
+// named by its version and commit, as the linker or the build info gives
+// them (go install records the module's version, go build the commit), so
+// that every machine running it shares its forms. Any other build (changed
+// sources, a test binary) is named by its executable, as the file store's
+// cache names its producer; "" when that cannot be read, and then the
+// build writes and reads no fast form.
+func buildID(info version.Info, executable func() (string, error), stat func(string) (os.FileInfo, error)) string {
+	dirty := strings.HasSuffix(info.Commit, "-dirty") || strings.HasSuffix(info.Version, "+dirty")
+	switch {
+	case dirty:
+	case info.Commit != version.Unknown:
+		return info.Version + "/" + info.Commit
+	case info.Version != version.Dev:
+		return info.Version
+	}
+	exe, err := executable()
+	if err != nil {
+		return ""
+	}
+	fi, err := stat(exe)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("exe:%s:%d:%d", exe, fi.Size(), fi.ModTime().UnixNano())
 }
 
 // The tables of the registry.
@@ -73,7 +104,7 @@ func scanRow(r pgx.Row) (row, error) {
 // (a role with UPDATE on the table can write it) changes no decision, only
 // what a listing shows until the next write.
 func (t *table[T]) decodeListed(x row) (T, error) {
-	if t.c.Codec != nil && x.decoded != nil && x.decodedBy != nil && *x.decodedBy == t.tag &&
+	if t.c.Codec != nil && t.tag != "" && x.decoded != nil && x.decodedBy != nil && *x.decodedBy == t.tag &&
 		x.decodedFor != nil && *x.decodedFor == x.digest {
 		if v, err := t.c.Codec.Read(x.decoded); err == nil && t.c.NameOf(v) == x.name {
 			return v, nil
@@ -100,9 +131,10 @@ func (t *table[T]) decode(x row) (T, error) {
 // label names a stored document in problems: table/name.
 func (t *table[T]) label(name string) string { return t.c.Name + "/" + name }
 
-// fast returns the fast form of v, or nil for a collection without one.
+// fast returns the fast form of v, or nil for a collection without one
+// or a build that cannot name itself.
 func (t *table[T]) fast(v T) []byte {
-	if t.c.Codec == nil {
+	if t.c.Codec == nil || t.tag == "" {
 		return nil
 	}
 	return t.c.Codec.Append(nil, v)

@@ -269,6 +269,9 @@ func (w *batchWriter) flush() error {
 // that listings are fast again after an upgrade.
 func (s *Store) redecode(ctx context.Context) (int, error) {
 	n, after := 0, ""
+	if profiles.tag == "" {
+		return 0, nil
+	}
 	for {
 		var rows []row
 		err := s.with(ctx, "refreshing the fast forms", func(c *pgx.Conn) error {
