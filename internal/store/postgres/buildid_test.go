@@ -30,6 +30,8 @@ func TestBuildID(t *testing.T) {
 		{"release", version.Info{Version: "v1.2.0", Commit: "abc"}, exe, "v1.2.0/abc"},
 		{"go install of a version", version.Info{Version: "v1.3.0", Commit: version.Unknown}, exe, "v1.3.0"},
 		{"changed sources", version.Info{Version: "v0.0.0-1-abc+dirty", Commit: "abc-dirty"}, exe, byExe},
+		{"make in a changed checkout", version.Info{Version: "v1.2.0-3-gabc-dirty", Commit: "abc"}, exe, byExe},
+		{"make outside a checkout", version.Info{Version: version.Dev, Commit: "none"}, exe, byExe},
 		{"nothing known", version.Info{Version: version.Dev, Commit: version.Unknown}, exe, byExe},
 		{"nothing known, no executable", version.Info{Version: version.Dev, Commit: version.Unknown}, noExe, ""},
 	} {

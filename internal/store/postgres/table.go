@@ -53,12 +53,11 @@ func newTable[T any](c *store.Collection[T]) *table[T] {
 // cache names its producer; "" when that cannot be read, and then the
 // build writes and reads no fast form.
 func buildID(info version.Info, executable func() (string, error), stat func(string) (os.FileInfo, error)) string {
-	dirty := strings.HasSuffix(info.Commit, "-dirty") || strings.HasSuffix(info.Version, "+dirty")
 	switch {
-	case dirty:
-	case info.Commit != version.Unknown:
+	case dirty(info.Version) || dirty(info.Commit):
+	case known(info.Commit):
 		return info.Version + "/" + info.Commit
-	case info.Version != version.Dev:
+	case known(info.Version):
 		return info.Version
 	}
 	exe, err := executable()
@@ -70,6 +69,17 @@ func buildID(info version.Info, executable func() (string, error), stat func(str
 		return ""
 	}
 	return fmt.Sprintf("exe:%s:%d:%d", exe, fi.Size(), fi.ModTime().UnixNano())
+}
+
+// dirty reports a version or commit of changed sources: go build marks
+// them +dirty or -dirty, git describe --dirty (the Makefile's) -dirty.
+func dirty(s string) bool { return strings.HasSuffix(s, "-dirty") || strings.HasSuffix(s, "+dirty") }
+
+// known reports a version or commit that names code: not one of the
+// placeholders of a build that could not tell (the Makefile's "none"
+// outside a git checkout).
+func known(s string) bool {
+	return s != "" && s != version.Unknown && s != version.Dev && s != "none"
 }
 
 // The tables of the registry.
