@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -31,17 +32,24 @@ import (
 // YAML takes to parse. Collections with history also keep every version as
 // an object and log each put and remove in the history table.
 type table[T any] struct {
-	c   *store.Collection[T]
-	tag string // decoded_by of the fast forms this build writes and reads
+	c *store.Collection[T]
+	// tag returns decoded_by of the fast forms this build writes and
+	// reads, "" for none. It is worked out when first needed, not when
+	// the program starts: most commands never use it.
+	tag func() string
 }
 
 func newTable[T any](c *store.Collection[T]) *table[T] {
-	t := &table[T]{c: c}
-	if id := buildID(version.Get(), os.Executable, os.Stat); c.Codec != nil && id != "" {
-		t.tag = fmt.Sprintf("%s/%d/%s", c.Name, c.Codec.Version(), id)
-	}
-	return t
+	return &table[T]{c: c, tag: sync.OnceValue(func() string {
+		if id := thisBuild(); c.Codec != nil && id != "" {
+			return fmt.Sprintf("%s/%d/%s", c.Name, c.Codec.Version(), id)
+		}
+		return ""
+	})}
 }
+
+// thisBuild is buildID of the running build.
+var thisBuild = sync.OnceValue(func() string { return buildID(version.Get(), os.Executable, os.Stat) })
 
 // buildID names this build in decoded_by: a decoder may judge a document
 // otherwise from one build to the next, so a build reads only the fast
@@ -82,6 +90,9 @@ func known(s string) bool {
 	return s != "" && s != version.Unknown && s != version.Dev && s != "none"
 }
 
+// ptr returns a pointer to a copy of s.
+func ptr(s string) *string { return &s }
+
 // The tables of the registry.
 var (
 	profiles = newTable(store.Profiles)
@@ -114,7 +125,7 @@ func scanRow(r pgx.Row) (row, error) {
 // (a role with UPDATE on the table can write it) changes no decision, only
 // what a listing shows until the next write.
 func (t *table[T]) decodeListed(x row) (T, error) {
-	if t.c.Codec != nil && t.tag != "" && x.decoded != nil && x.decodedBy != nil && *x.decodedBy == t.tag &&
+	if t.c.Codec != nil && t.tag() != "" && x.decoded != nil && x.decodedBy != nil && *x.decodedBy == t.tag() &&
 		x.decodedFor != nil && *x.decodedFor == x.digest {
 		if v, err := t.c.Codec.Read(x.decoded); err == nil && t.c.NameOf(v) == x.name {
 			return v, nil
@@ -144,7 +155,7 @@ func (t *table[T]) label(name string) string { return t.c.Name + "/" + name }
 // fast returns the fast form of v, or nil for a collection without one
 // or a build that cannot name itself.
 func (t *table[T]) fast(v T) []byte {
-	if t.c.Codec == nil || t.tag == "" {
+	if t.c.Codec == nil || t.tag() == "" {
 		return nil
 	}
 	return t.c.Codec.Append(nil, v)
@@ -355,7 +366,7 @@ func upsert[T any](ctx context.Context, tx pgx.Tx, t *table[T], name string, dat
 	var tag *string
 	var fastFor *string
 	if fast != nil {
-		tag, fastFor = &t.tag, &digest
+		tag, fastFor = ptr(t.tag()), &digest
 	}
 	_, err := tx.Exec(ctx, "INSERT INTO "+t.c.Name+` AS t (name, namespace, content, digest, decoded, decoded_by, decoded_for)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)

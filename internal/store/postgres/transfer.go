@@ -201,7 +201,7 @@ func applyEntries[T any](w *batchWriter, t *table[T], entries []store.Entry, hel
 			var tag, fastFor *string
 			fast := t.fast(v)
 			if fast != nil {
-				tag, fastFor = &t.tag, &digest
+				tag, fastFor = ptr(t.tag()), &digest
 			}
 			w.add(0, "INSERT INTO "+t.c.Name+` AS t (name, namespace, content, digest, decoded, decoded_by, decoded_for)
 				VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -269,7 +269,7 @@ func (w *batchWriter) flush() error {
 // that listings are fast again after an upgrade.
 func (s *Store) redecode(ctx context.Context) (int, error) {
 	n, after := 0, ""
-	if profiles.tag == "" {
+	if profiles.tag() == "" {
 		return 0, nil
 	}
 	for {
@@ -277,7 +277,7 @@ func (s *Store) redecode(ctx context.Context) (int, error) {
 		err := s.with(ctx, "refreshing the fast forms", func(c *pgx.Conn) error {
 			return collectRows(ctx, c, &rows, "SELECT "+rowColumns+" FROM "+profiles.c.Name+
 				" WHERE (decoded_by IS DISTINCT FROM $1 OR decoded_for IS DISTINCT FROM digest) AND name > $2 ORDER BY name LIMIT $3",
-				profiles.tag, after, batchSize)
+				profiles.tag(), after, batchSize)
 		})
 		if err != nil || len(rows) == 0 {
 			return n, err
@@ -293,7 +293,7 @@ func (s *Store) redecode(ctx context.Context) (int, error) {
 					continue
 				}
 				b.Queue("UPDATE "+profiles.c.Name+" SET decoded = $1, decoded_by = $2, decoded_for = $3 WHERE name = $4 AND digest = $3",
-					profiles.fast(v), profiles.tag, x.digest, x.name)
+					profiles.fast(v), profiles.tag(), x.digest, x.name)
 				n++
 			}
 			return tx.SendBatch(ctx, &b).Close()
