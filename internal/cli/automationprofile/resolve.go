@@ -64,12 +64,9 @@ EXIT STATUS
 }
 
 func resolveRun(opts *resolveOptions) error {
-	if err := cmdutil.ReadSafetyInput(opts.UI, &opts.choices); err != nil {
-		return err
-	}
-	res, err := opts.Reg.Resolve(opts.choices)
+	res, err := cmdutil.ResolveChoices(opts.UI, &opts.choices, opts.Reg.Resolve)
 	if err != nil {
-		return cmdutil.SafetyInputError(opts.choices, err)
+		return err
 	}
 	return opts.UI.Render(render.ResolutionView{Action: opts.choices.Action, Result: res.Plan, Loosened: res.Loosened})
 }

@@ -22,30 +22,26 @@ func ChoiceFlags(cmd *cobra.Command, deps *Deps, c *registry.Choices, profileHel
 	_ = cmd.MarkFlagDirname("project")
 }
 
-// ReadSafetyInput reads standard input into c when its --safety-profile
-// is "-", and names it so in messages; any other file the registry reads
-// itself.
-func ReadSafetyInput(u *UI, c *registry.Choices) error {
-	if c.SafetyProfileFile != Stdin {
-		return nil
+// ResolveChoices hands c to resolve, the registry's use case that resolves a
+// plan's choices ('plan use', 'automation-profile resolve'). When
+// --safety-profile is "-", standard input is read into c first, and named
+// so in messages; any other file the registry reads itself, and an error
+// about it that comes from a pipe or a device gets the hint ReadInput
+// gives: "-" reads standard input there too.
+func ResolveChoices(u *UI, c *registry.Choices, resolve func(registry.Choices) (registry.Resolution, error)) (registry.Resolution, error) {
+	if c.SafetyProfileFile == Stdin {
+		data, name, err := u.ReadInput(Stdin)
+		if err != nil {
+			return registry.Resolution{}, err
+		}
+		c.SafetyProfileFile, c.SafetyProfileInput = name, data
 	}
-	data, name, err := u.ReadInput(Stdin)
-	if err != nil {
-		return err
-	}
-	c.SafetyProfileFile, c.SafetyProfileInput = name, data
-	return nil
-}
-
-// SafetyInputError is err, an error of a command that took c, with the
-// hint ReadInput gives when the file --safety-profile names, which the
-// registry read, is a pipe or a device: "-" reads standard input there too.
-func SafetyInputError(c registry.Choices, err error) error {
+	res, err := resolve(*c)
 	var e *errs.Error
 	if c.SafetyProfileFile != "" && c.SafetyProfileInput == nil && errors.As(err, &e) && len(e.Problems) > 0 && e.Problems[0].File == c.SafetyProfileFile {
-		return suggestStdin(err)
+		return res, suggestStdin(err)
 	}
-	return err
+	return res, err
 }
 
 // emptyHints says, for each flag that names something, what to give it

@@ -82,12 +82,9 @@ EXIT STATUS
 }
 
 func useRun(opts *useOptions) error {
-	if err := cmdutil.ReadSafetyInput(opts.UI, &opts.choices); err != nil {
-		return err
-	}
-	res, err := opts.Reg.UsePlan(opts.choices)
+	res, err := cmdutil.ResolveChoices(opts.UI, &opts.choices, opts.Reg.UsePlan)
 	if err != nil {
-		return cmdutil.SafetyInputError(opts.choices, err)
+		return err
 	}
 	return opts.UI.RenderChange(render.PlanChange("created", res.Plan, res.Loosened))
 }
