@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/render"
 )
 
 type recordOptions struct {
@@ -58,9 +57,5 @@ func recordRun(opts *recordOptions) error {
 	if err != nil {
 		return err
 	}
-	verb := "recorded"
-	if res.Unchanged {
-		verb = render.Unchanged
-	}
-	return opts.UI.RenderChange(render.PlanChange(verb, res.Plan, res.Loosened))
+	return renderResolution(opts.UI, "recorded", res)
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/errs"
-	"github.com/agentsctl/agents/internal/render"
 )
 
 type setAutomationProfileOptions struct {
@@ -70,9 +69,5 @@ func setAutomationProfileRun(opts *setAutomationProfileOptions) error {
 	if err != nil {
 		return err
 	}
-	verb := "updated"
-	if res.Unchanged {
-		verb = render.Unchanged
-	}
-	return opts.UI.RenderChange(render.PlanChange(verb, res.Plan, res.Loosened))
+	return renderResolution(opts.UI, "updated", res)
 }

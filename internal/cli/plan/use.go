@@ -86,5 +86,16 @@ func useRun(opts *useOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.UI.RenderChange(render.PlanChange("created", res.Plan, res.Loosened))
+	return renderResolution(opts.UI, "created", res)
+}
+
+// renderResolution prints what a verb that resolves a plan did to it: done
+// ("created", "updated"), or unchanged when the plan resolved again to
+// exactly what it records and nothing was written.
+func renderResolution(ui *cmdutil.UI, done string, res registry.Resolution) error {
+	verb := done
+	if res.Unchanged {
+		verb = render.Unchanged
+	}
+	return ui.RenderChange(render.PlanChange(verb, res.Plan, res.Loosened))
 }
