@@ -26,11 +26,9 @@ be read are reported on stderr; the others still list.`,
 		Example: `  $ agents action list
   $ agents action list deploy
   $ agents action list --namespace local -f plain`,
-		// The regex matches names, so a name is a regex to complete.
-		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ActionNames),
-		RunE:              cmdutil.RunEArg(opts, runF, listRun, &opts.filter.Regex),
+		RunE: cmdutil.RunEArg(opts, runF, listRun, &opts.filter.Regex),
 	}
-	opts.filter.Add(cmd, deps, "list only actions of this namespace", cmdutil.ActionNamespaces)
+	opts.filter.Add(cmd, deps, "list only actions of this namespace", cmdutil.ActionNames, cmdutil.ActionNamespaces)
 	return cmd
 }
 

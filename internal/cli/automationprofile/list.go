@@ -42,11 +42,9 @@ that cannot be read are reported on stderr; the others still list.`,
 
   # The custom profiles of the acme namespace, one name per line
   $ agents automation-profile list --namespace acme -f plain`,
-		// The regex matches names, so a name is a regex to complete.
-		ValidArgsFunction: cmdutil.CompleteFromList(deps, cmdutil.ProfileNames),
-		RunE:              cmdutil.RunEArg(opts, runF, listRun, &opts.filter.Regex),
+		RunE: cmdutil.RunEArg(opts, runF, listRun, &opts.filter.Regex),
 	}
-	opts.filter.Add(cmd, deps, "list only custom profiles of this namespace", cmdutil.Namespaces)
+	opts.filter.Add(cmd, deps, "list only custom profiles of this namespace", cmdutil.ProfileNames, cmdutil.Namespaces)
 	return cmd
 }
 

@@ -22,10 +22,12 @@ type ListFilter struct {
 }
 
 // Add gives cmd the filter: at most one argument, the regex (which the
-// verb's RunE, RunEArg, stores in Regex), and --namespace/-n with the help
-// text help, completed by namespaces.
-func (f *ListFilter) Add(cmd *cobra.Command, deps *Deps, help string, namespaces Lister) {
+// verb's RunE, RunEArg, stores in Regex), completed by names, and
+// --namespace/-n with the help text help, completed by namespaces.
+func (f *ListFilter) Add(cmd *cobra.Command, deps *Deps, help string, names, namespaces Lister) {
 	cmd.Args = MaximumArgs(1, "at most one regular expression")
+	// The regex matches names, so a name is a regex to complete.
+	cmd.ValidArgsFunction = CompleteFromList(deps, names)
 	cmd.Flags().StringVarP(&f.Namespace, "namespace", "n", "", help)
 	f.cmd = cmd
 	_ = cmd.RegisterFlagCompletionFunc("namespace", CompleteFlag(deps, namespaces))
