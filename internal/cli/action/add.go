@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentsctl/agents/internal/action"
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/render"
 )
 
 type addOptions struct {
@@ -68,5 +67,5 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.UI.RenderChange(render.PutChange("action", res.Stored.Name, res.Stored, res.Unchanged, res.Replaced != nil))
+	return cmdutil.Registered(opts.UI, "action", res.Stored.Name, res)
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentsctl/agents/internal/cli/cmdutil"
 	"github.com/agentsctl/agents/internal/profile"
-	"github.com/agentsctl/agents/internal/render"
 )
 
 type addOptions struct {
@@ -64,7 +63,7 @@ func addRun(opts *addOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.UI.RenderChange(render.PutChange("profile", res.Stored.Name, res.Stored, res.Unchanged, res.Replaced != nil))
+	return cmdutil.Registered(opts.UI, "profile", res.Stored.Name, res)
 }
 
 // readProfileFile reads and decodes a profile file ("-" for standard

@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentsctl/agents/internal/errs"
+	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/strictyaml"
 	"github.com/agentsctl/agents/internal/suggest"
 )
@@ -248,6 +250,13 @@ func NeedConfig(config, what, example string) error {
 		return errs.Usage("--config is required").WithHint("pass %s YAML file: %s", what, example)
 	}
 	return nil
+}
+
+// Registered prints what registering a document did: res is the
+// registry's answer for the document of the kind noun ("action",
+// "profile") stored as name, which it added, replaced, or found unchanged.
+func Registered[T any](ui *UI, noun, name string, res store.PutResult[*T]) error {
+	return ui.RenderChange(render.PutChange(noun, name, res.Stored, res.Unchanged, res.Replaced != nil))
 }
 
 // Once makes each flag named a flag that may be given once: a second
