@@ -44,9 +44,7 @@ EXIT STATUS
   # Round trip: export, edit, re-import
   $ agents action show local/secure-deploy -f yaml > deploy.yaml
   $ agents action add -c deploy.yaml --update`,
-		RunE: cmdutil.RunE(opts, runF, addRun, func(opts *addOptions, _ *cobra.Command, _ []string) error {
-			return cmdutil.NeedConfig(opts.config, "the action's", "agents action add -c deploy.yaml")
-		}),
+		RunE: cmdutil.RunEConfig(opts, runF, addRun, &opts.config, "the action's", "agents action add -c deploy.yaml"),
 	}
 	cmdutil.ConfigFlags(cmd, &opts.config, &opts.update,
 		"path to the action's YAML file, or - for standard input (required)",

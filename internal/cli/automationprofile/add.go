@@ -44,9 +44,7 @@ safety profile was nested) are accepted with a warning and stored nested.`,
 
   # From standard input
   $ agents automation-profile show acme/strict -f yaml | agents automation-profile add -c - --update`,
-		RunE: cmdutil.RunE(opts, runF, addRun, func(opts *addOptions, _ *cobra.Command, _ []string) error {
-			return cmdutil.NeedConfig(opts.config, "the profile's", "agents automation-profile add -c strict.yaml")
-		}),
+		RunE: cmdutil.RunEConfig(opts, runF, addRun, &opts.config, "the profile's", "agents automation-profile add -c strict.yaml"),
 	}
 	cmdutil.ConfigFlags(cmd, &opts.config, &opts.update,
 		"path to the profile's YAML file, or - for standard input (required)",

@@ -180,6 +180,19 @@ func RunEArgs[T any](opts *T, runF, run func(*T) error, args *[]string) func(*co
 	}
 }
 
+// RunEConfig is RunE for a verb that registers a document from the file
+// --config names (see ConfigFlags), which it stores in *config: a command
+// line without it is refused, with a hint to pass what's YAML file ("the
+// action's") as example shows.
+func RunEConfig[T any](opts *T, runF, run func(*T) error, config *string, what, example string) func(*cobra.Command, []string) error {
+	return func(*cobra.Command, []string) error {
+		if *config == "" {
+			return errs.Usage("--config is required").WithHint("pass %s YAML file: %s", what, example)
+		}
+		return dispatch(opts, runF, run)
+	}
+}
+
 // dispatch runs runF, when a test gave one, or else run.
 func dispatch[T any](opts *T, runF, run func(*T) error) error {
 	if runF != nil {
@@ -241,15 +254,6 @@ func ConfigFlags(cmd *cobra.Command, config *string, update *bool, configHelp, u
 	cmd.Flags().StringVarP(config, "config", "c", "", configHelp)
 	cmd.Flags().BoolVar(update, "update", false, updateHelp)
 	_ = cmd.MarkFlagFilename("config", "yaml", "yml")
-}
-
-// NeedConfig refuses a registration without --config; example is how to
-// give it.
-func NeedConfig(config, what, example string) error {
-	if config == "" {
-		return errs.Usage("--config is required").WithHint("pass %s YAML file: %s", what, example)
-	}
-	return nil
 }
 
 // Registered prints what registering a document did: res is the
