@@ -55,18 +55,8 @@ func listRun(opts *listOptions) error {
 	}
 	// A large store takes a moment to read; show a counter then (on a
 	// terminal only: see cmdutil.Progress).
-	var progress *cmdutil.Progress
-	started := false
-	report := func(done, total int) {
-		if !started {
-			started = true
-			if total > listProgressMinimum {
-				progress = opts.UI.Progress("reading profiles", total)
-			}
-		}
-		progress.Set(done)
-	}
-	q.Progress = report
+	progress := opts.UI.ProgressReported("reading profiles", listProgressMinimum)
+	q.Progress = progress.Report
 	list, err := opts.Reg.ListProfiles(q)
 	progress.Done()
 	if err != nil {

@@ -43,6 +43,40 @@ func (u *UI) Progress(label string, total int) *Progress {
 	return &Progress{w: d.IO.ErrOut, now: now, label: label, total: total}
 }
 
+// Reported is a counter for a use case that reports how far it has got
+// (done of total) as it goes, so that the total is known only at its
+// first report: the counter starts then, when the total is above the
+// minimum given, and not at all otherwise. A use case that reports
+// nothing shows none.
+type Reported struct {
+	u       *UI
+	label   string
+	minimum int
+	started bool
+	p       *Progress
+}
+
+// ProgressReported returns a counter labelled label that a use case's
+// reports start, when their total is above minimum (see Reported). Pass
+// its Report to the use case and call Done at the end.
+func (u *UI) ProgressReported(label string, minimum int) *Reported {
+	return &Reported{u: u, label: label, minimum: minimum}
+}
+
+// Report records that done of total steps have finished.
+func (r *Reported) Report(done, total int) {
+	if !r.started {
+		r.started = true
+		if total > r.minimum {
+			r.p = r.u.Progress(r.label, total)
+		}
+	}
+	r.p.Set(done)
+}
+
+// Done clears the counter line, as Progress.Done does.
+func (r *Reported) Done() { r.p.Done() }
+
 // Set records that done steps have finished.
 func (p *Progress) Set(done int) {
 	if p == nil {

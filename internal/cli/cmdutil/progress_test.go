@@ -83,6 +83,38 @@ func TestProgressRedrawsAtMostOncePerInterval(t *testing.T) {
 	}
 }
 
+// TestProgressReportedStartsAtTheFirstReport: the counter is decided by
+// the total of the first report, above the minimum or not, once.
+func TestProgressReportedStartsAtTheFirstReport(t *testing.T) {
+	tests := []struct {
+		name   string
+		totals []int // the total of each report, done counting from 1
+		want   string
+	}{
+		{"above the minimum", []int{11, 11}, "\ragents: reading 1/11"},
+		{"at the minimum", []int{10, 10}, ""},
+		{"a later total above it", []int{10, 11}, ""},
+		{"no report", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, errOut := iostreams.Test()
+			ios.SetStderrTTY(true)
+			c := &clock{t: time.Unix(0, 0)}
+			d := &Deps{IO: ios, Now: c.now}
+			r := d.UI().ProgressReported("reading", 10)
+			for i, total := range tt.totals {
+				r.Report(i+1, total)
+			}
+			r.Done()
+			got := errOut.String()
+			if tt.want == "" && got != "" || !strings.HasPrefix(got, tt.want) {
+				t.Errorf("stderr %q, want it to begin %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestProgressNilIsSilent(t *testing.T) {
 	var p *Progress
 	p.Set(1)

@@ -107,16 +107,11 @@ func copyRun(opts *copyOptions) error {
 	if !ok1 || !ok2 {
 		return errs.Usage("these stores cannot be copied")
 	}
-	var progress *cmdutil.Progress
+	progress := opts.UI.ProgressReported("copying", 0)
 	report, err := store.Copy(opts.stores.Ctx(), src, dst, store.CopyOptions{
-		Force: opts.force,
-		Now:   opts.stores.Now,
-		Progress: func(done, total int) {
-			if progress == nil {
-				progress = opts.UI.Progress("copying", total)
-			}
-			progress.Set(done)
-		},
+		Force:    opts.force,
+		Now:      opts.stores.Now,
+		Progress: progress.Report,
 	})
 	progress.Done()
 	if err != nil {
