@@ -101,6 +101,9 @@ func Main() int {
 		// what the flags and the environment say: nothing that reads a
 		// file, which could hang the exit.
 		sig.SetExit(func(code int) {
+			// A question or a counter may have left stderr's line
+			// unfinished: the error starts a line of its own.
+			deps.IO.EndLine()
 			sayInterrupted(os.Stderr, interruptFormat(deps, args))
 			os.Exit(code)
 		})

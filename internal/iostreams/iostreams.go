@@ -6,9 +6,11 @@ package iostreams
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/mattn/go-isatty"
@@ -28,6 +30,9 @@ type IOStreams struct {
 	width     int
 	columns   int          // COLUMNS, when a positive number
 	flush     func() error // writes out what Out holds back, when it buffers
+	// lineOpen is set while stderr's last line is unfinished, read by the
+	// goroutine that reports a signal.
+	lineOpen atomic.Bool
 }
 
 // System returns the process's own streams, inspecting the environment once.
@@ -130,6 +135,21 @@ func (s *IOStreams) SetCI(v bool) { s.ci = v }
 // ColorEnabled reports whether standard output may carry escape codes: it
 // must be a terminal, NO_COLOR must be unset and TERM must not be dumb.
 func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.noColor }
+
+// SetLineOpen records whether the last line written to stderr is left
+// unfinished: a question waiting for its answer, or a progress counter
+// redrawn in place.
+func (s *IOStreams) SetLineOpen(v bool) { s.lineOpen.Store(v) }
+
+// EndLine ends the unfinished line on stderr, if any, so that what is
+// written next (the error of a command a signal stopped at a question or
+// under a counter) starts a line of its own. It is safe to call from
+// another goroutine.
+func (s *IOStreams) EndLine() {
+	if s.lineOpen.Swap(false) {
+		fmt.Fprintln(s.ErrOut)
+	}
+}
 
 // CanPrompt reports whether the user can be asked a question: stdin and
 // stdout are terminals and CI is not set.

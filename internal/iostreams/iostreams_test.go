@@ -41,3 +41,17 @@ func TestTerminalWidth(t *testing.T) {
 		t.Errorf("width = %d, want 120", w)
 	}
 }
+
+func TestEndLine(t *testing.T) {
+	s, _, _, errOut := Test()
+	s.EndLine()
+	if errOut.Len() != 0 {
+		t.Errorf("EndLine with no line open wrote %q", errOut.String())
+	}
+	s.SetLineOpen(true)
+	s.EndLine()
+	s.EndLine()
+	if got := errOut.String(); got != "\n" {
+		t.Errorf("EndLine twice on an open line wrote %q, want one line break", got)
+	}
+}

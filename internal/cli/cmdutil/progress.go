@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/agentsctl/agents/internal/iostreams"
 )
 
 // progressInterval is how often a progress counter is redrawn at most, so a
@@ -17,6 +19,7 @@ const progressInterval = 100 * time.Millisecond
 // stderr carries warnings and errors alone. A nil *Progress is valid and
 // silent.
 type Progress struct {
+	io    *iostreams.IOStreams
 	w     io.Writer
 	now   func() time.Time
 	label string
@@ -40,7 +43,7 @@ func (u *UI) Progress(label string, total int) *Progress {
 	if now == nil {
 		now = time.Now
 	}
-	return &Progress{w: d.IO.ErrOut, now: now, label: label, total: total}
+	return &Progress{io: d.IO, w: d.IO.ErrOut, now: now, label: label, total: total}
 }
 
 // Reported is a counter for a use case that reports how far it has got
@@ -103,6 +106,7 @@ func (p *Progress) Done() {
 	// terminal, TERM=dumb included.
 	fmt.Fprint(p.w, "\r"+strings.Repeat(" ", p.drawn)+"\r")
 	p.drawn = 0
+	p.io.SetLineOpen(false)
 }
 
 func (p *Progress) draw(line string) {
@@ -112,4 +116,5 @@ func (p *Progress) draw(line string) {
 	}
 	fmt.Fprint(p.w, "\r"+line+pad)
 	p.drawn = len(line)
+	p.io.SetLineOpen(true)
 }

@@ -190,7 +190,9 @@ func (u *UI) ConfirmRemoval(what, name string, yes bool) func() (bool, error) {
 		}
 		u.Flush()
 		fmt.Fprintf(u.d.IO.ErrOut, "Remove %s %s? [y/N] ", what, render.Escape(name))
+		u.d.IO.SetLineOpen(true)
 		line, err := bufio.NewReader(u.d.IO.In).ReadString('\n')
+		u.d.IO.SetLineOpen(false)
 		if err != nil && line == "" {
 			fmt.Fprintln(u.d.IO.ErrOut)
 		}
