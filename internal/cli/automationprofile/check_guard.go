@@ -255,15 +255,17 @@ any other exit.`,
 			}
 			if (opts.stdinJSON || (opts.hookOpts.on && !opts.hookOpts.printConfig)) && opts.UI.IO().IsStdinTTY() {
 				// Waiting on a terminal for JSON nobody will type helps no one.
-				mode := "--stdin-json"
 				if opts.hookOpts.on {
-					mode = "--hook"
+					// A hook may name no profile, and its JSON is the
+					// agent's, which differs from agent to agent.
+					return errs.Usage("stdin is a terminal, but --hook reads the call from stdin").
+						WithHint("the agent pipes its JSON in; to try a call by hand, pipe it in as \"Trying it by hand\" in docs/hooks.md shows")
 				}
 				target := opts.profile
 				if opts.plan != "" {
 					target = "--plan " + opts.plan
 				}
-				return errs.Usage("stdin is a terminal, but %s reads the call from stdin", mode).
+				return errs.Usage("stdin is a terminal, but --stdin-json reads the call from stdin").
 					WithHint("pipe the JSON in, for example: echo '{\"tool\": \"read\"}' | agents automation-profile check-guard %s --stdin-json", target)
 			}
 			opts.input = in

@@ -1,6 +1,7 @@
 package automationprofile
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -270,14 +271,30 @@ func TestClosest(t *testing.T) {
 func nan() float64 { return math.NaN() }
 
 func TestCheckGuardStdinTerminal(t *testing.T) {
-	for _, mode := range [][]string{{"--stdin-json"}, {"--hook", "claude-code"}} {
+	for _, tt := range []struct {
+		args []string
+		hint string
+	}{
+		{[]string{"ci", "--stdin-json"}, "| agents automation-profile check-guard ci --stdin-json"},
+		{[]string{"--plan", "01jq3v6m4x8b2c7d9e0f1g2h3k", "--stdin-json"}, "check-guard --plan 01jq3v6m4x8b2c7d9e0f1g2h3k --stdin-json"},
+		// A hook's JSON is the agent's, and it may name no profile: the
+		// hint must not show a command with the profile left out.
+		{[]string{"ci", "--hook", "claude-code"}, "docs/hooks.md"},
+		{[]string{"--hook", "claude-code"}, "docs/hooks.md"},
+	} {
 		ios, _, _, _ := iostreams.Test()
 		ios.SetStdinTTY(true)
 		cmd := newCheckGuardCmd(&cmdutil.Deps{IO: ios}, func(*checkGuardOptions) error { return nil })
-		cmd.SetArgs(append([]string{"ci"}, mode...))
+		cmd.SetArgs(tt.args)
 		cmd.SilenceErrors, cmd.SilenceUsage = true, true
-		if _, err := cmd.ExecuteC(); !errs.Is(err, errs.KindUsage) || !strings.Contains(err.Error(), "stdin is a terminal") {
-			t.Errorf("%v: error %v, want a usage error about the terminal", mode, err)
+		_, err := cmd.ExecuteC()
+		if !errs.Is(err, errs.KindUsage) || !strings.Contains(err.Error(), "stdin is a terminal") {
+			t.Errorf("%v: error %v, want a usage error about the terminal", tt.args, err)
+			continue
+		}
+		var e *errs.Error
+		if !errors.As(err, &e) || !strings.Contains(e.Hint, tt.hint) || strings.Contains(e.Hint, "  ") {
+			t.Errorf("%v: hint %q, want it to say %q", tt.args, e.Hint, tt.hint)
 		}
 	}
 }
