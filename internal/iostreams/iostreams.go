@@ -28,6 +28,7 @@ type IOStreams struct {
 	noColor   bool
 	ci        bool
 	width     int
+	errWidth  int
 	columns   int          // COLUMNS, when a positive number
 	flush     func() error // writes out what Out holds back, when it buffers
 	// lineOpen is set while stderr's last line is unfinished, read by the
@@ -104,6 +105,30 @@ func (s *IOStreams) TerminalWidth() int {
 	}
 	return 0
 }
+
+// ErrWidth returns the width of the terminal on stderr, where progress is
+// drawn: COLUMNS when it is set to a number, else the terminal's, or 0
+// when stderr is not a terminal.
+func (s *IOStreams) ErrWidth() int {
+	if s.errWidth != 0 {
+		return s.errWidth
+	}
+	if s.columns > 0 {
+		return s.columns
+	}
+	if !s.stderrTTY {
+		return 0
+	}
+	if f, ok := s.ErrOut.(*os.File); ok {
+		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
+			return w
+		}
+	}
+	return 0
+}
+
+// SetErrWidth fixes the width of the terminal on stderr (for tests).
+func (s *IOStreams) SetErrWidth(w int) { s.errWidth = w }
 
 // SetWidth fixes the terminal width (for tests).
 func (s *IOStreams) SetWidth(w int) { s.width = w }

@@ -23,6 +23,9 @@ type Progress struct {
 	w     io.Writer
 	now   func() time.Time
 	label string
+	// width is that of stderr's terminal, 0 when unknown: a line as wide
+	// wraps, and then a carriage return redraws only its last row.
+	width int
 	total int
 	done  int
 	// drawn is the width of the line on screen, 0 when none is.
@@ -43,7 +46,7 @@ func (u *UI) Progress(label string, total int) *Progress {
 	if now == nil {
 		now = time.Now
 	}
-	return &Progress{io: d.IO, w: d.IO.ErrOut, now: now, label: label, total: total}
+	return &Progress{io: d.IO, w: d.IO.ErrOut, now: now, label: label, width: d.IO.ErrWidth(), total: total}
 }
 
 // Reported is a counter for a use case that reports how far it has got
@@ -110,6 +113,11 @@ func (p *Progress) Done() {
 }
 
 func (p *Progress) draw(line string) {
+	// Keep the end, which holds the count, one column short of the edge,
+	// where some terminals wrap already. The line is ASCII.
+	if p.width > 1 && len(line) > p.width-1 {
+		line = line[len(line)-(p.width-1):]
+	}
 	pad := ""
 	if n := p.drawn - len(line); n > 0 {
 		pad = strings.Repeat(" ", n)

@@ -155,3 +155,23 @@ func TestGlobalDecodesWhatWasRead(t *testing.T) {
 		t.Errorf("Global after a failed read = %v, want that failure", err)
 	}
 }
+
+// On a terminal narrower than the counter, the line is cut to fit, the
+// count kept: a line that wraps cannot be redrawn nor cleared in place.
+func TestProgressFitsANarrowTerminal(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetStderrTTY(true)
+	ios.SetErrWidth(20)
+	c := &clock{t: time.Unix(0, 0)}
+	p := (&Deps{IO: ios, Now: c.now}).UI().Progress("reading profiles", 20000)
+	p.Set(12345)
+	p.Done()
+	for _, draw := range strings.Split(errOut.String(), "\r") {
+		if len(draw) > 19 {
+			t.Errorf("drawn %q: %d columns on a terminal of 20", draw, len(draw))
+		}
+	}
+	if !strings.Contains(errOut.String(), "12345/20000") {
+		t.Errorf("stderr %q lacks the count", errOut.String())
+	}
+}
