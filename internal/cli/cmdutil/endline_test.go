@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,5 +60,31 @@ func TestProgressLeavesTheLineOpenWhileShown(t *testing.T) {
 	ios.EndLine()
 	if errOut.String() != before {
 		t.Errorf("EndLine after Done wrote %q", errOut.String()[len(before):])
+	}
+}
+
+// Reading "-" from a terminal says what it waits for, on stderr; from a
+// pipe it says nothing, and --quiet silences it.
+func TestReadInputFromATerminalSaysSo(t *testing.T) {
+	for _, tt := range []struct {
+		tty, quiet, says bool
+	}{
+		{true, false, true},
+		{false, false, false},
+		{true, true, false},
+	} {
+		ios, in, out, errOut := iostreams.Test()
+		ios.SetStdinTTY(tt.tty)
+		in.WriteString("name: acme/x\n")
+		data, _, err := (&Deps{IO: ios, Config: Config{Quiet: tt.quiet}}).UI().ReadInput(Stdin)
+		if err != nil || string(data) != "name: acme/x\n" {
+			t.Fatalf("ReadInput = %q, %v", data, err)
+		}
+		if out.Len() != 0 {
+			t.Errorf("stdout %q, want nothing", out.String())
+		}
+		if got := strings.Contains(errOut.String(), "from the terminal") && strings.Contains(errOut.String(), "Ctrl-"); got != tt.says {
+			t.Errorf("tty %v, quiet %v: stderr %q", tt.tty, tt.quiet, errOut.String())
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/agentsctl/agents/internal/errs"
@@ -147,6 +148,11 @@ func (u *UI) ReadInput(path string) ([]byte, string, error) {
 		data, err := strictyaml.ReadFile(path)
 		return data, path, suggestStdin(err)
 	}
+	if u.d.IO.IsStdinTTY() {
+		// Nothing is piped in: the document is to be typed or pasted,
+		// and without a word the command would seem to hang.
+		u.Info("reading standard input from the terminal: type or paste the document, then end it with %s", endOfInput())
+	}
 	data, err := io.ReadAll(io.LimitReader(u.d.IO.In, strictyaml.MaxFileSize+1))
 	if err != nil {
 		return nil, StdinName, errs.Wrap(errs.KindInternal, err, "cannot read standard input")
@@ -156,6 +162,14 @@ func (u *UI) ReadInput(path string) ([]byte, string, error) {
 			Message: fmt.Sprintf("input is larger than %d bytes (1 MiB), the limit", strictyaml.MaxFileSize)}})
 	}
 	return data, StdinName, nil
+}
+
+// endOfInput names the keys that end the input typed at a terminal.
+func endOfInput() string {
+	if runtime.GOOS == "windows" {
+		return "Ctrl-Z and Enter"
+	}
+	return "Ctrl-D"
 }
 
 // suggestStdin adds to err, when it refuses a pipe or a device named on the
