@@ -88,38 +88,27 @@ func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
 // set to a number (a terminal or not, so that piped output can be fitted
 // too), else the width of the terminal on stdout, or 0 when stdout is not a
 // terminal.
-func (s *IOStreams) TerminalWidth() int {
-	if s.width != 0 {
-		return s.width
-	}
-	if s.columns > 0 {
-		return s.columns
-	}
-	if !s.stdoutTTY {
-		return 0
-	}
-	if f, ok := s.Out.(*os.File); ok {
-		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
-			return w
-		}
-	}
-	return 0
-}
+func (s *IOStreams) TerminalWidth() int { return s.widthOf(s.width, s.stdoutTTY, s.Out) }
 
 // ErrWidth returns the width of the terminal on stderr, where progress is
 // drawn: COLUMNS when it is set to a number, else the terminal's, or 0
 // when stderr is not a terminal.
-func (s *IOStreams) ErrWidth() int {
-	if s.errWidth != 0 {
-		return s.errWidth
+func (s *IOStreams) ErrWidth() int { return s.widthOf(s.errWidth, s.stderrTTY, s.ErrOut) }
+
+// widthOf is the width of a stream: fixed when set (by a test), else
+// COLUMNS when it is a number, else the terminal's when the stream is one
+// (tty), else 0.
+func (s *IOStreams) widthOf(fixed int, tty bool, w io.Writer) int {
+	if fixed != 0 {
+		return fixed
 	}
 	if s.columns > 0 {
 		return s.columns
 	}
-	if !s.stderrTTY {
+	if !tty {
 		return 0
 	}
-	if f, ok := s.ErrOut.(*os.File); ok {
+	if f, ok := w.(*os.File); ok {
 		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
 			return w
 		}
