@@ -165,6 +165,15 @@ func (s *IOStreams) EndLine() {
 	}
 }
 
+// DiscardTypedAhead drops what was typed at the terminal on stdin before
+// a question was put, so that a key pressed for something else (a "y"
+// typed ahead, a pasted block) cannot answer it.
+func (s *IOStreams) DiscardTypedAhead() {
+	if f, ok := s.In.(*os.File); ok && s.stdinTTY {
+		discardTypedAhead(f)
+	}
+}
+
 // CanPrompt reports whether the user can be asked a question: stdin and
 // stdout are terminals and CI is not set.
 func (s *IOStreams) CanPrompt() bool { return s.stdinTTY && s.stdoutTTY && !s.ci }

@@ -203,6 +203,7 @@ func (u *UI) ConfirmRemoval(what, name string, yes bool) func() (bool, error) {
 				WithHint("pass --yes to remove it when not at a terminal or when CI is set")
 		}
 		u.Flush()
+		u.d.IO.DiscardTypedAhead()
 		fmt.Fprintf(u.d.IO.ErrOut, "Remove %s %s? [y/N] ", what, render.Escape(name))
 		u.d.IO.SetLineOpen(true)
 		line, err := bufio.NewReader(u.d.IO.In).ReadString('\n')
