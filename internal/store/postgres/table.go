@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -49,7 +50,25 @@ func newTable[T any](c *store.Collection[T]) *table[T] {
 }
 
 // thisBuild is buildID of the running build.
-var thisBuild = sync.OnceValue(func() string { return buildID(version.Get(), os.Executable, os.Stat) })
+var thisBuild = sync.OnceValue(func() string {
+	bi, _ := debug.ReadBuildInfo()
+	return buildID(version.Get(), vcsModified(bi), os.Executable, os.Stat)
+})
+
+// vcsModified reports whether the build info says the sources were
+// changed from the commit they were built at. A version and commit given
+// to the linker (-X, as the Makefile or a script does) do not say so.
+func vcsModified(bi *debug.BuildInfo) bool {
+	if bi == nil {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.modified" {
+			return s.Value == "true"
+		}
+	}
+	return false
+}
 
 // buildID names this build in decoded_by: a decoder may judge a document
 // otherwise from one build to the next, so a build reads only the fast
@@ -59,10 +78,12 @@ var thisBuild = sync.OnceValue(func() string { return buildID(version.Get(), os.
 // that every machine running it shares its forms. Any other build (changed
 // sources, a test binary) is named by its executable, as the file store's
 // cache names its producer; "" when that cannot be read, and then the
-// build writes and reads no fast form.
-func buildID(info version.Info, executable func() (string, error), stat func(string) (os.FileInfo, error)) string {
+// build writes and reads no fast form. modified is the build info's word
+// that the sources were changed, which holds even when the linker was
+// given a clean version and commit.
+func buildID(info version.Info, modified bool, executable func() (string, error), stat func(string) (os.FileInfo, error)) string {
 	switch {
-	case dirty(info.Version) || dirty(info.Commit):
+	case modified || dirty(info.Version) || dirty(info.Commit):
 	case known(info.Commit):
 		return info.Version + "/" + info.Commit
 	case known(info.Version):
