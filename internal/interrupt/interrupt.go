@@ -22,7 +22,9 @@
 //
 // Once caught, a signal ends the process at once, as its default action
 // would (reads change nothing, and every write is atomic and survives
-// being cut off at any point), unless something waits on Context's Done (a
+// being cut off at any point), in the way main has said (SetExit; a signal
+// that comes before main has said waits for it, a second at most),
+// unless something waits on Context's Done (a
 // change waiting for the store lock): that is cancelled instead, so it can
 // say it was interrupted, and the process ends with the same code when the
 // command returns. A second signal ends it at once in any case.
