@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ import (
 	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/registry"
 	"github.com/agentsctl/agents/internal/render"
+	"github.com/agentsctl/agents/internal/strictyaml"
 	"github.com/agentsctl/agents/internal/suggest"
 )
 
@@ -417,6 +419,17 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 				msg = "must be " + keyType(f.key) + " that fits: " + string(f.raw) + " is out of range"
 			}
 			problems = append(problems, errs.Problem{File: src, Path: f.key, Message: msg})
+			continue
+		}
+		// As on the command line and in a file: a cost other than 0 must
+		// not read as 0 or lose digits (1e-400 would read as 0), any more
+		// than 1e400 may read as the largest number.
+		if keyType(f.key) == "a number" {
+			if v, err := strconv.ParseFloat(string(f.raw), 64); err == nil && strictyaml.LosesPrecision(string(f.raw), v) {
+				problems = append(problems, errs.Problem{File: src, Path: f.key, Message: fmt.Sprintf(
+					"must be a number read at full precision: %s is closer to 0 than %g (it would read as %g, or lose digits); write 0, or a number of at least %g",
+					f.raw, strictyaml.MinNormal, v, strictyaml.MinNormal)})
+			}
 		}
 	}
 	judged := make(map[string]bool, len(problems))
