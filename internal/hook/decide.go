@@ -177,6 +177,35 @@ func Unprovable(safety profile.SafetyProfile, guards *profile.AutomationGuard) (
 	return Answer{}, false
 }
 
+// Supersedes reports whether u, an Unprovable answer, replaces a, the
+// answer decided from the call: when it lets less through, or as much but
+// by a rule check-guard evaluates before a's, so that the reason names
+// the rule the order says decides (a limit a hook cannot count before the
+// write approval, the human approval or the threshold that would ask as
+// well). A rule outside the guard order (a pack boundary) comes first.
+func Supersedes(u, a Answer) bool {
+	if Stricter(u.Kind, a.Kind) {
+		return true
+	}
+	if u.Kind != a.Kind {
+		return false
+	}
+	return ruleIndex(u.Rule) < ruleIndex(a.Rule)
+}
+
+// ruleIndex is a rule's place in check-guard's order; the threshold a
+// hook asks by comes after every guard rule, and a rule outside the order
+// before them all.
+func ruleIndex(rule string) int {
+	if rule == ThresholdRule {
+		return len(profile.GuardRules)
+	}
+	if i := slices.Index(profile.GuardRules, profile.Rule(rule)); i >= 0 {
+		return i
+	}
+	return -1
+}
+
 // Stricter reports whether a answers less than b lets through: a deny
 // before an ask, an ask before no answer or an allow.
 func Stricter(a, b Kind) bool { return rank(a) < rank(b) }

@@ -289,7 +289,7 @@ func (r *Registry) DecideHook(c HookCall) (HookDecision, error) {
 		modeAsks = false
 	}
 	d.Answer = hook.Decide(s.Guard(in), s.Profile, hook.Options{Abstain: c.Abstain, ModeAsks: modeAsks})
-	if u, ok := hook.Unprovable(s.Safety, s.Profile.Guards); ok && hook.Stricter(u.Kind, d.Answer.Kind) {
+	if u, ok := hook.Unprovable(s.Safety, s.Profile.Guards); ok && hook.Supersedes(u, d.Answer) {
 		d.Answer = u
 	}
 	if d.Class.Write {

@@ -916,6 +916,28 @@ func TestHookUnprovableLimits(t *testing.T) {
 		{"acme/totalcost", func(p *profile.AutomationProfile) { p.Safety.MaxTotalCost = &limit }, hook.Deny, profile.RuleSafetyMaxTotalCost},
 		{"acme/calls", func(p *profile.AutomationProfile) { p.Guards = &profile.AutomationGuard{MaxToolCallsPerStep: &calls} }, hook.Ask, profile.RuleMaxToolCallsPerStep},
 		{"acme/guardcost", func(p *profile.AutomationProfile) { p.Guards = &profile.AutomationGuard{MaxTotalCost: &limit} }, hook.Ask, profile.RuleGuardMaxTotalCost},
+		// Where another rule answers as strictly, the one check-guard
+		// evaluates first is named: a calls limit before the write
+		// approval, the human approval and the threshold.
+		{"acme/callswrites", func(p *profile.AutomationProfile) {
+			p.Guards = &profile.AutomationGuard{MaxToolCallsPerStep: &calls, RequireApprovalForWrites: true}
+		}, hook.Ask, profile.RuleMaxToolCallsPerStep},
+		{"acme/callshuman", func(p *profile.AutomationProfile) {
+			p.Safety.RequireHumanApproval = true
+			p.Guards = &profile.AutomationGuard{MaxToolCallsPerStep: &calls}
+		}, hook.Ask, profile.RuleMaxToolCallsPerStep},
+		{"acme/costthreshold", func(p *profile.AutomationProfile) {
+			p.AutoDecisionsExecute = 0.5
+			p.Guards = &profile.AutomationGuard{MaxTotalCost: &limit}
+		}, hook.Ask, profile.RuleGuardMaxTotalCost},
+		// A rule evaluated before the limit keeps its place.
+		{"acme/denycalls", func(p *profile.AutomationProfile) {
+			p.Guards = &profile.AutomationGuard{MaxToolCallsPerStep: &calls, ToolDenylist: []string{"Bash"}}
+		}, hook.Ask, profile.RuleToolDenylist},
+		{"acme/checkpointcost", func(p *profile.AutomationProfile) {
+			p.Safety.RequireCheckpoints = true
+			p.Safety.MaxCostPerPlan = &limit
+		}, hook.Deny, profile.RuleRequireCheckpoints},
 	} {
 		p := profiles.Decoded("full-auto")
 		p.Name = tt.name
