@@ -98,7 +98,7 @@ func newCheckGuardCmd(deps *cmdutil.Deps, runF func(*checkGuardOptions) error) *
 		write, unsafe, noSandbox, noCheckpoint bool
 	}
 	cmd := &cobra.Command{
-		Use:   "check-guard (<profile> | --plan <id>) (--tool <name> | --stdin-json | --hook <agent>) [flags]",
+		Use:   "check-guard (<profile> | --plan <id>) (--tool <name> | --stdin-json) | [<profile> | --plan <id>] --hook <agent> [flags]",
 		Short: "Decide whether one tool call may proceed",
 		Long: `Decide whether one tool call may proceed under a profile's safety profile
 and guards, and name the rule that decided.

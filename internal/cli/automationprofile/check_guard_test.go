@@ -344,3 +344,16 @@ func TestHookArgsKeepWhatIsNotMet(t *testing.T) {
 		t.Errorf("hookArgs = %s\nwant        %s", got, want)
 	}
 }
+
+// TestCheckGuardUsageHookWithoutProfile: with --hook the profile may be left
+// out (the profiles resolve from the input's cwd), and the usage line must
+// say so rather than ask for one.
+func TestCheckGuardUsageHookWithoutProfile(t *testing.T) {
+	if _, err := parseGuardFlags(t, "--hook", "codex"); err != nil {
+		t.Fatalf("--hook without a profile: %v", err)
+	}
+	cmd := newCheckGuardCmd(&cmdutil.Deps{}, func(*checkGuardOptions) error { return nil })
+	if !strings.Contains(cmd.Use, "[<profile> | --plan <id>] --hook <agent>") {
+		t.Errorf("usage %q asks for a profile with --hook", cmd.Use)
+	}
+}
