@@ -111,9 +111,6 @@ func known(s string) bool {
 	return s != "" && s != version.Unknown && s != version.Dev && s != "none"
 }
 
-// ptr returns a pointer to a copy of s.
-func ptr(s string) *string { return &s }
-
 // The tables of the registry.
 var (
 	profiles = newTable(store.Profiles)
@@ -387,7 +384,7 @@ func upsert[T any](ctx context.Context, tx pgx.Tx, t *table[T], name string, dat
 	var tag *string
 	var fastFor *string
 	if fast != nil {
-		tag, fastFor = ptr(t.tag()), &digest
+		tag, fastFor = new(t.tag()), &digest
 	}
 	_, err := tx.Exec(ctx, "INSERT INTO "+t.c.Name+` AS t (name, namespace, content, digest, decoded, decoded_by, decoded_for)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)

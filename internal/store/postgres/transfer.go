@@ -201,7 +201,7 @@ func applyEntries[T any](w *batchWriter, t *table[T], entries []store.Entry, hel
 			var tag, fastFor *string
 			fast := t.fast(v)
 			if fast != nil {
-				tag, fastFor = ptr(t.tag()), &digest
+				tag, fastFor = new(t.tag()), &digest
 			}
 			w.add(0, "INSERT INTO "+t.c.Name+` AS t (name, namespace, content, digest, decoded, decoded_by, decoded_for)
 				VALUES ($1, $2, $3, $4, $5, $6, $7)
