@@ -5,17 +5,13 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
-
-	"github.com/agentsctl/agents/internal/cli/cmdutil"
-	"github.com/agentsctl/agents/internal/iostreams"
-	"github.com/agentsctl/agents/profiles"
 )
 
 // TestNoFilesWhereNoArgumentIsTaken: a command that takes no argument
 // completes none, rather than the shell's file names, which it would
 // refuse (add takes its file with --config, not as an argument).
 func TestNoFilesWhereNoArgumentIsTaken(t *testing.T) {
-	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	root := bareRoot()
 	checked := 0
 	for _, path := range commandPaths(root, nil) {
 		cmd, _, err := root.Find(path)

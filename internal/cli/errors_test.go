@@ -47,7 +47,7 @@ func commandPaths(cmd *cobra.Command, prefix []string) [][]string {
 // exist, numbers with a comma.
 func badInvocations(t *testing.T) [][]string {
 	t.Helper()
-	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	root := bareRoot()
 	calls := [][]string{
 		{"automation-profle", "list"},
 		{"plna"},

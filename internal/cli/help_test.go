@@ -11,11 +11,17 @@ import (
 	"github.com/agentsctl/agents/profiles"
 )
 
+// bareRoot is the whole command tree over no streams and no store, for
+// tests that read the tree and run nothing.
+func bareRoot() *cobra.Command {
+	return NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+}
+
 // TestEveryCommandHasExamples: the help of every command, group or verb,
 // help itself included, has an Examples section. Help topics, which run
 // nothing, and hidden commands are left out.
 func TestEveryCommandHasExamples(t *testing.T) {
-	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	root := bareRoot()
 	root.InitDefaultHelpCmd()
 	seen := 0
 	var walk func(c *cobra.Command)
@@ -43,7 +49,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 // an example is a command line, to be read and pasted whole: those may
 // run longer.
 func TestHelpFitsEightyColumns(t *testing.T) {
-	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	root := bareRoot()
 	root.InitDefaultHelpCmd()
 	seen := 0
 	var walk func(c *cobra.Command)
@@ -126,7 +132,7 @@ func TestArgumentErrors(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.msg)
 		}
 	}
-	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	root := bareRoot()
 	for _, path := range commandPaths(root, nil) {
 		c, _, err := root.Find(path)
 		if err != nil || c.HasSubCommands() || !c.Runnable() {

@@ -17,7 +17,7 @@ import (
 // every mistake of badInvocations, in each format.
 func TestTreeFor(t *testing.T) {
 	home := t.TempDir()
-	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	root := bareRoot()
 	var calls [][]string
 	for _, path := range commandPaths(root, nil) {
 		calls = append(calls, append(path, "--help"))
@@ -138,7 +138,7 @@ func TestConfigParseErrorIsOneLine(t *testing.T) {
 // persistent flags by the names it knows; a flag added to the root and
 // not to them would make every run behind it build the whole tree.
 func TestGlobalValueFlagsAreTheRoots(t *testing.T) {
-	root := NewRootCmd(&cmdutil.Deps{IO: &iostreams.IOStreams{}, Builtins: profiles.Builtin})
+	root := bareRoot()
 	root.PersistentFlags().VisitAll(func(f *pflag.Flag) {
 		args := []string{"--" + f.Name, "x", "version"}
 		if f.Value.Type() == "bool" {
