@@ -252,6 +252,13 @@ func chown(t *testing.T, path string, uid int) {
 	}
 }
 
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestUntrustedWithoutOwner(t *testing.T) {
 	// A FileInfo with no stat record cannot be checked, so it is not
 	// trusted.
@@ -304,9 +311,7 @@ func TestSystemFolderAbove(t *testing.T) {
 		}, ""},
 		{"link owned by a user", func(t *testing.T, base, d string) string {
 			link := filepath.Join(base, "agents")
-			if err := os.Symlink(d, link); err != nil {
-				t.Fatal(err)
-			}
+			symlink(t, d, link)
 			if err := os.Lchown(link, 1000, -1); err != nil {
 				t.Fatal(err)
 			}
@@ -314,16 +319,12 @@ func TestSystemFolderAbove(t *testing.T) {
 		}, "is owned by uid 1000, not by root: its owner could point it elsewhere"},
 		{"link owned by root", func(t *testing.T, base, d string) string {
 			link := filepath.Join(base, "agents")
-			if err := os.Symlink(d, link); err != nil {
-				t.Fatal(err)
-			}
+			symlink(t, d, link)
 			return link
 		}, ""},
 		{"folder above the link's target owned by a user", func(t *testing.T, base, d string) string {
 			link := filepath.Join(base, "agents")
-			if err := os.Symlink(d, link); err != nil {
-				t.Fatal(err)
-			}
+			symlink(t, d, link)
 			chown(t, filepath.Join(base, "opt", "etc"), 1000)
 			return link
 		}, "the folder " + filepath.Join("BASE", "opt", "etc") + ", on the way"},
@@ -331,9 +332,7 @@ func TestSystemFolderAbove(t *testing.T) {
 			// base/to-agents/../agents is d to the kernel, which steps
 			// out of the link's target; as tidied text it is
 			// base/agents, where nothing is.
-			if err := os.Symlink(d, filepath.Join(base, "to-agents")); err != nil {
-				t.Fatal(err)
-			}
+			symlink(t, d, filepath.Join(base, "to-agents"))
 			chown(t, filepath.Join(base, "opt", "etc"), 1000)
 			return base + "/to-agents/../agents"
 		}, "the folder " + filepath.Join("BASE", "opt", "etc") + ", on the way"},
