@@ -760,11 +760,7 @@ func passwordParts(secret string) []string {
 // no limit).
 func TestPostgresLockTimeoutZero(t *testing.T) {
 	p := newPgStore(t)
-	src := t.TempDir()
-	f, _ := profileFile(t, src, "x.yaml", "name: acme/x\nauto_apply: 0.5\n")
-	if r := p.run("automation-profile", "add", "-c", f); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
+	p.addCoder(true, "name: acme/x\nauto_apply: 0.5\n")
 	ctx := context.Background()
 	tx, err := p.conn().Begin(ctx)
 	if err != nil {
