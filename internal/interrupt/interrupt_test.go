@@ -119,6 +119,20 @@ func TestSignalBeforeTheHandlerIsDropped(t *testing.T) {
 	}
 }
 
+// wantExit waits for the exit with code, failing with missing when none
+// comes.
+func wantExit(t *testing.T, exits <-chan int, code int, missing string) {
+	t.Helper()
+	select {
+	case got := <-exits:
+		if got != code {
+			t.Errorf("exit %d, want %d", got, code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal(missing)
+	}
+}
+
 func signalSelf(t *testing.T, sig syscall.Signal) {
 	t.Helper()
 	if err := syscall.Kill(syscall.Getpid(), sig); err != nil {
@@ -131,14 +145,7 @@ func TestSignalWithNobodyWaitingEndsTheProcess(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			c, exits := catch(t, 130)
 			signalSelf(t, sig)
-			select {
-			case code := <-exits:
-				if code != 130 {
-					t.Errorf("exit %d", code)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("the signal did not end the process")
-			}
+			wantExit(t, exits, 130, "the signal did not end the process")
 			if !c.Caught() {
 				t.Error("Caught() is false after a signal")
 			}
@@ -164,14 +171,7 @@ func TestSignalBeforeSetExitWaitsForIt(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // a moment for a wrong exit to happen
 	exits := make(chan int, 2)
 	c.SetExit(func(code int) { exits <- code })
-	select {
-	case code := <-exits:
-		if code != 130 {
-			t.Errorf("exit %d", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the signal that came before SetExit was not acted on after it")
-	}
+	wantExit(t, exits, 130, "the signal that came before SetExit was not acted on after it")
 }
 
 func TestSignalWhileWaitingCancels(t *testing.T) {
@@ -191,14 +191,7 @@ func TestSignalWhileWaitingCancels(t *testing.T) {
 	}
 	// A second signal ends the process, waiter or not.
 	signalSelf(t, syscall.SIGINT)
-	select {
-	case code := <-exits:
-		if code != 2 {
-			t.Errorf("exit %d", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("a second signal did not end the process")
-	}
+	wantExit(t, exits, 2, "a second signal did not end the process")
 }
 
 func TestNoSignalNoCancel(t *testing.T) {
