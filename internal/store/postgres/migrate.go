@@ -49,11 +49,11 @@ var LatestVersion = sync.OnceValue(func() int64 {
 // ever migrates it by surprise.
 func (s *Store) checkSchema(ctx context.Context, c *pgx.Conn) error {
 	var v *int64
-	var current *string
-	if err := c.QueryRow(ctx, versionQuery).Scan(&v, &current); err != nil {
+	var current, misplaced *string
+	if err := c.QueryRow(ctx, versionQuery).Scan(&v, &current, &misplaced); err != nil {
 		return s.versionFailed(ctx, err, s.usableOn(ctx, c))
 	}
-	return s.checkSession(current, valueOr0(v))
+	return s.checkSession(current, misplaced, valueOr0(v))
 }
 
 // versionQuery reads the schema's version and the session's schema.
@@ -64,8 +64,13 @@ const versionQuery = early.VersionQuery
 // schema version other than this build's. The store names its tables
 // without a schema, so in another schema it would read another registry:
 // a connection pooler that drops the search_path of the start-up message
-// (PgBouncer's ignore_startup_parameters) leaves the server's own.
-func (s *Store) checkSession(current *string, version int64) error {
+// (PgBouncer's ignore_startup_parameters) leaves the server's own. It
+// then refuses a schema where one of the registry's tables (misplaced, nil
+// when none) is not a table of that schema: dropped, so that the session
+// would find the next schema's of its search_path, or replaced by a view
+// or anything else that would answer for it. What such a session reads is
+// not the registry the store names, and nothing is decided from it.
+func (s *Store) checkSession(current, misplaced *string, version int64) error {
 	if current == nil || *current != s.schema {
 		in := "in no schema (none of its search_path exists)"
 		if current != nil {
@@ -73,6 +78,10 @@ func (s *Store) checkSession(current *string, version int64) error {
 		}
 		return errs.New(errs.KindInvalid, "the PostgreSQL server at %s puts this session %s, not in schema %q that the store names", s.where, in, s.schema).
 			WithHint("a connection pooler that drops search_path must set it to %s itself (PgBouncer: connect_query); see docs/postgres.md", s.schema)
+	}
+	if misplaced != nil {
+		return errs.New(errs.KindInvalid, "the registry in the PostgreSQL store at %s (schema %q) is damaged: %s is not a table of that schema, so this session would read it from elsewhere or from something in its place", s.where, s.schema, *misplaced).
+			WithHint("restore schema %s from a backup (see docs/postgres.md)", s.schema)
 	}
 	return s.checkVersion(version)
 }

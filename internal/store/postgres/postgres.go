@@ -455,12 +455,12 @@ func (s *Store) sendBatch(ctx context.Context, c *pgx.Conn, what string, b *pgx.
 	br := c.SendBatch(ctx, b)
 	if checking {
 		var v *int64
-		var current *string
-		if err := br.QueryRow().Scan(&v, &current); err != nil {
+		var current, misplaced *string
+		if err := br.QueryRow().Scan(&v, &current, &misplaced); err != nil {
 			_ = br.Close()
 			return s.versionFailed(ctx, err, s.usableOn(ctx, c))
 		}
-		if err := s.checkSession(current, valueOr0(v)); err != nil {
+		if err := s.checkSession(current, misplaced, valueOr0(v)); err != nil {
 			_ = br.Close()
 			return err
 		}
@@ -532,11 +532,11 @@ func (s *Store) lookupRow(ctx context.Context, what, query, arg string) (cols []
 			}
 			return nil, false, s.versionFailed(ctx, err, s.usableOnRaw(ctx, c))
 		}
-		v, current, verr := versionOf(results[0])
+		v, current, misplaced, verr := versionOf(results[0])
 		if verr != nil {
 			return nil, false, s.versionFailed(ctx, verr, s.usableOnRaw(ctx, c))
 		}
-		if verr := s.checkSession(current, v); verr != nil {
+		if verr := s.checkSession(current, misplaced, v); verr != nil {
 			return nil, false, verr
 		}
 		s.rawChecked = true
@@ -562,30 +562,34 @@ func (s *Store) lookupRow(ctx context.Context, what, query, arg string) (cols []
 const textOID = 25
 
 // versionOf reads the answer to versionQuery in binary form: the version
-// (NULL, no migration, is 0, else a big-endian int8) and the session's
-// schema (a name: its bytes; nil when NULL).
-func versionOf(r *pgconn.Result) (int64, *string, error) {
+// (NULL, no migration, is 0, else a big-endian int8), the session's
+// schema (a name: its bytes; nil when NULL) and the first of the
+// registry's tables that is not a table of it (text; nil when NULL).
+func versionOf(r *pgconn.Result) (version int64, current, misplaced *string, err error) {
 	if r.Err != nil {
-		return 0, nil, r.Err
+		return 0, nil, nil, r.Err
 	}
-	if len(r.Rows) != 1 || len(r.Rows[0]) != 2 {
-		return 0, nil, fmt.Errorf("the schema version came as %d rows", len(r.Rows))
+	if len(r.Rows) != 1 || len(r.Rows[0]) != 3 {
+		return 0, nil, nil, fmt.Errorf("the schema version came as %d rows", len(r.Rows))
 	}
-	var current *string
-	if c := r.Rows[0][1]; c != nil {
-		name := string(c)
-		current = &name
+	textOf := func(b []byte) *string {
+		if b == nil {
+			return nil
+		}
+		t := string(b)
+		return &t
 	}
+	current, misplaced = textOf(r.Rows[0][1]), textOf(r.Rows[0][2])
 	v := r.Rows[0][0]
 	switch len(v) {
 	case 0:
 		if v == nil {
-			return 0, current, nil
+			return 0, current, misplaced, nil
 		}
 	case 8:
-		return int64(binary.BigEndian.Uint64(v)), current, nil
+		return int64(binary.BigEndian.Uint64(v)), current, misplaced, nil
 	}
-	return 0, nil, fmt.Errorf("the schema version came as %d bytes", len(v))
+	return 0, nil, nil, fmt.Errorf("the schema version came as %d bytes", len(v))
 }
 
 // rawLocked returns the open raw connection or makes one; s.mu is held.

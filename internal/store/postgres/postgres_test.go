@@ -674,3 +674,48 @@ func TestSessionInAnotherSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestTableInAnotherSchema: the store names its tables without a schema,
+// so with a search_path of several schemas, a table dropped from the
+// registry's schema would be found in the next one, another registry's,
+// and a view put in a table's place would answer for it. Either is
+// refused before anything is read, by a lookup (the raw connection) and
+// by a listing (pgx's): the other registry's profile is never served.
+func TestTableInAnotherSchema(t *testing.T) {
+	ctx := context.Background()
+	for _, damage := range []struct {
+		name string
+		sql  func(reg, other string) []string
+	}{
+		{"dropped", func(reg, _ string) []string { return []string{"DROP TABLE " + reg + ".profiles"} }},
+		{"view", func(reg, other string) []string {
+			return []string{
+				"ALTER TABLE " + reg + ".profiles RENAME TO profiles_kept",
+				"CREATE VIEW " + reg + ".profiles AS SELECT * FROM " + other + ".profiles",
+			}
+		}},
+	} {
+		reg := open(t, postgres.Options{})
+		if _, err := reg.Profiles().Put(ctx, storetest.Profile(t, "acme/x", 1), false); err != nil {
+			t.Fatal(err)
+		}
+		other := open(t, postgres.Options{})
+		if _, err := other.Profiles().Put(ctx, storetest.Profile(t, "acme/x", 5), false); err != nil {
+			t.Fatal(err)
+		}
+		pgtest.Exec(t, damage.sql(reg.Schema(), other.Schema())...)
+		url := pgtest.WithParam(t, pgtest.URL(t), "search_path", reg.Schema()+","+other.Schema())
+		for _, read := range []struct {
+			name string
+			fn   func(s *postgres.Store) error
+		}{
+			{"get", func(s *postgres.Store) error { _, err := s.Profiles().Get(ctx, "acme/x"); return err }},
+			{"list", func(s *postgres.Store) error { _, err := s.Profiles().Names(ctx, store.Query{}); return err }},
+		} {
+			err := read.fn(openAt(t, url, postgres.Options{}))
+			if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "profiles is not a table of that schema") {
+				t.Errorf("%s, %s: %v, want the registry refused as damaged", damage.name, read.name, err)
+			}
+		}
+	}
+}

@@ -13,11 +13,20 @@ package early
 // one goose keeps by default, which the store's migrations use.
 const VersionTable = "goose_db_version"
 
-// VersionQuery reads the schema's version, and the schema the session's
+// VersionQuery reads the schema's version, the schema the session's
 // search_path puts first (which a pooler between the store and the server
-// may have set instead of the store): the store sends it first on every
-// new connection.
-const VersionQuery = "SELECT max(version_id), current_schema() FROM " + VersionTable
+// may have set instead of the store), and the first of the registry's
+// tables that the session does not find as a table of that schema (NULL
+// when it finds every one): the store names its tables without their
+// schema, so a table missing from the schema would be looked up in the
+// next schema of the search_path, another registry's, and a view or
+// anything else put in a table's place would answer for it. The store
+// sends it first on every new connection.
+const VersionQuery = "SELECT max(version_id), current_schema(), " +
+	"(SELECT min(t) FROM unnest('{actions," + VersionTable + ",history,objects,plans,profiles}'::text[]) t " +
+	"LEFT JOIN pg_class c ON c.oid = to_regclass(t) " +
+	"WHERE c.relkind IS DISTINCT FROM 'r' OR c.relnamespace IS DISTINCT FROM current_schema()::text::regnamespace) " +
+	"FROM " + VersionTable
 
 // LookupQuery reads the row of one document of table (its one parameter
 // is the name).
