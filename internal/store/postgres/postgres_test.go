@@ -719,3 +719,51 @@ func TestTableInAnotherSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestRowContentNotItsDigest: a row whose content is not what its digest
+// says (changed by SQL with the table's constraint dropped) is refused by
+// a lookup, on the raw connection and on pgx's, instead of being served
+// as the profile; putting the version the row records writes it again
+// rather than finding it unchanged.
+func TestRowContentNotItsDigest(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, postgres.Options{})
+	strict := storetest.Profile(t, "acme/x", 1)
+	if _, err := s.Profiles().Put(ctx, strict, false); err != nil {
+		t.Fatal(err)
+	}
+	loose := storetest.Profile(t, "acme/x", 5)
+	if _, err := s.Profiles().Put(ctx, loose, true); err != nil {
+		t.Fatal(err)
+	}
+	// The row holds the loose version's content and the strict one's digest.
+	sc := s.Schema()
+	pgtest.Exec(t,
+		"ALTER TABLE "+sc+".profiles DROP CONSTRAINT profiles_digest",
+		"UPDATE "+sc+".profiles SET digest = (SELECT digest FROM "+sc+".history WHERE name = 'acme/x' AND seq = 1), decoded = NULL, decoded_by = NULL, decoded_for = NULL")
+	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", sc)
+	for _, via := range []struct {
+		name  string
+		first func(s *postgres.Store) error
+	}{
+		{"raw", func(*postgres.Store) error { return nil }},
+		{"pgx", func(s *postgres.Store) error { _, err := s.Profiles().Names(ctx, store.Query{}); return err }},
+	} {
+		r := openAt(t, url, postgres.Options{})
+		if err := via.first(r); err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.Profiles().Get(ctx, "acme/x")
+		if errs.KindOf(err) != errs.KindInvalid {
+			t.Fatalf("%s: Get of a row whose content is not its digest: %+v, %v; want it refused as invalid", via.name, got, err)
+		}
+	}
+	res, err := s.Profiles().Put(ctx, strict, true)
+	if err != nil || res.Unchanged {
+		t.Fatalf("put of the version the row records: %+v, %v; want it written", res, err)
+	}
+	got, err := openAt(t, url, postgres.Options{}).Profiles().Get(ctx, "acme/x")
+	if err != nil || !reflect.DeepEqual(got, strict) {
+		t.Fatalf("after the put: %+v, %v; want the strict version", got, err)
+	}
+}

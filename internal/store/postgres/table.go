@@ -200,10 +200,26 @@ func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
 		return v, err
 	case !found:
 		return v, t.c.NotFound(name)
-	case len(cols) != 2 || cols[0] == nil || cols[1] == nil:
+	case len(cols) != 3 || cols[0] == nil || cols[1] == nil || cols[2] == nil:
 		return v, s.fail(ctx, fmt.Errorf("the row of %s came as %d columns", name, len(cols)), "reading "+t.c.Noun+" "+name)
 	}
-	return t.decode(row{name: string(cols[0]), content: cols[1]})
+	x := row{name: string(cols[0]), content: cols[1], digest: string(cols[2])}
+	if err := t.checkDigest(x); err != nil {
+		return v, err
+	}
+	return t.decode(x)
+}
+
+// checkDigest refuses a row whose content is not what its digest says: the
+// table's constraint keeps every write of agents to it, so the row was
+// changed behind the store's back (its constraint dropped first), and
+// nothing vouches for what it holds. Nothing is shown or decided from it.
+func (t *table[T]) checkDigest(x row) error {
+	if got := canon.Digest(x.content); got != x.digest {
+		p := errs.Problem{File: t.label(x.name), Message: fmt.Sprintf("the content hashes to sha256 %s, but the row records %s: it was changed outside agents", got, x.digest)}
+		return errs.InvalidProblems(fmt.Sprintf("stored %s %s", t.c.Noun, t.c.Quote(x.name)), []errs.Problem{p})
+	}
+	return nil
 }
 
 // Names implements store.Docs.
@@ -353,7 +369,7 @@ func (d docs[T]) Put(ctx context.Context, v T, update bool) (store.PutResult[T],
 			if old, err := t.decode(cur); err == nil {
 				out.Replaced = old
 			}
-			if cur.digest == digest {
+			if cur.digest == digest && t.checkDigest(cur) == nil {
 				// The same content: no object, no row, no history.
 				out.Unchanged = true
 				return nil

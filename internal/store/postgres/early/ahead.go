@@ -29,9 +29,9 @@ const VersionQuery = "SELECT max(version_id), current_schema(), " +
 	"FROM " + VersionTable
 
 // LookupQuery reads the row of one document of table (its one parameter
-// is the name).
+// is the name): its name, content and the digest recorded for it.
 func LookupQuery(table string) string {
-	return "SELECT name, content FROM " + table + " WHERE name = $1"
+	return "SELECT name, content, digest FROM " + table + " WHERE name = $1"
 }
 
 // Formats and types of the lookup's statements, as the store sends them.
