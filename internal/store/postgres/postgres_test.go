@@ -767,3 +767,33 @@ func TestRowContentNotItsDigest(t *testing.T) {
 		t.Fatalf("after the put: %+v, %v; want the strict version", got, err)
 	}
 }
+
+// TestRowUnderABuiltinName: a row put by SQL under a built-in profile's
+// name (the table's namespace constraint dropped first), holding a
+// profile of that name, is not a custom profile agents could have
+// written: a listing reports it as a problem and lists the others, as it
+// does a row that does not parse, instead of listing it as that profile.
+func TestRowUnderABuiltinName(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, postgres.Options{})
+	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/x", 1), false); err != nil {
+		t.Fatal(err)
+	}
+	sc := s.Schema()
+	content := "convert_to(replace(convert_from(content, 'UTF8'), 'name: acme/x', 'name: cautious'), 'UTF8')"
+	pgtest.Exec(t,
+		"ALTER TABLE "+sc+".profiles DROP CONSTRAINT profiles_namespace",
+		"INSERT INTO "+sc+".objects (digest, data) SELECT encode(sha256("+content+"), 'hex'), "+content+" FROM "+sc+".profiles",
+		"INSERT INTO "+sc+".profiles (name, namespace, content, digest) SELECT 'cautious', 'cautious', "+content+", encode(sha256("+content+"), 'hex') FROM "+sc+".profiles")
+	l, err := s.Profiles().List(ctx, store.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range l.Items {
+		names = append(names, p.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"acme/x"}) || len(l.Problems) != 1 || l.Problems[0].File != "profiles/cautious" {
+		t.Fatalf("listed %q with problems %+v; want acme/x alone and profiles/cautious reported", names, l.Problems)
+	}
+}

@@ -319,6 +319,11 @@ func decodeAll[T any](ctx context.Context, t *table[T], rows []row, progress fun
 	probs := make([][]errs.Problem, len(rows))
 	err := store.Parallel(ctx, len(rows), 64, progress, func(i int) {
 		v, err := t.decodeListed(rows[i])
+		if err == nil {
+			// A row under a name agents never writes (a built-in's,
+			// put there by SQL) is not listed as the profile it names.
+			err = t.c.Validate(rows[i].name)
+		}
 		if err != nil {
 			probs[i] = store.Problem(t.label(rows[i].name), err)
 		} else {
