@@ -1145,3 +1145,45 @@ func TestPostgresDecisionReadsTheProfileAfterItsInput(t *testing.T) {
 		})
 	}
 }
+
+// TestPostgresDecisionHoldsProfileToItsHistory: a profile's row changed
+// by SQL, content, digest and object all consistent (what a role with the
+// writer's grants, or a trigger, can do without agents), but not the
+// version the profile's history last recorded, is decided under by
+// nothing: check-guard and check-gate refuse it (exit 3) and a hook
+// blocks (exit 2), as they do a hand-edited file in a home
+// (docs/decisions.md, "The rule"). Putting the profile again records it.
+func TestPostgresDecisionHoldsProfileToItsHistory(t *testing.T) {
+	skipWhereClaudeAdmin(t)
+	p := newPgStore(t)
+	p.addCoder(true, strictCoder)
+	p.addCoder(true, strings.Replace(looseCoder, "acme/coder", "acme/other", 1))
+	loose := "convert_to(replace(convert_from(content, 'UTF8'), 'acme/other', 'acme/coder'), 'UTF8')"
+	sc := p.schema
+	pgtest.Exec(t,
+		"INSERT INTO "+sc+".objects (digest, data) SELECT encode(sha256("+loose+"), 'hex'), "+loose+" FROM "+sc+".profiles WHERE name = 'acme/other'",
+		"UPDATE "+sc+".profiles SET (content, digest, decoded, decoded_by, decoded_for) = (SELECT "+loose+", encode(sha256("+loose+"), 'hex'), NULL::bytea, NULL::text, NULL::text FROM "+sc+".profiles WHERE name = 'acme/other') WHERE name = 'acme/coder'")
+	if r := p.run("automation-profile", "check-guard", "acme/coder", "--tool", "Read", "-f", "json"); r.code != 3 {
+		t.Errorf("check-guard under a row its history never recorded: exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := p.run("automation-profile", "check-gate", "acme/coder", "auto_decisions_execute", "--confidence", "0.5", "-f", "json"); r.code != 3 {
+		t.Errorf("check-gate under a row its history never recorded: exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	hook := p.cmd("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--store", p.url, "--sandboxed")
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	r, err := runCmd(hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.code != 2 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) {
+		t.Errorf("a hook under a row its history never recorded: exit %d\n%s%s\nwant a deny and exit 2", r.code, r.stdout, r.stderr)
+	}
+	file := filepath.Join(t.TempDir(), "coder.yaml")
+	writeFile(t, file, strictCoder)
+	if r := p.run("automation-profile", "add", "-c", file, "--update"); r.code != 0 {
+		t.Fatalf("add --update: exit %d: %s", r.code, r.stderr)
+	}
+	if r := p.run("automation-profile", "check-guard", "acme/coder", "--tool", "Read", "-f", "json"); r.code != 10 {
+		t.Errorf("check-guard once the profile is put again: exit %d, want 10 (Read is on its denylist)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -75,11 +75,10 @@ type LazyChecker interface {
 }
 
 // HandEditable is a store whose documents can change without going
-// through it: the file store, whose files a person or a tool may edit. Its
-// documents are held to their history before anything is decided under
-// them (see registry). A store that writes every document in the same
-// transaction as its history (the PostgreSQL store, behind its grants)
-// does not implement it.
+// through it: the file store, whose files a person or a tool may edit, and
+// the PostgreSQL store, whose rows SQL may change without the history
+// agents writes with them. Its documents are held to their history before
+// anything is decided under them (see registry).
 type HandEditable interface {
 	// HandEditable reports whether the store's documents may have changed
 	// without it.

@@ -30,10 +30,9 @@ func (s *Store) HasObject(ctx context.Context, digest string) (bool, error) {
 	if err := store.ObjectLookup(ctx, digest); err != nil {
 		return false, err
 	}
-	var ok bool
-	err := s.with(ctx, "looking up object "+digest, func(c *pgx.Conn) error {
-		return c.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM objects WHERE digest = $1)", digest).Scan(&ok)
-	})
+	// Read as a lookup is (a decision asks it after one): without opening
+	// pgx's connection where a lookup left none open.
+	_, ok, err := s.lookupRow(ctx, "looking up object "+digest, "SELECT digest FROM objects WHERE digest = $1", digest)
 	return ok, err
 }
 

@@ -357,6 +357,12 @@ func (s *Store) Check(context.Context) ([]store.Warning, error) {
 	return []store.Warning{{Message: fmt.Sprintf("the connection to the PostgreSQL store at %s may not be encrypted, so the network could read or change the profiles: set sslmode=verify-full in the store URL", s.where)}}, nil
 }
 
+// HandEditable implements store.HandEditable: a role with UPDATE on a
+// table, or the owner of one (a trigger), can change a row without the
+// history that agents writes with it, so a decision holds a custom profile
+// to its history's last put, as in a home.
+func (s *Store) HandEditable() bool { return true }
+
 // schemaOf returns the schema of a search_path: its first entry.
 func schemaOf(searchPath string) (string, error) {
 	first, _, _ := strings.Cut(searchPath, ",")

@@ -797,3 +797,45 @@ func TestRowUnderABuiltinName(t *testing.T) {
 		t.Fatalf("listed %q with problems %+v; want acme/x alone and profiles/cautious reported", names, l.Problems)
 	}
 }
+
+// TestLastEventAsHistory: the last event of a name, read as a lookup is
+// (on the raw connection, as a decision reads it) and on pgx's, is the
+// last entry of its history, to the nanosecond; a name never held is not
+// found, and one held without history has no last event.
+func TestLastEventAsHistory(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, postgres.Options{})
+	for v := 1; v <= 3; v++ {
+		if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/x", v), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := s.Profiles().History(ctx, "acme/x")
+	if err != nil || len(h) != 3 {
+		t.Fatalf("history: %+v, %v", h, err)
+	}
+	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", s.Schema())
+	for _, via := range []struct {
+		name  string
+		first func(s *postgres.Store) error
+	}{
+		{"raw", func(s *postgres.Store) error { _, err := s.Profiles().Get(ctx, "acme/x"); return err }},
+		{"pgx", func(s *postgres.Store) error { _, err := s.Profiles().Names(ctx, store.Query{}); return err }},
+	} {
+		r := openAt(t, url, postgres.Options{})
+		if err := via.first(r); err != nil {
+			t.Fatal(err)
+		}
+		last, ok, err := r.Profiles().LastEvent(ctx, "acme/x")
+		if err != nil || !ok || last.Digest != h[2].Digest || last.Event != h[2].Event || !last.Time.Equal(h[2].Time) {
+			t.Errorf("%s: last event %+v, %v, %v; want %+v", via.name, last, ok, err, h[2])
+		}
+		if _, ok, err := r.Profiles().LastEvent(ctx, "acme/never"); ok || errs.KindOf(err) != errs.KindNotFound {
+			t.Errorf("%s: last event of a name never held: %v, %v; want not found", via.name, ok, err)
+		}
+	}
+	pgtest.Exec(t, "DELETE FROM "+s.Schema()+".history")
+	if _, ok, err := openAt(t, url, postgres.Options{}).Profiles().LastEvent(ctx, "acme/x"); ok || err != nil {
+		t.Errorf("last event of a name held without history: %v, %v; want none", ok, err)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -189,25 +191,46 @@ func (t *table[T]) namespaceOf(name string) *string {
 
 // Get implements store.Docs.
 func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
+	v, _, err := d.get(ctx, name)
+	return v, err
+}
+
+// get is Get, with the digest of the row's content.
+func (d docs[T]) get(ctx context.Context, name string) (T, string, error) {
+	v, x, err := d.lookup(ctx, name)
+	if err != nil {
+		return v, "", err
+	}
+	v, err = d.t.decode(x)
+	return v, x.digest, err
+}
+
+// lookup reads the row of name, checked against its digest.
+func (d docs[T]) lookup(ctx context.Context, name string) (T, row, error) {
 	s, t := d.s, d.t
 	var v T
 	if err := t.c.CheckName(ctx, name); err != nil {
-		return v, err
+		return v, row{}, err
 	}
 	cols, found, err := s.lookupRow(ctx, "reading "+t.c.Noun+" "+name, early.LookupQuery(t.c.Name), name)
 	switch {
 	case err != nil:
-		return v, err
+		return v, row{}, err
 	case !found:
-		return v, t.c.NotFound(name)
+		return v, row{}, t.c.NotFound(name)
 	case len(cols) != 3 || cols[0] == nil || cols[1] == nil || cols[2] == nil:
-		return v, s.fail(ctx, fmt.Errorf("the row of %s came as %d columns", name, len(cols)), "reading "+t.c.Noun+" "+name)
+		return v, row{}, s.fail(ctx, fmt.Errorf("the row of %s came as %d columns", name, len(cols)), "reading "+t.c.Noun+" "+name)
 	}
 	x := row{name: string(cols[0]), content: cols[1], digest: string(cols[2])}
-	if err := t.checkDigest(x); err != nil {
-		return v, err
-	}
-	return t.decode(x)
+	return v, x, t.checkDigest(x)
+}
+
+// GetDigest implements store.StoredDigester: the row's digest, which Get
+// has checked against its content, is that of the canonical bytes of the
+// document, so a reader holding it to its history need not encode it.
+func (d docs[T]) GetDigest(ctx context.Context, name string) (T, string, error) {
+	v, digest, err := d.get(ctx, name)
+	return v, digest, err
 }
 
 // checkDigest refuses a row whose content is not what its digest says: the
@@ -475,13 +498,59 @@ func (d docs[T]) History(ctx context.Context, name string) ([]store.HistoryEntry
 	return d.events(ctx, name, "ORDER BY seq")
 }
 
-// LastEvent implements store.Docs.
+// LastEvent implements store.Docs. A decision under a custom profile
+// reads it after the profile, so it is read as a lookup is (lookupRow):
+// without opening pgx's connection where a lookup left none open. A name
+// without events is looked at again by events, which tells a name never
+// held (not found) from one held without history.
 func (d docs[T]) LastEvent(ctx context.Context, name string) (store.HistoryEntry, bool, error) {
+	s, t := d.s, d.t
+	if err := t.c.CheckName(ctx, name); err != nil {
+		return store.HistoryEntry{}, false, err
+	}
+	what := "reading the history of " + t.c.Noun + " " + name
+	cols, found, err := s.lookupRow(ctx, what, lastEventQuery(t.c.Name), name)
+	if err != nil {
+		return store.HistoryEntry{}, false, err
+	}
+	if found {
+		e, err := lastEventOf(cols)
+		if err != nil {
+			return store.HistoryEntry{}, false, s.fail(ctx, err, what)
+		}
+		return e, true, nil
+	}
 	h, err := d.events(ctx, name, "ORDER BY seq DESC LIMIT 1")
 	if len(h) > 0 {
 		return h[0], true, nil
 	}
 	return store.HistoryEntry{}, false, err
+}
+
+// lastEventQuery reads the last event of a name of the collection coll
+// (its one parameter), every column as text, so that it reads the same
+// through either connection: the event, the digest, the time in
+// microseconds since 1970 and the nanoseconds beyond them.
+func lastEventQuery(coll string) string {
+	return "SELECT event, digest, (extract(epoch FROM at) * 1000000)::int8::text, at_nanos::text FROM history WHERE collection = '" +
+		coll + "' AND name = $1 ORDER BY seq DESC LIMIT 1"
+}
+
+// lastEventOf reads the answer to lastEventQuery.
+func lastEventOf(cols [][]byte) (store.HistoryEntry, error) {
+	if len(cols) != 4 || slices.ContainsFunc(cols, func(c []byte) bool { return c == nil }) {
+		return store.HistoryEntry{}, fmt.Errorf("the last event came as %d columns", len(cols))
+	}
+	micros, err := strconv.ParseInt(string(cols[2]), 10, 64)
+	if err != nil {
+		return store.HistoryEntry{}, fmt.Errorf("the time of the last event: %w", err)
+	}
+	nanos, err := strconv.ParseInt(string(cols[3]), 10, 16)
+	if err != nil {
+		return store.HistoryEntry{}, fmt.Errorf("the nanoseconds of the last event: %w", err)
+	}
+	at := time.UnixMicro(micros).UTC().Add(time.Duration(nanos))
+	return store.HistoryEntry{Event: string(cols[0]), Digest: string(cols[1]), Time: at}, nil
 }
 
 // events returns the events of the named document in the order, and with
