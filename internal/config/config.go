@@ -625,6 +625,17 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		}
 		return nil, err
 	}
+	if !opts.Explicit {
+		// Whoever could have made or changed a link on the way to the
+		// working folder chooses where the search starts, and so which
+		// agents.yaml applies (a trusted project's, say, for an agent
+		// working elsewhere), as a link on the way to a file chooses
+		// what is read. A folder the user names is their word.
+		if why := untrustedLink(opts.Dir); why != "" {
+			return nil, errs.Invalid("the working folder %s cannot choose the project configuration: %s", opts.Dir, why).
+				WithHint("work in %s, where it leads, or name the profile (in a hook's command) or the folder (--project)", orNone(realPath(opts.Dir)))
+		}
+	}
 	if opts.OnlyTrusted {
 		if err := checkPassedOver(opts); err != nil {
 			return nil, err

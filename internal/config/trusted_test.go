@@ -316,3 +316,67 @@ func TestLoadProjectTrustThroughAnotherUsersLink(t *testing.T) {
 		t.Errorf("through another user's link: %v", err)
 	}
 }
+
+// TestLoadProjectFromAWorkingFolderThroughAnotherUsersLink: a working
+// folder reached through a link that someone else could have made or
+// changed (another user's link, or one in a folder others may write) lets
+// that someone choose which agents.yaml applies, as a file reached
+// through such a link would: pointed at a trusted project whose file
+// chooses full-auto, it would hand that profile to an agent working
+// elsewhere. The search refuses it, trusted project or not; a folder the
+// user names (--project) is the user's word.
+func TestLoadProjectFromAWorkingFolderThroughAnotherUsersLink(t *testing.T) {
+	if !ownersKnown {
+		t.Skip("no owners to check on this system")
+	}
+	real, link := linkedFolder(t)
+	content := []byte("automation_profile: full-auto\n")
+	if err := os.WriteFile(filepath.Join(real, ProjectFileName), content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trusted := ProjectOptions{OnlyTrusted: true, Trusted: []string{real}, Digests: map[string]string{real: Digest(content)}}
+	load := func(dir string, opts ProjectOptions) error {
+		opts.Dir = dir
+		_, err := LoadProject(opts)
+		return err
+	}
+	// The user's own link, in a folder of the user's own, counts.
+	for _, opts := range []ProjectOptions{trusted, {}} {
+		if err := load(link, opts); err != nil {
+			t.Fatalf("through the user's own link (only trusted %v): %v", opts.OnlyTrusted, err)
+		}
+	}
+	open := t.TempDir()
+	if err := os.Chmod(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	openLink := filepath.Join(open, "shop")
+	if err := os.Symlink(real, openLink); err != nil {
+		t.Fatal(err)
+	}
+	bare := t.TempDir() // no agents.yaml here or above
+	bareLink := filepath.Join(open, "bare")
+	if err := os.Symlink(bare, bareLink); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{openLink, bareLink} {
+		for _, opts := range []ProjectOptions{trusted, {}} {
+			err := load(dir, opts)
+			if err == nil || errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "the link "+dir+" on its way stands in the folder "+open+", which can be written by anyone") {
+				t.Errorf("from %s (only trusted %v): %v", dir, opts.OnlyTrusted, err)
+			}
+		}
+	}
+	// Named with --project, the folder is the user's choice.
+	if err := load(openLink, ProjectOptions{Explicit: true}); err != nil {
+		t.Errorf("--project %s: %v", openLink, err)
+	}
+	// Another user's link, where only root can make one.
+	if err := os.Lchown(link, 65534, 65534); err != nil {
+		t.Logf("another user's link not tried: %v", err)
+		return
+	}
+	if err := load(filepath.Join(link, "."), trusted); err == nil || !strings.Contains(err.Error(), "the link "+link+" on its way is owned by") {
+		t.Errorf("through another user's link: %v", err)
+	}
+}
