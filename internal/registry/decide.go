@@ -643,7 +643,8 @@ func claudeAnswersAsks(cwd string, session ClaudeSession) string {
 // reads for which say holds, or what could not be told (a file or folder
 // that cannot be read, a working or home folder unknown), as a message names
 // it; "" when say holds for none. The files: a project's, in cwd or any
-// folder above it, as the project may be any of them, and in the session's
+// folder above it, as written or where its links lead, as the project may
+// be any of them, and in the session's
 // project folder (cwd is the hook's own working folder when the input names
 // none, and one that cannot be told counts as permitting); the user's, in
 // the session's config folder, else ~/.claude; the administrators',
@@ -658,9 +659,24 @@ func claudeSettingsSay(cwd string, session ClaudeSession, say func(data []byte) 
 	if !filepath.IsAbs(cwd) {
 		return "the working folder, which cannot be told"
 	}
+	// The folders above cwd as written, and above where it leads: the
+	// agent may name its folder either way, and "link/.." is the parent
+	// of the link's target, as the search for agents.yaml takes it.
+	roots := ancestors(cwd)
+	end, _, err := safefile.WalkLinks(cwd, nil)
+	if err != nil {
+		return "the working folder " + cwd + ", whose links cannot be followed"
+	}
+	if end = filepath.Clean(end); end != filepath.Clean(cwd) {
+		roots = append(roots, ancestors(end)...)
+	}
 	var dirs []string
-	for _, d := range ancestors(cwd) {
-		dirs = append(dirs, filepath.Join(d, ".claude"))
+	seen := map[string]bool{}
+	for _, d := range roots {
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, filepath.Join(d, ".claude"))
+		}
 	}
 	if p := session.ProjectDir; p != "" {
 		if !filepath.IsAbs(p) {

@@ -328,6 +328,48 @@ func TestClaudePermitsEdits(t *testing.T) {
 	}
 }
 
+// A working folder reached through a link: the folders above where it
+// leads are the project's too ("link/.." is the parent of the link's
+// target), as they are for agents.yaml, so a settings file there that
+// lets an edit run, or holds a PermissionRequest hook, counts whichever
+// way the agent names its folder.
+func TestClaudeSettingsThroughALinkedWorkingFolder(t *testing.T) {
+	root := t.TempDir()
+	work := filepath.Join(root, "project", "sub")
+	if err := os.MkdirAll(filepath.Join(root, "project", ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := t.TempDir()
+	link := filepath.Join(elsewhere, "l")
+	if err := os.Symlink(work, link); err != nil {
+		t.Skipf("cannot make links here: %v", err)
+	}
+	t.Setenv("HOME", t.TempDir())
+	managed, managedDirs := hook.ClaudeManaged, hook.ClaudeManagedDirs
+	hook.ClaudeManaged, hook.ClaudeManagedDirs = nil, nil
+	t.Cleanup(func() { hook.ClaudeManaged, hook.ClaudeManagedDirs = managed, managedDirs })
+	file := filepath.Join(root, "project", ".claude", "settings.json")
+	for _, tt := range []struct {
+		content string
+		say     func(string) bool
+	}{
+		{`{"permissions":{"allow":["Edit"]}}`, func(cwd string) bool { return claudePermitsEdits(cwd, ClaudeSession{}) }},
+		{`{"hooks":{"PermissionRequest":[{"matcher":"*","hooks":[{"type":"command","command":"true"}]}]}}`, func(cwd string) bool { return claudeAnswersAsks(cwd, ClaudeSession{}) != "" }},
+	} {
+		if err := os.WriteFile(file, []byte(tt.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, cwd := range []string{work, link, link + "/."} {
+			if !tt.say(cwd) {
+				t.Errorf("%s in %s, from %s: not seen", tt.content, file, cwd)
+			}
+		}
+	}
+}
+
 // A file in Claude Code's managed-settings.d folder is an agent's
 // settings file, whatever its name.
 func TestManagedSettingsFolder(t *testing.T) {
