@@ -38,15 +38,24 @@ func openAt(t *testing.T, url string, opts postgres.Options) *postgres.Store {
 func open(t *testing.T, opts postgres.Options) *postgres.Store {
 	t.Helper()
 	url := pgtest.Schema(t)
-	s, err := postgres.Open(url, opts)
+	migrate(t, url)
+	return openAt(t, url, opts)
+}
+
+// migrate migrates the schema url names under a lock timeout of its own:
+// the DDL of a migration may wait a moment for the catalog while other
+// tests create and drop their schemas, which a store opened to try its
+// locks once (a lock timeout of 0, sent as 1ms) would report as locked.
+func migrate(t *testing.T, url string) {
+	t.Helper()
+	m, err := postgres.Open(url, postgres.Options{LockTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := s.Migrate(context.Background()); err != nil {
+	defer m.Close()
+	if _, err := m.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return s
 }
 
 func TestConformance(t *testing.T) {
@@ -74,7 +83,7 @@ func TestCopy(t *testing.T) {
 func TestSchemaVersion(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.Schema(t)
-	s := openAt(t, url, postgres.Options{})
+	s := openAt(t, url, postgres.Options{LockTimeout: time.Minute})
 	_, err := s.Profiles().Get(ctx, "acme/x")
 	if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "never migrated") {
 		t.Fatalf("get from an unmigrated schema: %v", err)
@@ -468,10 +477,8 @@ func TestMigrateNewSchemaAtOnce(t *testing.T) {
 func TestReadWaitsNoLongerThanTheLockTimeout(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.Schema(t)
+	migrate(t, url)
 	s := openAt(t, url, postgres.Options{})
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
 		t.Fatal(err)
 	}
@@ -613,10 +620,8 @@ func TestCloseForExit(t *testing.T) {
 	t.Cleanup(func() {
 		pgtest.Exec(t, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '"+app+"'")
 	})
+	migrate(t, url)
 	s := openAt(t, url, postgres.Options{})
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
 		t.Fatal(err)
 	}
