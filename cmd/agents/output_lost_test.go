@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,59 @@ func TestDecisionOutputLost(t *testing.T) {
 		}
 		if !strings.Contains(stderr.String(), "no space left on device") {
 			t.Errorf("%v: stderr %q, want the write error", tt.args, stderr.String())
+		}
+	}
+}
+
+// A change whose line (or document) cannot be written has still been
+// made, or found nothing to make: the command exits 1 as for any I/O
+// error, and says on stderr which of the two it was, so that it is
+// neither run again nor taken for undone.
+func TestChangeOutputLost(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here: ", err)
+	}
+	defer full.Close()
+	bin := agentsBinary(t)
+	home := t.TempDir()
+	file := filepath.Join(t.TempDir(), "lost.yaml")
+	writeFile(t, file, profileYAML("acme/lost", "output lost", 0.5))
+	run := func(stdout *os.File, args ...string) (int, string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "AGENTS_HOME="+home, "CI=true")
+		cmd.Stdout = stdout
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		switch {
+		case errors.As(err, &exit):
+			return exit.ExitCode(), stderr.String()
+		case err != nil:
+			t.Fatal(err)
+		}
+		return 0, stderr.String()
+	}
+	tests := []struct {
+		args []string
+		says string // what stderr says of the change
+		show int    // the exit of a show afterwards: the change stands
+	}{
+		{[]string{"automation-profile", "add", "-c", file}, "the change was made (added acme/lost)", 0},
+		{[]string{"automation-profile", "add", "-c", file, "--update", "-f", "json"}, "nothing was changed", 0},
+		{[]string{"automation-profile", "remove", "acme/lost", "--yes"}, "the change was made (removed acme/lost)", 4},
+	}
+	for _, tt := range tests {
+		code, stderr := run(full, tt.args...)
+		if code != 1 {
+			t.Errorf("%v: exit %d, want 1 (an I/O error)", tt.args, code)
+		}
+		if !strings.Contains(stderr, tt.says) || !strings.Contains(stderr, "no space left on device") {
+			t.Errorf("%v: stderr %q, want it to say %q and why the output was lost", tt.args, stderr, tt.says)
+		}
+		if code, _ := run(nil, "automation-profile", "show", "acme/lost"); code != tt.show {
+			t.Errorf("after %v: show exits %d, want %d", tt.args, code, tt.show)
 		}
 	}
 }

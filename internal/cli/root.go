@@ -112,7 +112,7 @@ func Main() int {
 	if err := deps.IO.Flush(); err != nil {
 		switch code {
 		case ExitOK:
-			printError(deps.IO.ErrOut, errorFormat(deps, args), errs.Wrap(errs.KindInternal, err, "writing the output"))
+			printError(deps.IO.ErrOut, errorFormat(deps, args), deps.OutputLost(err))
 			code = ExitFailure
 			if hooked {
 				code = ExitUsage

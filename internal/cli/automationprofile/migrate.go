@@ -152,15 +152,17 @@ func migrateRun(opts *migrateOptions) error {
 		progress.Set(i + 1)
 	}
 	progress.Done()
-	// A change prints nothing with --quiet but the document asked for.
-	if ui.Quiet() && !render.IsMachine(ui.Format()) {
-		return nil
-	}
 	summary := make([]render.Migration, len(ms))
+	written := 0
 	for i, m := range ms {
 		summary[i] = m.Migration
+		if m.Written {
+			written++
+		}
 	}
-	return ui.Render(render.MigrateSummary{Migrations: summary})
+	ui.Done(fmt.Sprintf("rewrote %d of %d files in the nested format", written, len(ms)), written == 0)
+	// A change prints nothing with --quiet but the document asked for.
+	return ui.RenderSummary(render.MigrateSummary{Migrations: summary})
 }
 
 // linkRefusal refuses to rewrite a file that is a symbolic link: the

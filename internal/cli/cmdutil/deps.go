@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentsctl/agents/internal/config"
+	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
 	"github.com/agentsctl/agents/internal/registry"
 	sp "github.com/agentsctl/agents/internal/safetypack"
@@ -103,7 +104,12 @@ type Deps struct {
 	// the verb its second word names. Nil builds every verb.
 	Branch []string
 	// Args are the invocation's arguments, as given.
-	Args   []string
+	Args []string
+	// done says what the command changed, once it has changed it and
+	// before it prints so: an error writing the output then says that
+	// the change stands (see OutputLost).
+	done   string
+	nodiff bool
 	global *config.Global // config.yaml, once read
 	// format is Config.Format, for a goroutine other than the command's.
 	format atomic.Pointer[string]
@@ -184,6 +190,28 @@ func (d *Deps) CloseStore() {
 		_ = c.Close()
 	}
 	d.store = nil
+}
+
+// Done records what the command changed, in words ("added acme/strict"),
+// as soon as the change is made; unchanged is set when it found nothing
+// to change.
+func (d *Deps) Done(what string, unchanged bool) { d.done, d.nodiff = what, unchanged }
+
+// OutputLost is the error of output that could not be written (a full
+// disk, a closed terminal): for a command that changed something, it says
+// that the change was made all the same, so that nobody runs it again to
+// make it, nor takes it for undone.
+func (d *Deps) OutputLost(err error) *errs.Error {
+	switch {
+	case d.done == "":
+		return errs.Wrap(errs.KindInternal, err, "writing the output")
+	case d.nodiff:
+		return errs.Wrap(errs.KindInternal, err, "nothing was changed (%s), but writing the output failed", d.done).
+			WithHint("there is nothing to redo")
+	default:
+		return errs.Wrap(errs.KindInternal, err, "the change was made (%s), but writing the output failed", d.done).
+			WithHint("do not run the command again to make it: it is done")
+	}
 }
 
 // Ctx returns the command's context.

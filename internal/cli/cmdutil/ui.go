@@ -84,10 +84,11 @@ func (u *UI) Render(v render.View) error {
 // that changed nothing is also told on stderr in json and yaml (unless
 // --quiet), since the document alone cannot say so.
 func (u *UI) RenderChange(c render.Change) error {
+	u.Done(c.Text(), c.Verb == render.Unchanged)
 	u.Flush()
 	if render.IsMachine(u.d.Config.Format) {
 		if err := u.Render(c); err != nil {
-			return err
+			return u.d.OutputLost(err)
 		}
 		if c.Verb == render.Unchanged {
 			u.Info("%s", c.Text())
@@ -97,19 +98,31 @@ func (u *UI) RenderChange(c render.Change) error {
 	if u.d.Config.Quiet {
 		return nil
 	}
-	return u.Render(c)
+	if err := u.Render(c); err != nil {
+		return u.d.OutputLost(err)
+	}
+	return nil
 }
 
 // RenderSummary prints what a change that is not one document's did (a
 // migration, a copy), as RenderChange does: the document in json and yaml,
-// quiet or not; in the human formats, the summary unless --quiet.
+// quiet or not; in the human formats, the summary unless --quiet. The
+// command says what it did with Done first.
 func (u *UI) RenderSummary(v render.View) error {
 	if u.d.Config.Quiet && !render.IsMachine(u.d.Config.Format) {
 		u.Flush()
 		return nil
 	}
-	return u.Render(v)
+	if err := u.Render(v); err != nil {
+		return u.d.OutputLost(err)
+	}
+	return nil
 }
+
+// Done records what the command changed, in words, once it is changed
+// (unchanged: it found nothing to change), so that output that cannot be
+// written is not taken for a change not made; see Deps.OutputLost.
+func (u *UI) Done(what string, unchanged bool) { u.d.Done(what, unchanged) }
 
 // Warn writes a warning line to stderr.
 func (u *UI) Warn(format string, a ...any) {

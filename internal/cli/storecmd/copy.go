@@ -117,7 +117,9 @@ func copyRun(opts *copyOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.UI.RenderSummary(copyView(storeurl.Redact(opts.from), storeurl.Redact(opts.to), report))
+	fromName, toName := storeurl.Redact(opts.from), storeurl.Redact(opts.to)
+	opts.UI.Done(fmt.Sprintf("copied %s to %s", fromName, toName), !report.Changed())
+	return opts.UI.RenderSummary(copyView(fromName, toName, report))
 }
 
 // onSide says which flag named a store that is not one: a path that is

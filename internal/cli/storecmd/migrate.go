@@ -88,6 +88,7 @@ func migrateRun(opts *migrateOptions) error {
 	if res.Redecoded > 0 {
 		text += fmt.Sprintf("; refreshed the fast form of %d profile(s)", res.Redecoded)
 	}
+	opts.UI.Done(text, res.From == res.To && res.Redecoded == 0)
 	doc := struct {
 		Store string `json:"store"`
 		*postgres.MigrateResult
