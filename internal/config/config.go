@@ -425,6 +425,8 @@ func BadProjectPath(start string) error {
 		return strictyaml.LoopError(err, start, "folder", "cannot read the project folder %s", start)
 	case errors.Is(err, syscall.ENOTDIR):
 		return notAFolder(start, ": a part of its path is a file")
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return errs.NotFound("project folder %s not found: the name is longer than the file system allows", start)
 	}
 	return nil
 }

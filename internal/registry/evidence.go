@@ -196,6 +196,8 @@ func FileEvidence(file string) Evidence {
 				WithHint("name a regular file holding a JSON context")
 		case errors.Is(err, syscall.ELOOP):
 			return nil, strictyaml.LoopError(err, file, "file", "cannot read context file %s", file)
+		case strictyaml.NoSuchPath(err, file) != nil:
+			return nil, strictyaml.NoSuchPath(err, file).About(errs.AboutContextFile, file)
 		case errors.Is(err, fs.ErrPermission):
 			return nil, errs.Wrap(errs.KindInvalid, err, "cannot read context file %s", file).
 				WithHint("make %s (and the folders on its path) readable by you", file)

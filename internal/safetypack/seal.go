@@ -345,6 +345,12 @@ func fileError(path string, err error) error {
 		return errs.NotFound("safety pack file %s not found", path).
 			WithHint("check the path; a pack file is <pack_id>.json")
 	}
+	if _, serr := os.Stat(path); errors.Is(serr, syscall.ENOTDIR) || errors.Is(serr, syscall.ENAMETOOLONG) {
+		// No file can be there: a part of the path is a file, or the
+		// name is too long for the file system.
+		return errs.NotFound("safety pack file %s not found: %v", path, unwrapPathError(serr)).
+			WithHint("check the path; a pack file is <pack_id>.json")
+	}
 	e := &errs.Error{Kind: errs.KindSafetyPack, Msg: fmt.Sprintf("cannot read safety pack %s", path), Err: unwrapPathError(err)}
 	switch {
 	case errors.Is(err, safefile.ErrNotRegular):

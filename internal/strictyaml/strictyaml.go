@@ -98,7 +98,27 @@ func ReadFile(path string) ([]byte, error) {
 		}
 		return nil, e.WithHint("%s", NotRegularHint)
 	}
+	if e := NoSuchPath(err, path); e != nil {
+		return nil, e
+	}
 	return data, ownFileError(path, err)
+}
+
+// NoSuchPath is the error of a file named on the command line that no
+// file can be at: a path that runs through a file, or a name longer than
+// the file system allows. The file is not there, as a missing one is not
+// (errs.KindNotFound), rather than a failure of agents; nil for any other
+// err.
+func NoSuchPath(err error, path string) *errs.Error {
+	switch {
+	case errors.Is(err, syscall.ENOTDIR):
+		return errs.NotFound("file not found: %s: a part of its path is a file, not a folder", path).
+			WithHint("check the path; a relative one is read from the working folder")
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return errs.NotFound("file not found: %s: the name is longer than the file system allows", path).
+			WithHint("check the path; a relative one is read from the working folder")
+	}
+	return nil
 }
 
 // NotRegularHint is the hint of ReadFile's refusal of a pipe or a device.
