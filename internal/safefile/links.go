@@ -94,7 +94,7 @@ func WalkLinks(p string, onLink func(link string, fi fs.FileInfo, dir string) er
 }
 
 // CheckHome refuses an agents home that cannot be one: a path that is not
-// a folder or runs through a file, a link to nothing (or a path behind one: nothing can be
+// a folder, runs through a file or is too long to name one, a link to nothing (or a path behind one: nothing can be
 // created through it, and what it should lead to is not there) or a loop
 // of links. A home that is simply missing is fine: it is an empty one,
 // created when a change needs it.
@@ -111,6 +111,8 @@ func CheckHome(home string) error {
 		return errs.LoopedHome(home, err)
 	case errors.Is(err, syscall.ENOTDIR):
 		return errs.Usage("the agents home %s cannot be reached: a part of its path is a file, not a folder", home).About(errs.AboutHome, home, "not a folder")
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return errs.Usage("the agents home %s cannot be reached: its name is longer than the file system allows", home).About(errs.AboutHome, home, "not a folder")
 	}
 	return nil
 }
