@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/agentsctl/agents/internal/atomicfile"
 	"github.com/agentsctl/agents/internal/config"
@@ -39,6 +40,12 @@ func (r *Registry) TrustProject(dir string, trust bool) (Trust, error) {
 	folder, file, err := r.projectFolder(dir, trust)
 	if err != nil {
 		return Trust{}, err
+	}
+	if trust && !utf8.ValidString(folder) {
+		// config.yaml is YAML, which holds UTF-8 text only: such a
+		// folder cannot be recorded, nor named by a hook's JSON input.
+		return Trust{}, errs.Usage("cannot trust the folder %q: its path is not valid UTF-8, which config.yaml cannot hold", folder).
+			WithHint("rename the folder (or the folder above it whose name is not UTF-8), then trust it")
 	}
 	home := r.Home()
 	// A change that would change nothing takes no lock: untrusting a

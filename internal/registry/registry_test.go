@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -849,6 +850,31 @@ func TestTrustProject(t *testing.T) {
 	}
 	_, err = f.r.TrustProject(filepath.Join(f.wd, "none"), true)
 	wantErr(t, err, errs.KindNotFound)
+}
+
+// A folder whose path is not UTF-8 cannot be written into config.yaml,
+// which is YAML: trusting it is the caller's mistake (usage), said before
+// anything is locked or written, not a failure to encode the file.
+func TestTrustProjectNotUTF8(t *testing.T) {
+	f := newFixture(t)
+	proj := filepath.Join(f.wd, "shop-\xff")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Skip("this file system refuses a name that is not UTF-8: ", err)
+	}
+	f.write(t, filepath.Join(proj, "agents.yaml"), "automation_profile: ci\n")
+	locked := 0
+	f.r.src = Funcs{HomeFunc: func() string { return f.home }, LockHomeFunc: func(context.Context) (func(), error) {
+		locked++
+		return func() {}, nil
+	}}
+	_, err := f.r.TrustProject(proj, true)
+	wantErr(t, err, errs.KindUsage, "not valid UTF-8")
+	if locked != 0 {
+		t.Errorf("the home was locked %d times for a folder that cannot be recorded", locked)
+	}
+	if _, err := os.Stat(config.GlobalPath(f.home)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("config.yaml: %v, want none written", err)
+	}
 }
 
 // checkedStore is a store whose safety check warns.
