@@ -390,7 +390,7 @@ func readStdinCall(r io.Reader) (profile.GuardInput, error) {
 	const src = "stdin"
 	data, err := io.ReadAll(io.LimitReader(r, maxStdin+1))
 	if err != nil {
-		return profile.GuardInput{}, errs.Wrap(errs.KindInternal, err, "cannot read stdin")
+		return profile.GuardInput{}, cmdutil.StdinError(err, "a JSON object")
 	}
 	if len(data) > maxStdin {
 		return profile.GuardInput{}, invalidCall(errs.Problem{File: src, Message: fmt.Sprintf("larger than %d bytes", maxStdin)})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/agentsctl/agents/internal/errs"
 	"github.com/agentsctl/agents/internal/iostreams"
@@ -168,13 +169,25 @@ func (u *UI) ReadInput(path string) ([]byte, string, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(u.d.IO.In, strictyaml.MaxFileSize+1))
 	if err != nil {
-		return nil, StdinName, errs.Wrap(errs.KindInternal, err, "cannot read standard input")
+		return nil, StdinName, StdinError(err, "a YAML document")
 	}
 	if len(data) > strictyaml.MaxFileSize {
 		return nil, StdinName, errs.InvalidProblems(StdinName, []errs.Problem{{File: StdinName,
 			Message: fmt.Sprintf("input is larger than %d bytes (1 MiB), the limit", strictyaml.MaxFileSize)}})
 	}
 	return data, StdinName, nil
+}
+
+// StdinError is the error of standard input that could not be read. A
+// folder given as standard input (< dir) holds no document: that is the
+// input's mistake (invalid input, as a folder named where a file belongs
+// is), not a failure of agents; want says what was to be read there.
+func StdinError(err error, want string) error {
+	if errors.Is(err, syscall.EISDIR) {
+		return errs.Invalid("cannot read standard input: it is a folder, not %s", want).
+			WithHint("redirect a file (< file) or pipe the input in, not a folder")
+	}
+	return errs.Wrap(errs.KindInternal, err, "cannot read standard input")
 }
 
 // endOfInput names the keys that end the input typed at a terminal.
