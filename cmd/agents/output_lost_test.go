@@ -96,3 +96,36 @@ func TestChangeOutputLost(t *testing.T) {
 		}
 	}
 }
+
+// A change whose output goes to a pipe its reader has closed (agents ...
+// | head -0) is made all the same: rather than end on SIGPIPE with 141 and
+// not a word, as a command that only prints does, it says on stderr that
+// the change was made, and exits 1.
+func TestChangeOutputPipeClosed(t *testing.T) {
+	bin := agentsBinary(t)
+	home := t.TempDir()
+	file := filepath.Join(t.TempDir(), "piped.yaml")
+	writeFile(t, file, profileYAML("acme/piped", "output to a closed pipe", 0.5))
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // no reader: every write fails with EPIPE
+	cmd := exec.Command(bin, "automation-profile", "add", "-c", file)
+	cmd.Env = append(os.Environ(), "AGENTS_HOME="+home, "CI=true")
+	cmd.Stdout = w
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	w.Close()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Errorf("add to a closed pipe: %v, want exit 1; stderr %q", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "the change was made (added acme/piped)") {
+		t.Errorf("stderr %q, want it to say the change was made", stderr.String())
+	}
+	if res := runAgents(t, home, "automation-profile", "show", "acme/piped"); res.code != 0 {
+		t.Errorf("show after the add: exit %d, want 0 (the change stands)", res.code)
+	}
+}

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/agentsctl/agents/internal/config"
@@ -195,7 +197,16 @@ func (d *Deps) CloseStore() {
 // Done records what the command changed, in words ("added acme/strict"),
 // as soon as the change is made; unchanged is set when it found nothing
 // to change.
-func (d *Deps) Done(what string, unchanged bool) { d.done, d.nodiff = what, unchanged }
+//
+// From then on a write to a pipe its reader closed fails rather than ends
+// the process on SIGPIPE (with 141 and not a word), so that the command
+// can still say that the change was made.
+func (d *Deps) Done(what string, unchanged bool) {
+	d.done, d.nodiff = what, unchanged
+	if d.Exits {
+		signal.Ignore(syscall.SIGPIPE)
+	}
+}
 
 // OutputLost is the error of output that could not be written (a full
 // disk, a closed terminal): for a command that changed something, it says
