@@ -141,7 +141,7 @@ func TestWarmupQueryRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, early.Warmup([]string{"profiles", "actions", "plans"})).ReadAll(); err != nil {
+	if _, err := c.Exec(ctx, early.Warmup(s.Schema(), []string{"profiles", "actions", "plans"})).ReadAll(); err != nil {
 		t.Fatalf("the warm-up query in a migrated schema: %v", err)
 	}
 }

@@ -50,14 +50,11 @@ var LatestVersion = sync.OnceValue(func() int64 {
 func (s *Store) checkSchema(ctx context.Context, c *pgx.Conn) error {
 	var v *int64
 	var current, misplaced *string
-	if err := c.QueryRow(ctx, versionQuery).Scan(&v, &current, &misplaced); err != nil {
+	if err := c.QueryRow(ctx, early.VersionQuery(s.schema)).Scan(&v, &current, &misplaced); err != nil {
 		return s.versionFailed(ctx, err, s.usableOn(ctx, c))
 	}
 	return s.checkSession(current, misplaced, valueOr0(v))
 }
-
-// versionQuery reads the schema's version and the session's schema.
-const versionQuery = early.VersionQuery
 
 // checkSession refuses a session whose search_path puts another schema
 // first than the one the store names (nil: none of it exists), and then a

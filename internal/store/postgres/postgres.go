@@ -456,7 +456,7 @@ func (s *Store) onConn(ctx context.Context, fn func(c *pgx.Conn) error) error {
 func (s *Store) sendBatch(ctx context.Context, c *pgx.Conn, what string, b *pgx.Batch, read func(br pgx.BatchResults) error) error {
 	checking := !s.checked
 	if checking {
-		b.QueuedQueries = append([]*pgx.QueuedQuery{{SQL: versionQuery}}, b.QueuedQueries...)
+		b.QueuedQueries = append([]*pgx.QueuedQuery{{SQL: early.VersionQuery(s.schema)}}, b.QueuedQueries...)
 	}
 	br := c.SendBatch(ctx, b)
 	if checking {
@@ -527,7 +527,7 @@ func (s *Store) lookupRow(ctx context.Context, what, query, arg string) (cols []
 	checking := !s.rawChecked
 	if checking {
 		// The same statements as early.Lookup sends ahead, byte for byte.
-		b.ExecParams(versionQuery, nil, nil, nil, []int16{pgx.BinaryFormatCode})
+		b.ExecParams(early.VersionQuery(s.schema), nil, nil, nil, []int16{pgx.BinaryFormatCode})
 	}
 	b.ExecParams(query, [][]byte{[]byte(arg)}, []uint32{textOID}, []int16{pgx.TextFormatCode}, []int16{pgx.BinaryFormatCode})
 	results, err := c.ExecBatch(ctx, &b).ReadAll()
@@ -567,7 +567,7 @@ func (s *Store) lookupRow(ctx context.Context, what, query, arg string) (cols []
 // textOID is PostgreSQL's type text.
 const textOID = 25
 
-// versionOf reads the answer to versionQuery in binary form: the version
+// versionOf reads the answer to early.VersionQuery in binary form: the version
 // (NULL, no migration, is 0, else a big-endian int8), the session's
 // schema (a name: its bytes; nil when NULL) and the first of the
 // registry's tables that is not a table of it (text; nil when NULL).

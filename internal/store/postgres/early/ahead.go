@@ -13,20 +13,32 @@ package early
 // one goose keeps by default, which the store's migrations use.
 const VersionTable = "goose_db_version"
 
-// VersionQuery reads the schema's version, the schema the session's
-// search_path puts first (which a pooler between the store and the server
-// may have set instead of the store), and the first of the registry's
-// tables that the session does not find as a table of that schema (NULL
-// when it finds every one): the store names its tables without their
-// schema, so a table missing from the schema would be looked up in the
-// next schema of the search_path, another registry's, and a view or
-// anything else put in a table's place would answer for it. The store
-// sends it first on every new connection.
-const VersionQuery = "SELECT max(version_id), current_schema(), " +
-	"(SELECT min(t) FROM unnest('{actions," + VersionTable + ",history,objects,plans,profiles}'::text[]) t " +
-	"LEFT JOIN pg_class c ON c.oid = to_regclass(t) " +
-	"WHERE c.relkind IS DISTINCT FROM 'r' OR c.relnamespace IS DISTINCT FROM current_schema()::text::regnamespace) " +
-	"FROM " + VersionTable
+// registryTables are the tables of a registry's schema.
+var registryTables = []string{"actions", VersionTable, "history", "objects", "plans", "profiles"}
+
+// VersionQuery reads, in a session whose search_path puts schema first,
+// the schema's version, the schema the search_path does put first (which
+// a pooler between the store and the server may have set instead of the
+// store), and the first of the registry's tables that schema does not
+// hold as a relation with storage of its own (NULL when it holds every
+// one): the store names its tables without their schema, so a table
+// missing from the schema would be looked up in the next schema of the
+// search_path, another registry's, and a view or a foreign table put in a
+// table's place would answer for it. The store sends it first on every
+// new connection.
+//
+// It asks through functions of the names alone (to_regclass,
+// pg_relation_filenode), which a new server process answers from its
+// caches: a query of pg_class costs that process a few milliseconds more
+// to plan, on every connection. schema is a plain identifier
+// (PlainIdent).
+func VersionQuery(schema string) string {
+	q := "SELECT max(version_id), current_schema(), CASE"
+	for _, t := range registryTables {
+		q += " WHEN pg_relation_filenode(to_regclass('\"" + schema + "\".\"" + t + "\"')) IS NULL THEN '" + t + "'"
+	}
+	return q + " END FROM " + VersionTable
+}
 
 // LookupQuery reads the row of one document of table (its one parameter
 // is the name): its name, content and the digest recorded for it.
@@ -46,12 +58,12 @@ const (
 const maxAheadName = 256
 
 // Lookup is the batch the store sends for its first lookup of name in
-// table on a new connection, in the extended protocol: the schema's
+// table on a new connection to schema, in the extended protocol: the schema's
 // version, then the row, each parsed, bound, described and executed, and
 // one Sync.
-func Lookup(table, name string) []byte {
+func Lookup(schema, table, name string) []byte {
 	var b []byte
-	b = parse(b, VersionQuery, nil)
+	b = parse(b, VersionQuery(schema), nil)
 	b = bind(b, nil, nil, []int16{binaryFormat})
 	b = describePortal(b)
 	b = execute(b)
@@ -62,14 +74,14 @@ func Lookup(table, name string) []byte {
 	return message(b, 'S', nil)
 }
 
-// Warmup is a simple query that reads, in the schema the start-up names,
-// the schema's version and no row of each of tables, so that the server
+// Warmup is a simple query that reads, in schema (the one the start-up
+// names), the schema's version and no row of each of tables, so that the server
 // loads the catalog entries of those tables before the store asks. It
 // waits for no lock (a table another session holds is skipped, with an
 // error nobody reads): its lock timeout of 1 ms lasts until the end of its
 // own transaction.
-func Warmup(tables []string) string {
-	q := "SELECT set_config('lock_timeout', '1', true); " + VersionQuery
+func Warmup(schema string, tables []string) string {
+	q := "SELECT set_config('lock_timeout', '1', true); " + VersionQuery(schema)
 	for _, t := range tables {
 		q += "; SELECT 1 FROM " + t + " WHERE name = ''"
 	}

@@ -142,8 +142,8 @@ func TestAhead(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(withPass, ".pgpass"), []byte("*:*:*:*:x\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	lookup := Lookup("profiles", "acme/x")
-	warm := func(tables ...string) []byte { return EncodeQuery(Warmup(tables)) }
+	lookup := Lookup(DefaultSchema, "profiles", "acme/x")
+	warm := func(tables ...string) []byte { return EncodeQuery(Warmup(DefaultSchema, tables)) }
 	long := "acme/" + strings.Repeat("x", maxAheadName)
 	for _, tc := range []struct {
 		name string
@@ -182,8 +182,8 @@ func TestAhead(t *testing.T) {
 		})
 	}
 	for _, table := range []string{"profiles", "plans", "actions"} {
-		if !strings.Contains(Warmup([]string{table}), "FROM "+table+" WHERE name = ''") || !strings.HasPrefix(Warmup(nil), "SELECT set_config('lock_timeout', '1', true); ") {
-			t.Errorf("Warmup(%s) = %q", table, Warmup([]string{table}))
+		if !strings.Contains(Warmup(DefaultSchema, []string{table}), "FROM "+table+" WHERE name = ''") || !strings.HasPrefix(Warmup(DefaultSchema, nil), "SELECT set_config('lock_timeout', '1', true); ") {
+			t.Errorf("Warmup(%s) = %q", table, Warmup(DefaultSchema, []string{table}))
 		}
 	}
 }

@@ -70,9 +70,9 @@ func guessFrom(args []string, getenv func(string) string) (g Guess, ok bool) {
 			// --stdin-json) looks the profile up only once it has read
 			// it, however long that takes: it gets the warm-up, so that
 			// its decision is made on the profile as it is then.
-			g.Ahead = Lookup("profiles", name)
+			g.Ahead = Lookup(g.Params["search_path"], "profiles", name)
 		} else {
-			g.Ahead = EncodeQuery(Warmup(tables))
+			g.Ahead = EncodeQuery(Warmup(g.Params["search_path"], tables))
 		}
 	}
 	return g, true

@@ -262,11 +262,11 @@ func TestAheadSentAndTaken(t *testing.T) {
 	t.Cleanup(Release)
 	c := s.accept(t)
 	startup(t, c)
-	if got, want := query(t, c), Warmup([]string{"plans", "profiles"}); got != want {
+	if got, want := query(t, c), Warmup(DefaultSchema, []string{"plans", "profiles"}); got != want {
 		t.Fatalf("warm-up %q, want %q", got, want)
 	}
 	fd, sent, ahead, _ := Take(context.Background(), "tcp", s.ln.Addr().String(), protocol30, defaults)
-	if fd < 0 || !sent || !bytes.Equal(ahead, EncodeQuery(Warmup([]string{"plans", "profiles"}))) {
+	if fd < 0 || !sent || !bytes.Equal(ahead, EncodeQuery(Warmup(DefaultSchema, []string{"plans", "profiles"}))) {
 		t.Fatalf("Take = %d, sent %v, ahead %q; want the connection, both sent", fd, sent, ahead)
 	}
 	syscall.Close(fd)
