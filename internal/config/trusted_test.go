@@ -233,6 +233,22 @@ func TestLoadProjectEveryPinHolds(t *testing.T) {
 	}
 }
 
+// linkedProject is linkedFolder with a project file choosing full-auto in
+// the folder, for tests of who may lead the search to it; it skips where
+// owners cannot be checked.
+func linkedProject(t *testing.T) (real, link string, content []byte) {
+	t.Helper()
+	if !ownersKnown {
+		t.Skip("no owners to check on this system")
+	}
+	real, link = linkedFolder(t)
+	content = []byte("automation_profile: full-auto\n")
+	if err := os.WriteFile(filepath.Join(real, ProjectFileName), content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return real, link, content
+}
+
 // linkedFolder makes a folder and a link to it, and returns both.
 func linkedFolder(t *testing.T) (real, link string) {
 	t.Helper()
@@ -253,14 +269,7 @@ func linkedFolder(t *testing.T) (real, link string) {
 // trusted folder once was) does not make the project trusted: the link's
 // maker would choose which of the user's folders the trust goes to.
 func TestLoadProjectTrustThroughAnotherUsersLink(t *testing.T) {
-	if !ownersKnown {
-		t.Skip("no owners to check on this system")
-	}
-	real, link := linkedFolder(t)
-	content := []byte("automation_profile: full-auto\n")
-	if err := os.WriteFile(filepath.Join(real, ProjectFileName), content, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	real, link, content := linkedProject(t)
 	load := func(entry string, pinned bool) error {
 		opts := ProjectOptions{Dir: real, OnlyTrusted: true, Trusted: []string{entry}}
 		if pinned {
@@ -326,14 +335,7 @@ func TestLoadProjectTrustThroughAnotherUsersLink(t *testing.T) {
 // elsewhere. The search refuses it, trusted project or not; a folder the
 // user names (--project) is the user's word.
 func TestLoadProjectFromAWorkingFolderThroughAnotherUsersLink(t *testing.T) {
-	if !ownersKnown {
-		t.Skip("no owners to check on this system")
-	}
-	real, link := linkedFolder(t)
-	content := []byte("automation_profile: full-auto\n")
-	if err := os.WriteFile(filepath.Join(real, ProjectFileName), content, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	real, link, content := linkedProject(t)
 	trusted := ProjectOptions{OnlyTrusted: true, Trusted: []string{real}, Digests: map[string]string{real: Digest(content)}}
 	load := func(dir string, opts ProjectOptions) error {
 		opts.Dir = dir
