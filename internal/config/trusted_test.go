@@ -249,6 +249,21 @@ func linkedProject(t *testing.T) (real, link string, content []byte) {
 	return real, link, content
 }
 
+// linkInOpenFolder makes a link to target in a folder anyone may write,
+// and returns it.
+func linkInOpenFolder(t *testing.T, target string) string {
+	t.Helper()
+	open := t.TempDir()
+	if err := os.Chmod(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(open, "shop")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	return link
+}
+
 // linkedFolder makes a folder and a link to it, and returns both.
 func linkedFolder(t *testing.T) (real, link string) {
 	t.Helper()
@@ -286,14 +301,8 @@ func TestLoadProjectTrustThroughAnotherUsersLink(t *testing.T) {
 	}
 	// A link in a folder anyone may write (as where a trusted folder in
 	// /tmp was): anyone could have put it there.
-	open := t.TempDir()
-	if err := os.Chmod(open, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	openLink := filepath.Join(open, "shop")
-	if err := os.Symlink(real, openLink); err != nil {
-		t.Fatal(err)
-	}
+	openLink := linkInOpenFolder(t, real)
+	open := filepath.Dir(openLink)
 	for _, pinned := range []bool{false, true} {
 		err := load(openLink, pinned)
 		var e *errs.Error
@@ -348,14 +357,8 @@ func TestLoadProjectFromAWorkingFolderThroughAnotherUsersLink(t *testing.T) {
 			t.Fatalf("through the user's own link (only trusted %v): %v", opts.OnlyTrusted, err)
 		}
 	}
-	open := t.TempDir()
-	if err := os.Chmod(open, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	openLink := filepath.Join(open, "shop")
-	if err := os.Symlink(real, openLink); err != nil {
-		t.Fatal(err)
-	}
+	openLink := linkInOpenFolder(t, real)
+	open := filepath.Dir(openLink)
 	bare := t.TempDir() // no agents.yaml here or above
 	bareLink := filepath.Join(open, "bare")
 	if err := os.Symlink(bare, bareLink); err != nil {
