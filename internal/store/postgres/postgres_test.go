@@ -763,6 +763,11 @@ func TestRowContentNotItsDigest(t *testing.T) {
 			t.Fatalf("%s: Get of a row whose content is not its digest: %+v, %v; want it refused as invalid", via.name, got, err)
 		}
 	}
+	// A copy out of the registry would carry the content on as a version
+	// of its own: it is refused too.
+	if _, err := openAt(t, url, postgres.Options{}).Snapshot(ctx); errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "acme/x") {
+		t.Fatalf("Snapshot of a registry with a row whose content is not its digest: %v; want it refused as invalid, naming the row", err)
+	}
 	res, err := s.Profiles().Put(ctx, strict, true)
 	if err != nil || res.Unchanged {
 		t.Fatalf("put of the version the row records: %+v, %v; want it written", res, err)

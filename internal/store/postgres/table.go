@@ -238,9 +238,15 @@ func (d docs[T]) GetDigest(ctx context.Context, name string) (T, string, error) 
 // changed behind the store's back (its constraint dropped first), and
 // nothing vouches for what it holds. Nothing is shown or decided from it.
 func (t *table[T]) checkDigest(x row) error {
-	if got := canon.Digest(x.content); got != x.digest {
-		p := errs.Problem{File: t.label(x.name), Message: fmt.Sprintf("the content hashes to sha256 %s, but the row records %s: it was changed outside agents", got, x.digest)}
-		return errs.InvalidProblems(fmt.Sprintf("stored %s %s", t.c.Noun, t.c.Quote(x.name)), []errs.Problem{p})
+	return checkDigest(t.label(x.name), fmt.Sprintf("stored %s %s", t.c.Noun, t.c.Quote(x.name)), x.content, x.digest)
+}
+
+// checkDigest refuses content that does not hash to the digest its row
+// records, as the row of file, in the error of subject.
+func checkDigest(file, subject string, content []byte, digest string) error {
+	if got := canon.Digest(content); got != digest {
+		p := errs.Problem{File: file, Message: fmt.Sprintf("the content hashes to sha256 %s, but the row records %s: it was changed outside agents", got, digest)}
+		return errs.InvalidProblems(subject, []errs.Problem{p})
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func readSnapshot(ctx context.Context, tx pgx.Tx) (*store.Snapshot, error) {
 		return nil, err
 	}
 	for _, coll := range store.CollectionNames {
-		rows, err := tx.Query(ctx, "SELECT name, content FROM "+coll+" ORDER BY name", pgx.QueryExecModeDescribeExec)
+		rows, err := tx.Query(ctx, "SELECT name, content, digest FROM "+coll+" ORDER BY name", pgx.QueryExecModeDescribeExec)
 		if err != nil {
 			return nil, err
 		}
@@ -65,7 +65,14 @@ func readSnapshot(ctx context.Context, tx pgx.Tx) (*store.Snapshot, error) {
 		held := map[string]bool{}
 		for rows.Next() {
 			var e store.Entry
-			if err := rows.Scan(&e.Name, &e.Data); err != nil {
+			var digest string
+			if err := rows.Scan(&e.Name, &e.Data, &digest); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			// Copied on, content the row's digest does not vouch for
+			// would become a version of its own wherever it went.
+			if err := checkDigest(coll+"/"+e.Name, fmt.Sprintf("stored row %s of %s", e.Name, coll), e.Data, digest); err != nil {
 				rows.Close()
 				return nil, err
 			}
