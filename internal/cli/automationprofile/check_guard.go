@@ -247,6 +247,13 @@ any other exit.`,
 				Write: f.write, Unsafe: f.unsafe, Category: f.category, Attempt: f.attempt,
 				NoSandbox: f.noSandbox, NoCheckpoint: f.noCheckpoint,
 			}
+			if opts.hookOpts.on {
+				// --sandboxed=false says the agent has no sandbox, as
+				// --no-sandbox does: config.yaml does not declare one
+				// over it. Likewise --checkpointed=false.
+				in.NoSandbox = in.NoSandbox || flags.Changed("sandboxed") && !opts.hookOpts.sandboxed
+				in.NoCheckpoint = in.NoCheckpoint || flags.Changed("checkpointed") && !opts.hookOpts.checkpointed
+			}
 			stated := profile.Stated{Category: flags.Changed("category"), Attempt: flags.Changed("attempt"), Tool: flags.Changed("tool")}
 			if !opts.hookOpts.on && !opts.stdinJSON {
 				if ps := profile.CheckGuardInput(in, stated, flagNames); len(ps) > 0 {
