@@ -694,7 +694,7 @@ func outOfStep(err error) bool {
 // between putting the file in place and appending its history line. The
 // two look the same from the files, so the message names both.
 func unrecorded(name, digest string) error {
-	return errs.Invalid("automation profile %q is not the version the store last recorded (sha256 %s…): its file was changed outside agents, or by a change that was interrupted before it recorded the version, so nothing is decided or recorded under it", name, digest[:12]).
+	return errs.Invalid("automation profile %q is not the version the store last recorded (sha256 %s…): it was changed outside agents (its file edited by hand, or its row changed by SQL), or by a change that was interrupted before it recorded the version, so nothing is decided or recorded under it", name, digest[:12]).
 		About(errs.AboutUnrecordedProfile, name, "")
 }
 
