@@ -66,7 +66,10 @@ func (s *Store) checkSchema(ctx context.Context, c *pgx.Conn) error {
 // when none) is not a table of that schema: dropped, so that the session
 // would find the next schema's of its search_path, or replaced by a view
 // or anything else that would answer for it. What such a session reads is
-// not the registry the store names, and nothing is decided from it.
+// not the registry the store names, and nothing is decided from it. The
+// version is judged first: a schema at another version may lack tables of
+// this one's without harm (at version 0, goose's table alone, all of them:
+// a registry never migrated, not a damaged one), and is refused anyway.
 func (s *Store) checkSession(current, misplaced *string, version int64) error {
 	if current == nil || *current != s.schema {
 		in := "in no schema (none of its search_path exists)"
@@ -76,11 +79,14 @@ func (s *Store) checkSession(current, misplaced *string, version int64) error {
 		return errs.New(errs.KindInvalid, "the PostgreSQL server at %s puts this session %s, not in schema %q that the store names", s.where, in, s.schema).
 			WithHint("a connection pooler that drops search_path must set it to %s itself (PgBouncer: connect_query); see docs/postgres.md", s.schema)
 	}
+	if err := s.checkVersion(version); err != nil {
+		return err
+	}
 	if misplaced != nil {
 		return errs.New(errs.KindInvalid, "the registry in the PostgreSQL store at %s (schema %q) is damaged: %s is not a table of that schema, so this session would read it from elsewhere or from something in its place", s.where, s.schema, *misplaced).
 			WithHint("restore schema %s from a backup (see docs/postgres.md)", s.schema)
 	}
-	return s.checkVersion(version)
+	return nil
 }
 
 // checkVersion refuses a schema version other than this build's.

@@ -680,6 +680,34 @@ func TestSessionInAnotherSchema(t *testing.T) {
 	}
 }
 
+// TestVersionTableAloneIsNotMigrated: a schema holding goose's version
+// table at version 0 and none of the registry's tables (a first
+// migration under way, or one that failed after goose made its table) is
+// a registry never migrated, as an empty schema is, with the hint to
+// migrate it: not a damaged one to restore from a backup. The version is
+// judged before the tables a version may lack.
+func TestVersionTableAloneIsNotMigrated(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Schema(t)
+	sc := pgtest.SchemaOf(t, url)
+	pgtest.Exec(t,
+		"CREATE SCHEMA "+sc,
+		"CREATE TABLE "+sc+".goose_db_version (id serial PRIMARY KEY, version_id bigint NOT NULL, is_applied boolean NOT NULL, tstamp timestamp DEFAULT now())",
+		"INSERT INTO "+sc+".goose_db_version (version_id, is_applied) VALUES (0, true)")
+	for _, read := range []struct {
+		name string
+		fn   func(s *postgres.Store) error
+	}{
+		{"get", func(s *postgres.Store) error { _, err := s.Profiles().Get(ctx, "acme/x"); return err }},
+		{"list", func(s *postgres.Store) error { _, err := s.Profiles().Names(ctx, store.Query{}); return err }},
+	} {
+		err := read.fn(openAt(t, url, postgres.Options{}))
+		if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "never migrated") {
+			t.Errorf("%s: %v, want the registry reported as never migrated", read.name, err)
+		}
+	}
+}
+
 // TestTableInAnotherSchema: the store names its tables without a schema,
 // so with a search_path of several schemas, a table dropped from the
 // registry's schema would be found in the next one, another registry's,
