@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentsctl/agents/internal/errs"
 
+	"github.com/agentsctl/agents/internal/profile"
 	"github.com/agentsctl/agents/internal/store"
 	"github.com/agentsctl/agents/internal/store/file"
 	"github.com/agentsctl/agents/internal/store/postgres"
@@ -58,6 +59,16 @@ func migrate(t *testing.T, url string) {
 	}
 }
 
+// put puts p into s (update as Put takes it), failing the test on an
+// error, and returns p.
+func put(t *testing.T, s store.Store, p *profile.AutomationProfile, update bool) *profile.AutomationProfile {
+	t.Helper()
+	if _, err := s.Profiles().Put(context.Background(), p, update); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func TestConformance(t *testing.T) {
 	pgtest.URL(t)
 	storetest.Run(t, func(t *testing.T) store.Store {
@@ -96,9 +107,7 @@ func TestSchemaVersion(t *testing.T) {
 	if err != nil || res.From != res.To || len(res.Applied) != 0 {
 		t.Fatalf("second migrate: %+v, %v", res, err)
 	}
-	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/x", 1), false); err != nil {
-		t.Fatal(err)
-	}
+	put(t, s, storetest.Profile(t, "acme/x", 1), false)
 	// A schema newer than this build knows is refused, by commands and
 	// by migrate.
 	schema := pgtest.SchemaOf(t, url)
@@ -274,10 +283,7 @@ func TestConcurrentWriters(t *testing.T) {
 func TestFastFormOfABuildWithoutLinkedVersion(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, postgres.Options{})
-	want := storetest.Profile(t, "acme/a", 1)
-	if _, err := s.Profiles().Put(ctx, want, false); err != nil {
-		t.Fatal(err)
-	}
+	want := put(t, s, storetest.Profile(t, "acme/a", 1), false)
 	other := store.Profiles.Codec.Append(nil, storetest.Profile(t, "acme/a", 2))
 	pgtest.Exec(t, fmt.Sprintf("UPDATE %s.profiles SET decoded = '\\x%x', decoded_by = 'profiles/%d//'",
 		s.Schema(), other, store.Profiles.Codec.Version()))
@@ -295,9 +301,7 @@ func TestFastFormOfABuildWithoutLinkedVersion(t *testing.T) {
 func TestFastForm(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, postgres.Options{})
-	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
-		t.Fatal(err)
-	}
+	put(t, s, storetest.Profile(t, "acme/a", 1), false)
 	// Another build's form: garbage that must not be read.
 	pgtest.Exec(t, "UPDATE "+s.Schema()+".profiles SET decoded = '\\x00', decoded_by = 'profiles/999/other'")
 	got, err := s.Profiles().Get(ctx, "acme/a")
@@ -354,9 +358,7 @@ func TestWriterRole(t *testing.T) {
 	}
 	defer w.Close()
 	storetest.Fill(t, w)
-	if _, err := w.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), true); err != nil {
-		t.Fatal(err)
-	}
+	put(t, w, storetest.Profile(t, "acme/a", 1), true)
 	if _, err := w.Actions().Remove(ctx, "team/x"); err != nil {
 		t.Fatal(err)
 	}
@@ -418,14 +420,8 @@ func TestTLS(t *testing.T) {
 func TestFastFormDecidesNothing(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, postgres.Options{})
-	strict := storetest.Profile(t, "acme/a", 1)
-	if _, err := s.Profiles().Put(ctx, strict, false); err != nil {
-		t.Fatal(err)
-	}
-	loose := storetest.Profile(t, "acme/b", 5)
-	if _, err := s.Profiles().Put(ctx, loose, false); err != nil {
-		t.Fatal(err)
-	}
+	strict := put(t, s, storetest.Profile(t, "acme/a", 1), false)
+	loose := put(t, s, storetest.Profile(t, "acme/b", 5), false)
 	// acme/b's fast form, renamed acme/a, in acme/a's row.
 	loose.Name = "acme/a"
 	forged := store.Profiles.Codec.Append(nil, loose)
@@ -479,9 +475,7 @@ func TestReadWaitsNoLongerThanTheLockTimeout(t *testing.T) {
 	url := pgtest.Schema(t)
 	migrate(t, url)
 	s := openAt(t, url, postgres.Options{})
-	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
-		t.Fatal(err)
-	}
+	put(t, s, storetest.Profile(t, "acme/a", 1), false)
 	c, err := pgx.Connect(ctx, pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
@@ -580,9 +574,7 @@ func TestCopyCountsNoRemovedNameAsUnchanged(t *testing.T) {
 	ctx := context.Background()
 	src, _ := newHome(t)
 	for _, n := range []string{"acme/kept", "acme/gone"} {
-		if _, err := src.Profiles().Put(ctx, storetest.Profile(t, n, 1), false); err != nil {
-			t.Fatal(err)
-		}
+		put(t, src, storetest.Profile(t, n, 1), false)
 	}
 	if _, err := src.Profiles().Remove(ctx, "acme/gone"); err != nil {
 		t.Fatal(err)
@@ -622,9 +614,7 @@ func TestCloseForExit(t *testing.T) {
 	})
 	migrate(t, url)
 	s := openAt(t, url, postgres.Options{})
-	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/a", 1), false); err != nil {
-		t.Fatal(err)
-	}
+	put(t, s, storetest.Profile(t, "acme/a", 1), false)
 	if err := s.CloseForExit(); err != nil {
 		t.Fatal(err)
 	}
@@ -656,9 +646,7 @@ func TestCloseForExit(t *testing.T) {
 func TestSessionInAnotherSchema(t *testing.T) {
 	ctx := context.Background()
 	real := open(t, postgres.Options{})
-	if _, err := real.Profiles().Put(ctx, storetest.Profile(t, "acme/x", 1), false); err != nil {
-		t.Fatal(err)
-	}
+	put(t, real, storetest.Profile(t, "acme/x", 1), false)
 	missing := pgtest.SchemaPrefix() + "missing"
 	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", missing+","+real.Schema())
 	for _, read := range []struct {
@@ -729,13 +717,9 @@ func TestTableInAnotherSchema(t *testing.T) {
 		}},
 	} {
 		reg := open(t, postgres.Options{})
-		if _, err := reg.Profiles().Put(ctx, storetest.Profile(t, "acme/x", 1), false); err != nil {
-			t.Fatal(err)
-		}
+		put(t, reg, storetest.Profile(t, "acme/x", 1), false)
 		other := open(t, postgres.Options{})
-		if _, err := other.Profiles().Put(ctx, storetest.Profile(t, "acme/x", 5), false); err != nil {
-			t.Fatal(err)
-		}
+		put(t, other, storetest.Profile(t, "acme/x", 5), false)
 		pgtest.Exec(t, damage.sql(reg.Schema(), other.Schema())...)
 		url := pgtest.WithParam(t, pgtest.URL(t), "search_path", reg.Schema()+","+other.Schema())
 		for _, read := range []struct {
@@ -761,14 +745,8 @@ func TestTableInAnotherSchema(t *testing.T) {
 func TestRowContentNotItsDigest(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, postgres.Options{})
-	strict := storetest.Profile(t, "acme/x", 1)
-	if _, err := s.Profiles().Put(ctx, strict, false); err != nil {
-		t.Fatal(err)
-	}
-	loose := storetest.Profile(t, "acme/x", 5)
-	if _, err := s.Profiles().Put(ctx, loose, true); err != nil {
-		t.Fatal(err)
-	}
+	strict := put(t, s, storetest.Profile(t, "acme/x", 1), false)
+	put(t, s, storetest.Profile(t, "acme/x", 5), true)
 	// The row holds the loose version's content and the strict one's digest.
 	sc := s.Schema()
 	pgtest.Exec(t,
@@ -814,9 +792,7 @@ func TestRowContentNotItsDigest(t *testing.T) {
 func TestRowUnderABuiltinName(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, postgres.Options{})
-	if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/x", 1), false); err != nil {
-		t.Fatal(err)
-	}
+	put(t, s, storetest.Profile(t, "acme/x", 1), false)
 	sc := s.Schema()
 	content := "convert_to(replace(convert_from(content, 'UTF8'), 'name: acme/x', 'name: cautious'), 'UTF8')"
 	pgtest.Exec(t,
@@ -844,9 +820,7 @@ func TestLastEventAsHistory(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, postgres.Options{})
 	for v := 1; v <= 3; v++ {
-		if _, err := s.Profiles().Put(ctx, storetest.Profile(t, "acme/x", v), true); err != nil {
-			t.Fatal(err)
-		}
+		put(t, s, storetest.Profile(t, "acme/x", v), true)
 	}
 	h, err := s.Profiles().History(ctx, "acme/x")
 	if err != nil || len(h) != 3 {
