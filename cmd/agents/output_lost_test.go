@@ -13,11 +13,7 @@ import (
 // the answer: the status stays on the refusing side (1 for an allowed
 // step, 10 and 11 as they were), and nothing fails in silence.
 func TestDecisionOutputLost(t *testing.T) {
-	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
-	if err != nil {
-		t.Skip("no /dev/full here: ", err)
-	}
-	defer full.Close()
+	full := devFull(t)
 	bin := agentsBinary(t)
 	tests := []struct {
 		args []string
@@ -49,11 +45,7 @@ func TestDecisionOutputLost(t *testing.T) {
 // error, and says on stderr which of the two it was, so that it is
 // neither run again nor taken for undone.
 func TestChangeOutputLost(t *testing.T) {
-	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
-	if err != nil {
-		t.Skip("no /dev/full here: ", err)
-	}
-	defer full.Close()
+	full := devFull(t)
 	bin := agentsBinary(t)
 	home := t.TempDir()
 	file := filepath.Join(t.TempDir(), "lost.yaml")
@@ -128,4 +120,16 @@ func TestChangeOutputPipeClosed(t *testing.T) {
 	if res := runAgents(t, home, "automation-profile", "show", "acme/piped"); res.code != 0 {
 		t.Errorf("show after the add: exit %d, want 0 (the change stands)", res.code)
 	}
+}
+
+// devFull opens /dev/full, where every write fails as on a full disk; the
+// test is skipped where there is none.
+func devFull(t *testing.T) *os.File {
+	t.Helper()
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here: ", err)
+	}
+	t.Cleanup(func() { full.Close() })
+	return full
 }
