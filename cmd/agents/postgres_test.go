@@ -54,6 +54,23 @@ func (p *pgStore) cmd(args ...string) *exec.Cmd {
 	return cmd
 }
 
+// hookRead runs the binary set up to use the store, with env added to
+// its environment, on a Claude Code call to Read in the default mode.
+func (p *pgStore) hookRead(env []string, args ...string) result {
+	p.t.Helper()
+	cmd := p.cmd(args...)
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stdin = strings.NewReader(claudeRead)
+	r, err := runCmd(cmd)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return r
+}
+
+// claudeRead is Claude Code's call to Read /x in the default mode.
+const claudeRead = `{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`
+
 func (p *pgStore) run(args ...string) result {
 	p.t.Helper()
 	r, err := runCmd(p.cmd(args...))
@@ -621,7 +638,7 @@ func TestPostgresHookSnippetNamesTheStore(t *testing.T) {
 		t.Fatalf("the command does not name the store: %s", command)
 	}
 	c := exec.Command("sh", "-c", command)
-	c.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	c.Stdin = strings.NewReader(claudeRead)
 	c.Env = []string{"PATH=/usr/bin:/bin"} // the agent's environment: no AGENTS_STORE
 	out, err := c.Output()
 	if err != nil || !strings.Contains(string(out), `"permissionDecision":"ask"`) || !strings.Contains(string(out), "denylist") {
@@ -639,12 +656,7 @@ func TestPostgresHookIgnoresAgentsStore(t *testing.T) {
 	// looser one of the same name.
 	p.addCoder(false, strictCoder)
 	p.addCoder(true, looseCoder)
-	hook := p.cmd("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
-	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
-	r, err := runCmd(hook)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := p.hookRead(nil, "automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
 	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"ask"`) || !strings.Contains(r.stderr, "AGENTS_STORE is ignored by a hook") {
 		t.Errorf("a hook with AGENTS_STORE set: exit %d\n%s%s\nwant the home's profile's ask, and a warning", r.code, r.stdout, r.stderr)
 	}
@@ -668,13 +680,7 @@ func TestPostgresHookIgnoresLibpqEnvironment(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(p.home, "config.yaml"), "store: \""+strings.Replace(p.url, "127.0.0.1:5432", "127.0.0.1", 1)+"\"\n")
 	env := []string{"AGENTS_STORE=", "PGPORT=1", "PGHOST=192.0.2.1"}
-	hook := p.cmd("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
-	hook.Env = append(hook.Env, env...)
-	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
-	r, err := runCmd(hook)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := p.hookRead(env, "automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
 	if r.code != 0 || !strings.Contains(r.stdout, `"permissionDecision":"allow"`) {
 		t.Errorf("a hook with PGPORT set: exit %d\n%s%s\nwant the store's answer", r.code, r.stdout, r.stderr)
 	}
@@ -954,12 +960,7 @@ func TestPostgresEarlyStart(t *testing.T) {
 	os.Chmod(filepath.Join(p.home, "config.yaml"), 0o600)
 	show("lock timeout from config.yaml", p.cmd("automation-profile", "show", "acme/coder", "-f", "json"))
 
-	hook := p.cmd("--store", p.url, "automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
-	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
-	r, err := runCmd(hook)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := p.hookRead(nil, "--store", p.url, "automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--sandboxed")
 	// Where Claude Code's administrators' settings could answer the ask,
 	// it is a deny; the rule is the same either way.
 	if r.code != 0 || claudeAdmin() == "" && !strings.Contains(r.stdout, `"permissionDecision":"ask"`) || !strings.Contains(r.stdout, "tool_denylist") {
@@ -1169,12 +1170,7 @@ func TestPostgresDecisionHoldsProfileToItsHistory(t *testing.T) {
 	if r := p.run("automation-profile", "check-gate", "acme/coder", "auto_decisions_execute", "--confidence", "0.5", "-f", "json"); r.code != 3 {
 		t.Errorf("check-gate under a row its history never recorded: exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	hook := p.cmd("automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--store", p.url, "--sandboxed")
-	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
-	r, err := runCmd(hook)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := p.hookRead(nil, "automation-profile", "check-guard", "acme/coder", "--hook", "claude-code", "--store", p.url, "--sandboxed")
 	if r.code != 2 || !strings.Contains(r.stdout, `"permissionDecision":"deny"`) {
 		t.Errorf("a hook under a row its history never recorded: exit %d\n%s%s\nwant a deny and exit 2", r.code, r.stdout, r.stderr)
 	}
