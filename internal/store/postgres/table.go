@@ -191,12 +191,15 @@ func (t *table[T]) namespaceOf(name string) *string {
 
 // Get implements store.Docs.
 func (d docs[T]) Get(ctx context.Context, name string) (T, error) {
-	v, _, err := d.get(ctx, name)
+	v, _, err := d.GetDigest(ctx, name)
 	return v, err
 }
 
-// get is Get, with the digest of the row's content.
-func (d docs[T]) get(ctx context.Context, name string) (T, string, error) {
+// GetDigest implements store.StoredDigester: the row's digest, which the
+// lookup has checked against its content, is that of the canonical bytes
+// of the document, so a reader holding it to its history need not encode
+// it.
+func (d docs[T]) GetDigest(ctx context.Context, name string) (T, string, error) {
 	v, x, err := d.lookup(ctx, name)
 	if err != nil {
 		return v, "", err
@@ -223,14 +226,6 @@ func (d docs[T]) lookup(ctx context.Context, name string) (T, row, error) {
 	}
 	x := row{name: string(cols[0]), content: cols[1], digest: string(cols[2])}
 	return v, x, t.checkDigest(x)
-}
-
-// GetDigest implements store.StoredDigester: the row's digest, which Get
-// has checked against its content, is that of the canonical bytes of the
-// document, so a reader holding it to its history need not encode it.
-func (d docs[T]) GetDigest(ctx context.Context, name string) (T, string, error) {
-	v, digest, err := d.get(ctx, name)
-	return v, digest, err
 }
 
 // checkDigest refuses a row whose content is not what its digest says: the
