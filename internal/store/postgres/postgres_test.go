@@ -644,18 +644,11 @@ func TestCloseForExit(t *testing.T) {
 // registry. It is refused, by a lookup (the raw connection) and by a
 // listing (pgx's), before anything is read.
 func TestSessionInAnotherSchema(t *testing.T) {
-	ctx := context.Background()
 	real := open(t, postgres.Options{})
 	put(t, real, storetest.Profile(t, "acme/x", 1), false)
 	missing := pgtest.SchemaPrefix() + "missing"
 	url := pgtest.WithParam(t, pgtest.URL(t), "search_path", missing+","+real.Schema())
-	for _, read := range []struct {
-		name string
-		fn   func(s *postgres.Store) error
-	}{
-		{"get", func(s *postgres.Store) error { _, err := s.Profiles().Get(ctx, "acme/x"); return err }},
-		{"list", func(s *postgres.Store) error { _, err := s.Profiles().Names(ctx, store.Query{}); return err }},
-	} {
+	for _, read := range lookupAndListing {
 		s := openAt(t, url, postgres.Options{})
 		if s.Schema() != missing {
 			t.Fatalf("schema %q, want %q", s.Schema(), missing)
@@ -668,6 +661,19 @@ func TestSessionInAnotherSchema(t *testing.T) {
 	}
 }
 
+// lookupAndListing are the store's two ways of reading acme/x: a lookup
+// (on the raw connection) and a listing (on pgx's).
+var lookupAndListing = []struct {
+	name string
+	fn   func(s *postgres.Store) error
+}{
+	{"get", func(s *postgres.Store) error { _, err := s.Profiles().Get(context.Background(), "acme/x"); return err }},
+	{"list", func(s *postgres.Store) error {
+		_, err := s.Profiles().Names(context.Background(), store.Query{})
+		return err
+	}},
+}
+
 // TestVersionTableAloneIsNotMigrated: a schema holding goose's version
 // table at version 0 and none of the registry's tables (a first
 // migration under way, or one that failed after goose made its table) is
@@ -675,20 +681,13 @@ func TestSessionInAnotherSchema(t *testing.T) {
 // migrate it: not a damaged one to restore from a backup. The version is
 // judged before the tables a version may lack.
 func TestVersionTableAloneIsNotMigrated(t *testing.T) {
-	ctx := context.Background()
 	url := pgtest.Schema(t)
 	sc := pgtest.SchemaOf(t, url)
 	pgtest.Exec(t,
 		"CREATE SCHEMA "+sc,
 		"CREATE TABLE "+sc+".goose_db_version (id serial PRIMARY KEY, version_id bigint NOT NULL, is_applied boolean NOT NULL, tstamp timestamp DEFAULT now())",
 		"INSERT INTO "+sc+".goose_db_version (version_id, is_applied) VALUES (0, true)")
-	for _, read := range []struct {
-		name string
-		fn   func(s *postgres.Store) error
-	}{
-		{"get", func(s *postgres.Store) error { _, err := s.Profiles().Get(ctx, "acme/x"); return err }},
-		{"list", func(s *postgres.Store) error { _, err := s.Profiles().Names(ctx, store.Query{}); return err }},
-	} {
+	for _, read := range lookupAndListing {
 		err := read.fn(openAt(t, url, postgres.Options{}))
 		if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "never migrated") {
 			t.Errorf("%s: %v, want the registry reported as never migrated", read.name, err)
@@ -703,7 +702,6 @@ func TestVersionTableAloneIsNotMigrated(t *testing.T) {
 // refused before anything is read, by a lookup (the raw connection) and
 // by a listing (pgx's): the other registry's profile is never served.
 func TestTableInAnotherSchema(t *testing.T) {
-	ctx := context.Background()
 	for _, damage := range []struct {
 		name string
 		sql  func(reg, other string) []string
@@ -722,13 +720,7 @@ func TestTableInAnotherSchema(t *testing.T) {
 		put(t, other, storetest.Profile(t, "acme/x", 5), false)
 		pgtest.Exec(t, damage.sql(reg.Schema(), other.Schema())...)
 		url := pgtest.WithParam(t, pgtest.URL(t), "search_path", reg.Schema()+","+other.Schema())
-		for _, read := range []struct {
-			name string
-			fn   func(s *postgres.Store) error
-		}{
-			{"get", func(s *postgres.Store) error { _, err := s.Profiles().Get(ctx, "acme/x"); return err }},
-			{"list", func(s *postgres.Store) error { _, err := s.Profiles().Names(ctx, store.Query{}); return err }},
-		} {
+		for _, read := range lookupAndListing {
 			err := read.fn(openAt(t, url, postgres.Options{}))
 			if errs.KindOf(err) != errs.KindInvalid || !strings.Contains(err.Error(), "profiles is not a table of that schema") {
 				t.Errorf("%s, %s: %v, want the registry refused as damaged", damage.name, read.name, err)
